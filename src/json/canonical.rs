@@ -1,0 +1,135 @@
+//! Canonical JSON as the adapter spec (section 9) defines it: object keys sorted by byte order,
+//! no whitespace, strings and numbers exactly as `serde_json` writes them, arrays in order.
+//!
+//! `serde_json` is built without `preserve_order`, so its `Map` is a `BTreeMap<String, _>`
+//! whose iteration order is byte order: serializing a `Value` *is* the canonical form. The
+//! crate-level test `map_is_sorted_by_bytes` guards that assumption, because a transitive
+//! dependency switching on `preserve_order` would silently change every digest.
+
+use serde_json::Value;
+use sha2::{Digest as _, Sha256};
+use std::fmt;
+
+/// A SHA-256 digest, displayed as 64 lowercase hex digits.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Digest(pub [u8; 32]);
+
+impl Digest {
+    pub fn to_hex(&self) -> String {
+        self.to_string()
+    }
+
+    /// Parses 64 hex digits (either case).
+    pub fn from_hex(text: &str) -> Option<Digest> {
+        let bytes = text.as_bytes();
+        if bytes.len() != 64 {
+            return None;
+        }
+        let mut out = [0u8; 32];
+        for (index, pair) in bytes.chunks_exact(2).enumerate() {
+            let high = (pair[0] as char).to_digit(16)?;
+            let low = (pair[1] as char).to_digit(16)?;
+            out[index] = (high * 16 + low) as u8;
+        }
+        Some(Digest(out))
+    }
+
+    /// The first `n` hex digits, for compact display.
+    pub fn short(&self, n: usize) -> String {
+        let mut hex = self.to_hex();
+        hex.truncate(n.min(64));
+        hex
+    }
+}
+
+impl fmt::Display for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for byte in self.0 {
+            write!(f, "{byte:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Digest({self})")
+    }
+}
+
+impl serde::Serialize for Digest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// Canonical bytes of a JSON value.
+pub fn canonical_bytes(value: &Value) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256);
+    // Writing a `Value` into a `Vec` cannot fail: there is no I/O and every key is a string.
+    if serde_json::to_writer(&mut out, value).is_err() {
+        out.clear();
+    }
+    out
+}
+
+/// Canonical JSON indented for people (same key order), used for line diffs.
+pub fn canonical_pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+pub fn digest_bytes(bytes: &[u8]) -> Digest {
+    Digest(Sha256::digest(bytes).into())
+}
+
+/// SHA-256 of the canonical bytes of `value`.
+pub fn digest_value(value: &Value) -> Digest {
+    digest_bytes(&canonical_bytes(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn map_is_sorted_by_bytes() {
+        // "Z" (0x5A) < "a" (0x61) < "é" (0xC3 0xA9): byte order, not alphabetical order.
+        let value: Value =
+            serde_json::from_str(r#"{"é":1,"a":2,"Z":3,"aa":{"b":1,"B":2}}"#).unwrap();
+        assert_eq!(
+            String::from_utf8(canonical_bytes(&value)).unwrap(),
+            r#"{"Z":3,"a":2,"aa":{"B":2,"b":1},"é":1}"#
+        );
+    }
+
+    #[test]
+    fn strings_and_numbers_as_serde_json_writes_them() {
+        let value = json!({"s": "a\u{1}\"\\/\u{7f}é", "f": 1.5, "i": -3, "e": 1e300});
+        assert_eq!(
+            String::from_utf8(canonical_bytes(&value)).unwrap(),
+            "{\"e\":1e+300,\"f\":1.5,\"i\":-3,\"s\":\"a\\u0001\\\"\\\\/\u{7f}é\"}"
+        );
+    }
+
+    #[test]
+    fn default_handoff_digest_matches_the_spec() {
+        let handoff = json!({"visible": false, "source_kind": "unknown", "task_ref_visible": false, "message_ref_visible": false});
+        assert_eq!(
+            digest_value(&handoff).to_hex(),
+            "60e992b4881c03d816cd94929856d8c8cade113f62273d42a8a75412533a294a"
+        );
+    }
+
+    #[test]
+    fn hex_round_trip() {
+        let digest = digest_bytes(b"abc");
+        assert_eq!(Digest::from_hex(&digest.to_hex()), Some(digest));
+        assert_eq!(
+            Digest::from_hex(&digest.to_hex().to_uppercase()),
+            Some(digest)
+        );
+        assert_eq!(Digest::from_hex("zz"), None);
+        assert_eq!(digest.short(6), "ba7816");
+    }
+}

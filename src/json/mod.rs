@@ -1,0 +1,12 @@
+//! JSON plumbing shared by every layer: canonical bytes and digests, JSON paths,
+//! the duplicate-key scan, and safe display of untrusted strings.
+
+mod canonical;
+mod duplicates;
+mod path;
+mod safe_text;
+
+pub use canonical::{canonical_bytes, canonical_pretty, digest_bytes, digest_value, Digest};
+pub use duplicates::{scan_duplicate_keys, DuplicateKey};
+pub use path::JsonPath;
+pub use safe_text::{is_unsafe_char, safe_text};

@@ -1,0 +1,138 @@
+//! JSON paths in the `$.a.b[0]["odd key"]` notation used in every explanation and finding.
+
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+/// A path from the document root. Displays as `$`, `$.task.kind`, `$.events[0]`,
+/// `$["key with spaces"]`. Keys are shown with control characters escaped.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JsonPath(Vec<Segment>);
+
+impl JsonPath {
+    pub fn root() -> JsonPath {
+        JsonPath(Vec::new())
+    }
+
+    /// Builds a path from dotted keys, e.g. `JsonPath::keys(&["task", "kind"])`.
+    pub fn keys(keys: &[&str]) -> JsonPath {
+        JsonPath(
+            keys.iter()
+                .map(|key| Segment::Key((*key).to_owned()))
+                .collect(),
+        )
+    }
+
+    pub fn key(&self, key: &str) -> JsonPath {
+        let mut next = self.clone();
+        next.0.push(Segment::Key(key.to_owned()));
+        next
+    }
+
+    pub fn index(&self, index: usize) -> JsonPath {
+        let mut next = self.clone();
+        next.0.push(Segment::Index(index));
+        next
+    }
+
+    pub fn push_key(&mut self, key: &str) {
+        self.0.push(Segment::Key(key.to_owned()));
+    }
+
+    pub fn push_index(&mut self, index: usize) {
+        self.0.push(Segment::Index(index));
+    }
+
+    pub fn pop(&mut self) {
+        self.0.pop();
+    }
+
+    pub fn segments(&self) -> &[Segment] {
+        &self.0
+    }
+
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Looks the path up in a value.
+    pub fn lookup<'v>(&self, value: &'v serde_json::Value) -> Option<&'v serde_json::Value> {
+        self.0
+            .iter()
+            .try_fold(value, |current, segment| match segment {
+                Segment::Key(key) => current.as_object()?.get(key),
+                Segment::Index(index) => current.as_array()?.get(*index),
+            })
+    }
+}
+
+fn is_plain_identifier(key: &str) -> bool {
+    let mut chars = key.chars();
+    match chars.next() {
+        Some(first) if first.is_ascii_alphabetic() || first == '_' => {}
+        _ => return false,
+    }
+    chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+impl fmt::Display for JsonPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("$")?;
+        for segment in &self.0 {
+            match segment {
+                Segment::Key(key) if is_plain_identifier(key) => write!(f, ".{key}")?,
+                Segment::Key(key) => {
+                    // A JSON string literal, then made terminal-safe.
+                    let quoted = serde_json::to_string(key).unwrap_or_default();
+                    write!(f, "[{}]", super::safe_text(&quoted))?
+                }
+                Segment::Index(index) => write!(f, "[{index}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl serde::Serialize for JsonPath {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn displays_in_dotted_and_bracket_form() {
+        assert_eq!(JsonPath::root().to_string(), "$");
+        assert_eq!(JsonPath::keys(&["task", "kind"]).to_string(), "$.task.kind");
+        assert_eq!(
+            JsonPath::keys(&["events"]).index(0).key("data").to_string(),
+            "$.events[0].data"
+        );
+        assert_eq!(JsonPath::root().key("a b").to_string(), "$[\"a b\"]");
+        assert_eq!(JsonPath::root().key("").to_string(), "$[\"\"]");
+        assert_eq!(
+            JsonPath::root().key("x\u{1b}[2J").to_string(),
+            "$[\"x\\u001b[2J\"]"
+        );
+        assert_eq!(JsonPath::root().key("assay_g4").to_string(), "$.assay_g4");
+    }
+
+    #[test]
+    fn looks_up_values() {
+        let value = json!({"a": [{"b": 1}]});
+        assert_eq!(
+            JsonPath::keys(&["a"]).index(0).key("b").lookup(&value),
+            Some(&json!(1))
+        );
+        assert_eq!(JsonPath::keys(&["a", "b"]).lookup(&value), None);
+        assert_eq!(JsonPath::root().lookup(&value), Some(&value));
+    }
+}
