@@ -1,7 +1,12 @@
 //! handoff-inspector's core: everything the CLI and the TUI show, with no terminal code.
 //!
 //! Layering (nothing below imports anything above):
-//! `json` <- `a2a` <- `freeze`; `migrate` and `profiles` use `json`;
-//! `corpus` and `golden` sit on those; `report`, `cli` and `tui` sit on top.
+//! `json` <- `rules` <- `a2a` <- `freeze`; `migrate` and `profiles` use `json` and `rules`;
+//! `corpus` and `golden` sit on those; `report` sits on top. The binary's `cli` and `tui`
+//! modules are thin faces over this library.
 
 pub mod json;
+pub mod rules;
+
+// Faces over the core. The core modules above never import these.
+pub mod cli;

@@ -1,0 +1,70 @@
+//! What every subcommand shares: the exit-code convention, the error type, and a buffered
+//! stdout that stops quietly when the reader goes away (`| head`).
+
+use std::fmt;
+use std::io::{self, Write};
+
+/// Exit codes: 0 all conform / converted, 1 a finding or a failed packet, 2 usage or I/O error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    Ok = 0,
+    Findings = 1,
+    Usage = 2,
+}
+
+impl From<Exit> for std::process::ExitCode {
+    fn from(exit: Exit) -> Self {
+        std::process::ExitCode::from(exit as u8)
+    }
+}
+
+/// Errors that end a command with exit 2.
+#[derive(Debug)]
+pub enum CliError {
+    Usage(String),
+    Io { path: String, error: io::Error },
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Usage(message) => f.write_str(message),
+            CliError::Io { path, error } => write!(f, "{path}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for CliError {}
+
+/// Buffered standard output. A closed pipe is not an error worth a message.
+pub struct Output {
+    inner: io::BufWriter<Box<dyn Write>>,
+    closed: bool,
+}
+
+impl Output {
+    pub fn new(writer: impl Write + 'static) -> Output {
+        Output {
+            inner: io::BufWriter::with_capacity(1 << 16, Box::new(writer)),
+            closed: false,
+        }
+    }
+
+    pub fn line(&mut self, text: &str) {
+        if self.closed {
+            return;
+        }
+        if self
+            .inner
+            .write_all(text.as_bytes())
+            .and_then(|_| self.inner.write_all(b"\n"))
+            .is_err()
+        {
+            self.closed = true;
+        }
+    }
+
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
