@@ -5,6 +5,8 @@
 //! `corpus` and `golden` sit on those; `report` sits on top. The binary's `cli` and `tui`
 //! modules are thin faces over this library.
 
+pub mod a2a;
+pub mod freeze;
 pub mod json;
 pub mod rules;
 

@@ -1,0 +1,18 @@
+//! The reference A2A adapter conversion (`spec/a2a-adapter-conversion.md`): raw packet bytes
+//! -> canonical payload, evidence event and batch, or an error as data.
+
+mod checks;
+mod convert;
+mod event;
+mod fields;
+mod options;
+mod outcome;
+
+pub use checks::{limits_violation, parse_version};
+pub use convert::convert;
+pub use event::{canonical_type_for, CanonicalType, DEFAULT_EVENT_TIME};
+pub use fields::TypedFields;
+pub use options::{ConvertOptions, Mode, DEFAULT_ADAPTER_VERSION};
+pub use outcome::{
+    Conversion, ConversionError, Converted, ErrorKind, Lossiness, RawPayloadRef, Substitution,
+};

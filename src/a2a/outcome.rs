@@ -1,0 +1,173 @@
+//! What a conversion returns: the emitted batch, or an error as data; plus the facts the
+//! freeze explanation needs (typed presence before substitution, substitutions made).
+
+use super::{CanonicalType, Mode, TypedFields};
+use crate::json::{digest_value, Digest};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    Measurement,
+    UnsupportedProtocolVersion,
+    StrictLossinessViolation,
+}
+
+impl ErrorKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Measurement => "measurement",
+            ErrorKind::UnsupportedProtocolVersion => "unsupported_protocol_version",
+            ErrorKind::StrictLossinessViolation => "strict_lossiness_violation",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<ErrorKind> {
+        [
+            ErrorKind::Measurement,
+            ErrorKind::UnsupportedProtocolVersion,
+            ErrorKind::StrictLossinessViolation,
+        ]
+        .into_iter()
+        .find(|kind| kind.name() == text)
+    }
+}
+
+/// A rejected packet: the error kind, the exact message, and the id of the conversion-table
+/// row that rejected it (see `freeze::CONVERSION_TABLE`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ConversionError {
+    pub kind: ErrorKind,
+    pub message: String,
+    #[serde(skip)]
+    pub rule: &'static str,
+}
+
+/// A lenient-mode substitution, in note order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Substitution {
+    AgentId,
+    GenericMessageEvent,
+    TaskId,
+    ArtifactId,
+    MessageId,
+}
+
+impl Substitution {
+    pub fn note(self) -> &'static str {
+        match self {
+            Substitution::AgentId => "missing agent.id -> substituted unknown-agent",
+            Substitution::GenericMessageEvent => {
+                "unsupported event_type -> emitted generic A2A message event"
+            }
+            Substitution::TaskId => "missing task.id -> substituted unknown-task",
+            Substitution::ArtifactId => "missing artifact.id -> substituted unknown-artifact",
+            Substitution::MessageId => "missing message.id -> substituted unknown-message",
+        }
+    }
+
+    /// The conversion-table row that describes this substitution.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Substitution::AgentId => "L1",
+            Substitution::GenericMessageEvent => "L2",
+            Substitution::TaskId => "L3",
+            Substitution::ArtifactId => "L4",
+            Substitution::MessageId => "L5",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RawPayloadRef {
+    pub sha256: String,
+    pub size_bytes: usize,
+    pub media_type: &'static str,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lossiness {
+    pub unmapped_fields_count: usize,
+    pub raw_payload_ref: RawPayloadRef,
+    pub substitutions: Vec<Substitution>,
+}
+
+impl Lossiness {
+    pub fn level(&self) -> &'static str {
+        match self.unmapped_fields_count {
+            0 => "none",
+            1..=2 => "low",
+            _ => "high",
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        let notes: Vec<&str> = self.substitutions.iter().map(|sub| sub.note()).collect();
+        json!({
+            "lossiness_level": self.level(),
+            "raw_payload_ref": self.raw_payload_ref,
+            "notes": notes,
+        })
+    }
+}
+
+/// A converted packet: the canonical event (whose `data` is the payload) and its lossiness.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Converted {
+    pub canonical_type: CanonicalType,
+    pub event: Value,
+    pub lossiness: Lossiness,
+}
+
+impl Converted {
+    pub fn payload(&self) -> &Value {
+        &self.event["data"]
+    }
+
+    pub fn handoff(&self) -> &Value {
+        &self.event["data"]["handoff"]
+    }
+
+    pub fn discovery(&self) -> &Value {
+        &self.event["data"]["discovery"]
+    }
+
+    pub fn batch(&self) -> Value {
+        json!({"events": [self.event], "lossiness": self.lossiness.to_json()})
+    }
+
+    pub fn payload_digest(&self) -> Digest {
+        digest_value(self.payload())
+    }
+
+    pub fn handoff_digest(&self) -> Digest {
+        digest_value(self.handoff())
+    }
+
+    pub fn discovery_digest(&self) -> Digest {
+        digest_value(self.discovery())
+    }
+}
+
+/// The full result of converting one packet in one mode.
+#[derive(Clone, Debug)]
+pub struct Conversion {
+    pub mode: Mode,
+    /// The parsed packet, when it was JSON (kept for explanations and evidence paths).
+    pub packet: Option<Value>,
+    /// Typed fields as read before any substitution (absent when the packet did not get that far).
+    pub fields: Option<TypedFields>,
+    pub result: Result<Converted, ConversionError>,
+}
+
+impl Conversion {
+    pub fn converted(&self) -> Option<&Converted> {
+        self.result.as_ref().ok()
+    }
+
+    pub fn error(&self) -> Option<&ConversionError> {
+        self.result.as_ref().err()
+    }
+}

@@ -1,0 +1,14 @@
+//! The K1-A freeze: its rule table as data, the explanation of a raw packet's `handoff`
+//! flags, the audit of canonical evidence produced elsewhere, and the named legal states.
+
+mod audit;
+mod explain;
+mod states;
+mod table;
+
+pub use audit::{audit, detect_canonical, Audit, CanonicalShape};
+pub use explain::{explain, Explanation, FieldDecision};
+pub use states::{handoff_state, HandoffState};
+pub use table::{
+    HandoffField, CONVERSION_TABLE, COVERAGE_ROW_IDS, GUARDRAIL, HANDOFF_FIELDS, K1A_TABLE,
+};

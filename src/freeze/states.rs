@@ -1,0 +1,120 @@
+//! The five legal `handoff` objects, named, with their digests (conversion spec §9).
+
+use crate::json::{digest_value, Digest};
+use serde::Serialize;
+use serde_json::Value;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HandoffState {
+    Defaults,
+    TaskAndMessageRefs,
+    MessageRefOnly,
+    TaskRefOnly,
+    NoRefs,
+}
+
+impl HandoffState {
+    pub const ALL: [HandoffState; 5] = [
+        HandoffState::Defaults,
+        HandoffState::TaskAndMessageRefs,
+        HandoffState::MessageRefOnly,
+        HandoffState::TaskRefOnly,
+        HandoffState::NoRefs,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            HandoffState::Defaults => "defaults (not visible)",
+            HandoffState::TaskAndMessageRefs => "typed positive: task + message refs",
+            HandoffState::MessageRefOnly => "typed positive: message ref only",
+            HandoffState::TaskRefOnly => "typed positive: task ref only",
+            HandoffState::NoRefs => "typed positive: no refs",
+        }
+    }
+
+    /// A short label for lists.
+    pub fn short(self) -> &'static str {
+        match self {
+            HandoffState::Defaults => "defaults",
+            HandoffState::TaskAndMessageRefs => "task+msg",
+            HandoffState::MessageRefOnly => "msg only",
+            HandoffState::TaskRefOnly => "task only",
+            HandoffState::NoRefs => "no refs",
+        }
+    }
+
+    /// The digest the spec publishes for this state.
+    pub fn digest_hex(self) -> &'static str {
+        match self {
+            HandoffState::Defaults => {
+                "60e992b4881c03d816cd94929856d8c8cade113f62273d42a8a75412533a294a"
+            }
+            HandoffState::TaskAndMessageRefs => {
+                "e478af7359a254678c90b5eb2737d63f79c6d667a2b5c4bc323442f07d09d33b"
+            }
+            HandoffState::MessageRefOnly => {
+                "0be260743587b9594018a4ab7809560157be088be0372a8ae7c7faa6a744effe"
+            }
+            HandoffState::TaskRefOnly => {
+                "c956bc2d9e8ddd8e2f914f1b0ea5393625fd354248c614a0251687f816d0d623"
+            }
+            HandoffState::NoRefs => {
+                "d38c94c8e5bc2259dbae7a2b92bf1cfa6d0f57cb011b1b7e70dc6f9277330b5b"
+            }
+        }
+    }
+
+    pub fn to_json(self) -> Value {
+        let (visible, task_ref, message_ref) = match self {
+            HandoffState::Defaults => (false, false, false),
+            HandoffState::TaskAndMessageRefs => (true, true, true),
+            HandoffState::MessageRefOnly => (true, false, true),
+            HandoffState::TaskRefOnly => (true, true, false),
+            HandoffState::NoRefs => (true, false, false),
+        };
+        serde_json::json!({
+            "visible": visible,
+            "source_kind": if visible { "typed_payload" } else { "unknown" },
+            "task_ref_visible": task_ref,
+            "message_ref_visible": message_ref,
+        })
+    }
+
+    pub fn from_digest(digest: &Digest) -> Option<HandoffState> {
+        let hex = digest.to_hex();
+        HandoffState::ALL
+            .into_iter()
+            .find(|state| state.digest_hex() == hex)
+    }
+}
+
+/// The named legal state of a `handoff` value, or `None` when it is not one of the five.
+pub fn handoff_state(handoff: &Value) -> Option<HandoffState> {
+    HandoffState::from_digest(&digest_value(handoff))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn published_digests_match_the_objects() {
+        for state in HandoffState::ALL {
+            assert_eq!(
+                digest_value(&state.to_json()).to_hex(),
+                state.digest_hex(),
+                "{state:?}"
+            );
+            assert_eq!(handoff_state(&state.to_json()), Some(state));
+        }
+    }
+
+    #[test]
+    fn illegal_objects_have_no_state() {
+        let mut illegal = HandoffState::Defaults.to_json();
+        illegal["task_ref_visible"] = Value::Bool(true);
+        assert_eq!(handoff_state(&illegal), None);
+        assert_eq!(handoff_state(&Value::Null), None);
+    }
+}
