@@ -6,8 +6,10 @@
 //! modules are thin faces over this library.
 
 pub mod a2a;
+pub mod corpus;
 pub mod freeze;
 pub mod json;
+pub mod report;
 pub mod rules;
 
 // Faces over the core. The core modules above never import these.

@@ -4,6 +4,10 @@
 use clap::{Parser, Subcommand};
 use std::io::Write;
 
+mod common;
+mod convert;
+mod digest;
+mod explain;
 mod output;
 
 pub use output::{CliError, Exit, Output};
@@ -27,7 +31,11 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {}
+pub enum Command {
+    Convert(convert::Args),
+    Explain(explain::Args),
+    Digest(digest::Args),
+}
 
 /// Parses the process arguments, runs, and returns the process exit code.
 pub fn main() -> std::process::ExitCode {
@@ -50,6 +58,10 @@ pub fn main() -> std::process::ExitCode {
     }
 }
 
-fn dispatch(command: &Command, _output: &mut Output) -> Result<Exit, CliError> {
-    match *command {}
+fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {
+    match command {
+        Command::Convert(args) => convert::run(args, output),
+        Command::Explain(args) => explain::run(args, output),
+        Command::Digest(args) => digest::run(args, output),
+    }
 }

@@ -1,0 +1,97 @@
+//! Flags and helpers several subcommands share.
+
+use super::{CliError, Output};
+use crate::a2a::{ConvertOptions, Mode, DEFAULT_ADAPTER_VERSION};
+use crate::corpus::{read_packets, walk, LoadError, RawPacket, WalkItem, DEFAULT_MAX_FILE_BYTES};
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    Strict,
+    Lenient,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(mode: ModeArg) -> Mode {
+        match mode {
+            ModeArg::Strict => Mode::Strict,
+            ModeArg::Lenient => Mode::Lenient,
+        }
+    }
+}
+
+/// The adapter's conversion options, as flags.
+#[derive(Clone, Debug, Args)]
+pub struct ConversionFlags {
+    /// Conversion mode: strict rejects lossy packets, lenient substitutes and notes.
+    #[arg(long, value_enum, default_value = "strict")]
+    pub mode: ModeArg,
+    /// adapter_version written into payloads (3.4.0 shipped K1-A and matches the freeze's examples).
+    #[arg(long, value_name = "V", default_value = DEFAULT_ADAPTER_VERSION)]
+    pub adapter_version: String,
+    /// Protocol version observed at ingest, used only when a packet has no string `version`.
+    #[arg(long, value_name = "V")]
+    pub protocol_version: Option<String>,
+    /// Reject packets longer than N bytes.
+    #[arg(long, value_name = "N")]
+    pub max_payload_bytes: Option<usize>,
+    /// Reject packets nested deeper than N (the root is depth 1).
+    #[arg(long, value_name = "N")]
+    pub max_json_depth: Option<usize>,
+    /// Reject packets with an array longer than N.
+    #[arg(long, value_name = "N")]
+    pub max_array_length: Option<usize>,
+}
+
+impl ConversionFlags {
+    pub fn options(&self) -> ConvertOptions {
+        ConvertOptions {
+            mode: self.mode.into(),
+            adapter_version: self.adapter_version.clone(),
+            protocol_version: self.protocol_version.clone(),
+            max_payload_bytes: self.max_payload_bytes,
+            max_json_depth: self.max_json_depth,
+            max_array_length: self.max_array_length,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TextOrJson {
+    Text,
+    Json,
+}
+
+/// Reads every packet under `paths` in order, calling `each` with a packet; load errors are
+/// printed to stderr as they come. Returns the number of load errors.
+pub fn for_each_packet(paths: &[PathBuf], each: &mut dyn FnMut(RawPacket)) -> usize {
+    let mut load_errors = 0;
+    let mut report = |error: LoadError| {
+        load_errors += 1;
+        eprintln!("handoff-inspector: {error}");
+    };
+    for item in walk(paths) {
+        match item {
+            WalkItem::Error(error) => report(error),
+            WalkItem::File { path, format } => {
+                read_packets(&path, format, DEFAULT_MAX_FILE_BYTES, &mut |packet| {
+                    match packet {
+                        Ok(packet) => each(packet),
+                        Err(error) => report(error),
+                    }
+                    true
+                })
+            }
+        }
+    }
+    load_errors
+}
+
+/// Writes a serializable value as one JSON line.
+pub fn json_line(output: &mut Output, value: &impl serde::Serialize) -> Result<(), CliError> {
+    let text = serde_json::to_string(value)
+        .map_err(|error| CliError::Usage(format!("cannot encode output: {error}")))?;
+    output.line(&text);
+    Ok(())
+}

@@ -1,0 +1,266 @@
+//! Reading packets out of files: a whole `.json` file is one packet; an NDJSON file is read as
+//! a stream, one packet per non-blank line, so a million-line file never sits in memory.
+
+use super::walk::describe_io;
+use super::{FileFormat, Source};
+use serde::Serialize;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+/// Files (and NDJSON lines) larger than this are reported, not read.
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawPacket {
+    pub source: Source,
+    pub bytes: Vec<u8>,
+}
+
+/// An input that yielded no packet, with the reason in plain words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LoadError {
+    pub source: Source,
+    pub reason: String,
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.source, self.reason)
+    }
+}
+
+/// Reads the packets of one file, calling `each` for every packet or load error, in order.
+/// `each` returns `false` to stop early.
+pub fn read_packets(
+    path: &Path,
+    format: FileFormat,
+    max_bytes: u64,
+    each: &mut dyn FnMut(Result<RawPacket, LoadError>) -> bool,
+) {
+    let fail = |reason: String| {
+        Err(LoadError {
+            source: Source::file(path),
+            reason,
+        })
+    };
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(reason) => {
+            each(fail(describe_io(&reason)));
+            return;
+        }
+    };
+    match format {
+        FileFormat::Json => {
+            each(read_whole(file, path, max_bytes));
+        }
+        FileFormat::Ndjson => read_lines(file, path, max_bytes, each),
+    }
+}
+
+fn read_whole(file: File, path: &Path, max_bytes: u64) -> Result<RawPacket, LoadError> {
+    let fail = |reason: String| {
+        Err(LoadError {
+            source: Source::file(path),
+            reason,
+        })
+    };
+    let mut bytes = Vec::new();
+    // Read one byte past the cap so that "too large" needs no separate metadata call.
+    if let Err(reason) = file.take(max_bytes + 1).read_to_end(&mut bytes) {
+        return fail(describe_io(&reason));
+    }
+    if bytes.len() as u64 > max_bytes {
+        return fail(format!(
+            "file is larger than the {} cap (--max-file-bytes)",
+            human_bytes(max_bytes)
+        ));
+    }
+    if let Some(reason) = unreadable_reason(&bytes) {
+        return fail(reason);
+    }
+    Ok(RawPacket {
+        source: Source::file(path),
+        bytes,
+    })
+}
+
+/// Reasons a file's bytes are not worth converting at all (as opposed to invalid JSON, which
+/// the conversion reports with the parser's message).
+fn unreadable_reason(bytes: &[u8]) -> Option<String> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Some(if bytes.is_empty() {
+            "empty file".to_owned()
+        } else {
+            "file holds only white space".to_owned()
+        });
+    }
+    if bytes.contains(&0) {
+        return Some("binary file (contains NUL bytes)".to_owned());
+    }
+    None
+}
+
+fn read_lines(
+    file: File,
+    path: &Path,
+    max_bytes: u64,
+    each: &mut dyn FnMut(Result<RawPacket, LoadError>) -> bool,
+) {
+    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let mut line = Vec::new();
+    let mut number = 0;
+    loop {
+        line.clear();
+        number += 1;
+        let source = Source {
+            path: path.to_path_buf(),
+            line: Some(number),
+        };
+        // Cap each line: read at most max_bytes + 1 bytes up to the newline.
+        let read = (&mut reader)
+            .take(max_bytes + 1)
+            .read_until(b'\n', &mut line);
+        match read {
+            Ok(0) => return,
+            Ok(_) => {}
+            Err(reason) => {
+                each(Err(LoadError {
+                    source,
+                    reason: describe_io(&reason),
+                }));
+                return;
+            }
+        }
+        if line.last() != Some(&b'\n') && line.len() as u64 > max_bytes {
+            let reason = format!(
+                "line is longer than the {} cap (--max-file-bytes)",
+                human_bytes(max_bytes)
+            );
+            if !each(Err(LoadError { source, reason })) || skip_rest_of_line(&mut reader).is_err() {
+                return;
+            }
+            continue;
+        }
+        while matches!(line.last(), Some(b'\n' | b'\r')) {
+            line.pop();
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let packet = if line.contains(&0) {
+            Err(LoadError {
+                source,
+                reason: "binary line (contains NUL bytes)".to_owned(),
+            })
+        } else {
+            Ok(RawPacket {
+                source,
+                bytes: std::mem::take(&mut line),
+            })
+        };
+        if !each(packet) {
+            return;
+        }
+    }
+}
+
+fn skip_rest_of_line(reader: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let buffer = reader.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        if let Some(end) = buffer.iter().position(|&byte| byte == b'\n') {
+            reader.consume(end + 1);
+            return Ok(());
+        }
+        let length = buffer.len();
+        reader.consume(length);
+    }
+}
+
+pub fn human_bytes(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+        format!("{} MiB", bytes >> 20)
+    } else if bytes >= 1 << 10 && bytes % (1 << 10) == 0 {
+        format!("{} KiB", bytes >> 10)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn collect(path: &Path, format: FileFormat, max: u64) -> Vec<String> {
+        let mut out = Vec::new();
+        read_packets(path, format, max, &mut |item| {
+            out.push(match item {
+                Ok(packet) => format!(
+                    "{} ok {}",
+                    packet.source,
+                    String::from_utf8_lossy(&packet.bytes)
+                ),
+                Err(error) => format!("{} err {}", error.source, error.reason),
+            });
+            true
+        });
+        out
+    }
+
+    #[test]
+    fn ndjson_lines_blank_lines_crlf_and_caps() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.ndjson");
+        let mut file = File::create(&path).unwrap();
+        write!(
+            file,
+            "{{\"a\":1}}\r\n\n   \n{{\"b\":2}}\n{}\n{{\"c\":3}}",
+            "x".repeat(40)
+        )
+        .unwrap();
+        let shown = collect(&path, FileFormat::Ndjson, 20);
+        let name = path.display().to_string();
+        assert_eq!(
+            shown,
+            vec![
+                format!("{name}:1 ok {{\"a\":1}}"),
+                format!("{name}:4 ok {{\"b\":2}}"),
+                format!("{name}:5 err line is longer than the 20 bytes cap (--max-file-bytes)"),
+                format!("{name}:6 ok {{\"c\":3}}"),
+            ]
+        );
+    }
+
+    #[test]
+    fn whole_files_empty_binary_and_too_large() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases = [
+            ("empty.json", &b""[..]),
+            ("nul.json", &b"{\"a\":\0}"[..]),
+            ("big.json", &[b' '; 30][..]),
+        ];
+        let mut reasons = Vec::new();
+        for (name, bytes) in cases {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).unwrap();
+            reasons.extend(
+                collect(&path, FileFormat::Json, 20)
+                    .into_iter()
+                    .map(|line| line.split(" err ").nth(1).unwrap_or("").to_owned()),
+            );
+        }
+        assert_eq!(
+            reasons,
+            vec![
+                "empty file",
+                "binary file (contains NUL bytes)",
+                "file is larger than the 20 bytes cap (--max-file-bytes)"
+            ]
+        );
+    }
+}

@@ -1,0 +1,57 @@
+use serde::Serialize;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// How a file holds packets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileFormat {
+    /// One packet per file.
+    Json,
+    /// One packet per non-blank line (`.ndjson`, `.jsonl`).
+    Ndjson,
+}
+
+impl FileFormat {
+    /// The format a file name implies; `None` for files a directory walk skips.
+    pub fn of(path: &Path) -> Option<FileFormat> {
+        match path.extension().and_then(|extension| extension.to_str()) {
+            Some("json") => Some(FileFormat::Json),
+            Some("ndjson" | "jsonl") => Some(FileFormat::Ndjson),
+            _ => None,
+        }
+    }
+}
+
+/// Where a packet came from: a file, or a line of an NDJSON file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Source {
+    pub path: PathBuf,
+    pub line: Option<usize>,
+}
+
+impl Source {
+    pub fn file(path: impl Into<PathBuf>) -> Source {
+        Source {
+            path: path.into(),
+            line: None,
+        }
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path.to_string_lossy();
+        let path = crate::json::safe_text(&path);
+        match self.line {
+            Some(line) => write!(f, "{path}:{line}"),
+            None => write!(f, "{path}"),
+        }
+    }
+}
+
+impl Serialize for Source {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}

@@ -1,0 +1,322 @@
+//! The `explain` report: a raw packet's handoff flags with their deciding rows and evidence,
+//! or the audit findings of canonical input.
+
+use crate::a2a::Converted;
+use crate::freeze::{
+    Audit, Explanation, HandoffState, CONVERSION_TABLE, GUARDRAIL, HANDOFF_FIELDS, K1A_TABLE,
+};
+use crate::json::{safe_text, DuplicateKey};
+use crate::rules::{Evidence, Finding, RuleOutcome, Verdict};
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt::Write as _;
+
+/// `e478af7359a2… typed positive: task + message refs`, or the note that it is not legal.
+pub fn handoff_digest_label(handoff: &Value) -> String {
+    let digest = crate::json::digest_value(handoff);
+    match crate::freeze::handoff_state(handoff) {
+        Some(state) => format!("{digest} {}", state.name()),
+        None => format!("{digest} NOT one of the five legal handoff states"),
+    }
+}
+
+fn row_title(id: &str) -> &'static str {
+    K1A_TABLE
+        .row(id)
+        .or_else(|| CONVERSION_TABLE.row(id))
+        .map(|row| row.title)
+        .unwrap_or("")
+}
+
+fn evidence_list(evidence: &[Evidence]) -> String {
+    evidence
+        .iter()
+        .map(Evidence::describe)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Human-readable explanation of one raw packet.
+pub fn explanation_text(
+    source: &str,
+    explanation: &Explanation,
+    duplicates: &[DuplicateKey],
+) -> String {
+    let mut out = String::new();
+    let mode = explanation.mode();
+    let _ = writeln!(out, "{}  (raw A2A packet, {mode} mode)", safe_text(source));
+    duplicate_lines(&mut out, duplicates);
+    match &explanation.conversion.result {
+        Err(error) => {
+            let _ = writeln!(
+                out,
+                "rejected: {}: {}   [{}]",
+                error.kind.name(),
+                safe_text(&error.message),
+                error.rule
+            );
+            if let Some(row) = CONVERSION_TABLE.row(error.rule) {
+                let _ = writeln!(out, "  {} {}: {}", row.id, row.title, row.condition);
+            }
+            if let Some(n3) = explanation
+                .row("N3")
+                .filter(|row| row.verdict == Verdict::Matched)
+            {
+                let _ = writeln!(
+                    out,
+                    "  N3 {}: {}",
+                    row_title("N3"),
+                    K1A_TABLE.row("N3").map(|row| row.result).unwrap_or("")
+                );
+                let _ = writeln!(out, "     evidence: {}", evidence_list(&n3.evidence));
+            }
+            let _ = writeln!(
+                out,
+                "no canonical packet was emitted, so there is no handoff object to explain."
+            );
+        }
+        Ok(converted) => converted_text(&mut out, explanation, converted),
+    }
+    let _ = writeln!(out, "\n{GUARDRAIL}");
+    out
+}
+
+fn converted_text(out: &mut String, explanation: &Explanation, converted: &Converted) {
+    let lossiness = &converted.lossiness;
+    let _ = writeln!(
+        out,
+        "emitted: {}  subject {}  lossiness {} ({} unmapped)",
+        converted.canonical_type.name(),
+        safe_text(converted.event["subject"].as_str().unwrap_or("")),
+        lossiness.level(),
+        lossiness.unmapped_fields_count
+    );
+    for substitution in &lossiness.substitutions {
+        let _ = writeln!(
+            out,
+            "  note [{}]: {}",
+            substitution.rule(),
+            substitution.note()
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nhandoff field          value            decided by   evidence"
+    );
+    for field in &explanation.fields {
+        let value = serde_json::to_string(&field.value).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  {:<20} {:<16} {:<12} {}",
+            field.field,
+            value,
+            field.decided_by.join(" "),
+            evidence_list(&field.evidence)
+        );
+    }
+    let _ = writeln!(out, "state: {}", handoff_digest_label(converted.handoff()));
+    let matched: Vec<&str> = explanation.matched().collect();
+    let _ = writeln!(
+        out,
+        "\nrows matched: {}",
+        if matched.is_empty() {
+            "none".to_owned()
+        } else {
+            matched.join(" ")
+        }
+    );
+    for row in explanation
+        .rows
+        .iter()
+        .filter(|row| row.verdict == Verdict::Matched)
+    {
+        let _ = writeln!(
+            out,
+            "  {:<4} {:<38} {}",
+            row.rule,
+            row_title(row.rule),
+            evidence_list(&row.evidence)
+        );
+    }
+    let ignored = ignored_signals(explanation);
+    if !ignored.is_empty() {
+        let _ = writeln!(
+            out,
+            "present but never a handoff source: {}",
+            ignored.join("; ")
+        );
+    }
+    let _ = writeln!(out, "\nwhat each flag may and must not be read as:");
+    for field in &HANDOFF_FIELDS {
+        let _ = writeln!(out, "  {:<20} may imply: {}", field.name, field.may_imply);
+        let _ = writeln!(out, "  {:<20} must not imply: {}", "", field.must_not_imply);
+    }
+}
+
+/// On a positive packet, the weak signals (X6-X9) that were present but played no part.
+fn ignored_signals(explanation: &Explanation) -> Vec<String> {
+    if explanation
+        .row("P")
+        .is_none_or(|row| row.verdict != Verdict::Matched)
+    {
+        return Vec::new();
+    }
+    let Some(packet) = &explanation.conversion.packet else {
+        return Vec::new();
+    };
+    let mut shown = Vec::new();
+    for (id, keys) in [("X6", &["agent", "role"][..]), ("X7", &["attributes"][..])] {
+        let evidence = Evidence::at(crate::json::JsonPath::keys(keys), packet);
+        if evidence.seen.is_some() {
+            shown.push(format!("{} ({id})", evidence.describe()));
+        }
+    }
+    shown
+}
+
+fn duplicate_lines(out: &mut String, duplicates: &[DuplicateKey]) {
+    for duplicate in duplicates {
+        let _ = writeln!(
+            out,
+            "warning: duplicate key {} appears {} times; the last value is the one converted",
+            duplicate.path, duplicate.occurrences
+        );
+    }
+}
+
+/// Human-readable audit of canonical input.
+pub fn audit_text(source: &str, audit: &Audit, duplicates: &[DuplicateKey]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}  ({}, audited against the K1-A freeze)",
+        safe_text(source),
+        audit.shape.name()
+    );
+    duplicate_lines(&mut out, duplicates);
+    for (index, state) in audit.states.iter().enumerate() {
+        let label = state
+            .map(HandoffState::name)
+            .unwrap_or("not one of the five legal handoff states");
+        let _ = writeln!(out, "handoff #{}: {label}", index + 1);
+    }
+    if audit.findings.is_empty() {
+        let _ = writeln!(
+            out,
+            "no findings: the handoff objects follow the freeze's shape and source rules."
+        );
+    } else {
+        let _ = writeln!(out, "{} finding(s):", audit.findings.len());
+        for finding in &audit.findings {
+            let _ = writeln!(out, "  {}", finding_line(finding));
+        }
+    }
+    let _ = writeln!(out, "\n{GUARDRAIL}");
+    out
+}
+
+pub fn finding_line(finding: &Finding) -> String {
+    let severity = match finding.severity {
+        crate::rules::Severity::Error => "error",
+        crate::rules::Severity::Warning => "warning",
+        crate::rules::Severity::Note => "note",
+    };
+    format!(
+        "{severity} [{}] {}: {}",
+        finding.rule,
+        finding.path,
+        safe_text(&finding.message)
+    )
+}
+
+/// `explain --format json` for a raw packet.
+#[derive(Serialize)]
+pub struct ExplanationJson<'a> {
+    pub source: &'a str,
+    pub input: &'static str,
+    pub mode: crate::a2a::Mode,
+    pub ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'a crate::a2a::ConversionError>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub canonical_type: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handoff: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<&'static str>,
+    pub fields: &'a [crate::freeze::FieldDecision],
+    pub rows: Vec<RowJson<'a>>,
+    pub conversion_rows: &'a [&'static str],
+    pub duplicate_keys: &'a [DuplicateKey],
+}
+
+#[derive(Serialize)]
+pub struct RowJson<'a> {
+    pub id: &'static str,
+    pub matched: bool,
+    pub evidence: &'a [Evidence],
+}
+
+impl<'a> ExplanationJson<'a> {
+    pub fn new(
+        source: &'a str,
+        explanation: &'a Explanation,
+        duplicates: &'a [DuplicateKey],
+    ) -> Self {
+        let converted = explanation.conversion.converted();
+        ExplanationJson {
+            source,
+            input: "raw_a2a_packet",
+            mode: explanation.mode(),
+            ok: converted.is_some(),
+            error: explanation.conversion.error(),
+            canonical_type: converted.map(|converted| converted.canonical_type.name()),
+            handoff: converted.map(Converted::handoff),
+            state: explanation.state.map(HandoffState::name),
+            fields: &explanation.fields,
+            rows: explanation.rows.iter().map(row_json).collect(),
+            conversion_rows: &explanation.conversion_rows,
+            duplicate_keys: duplicates,
+        }
+    }
+}
+
+fn row_json(row: &RuleOutcome) -> RowJson<'_> {
+    RowJson {
+        id: row.rule,
+        matched: row.verdict == Verdict::Matched,
+        evidence: &row.evidence,
+    }
+}
+
+/// `explain --format json` for canonical input.
+#[derive(Serialize)]
+pub struct AuditJson<'a> {
+    pub source: &'a str,
+    pub input: &'static str,
+    pub conforms: bool,
+    pub states: Vec<Option<&'static str>>,
+    pub findings: &'a [Finding],
+    pub duplicate_keys: &'a [DuplicateKey],
+}
+
+impl<'a> AuditJson<'a> {
+    pub fn new(source: &'a str, audit: &'a Audit, duplicates: &'a [DuplicateKey]) -> Self {
+        AuditJson {
+            source,
+            input: match audit.shape {
+                crate::freeze::CanonicalShape::Payload => "canonical_payload",
+                crate::freeze::CanonicalShape::Event => "evidence_event",
+                crate::freeze::CanonicalShape::Batch => "adapter_batch",
+            },
+            conforms: audit.conforms(),
+            states: audit
+                .states
+                .iter()
+                .map(|state| state.map(HandoffState::name))
+                .collect(),
+            findings: &audit.findings,
+            duplicate_keys: duplicates,
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! Presenting outcomes as text and JSON. No terminal code: plain strings, with every
+//! packet-derived string passed through `json::safe_text`.
+
+pub mod explain;
