@@ -90,7 +90,7 @@ pub fn for_each_packet(paths: &[PathBuf], each: &mut dyn FnMut(RawPacket)) -> us
 
 /// Writes a serializable value as one JSON line.
 pub fn json_line(output: &mut Output, value: &impl serde::Serialize) -> Result<(), CliError> {
-    let text = serde_json::to_string(value)
+    let text = crate::json::to_safe_json(value)
         .map_err(|error| CliError::Usage(format!("cannot encode output: {error}")))?;
     output.line(&text);
     Ok(())

@@ -1,0 +1,62 @@
+//! JSON output that is safe to print on a terminal: the same JSON value as `serde_json`
+//! writes, but with every character `is_unsafe_char` flags (C1 controls, bidi overrides,
+//! invisibles; serde_json already escapes C0) written as a `\uXXXX` escape. Used for every
+//! JSON line the CLI prints; canonical bytes and digests never go through it.
+
+use super::is_unsafe_char;
+use serde::Serialize;
+use serde_json::ser::{CompactFormatter, Formatter};
+use std::io::{self, Write};
+
+struct SafeFormatter;
+
+impl Formatter for SafeFormatter {
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut start = 0;
+        for (index, c) in fragment.char_indices() {
+            if is_unsafe_char(c) {
+                writer.write_all(&fragment.as_bytes()[start..index])?;
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    write!(writer, "\\u{unit:04x}")?;
+                }
+                start = index + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[start..])
+    }
+
+    // Everything else as the compact formatter writes it.
+    fn begin_string<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        CompactFormatter.begin_string(writer)
+    }
+}
+
+/// Serializes `value` as compact, terminal-safe JSON.
+pub fn to_safe_json(value: &impl Serialize) -> serde_json::Result<String> {
+    let mut out = Vec::with_capacity(512);
+    value.serialize(&mut serde_json::Serializer::with_formatter(
+        &mut out,
+        SafeFormatter,
+    ))?;
+    // The formatter writes only whole UTF-8 sequences and ASCII escapes.
+    Ok(String::from_utf8(out).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    #[test]
+    fn escapes_unsafe_characters_and_round_trips() {
+        let value = json!({"k\u{202e}": "a\u{1b}b\u{9b}c\u{200b}d\u{e0041}é"});
+        let text = to_safe_json(&value).unwrap();
+        assert_eq!(text, r#"{"k\u202e":"a\u001bb\u009bc\u200bd\udb40\udc41é"}"#);
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value);
+    }
+}

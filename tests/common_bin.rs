@@ -1,0 +1,43 @@
+//! Helpers shared by the integration tests: run the real binary, parse its JSON lines.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+pub fn a2a(name: &str) -> PathBuf {
+    fixtures().join("a2a").join(format!("{name}.json"))
+}
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    pub fn json_lines(&self) -> Vec<serde_json::Value> {
+        self.stdout
+            .lines()
+            .map(|line| {
+                serde_json::from_str(line)
+                    .unwrap_or_else(|error| panic!("not JSON ({error}): {line}"))
+            })
+            .collect()
+    }
+}
+
+pub fn run(args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_handoff-inspector"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
