@@ -180,14 +180,10 @@ fn missing_path_is_exit_two_and_usage_errors_too() {
 
 #[test]
 fn conversion_is_byte_stable() {
-    let args = [
-        "convert",
-        "--mode",
-        "lenient",
-        &fixtures().join("a2a").to_string_lossy().into_owned(),
-    ];
-    let first = run(&args.iter().map(|s| s.as_ref()).collect::<Vec<&str>>());
-    let second = run(&args.iter().map(|s| s.as_ref()).collect::<Vec<&str>>());
+    let dir = fixtures().join("a2a").to_string_lossy().into_owned();
+    let args = ["convert", "--mode", "lenient", dir.as_str()];
+    let first = run(&args);
+    let second = run(&args);
     assert_eq!(first.stdout, second.stdout);
     assert!(first.stdout.lines().count() > 20);
 }
