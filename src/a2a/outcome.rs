@@ -1,7 +1,9 @@
 //! What a conversion returns: the emitted batch, or an error as data; plus the facts the
 //! freeze explanation needs (typed presence before substitution, substitutions made).
 
+use super::convert::{discovery_object, handoff_object};
 use super::{CanonicalType, Mode, TypedFields};
+use std::sync::OnceLock;
 use crate::json::{digest_value, Digest};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -142,12 +144,35 @@ impl Converted {
         digest_value(self.payload())
     }
 
+    /// The handoff digest. The converter only builds the handoff from three booleans, so the
+    /// eight possible digests are computed once, from the same builder, and looked up.
     pub fn handoff_digest(&self) -> Digest {
-        digest_value(self.handoff())
+        static DIGESTS: OnceLock<[Digest; 8]> = OnceLock::new();
+        let digests = DIGESTS.get_or_init(|| {
+            std::array::from_fn(|bits| digest_value(&handoff_object(bits & 4 != 0, bits & 2 != 0, bits & 1 != 0)))
+        });
+        let handoff = self.handoff();
+        let flag = |key: &str| handoff.get(key).and_then(Value::as_bool);
+        match (flag("visible"), flag("task_ref_visible"), flag("message_ref_visible")) {
+            (Some(visible), Some(task_ref), Some(message_ref)) => {
+                digests[usize::from(visible) << 2 | usize::from(task_ref) << 1 | usize::from(message_ref)]
+            }
+            _ => digest_value(handoff),
+        }
     }
 
+    /// The discovery digest, looked up the same way (four possible objects).
     pub fn discovery_digest(&self) -> Digest {
-        digest_value(self.discovery())
+        static DIGESTS: OnceLock<[Digest; 4]> = OnceLock::new();
+        let digests = DIGESTS.get_or_init(|| {
+            std::array::from_fn(|bits| digest_value(&discovery_object(bits & 2 != 0, bits & 1 != 0)))
+        });
+        let discovery = self.discovery();
+        let flag = |key: &str| discovery.get(key).and_then(Value::as_bool);
+        match (flag("agent_card_visible"), flag("extended_card_access_visible")) {
+            (Some(agent_card), Some(extended)) => digests[usize::from(agent_card) << 1 | usize::from(extended)],
+            _ => digest_value(discovery),
+        }
     }
 }
 
@@ -169,5 +194,26 @@ impl Conversion {
 
     pub fn error(&self) -> Option<&ConversionError> {
         self.result.as_ref().err()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::a2a::{convert, ConvertOptions, Mode};
+    use crate::json::digest_value;
+
+    #[test]
+    fn memoized_digests_equal_computed_digests() {
+        let packets = [
+            r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":{"kind":"delegation"},"message":{"id":"m"},"attributes":{"assay_g4":{"agent_card":{"visible":true}}}}"#,
+            r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":{"id":"t","kind":"delegation"},"attributes":{"assay_g4":{"extended_card_access":{"visible":true}}}}"#,
+            r#"{"protocol":"a2a","version":"0.2","event_type":"artifact.shared","agent":{"id":"a"}}"#,
+        ];
+        for packet in packets {
+            let conversion = convert(packet.as_bytes(), &ConvertOptions::default().with_mode(Mode::Lenient));
+            let converted = conversion.converted().unwrap();
+            assert_eq!(converted.handoff_digest(), digest_value(converted.handoff()));
+            assert_eq!(converted.discovery_digest(), digest_value(converted.discovery()));
+        }
     }
 }
