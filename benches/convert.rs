@@ -8,14 +8,25 @@ use std::hint::black_box;
 fn fixture_packets() -> Vec<Vec<u8>> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/a2a");
     let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .map(|entries| entries.filter_map(Result::ok).map(|entry| entry.path()).collect())
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|entry| entry.path())
+                .collect()
+        })
         .unwrap_or_default();
     paths.retain(|path| {
-        let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
         name.ends_with(".json") && !name.ends_with(".payload.json")
     });
     paths.sort();
-    paths.iter().filter_map(|path| std::fs::read(path).ok()).collect()
+    paths
+        .iter()
+        .filter_map(|path| std::fs::read(path).ok())
+        .collect()
 }
 
 fn conversion_and_digests(c: &mut Criterion) {
@@ -29,7 +40,11 @@ fn conversion_and_digests(c: &mut Criterion) {
                 for packet in &packets {
                     let conversion = convert(black_box(packet), &options);
                     if let Some(converted) = conversion.converted() {
-                        black_box((converted.payload_digest(), converted.handoff_digest(), converted.discovery_digest()));
+                        black_box((
+                            converted.payload_digest(),
+                            converted.handoff_digest(),
+                            converted.discovery_digest(),
+                        ));
                     }
                 }
             })

@@ -331,9 +331,13 @@ pub fn discovery(attributes: Option<&Value>) -> Value {
 
 /// `(agent_card_visible, extended_card_access_visible)` read from raw attributes.
 pub fn discovery_flags(attributes: Option<&Value>) -> (bool, bool) {
-    let g4 = attributes.and_then(|attributes| attributes.get("assay_g4")).filter(|g4| g4.is_object());
+    let g4 = attributes
+        .and_then(|attributes| attributes.get("assay_g4"))
+        .filter(|g4| g4.is_object());
     let flag = |member: &str| {
-        g4.and_then(|g4| g4.get(member)).and_then(|object| object.get("visible")) == Some(&Value::Bool(true))
+        g4.and_then(|g4| g4.get(member))
+            .and_then(|object| object.get("visible"))
+            == Some(&Value::Bool(true))
     };
     (flag("agent_card"), flag("extended_card_access"))
 }
@@ -344,17 +348,32 @@ pub fn discovery_object(agent_card_visible: bool, extended_card_access_visible: 
     discovery.insert("agent_card_visible".into(), Value::Bool(agent_card_visible));
     discovery.insert(
         "agent_card_source_kind".into(),
-        Value::String(if agent_card_visible { "attributes" } else { "unknown" }.to_owned()),
+        Value::String(
+            if agent_card_visible {
+                "attributes"
+            } else {
+                "unknown"
+            }
+            .to_owned(),
+        ),
     );
-    discovery.insert("extended_card_access_visible".into(), Value::Bool(extended_card_access_visible));
+    discovery.insert(
+        "extended_card_access_visible".into(),
+        Value::Bool(extended_card_access_visible),
+    );
     discovery.insert("signature_material_visible".into(), Value::Bool(false));
     Value::Object(discovery)
 }
 
 /// K1-A v1 `handoff`: the positive typed rule, or the defaults.
 pub fn handoff(canonical_type: CanonicalType, fields: &TypedFields) -> Value {
-    let visible = canonical_type == CanonicalType::TaskRequested && fields.task_kind.as_deref() == Some("delegation");
-    handoff_object(visible, visible && fields.task_id.is_some(), visible && fields.message_id.is_some())
+    let visible = canonical_type == CanonicalType::TaskRequested
+        && fields.task_kind.as_deref() == Some("delegation");
+    handoff_object(
+        visible,
+        visible && fields.task_id.is_some(),
+        visible && fields.message_id.is_some(),
+    )
 }
 
 /// The handoff object for its three booleans (`source_kind` follows `visible`).
@@ -366,6 +385,9 @@ pub fn handoff_object(visible: bool, task_ref_visible: bool, message_ref_visible
         Value::String(if visible { "typed_payload" } else { "unknown" }.to_owned()),
     );
     handoff.insert("task_ref_visible".into(), Value::Bool(task_ref_visible));
-    handoff.insert("message_ref_visible".into(), Value::Bool(message_ref_visible));
+    handoff.insert(
+        "message_ref_visible".into(),
+        Value::Bool(message_ref_visible),
+    );
     Value::Object(handoff)
 }

@@ -3,10 +3,10 @@
 
 use super::convert::{discovery_object, handoff_object};
 use super::{CanonicalType, Mode, TypedFields};
-use std::sync::OnceLock;
 use crate::json::{digest_value, Digest};
 use serde::Serialize;
 use serde_json::{json, Value};
+use std::sync::OnceLock;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -119,11 +119,21 @@ impl Lossiness {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Converted {
     pub canonical_type: CanonicalType,
-    pub event: Value,
+    pub(super) event: Value,
     pub lossiness: Lossiness,
 }
 
 impl Converted {
+    /// The CloudEvents envelope; its `data` is the payload.
+    pub fn event(&self) -> &Value {
+        &self.event
+    }
+
+    /// The event `subject` (the primary id).
+    pub fn subject(&self) -> &str {
+        self.event["subject"].as_str().unwrap_or("")
+    }
+
     pub fn payload(&self) -> &Value {
         &self.event["data"]
     }
@@ -149,13 +159,21 @@ impl Converted {
     pub fn handoff_digest(&self) -> Digest {
         static DIGESTS: OnceLock<[Digest; 8]> = OnceLock::new();
         let digests = DIGESTS.get_or_init(|| {
-            std::array::from_fn(|bits| digest_value(&handoff_object(bits & 4 != 0, bits & 2 != 0, bits & 1 != 0)))
+            std::array::from_fn(|bits| {
+                digest_value(&handoff_object(bits & 4 != 0, bits & 2 != 0, bits & 1 != 0))
+            })
         });
         let handoff = self.handoff();
         let flag = |key: &str| handoff.get(key).and_then(Value::as_bool);
-        match (flag("visible"), flag("task_ref_visible"), flag("message_ref_visible")) {
+        match (
+            flag("visible"),
+            flag("task_ref_visible"),
+            flag("message_ref_visible"),
+        ) {
             (Some(visible), Some(task_ref), Some(message_ref)) => {
-                digests[usize::from(visible) << 2 | usize::from(task_ref) << 1 | usize::from(message_ref)]
+                digests[usize::from(visible) << 2
+                    | usize::from(task_ref) << 1
+                    | usize::from(message_ref)]
             }
             _ => digest_value(handoff),
         }
@@ -165,12 +183,19 @@ impl Converted {
     pub fn discovery_digest(&self) -> Digest {
         static DIGESTS: OnceLock<[Digest; 4]> = OnceLock::new();
         let digests = DIGESTS.get_or_init(|| {
-            std::array::from_fn(|bits| digest_value(&discovery_object(bits & 2 != 0, bits & 1 != 0)))
+            std::array::from_fn(|bits| {
+                digest_value(&discovery_object(bits & 2 != 0, bits & 1 != 0))
+            })
         });
         let discovery = self.discovery();
         let flag = |key: &str| discovery.get(key).and_then(Value::as_bool);
-        match (flag("agent_card_visible"), flag("extended_card_access_visible")) {
-            (Some(agent_card), Some(extended)) => digests[usize::from(agent_card) << 1 | usize::from(extended)],
+        match (
+            flag("agent_card_visible"),
+            flag("extended_card_access_visible"),
+        ) {
+            (Some(agent_card), Some(extended)) => {
+                digests[usize::from(agent_card) << 1 | usize::from(extended)]
+            }
             _ => digest_value(discovery),
         }
     }
@@ -210,10 +235,19 @@ mod tests {
             r#"{"protocol":"a2a","version":"0.2","event_type":"artifact.shared","agent":{"id":"a"}}"#,
         ];
         for packet in packets {
-            let conversion = convert(packet.as_bytes(), &ConvertOptions::default().with_mode(Mode::Lenient));
+            let conversion = convert(
+                packet.as_bytes(),
+                &ConvertOptions::default().with_mode(Mode::Lenient),
+            );
             let converted = conversion.converted().unwrap();
-            assert_eq!(converted.handoff_digest(), digest_value(converted.handoff()));
-            assert_eq!(converted.discovery_digest(), digest_value(converted.discovery()));
+            assert_eq!(
+                converted.handoff_digest(),
+                digest_value(converted.handoff())
+            );
+            assert_eq!(
+                converted.discovery_digest(),
+                digest_value(converted.discovery())
+            );
         }
     }
 }

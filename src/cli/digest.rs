@@ -93,7 +93,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                             Part::Handoff => converted.handoff().clone(),
                             Part::Discovery => converted.discovery().clone(),
                             Part::Payload => converted.payload().clone(),
-                            Part::Event => converted.event.clone(),
+                            Part::Event => converted.event().clone(),
                             Part::Batch => converted.batch(),
                         };
                         Ok((value, part))

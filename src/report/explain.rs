@@ -87,7 +87,7 @@ fn converted_text(out: &mut String, explanation: &Explanation, converted: &Conve
         out,
         "emitted: {}  subject {}  lossiness {} ({} unmapped)",
         converted.canonical_type.name(),
-        safe_text(converted.event["subject"].as_str().unwrap_or("")),
+        safe_text(converted.subject()),
         lossiness.level(),
         lossiness.unmapped_fields_count
     );
