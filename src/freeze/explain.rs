@@ -50,10 +50,11 @@ impl Explanation {
     }
 }
 
-/// What the rows look at, gathered once.
+/// What the rows look at, gathered once. Matching needs only the typed fields and the
+/// emitted payload; the raw packet is needed only for evidence.
 struct Facts<'a> {
-    packet: &'a Value,
     fields: &'a TypedFields,
+    payload: Option<&'a Value>,
     emitted: Option<CanonicalType>,
     mapped: Option<CanonicalType>,
     mode: Mode,
@@ -61,9 +62,21 @@ struct Facts<'a> {
     rejected_rule: Option<&'static str>,
 }
 
-impl Facts<'_> {
-    fn evidence(&self, keys: &[&str]) -> Evidence {
-        Evidence::at(JsonPath::keys(keys), self.packet)
+impl<'a> Facts<'a> {
+    fn of(conversion: &'a Conversion) -> Option<Facts<'a>> {
+        let fields = conversion.fields.as_ref()?;
+        let converted = conversion.converted();
+        Some(Facts {
+            fields,
+            payload: converted.map(|converted| converted.payload()),
+            emitted: converted.map(|converted| converted.canonical_type),
+            mapped: canonical_type_for(fields.event_type.as_deref()),
+            mode: conversion.mode,
+            substitutions: converted
+                .map(|converted| converted.lossiness.substitutions.as_slice())
+                .unwrap_or(&[]),
+            rejected_rule: conversion.error().map(|error| error.rule),
+        })
     }
 
     fn is(&self, kind: CanonicalType) -> bool {
@@ -78,13 +91,14 @@ impl Facts<'_> {
         self.is(CanonicalType::TaskRequested) && self.delegation()
     }
 
-    fn has_attributes(&self) -> bool {
-        self.packet.get("attributes").is_some()
+    /// The payload carries `attributes` exactly when the packet did (normalization keeps the
+    /// JSON type), so the emitted payload answers for the raw packet.
+    fn attributes(&self) -> Option<&Value> {
+        self.payload.and_then(|payload| payload.get("attributes"))
     }
 
     fn has_assay_g4(&self) -> bool {
-        self.packet
-            .get("attributes")
+        self.attributes()
             .and_then(|attributes| attributes.get("assay_g4"))
             .is_some_and(Value::is_object)
     }
@@ -93,101 +107,131 @@ impl Facts<'_> {
         self.fields.unmapped_keys.len() + self.substitutions.len()
     }
 
-    fn unmapped_evidence(&self) -> Vec<Evidence> {
-        self.fields
-            .unmapped_keys
-            .iter()
-            .map(|key| self.evidence(&[key]))
-            .collect()
-    }
-
-    /// Evaluates one row: whether its case applies, and the evidence looked at.
-    fn row(&self, id: &'static str) -> (bool, Vec<Evidence>) {
+    /// Whether row `id`'s case applies.
+    fn matches(&self, id: &str) -> bool {
         use CanonicalType::*;
-        let event = || self.evidence(&["event_type"]);
-        let kind = || self.evidence(&["task", "kind"]);
-        let task_id = || self.evidence(&["task", "id"]);
-        let message_id = || self.evidence(&["message", "id"]);
         let emitted = self.emitted.is_some();
+        let weak = || {
+            self.fields.agent_role.is_some()
+                || self.attributes().is_some()
+                || self.has_assay_g4()
+                || self.unmapped_count() > 0
+        };
         match id {
-            "P" => (self.positive(), vec![event(), kind()]),
-            "TR" => (
-                self.positive() && self.fields.task_id.is_some(),
-                vec![task_id()],
-            ),
-            "MR" => (
-                self.positive() && self.fields.message_id.is_some(),
-                vec![message_id()],
-            ),
-            "SYN" => (
-                self.substitutions.contains(&Substitution::TaskId),
-                vec![task_id()],
-            ),
-            "N1" => (
-                self.is(ArtifactShared) && self.fields.task_id.is_some(),
-                vec![event(), task_id()],
-            ),
-            "N2" => (
-                self.substitutions
-                    .contains(&Substitution::GenericMessageEvent),
-                vec![event(), message_id()],
-            ),
-            "N3" => (
+            "P" => self.positive(),
+            "TR" => self.positive() && self.fields.task_id.is_some(),
+            "MR" => self.positive() && self.fields.message_id.is_some(),
+            "SYN" => self.substitutions.contains(&Substitution::TaskId),
+            "N1" => self.is(ArtifactShared) && self.fields.task_id.is_some(),
+            "N2" => self
+                .substitutions
+                .contains(&Substitution::GenericMessageEvent),
+            "N3" => {
                 self.mode == Mode::Strict
                     && self.rejected_rule == Some("S3")
-                    && self.mapped == Some(TaskRequested),
-                vec![event(), task_id()],
-            ),
-            "N4" => (
-                self.mode == Mode::Lenient && self.positive() && self.fields.task_id.is_none(),
-                vec![event(), kind(), task_id()],
-            ),
-            "N5" => (
-                self.is(TaskRequested) && !self.delegation(),
-                vec![event(), kind()],
-            ),
-            "N6" => {
-                let weak = self.fields.agent_role.is_some()
-                    || self.has_attributes()
-                    || self.has_assay_g4()
-                    || self.unmapped_count() > 0;
-                let mut evidence = vec![
-                    self.evidence(&["agent", "role"]),
-                    self.evidence(&["attributes"]),
-                ];
-                evidence.extend(self.unmapped_evidence());
-                (emitted && !self.positive() && weak, evidence)
+                    && self.mapped == Some(TaskRequested)
             }
-            "N7" | "X10" => (self.is(TaskUpdated), vec![event(), kind()]),
-            "X1" => (self.is(ArtifactShared), vec![event(), task_id()]),
-            "X2" => (self.is(Message), vec![event(), message_id()]),
-            "X3" => (self.is(AgentCapabilities), vec![event()]),
-            "X4" => (
-                self.is(TaskRequested) && self.fields.task_kind.is_none(),
-                vec![kind()],
-            ),
-            "X5" => (
-                self.is(TaskRequested) && self.fields.task_kind.is_some() && !self.delegation(),
-                vec![kind()],
-            ),
-            "X6" => (
-                emitted && !self.positive() && self.fields.agent_role.is_some(),
-                vec![self.evidence(&["agent", "role"])],
-            ),
-            "X7" => (
-                emitted && !self.positive() && self.has_attributes(),
-                vec![self.evidence(&["attributes"])],
-            ),
-            "X8" => (
-                emitted && !self.positive() && self.has_assay_g4(),
-                vec![self.evidence(&["attributes", "assay_g4"])],
-            ),
-            "X9" => (
-                emitted && !self.positive() && self.unmapped_count() > 0,
-                self.unmapped_evidence(),
-            ),
-            _ => (false, Vec::new()),
+            "N4" => self.mode == Mode::Lenient && self.positive() && self.fields.task_id.is_none(),
+            "N5" => self.is(TaskRequested) && !self.delegation(),
+            "N6" => emitted && !self.positive() && weak(),
+            "N7" | "X10" => self.is(TaskUpdated),
+            "X1" => self.is(ArtifactShared),
+            "X2" => self.is(Message),
+            "X3" => self.is(AgentCapabilities),
+            "X4" => self.is(TaskRequested) && self.fields.task_kind.is_none(),
+            "X5" => self.is(TaskRequested) && self.fields.task_kind.is_some() && !self.delegation(),
+            "X6" => emitted && !self.positive() && self.fields.agent_role.is_some(),
+            "X7" => emitted && !self.positive() && self.attributes().is_some(),
+            "X8" => emitted && !self.positive() && self.has_assay_g4(),
+            "X9" => emitted && !self.positive() && self.unmapped_count() > 0,
+            _ => false,
         }
+    }
+
+    /// The raw-packet paths row `id` looks at, with the values seen there.
+    fn evidence(&self, id: &str, packet: &Value) -> Vec<Evidence> {
+        let at = |keys: &[&str]| Evidence::at(JsonPath::keys(keys), packet);
+        let unmapped = || {
+            self.fields
+                .unmapped_keys
+                .iter()
+                .map(|key| at(&[key]))
+                .collect::<Vec<_>>()
+        };
+        match id {
+            "P" | "N5" | "N7" | "X10" => vec![at(&["event_type"]), at(&["task", "kind"])],
+            "TR" | "SYN" => vec![at(&["task", "id"])],
+            "MR" => vec![at(&["message", "id"])],
+            "N1" | "X1" | "N3" => vec![at(&["event_type"]), at(&["task", "id"])],
+            "N2" | "X2" => vec![at(&["event_type"]), at(&["message", "id"])],
+            "N4" => vec![
+                at(&["event_type"]),
+                at(&["task", "kind"]),
+                at(&["task", "id"]),
+            ],
+            "N6" => {
+                let mut evidence = vec![at(&["agent", "role"]), at(&["attributes"])];
+                evidence.extend(unmapped());
+                evidence
+            }
+            "X3" => vec![at(&["event_type"])],
+            "X4" | "X5" => vec![at(&["task", "kind"])],
+            "X6" => vec![at(&["agent", "role"])],
+            "X7" => vec![at(&["attributes"])],
+            "X8" => vec![at(&["attributes", "assay_g4"])],
+            "X9" => unmapped(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The K1-A rows a conversion matched, without building any evidence: what summaries and
+/// coverage matrices need for a million packets.
+pub fn matched_rows(conversion: &Conversion) -> RowSet {
+    let mut rows = RowSet::default();
+    if let Some(facts) = Facts::of(conversion) {
+        for id in COVERAGE_ROW_IDS {
+            if facts.matches(id) {
+                rows.insert(id);
+            }
+        }
+    }
+    rows
+}
+
+/// A set of K1-A coverage rows (`COVERAGE_ROW_IDS`), as a bit set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RowSet(u32);
+
+impl RowSet {
+    fn bit(id: &str) -> Option<u32> {
+        COVERAGE_ROW_IDS
+            .iter()
+            .position(|row| *row == id)
+            .map(|index| 1 << index)
+    }
+
+    pub fn insert(&mut self, id: &str) {
+        if let Some(bit) = RowSet::bit(id) {
+            self.0 |= bit;
+        }
+    }
+
+    pub fn contains(&self, id: &str) -> bool {
+        RowSet::bit(id).is_some_and(|bit| self.0 & bit != 0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+
+    /// The ids in table order.
+    pub fn ids(self) -> impl Iterator<Item = &'static str> {
+        COVERAGE_ROW_IDS
+            .into_iter()
+            .enumerate()
+            .filter(move |(index, _)| self.0 & (1 << index) != 0)
+            .map(|(_, id)| id)
     }
 }
 
@@ -200,7 +244,6 @@ pub fn explain(payload: &[u8], options: &ConvertOptions) -> Explanation {
 }
 
 pub fn explain_conversion(conversion: Conversion) -> Explanation {
-    let converted = conversion.converted();
     let conversion_rows: Vec<&'static str> = match &conversion.result {
         Ok(converted) => converted
             .lossiness
@@ -210,44 +253,36 @@ pub fn explain_conversion(conversion: Conversion) -> Explanation {
             .collect(),
         Err(error) => vec![error.rule],
     };
-    let (packet, fields) = match (&conversion.packet, &conversion.fields) {
-        (Some(packet), Some(fields)) => (packet, fields),
-        _ => {
-            // Rejected before the typed fields were read: no K1-A row can apply.
-            let rows = COVERAGE_ROW_IDS
-                .iter()
-                .map(|id| RuleOutcome {
-                    rule: id,
-                    verdict: Verdict::NotMatched,
-                    evidence: Vec::new(),
-                    message: None,
-                })
-                .collect();
-            return Explanation {
-                conversion,
-                rows,
-                fields: Vec::new(),
-                state: None,
-                conversion_rows,
-            };
-        }
-    };
-    let facts = Facts {
-        packet,
+    let (rows, fields, state) = evaluate_rows(&conversion);
+    Explanation {
+        conversion,
+        rows,
         fields,
-        emitted: converted.map(|converted| converted.canonical_type),
-        mapped: canonical_type_for(fields.event_type.as_deref()),
-        mode: conversion.mode,
-        substitutions: converted
-            .map(|converted| converted.lossiness.substitutions.as_slice())
-            .unwrap_or(&[]),
-        rejected_rule: conversion.error().map(|error| error.rule),
+        state,
+        conversion_rows,
+    }
+}
+
+type Evaluated = (Vec<RuleOutcome>, Vec<FieldDecision>, Option<HandoffState>);
+
+fn evaluate_rows(conversion: &Conversion) -> Evaluated {
+    let (Some(packet), Some(facts)) = (conversion.packet.as_ref(), Facts::of(conversion)) else {
+        // Rejected before the typed fields were read: no K1-A row can apply.
+        let rows = COVERAGE_ROW_IDS
+            .iter()
+            .map(|id| RuleOutcome {
+                rule: id,
+                verdict: Verdict::NotMatched,
+                evidence: Vec::new(),
+                message: None,
+            })
+            .collect();
+        return (rows, Vec::new(), None);
     };
     let rows: Vec<RuleOutcome> = COVERAGE_ROW_IDS
         .iter()
         .map(|id| {
-            let (matched, evidence) = facts.row(id);
-            let verdict = if matched {
+            let verdict = if facts.matches(id) {
                 Verdict::Matched
             } else {
                 Verdict::NotMatched
@@ -255,30 +290,25 @@ pub fn explain_conversion(conversion: Conversion) -> Explanation {
             RuleOutcome {
                 rule: id,
                 verdict,
-                evidence,
+                evidence: facts.evidence(id, packet),
                 message: None,
             }
         })
         .collect();
-    let field_decisions = converted
-        .map(|converted| decide_fields(&facts, &rows, converted.handoff()))
+    let converted = conversion.converted();
+    let fields = converted
+        .map(|converted| decide_fields(packet, &rows, converted.handoff()))
         .unwrap_or_default();
     let state = converted.and_then(|converted| handoff_state(converted.handoff()));
-    Explanation {
-        conversion,
-        rows,
-        fields: field_decisions,
-        state,
-        conversion_rows,
-    }
+    (rows, fields, state)
 }
 
-fn decide_fields(facts: &Facts<'_>, rows: &[RuleOutcome], handoff: &Value) -> Vec<FieldDecision> {
+fn decide_fields(packet: &Value, rows: &[RuleOutcome], handoff: &Value) -> Vec<FieldDecision> {
     let matched = |id: &str| {
         rows.iter()
             .any(|row| row.rule == id && row.verdict == Verdict::Matched)
     };
-    let evidence = |keys: &[&str]| facts.evidence(keys);
+    let evidence = |keys: &[&str]| Evidence::at(JsonPath::keys(keys), packet);
     let event_and_kind = vec![evidence(&["event_type"]), evidence(&["task", "kind"])];
     let mut negatives: Vec<&'static str> = NEGATIVE_DECIDERS
         .into_iter()
@@ -388,6 +418,27 @@ mod tests {
             ]
         );
         assert_eq!(explanation.state, Some(HandoffState::Defaults));
+    }
+
+    #[test]
+    fn matched_rows_agrees_with_the_explanation() {
+        let packets = [
+            r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a","role":"r"},"task":{"kind":"delegation"},"attributes":{"assay_g4":{}},"x":1}"#,
+            r#"{"protocol":"a2a","version":"0.2","event_type":"task.updated","agent":{"id":"a"},"task":{"id":"t","kind":"delegation"}}"#,
+            r#"{"protocol":"a2a","version":"0.2","event_type":"other","agent":{"id":"a"},"attributes":[1]}"#,
+            r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"}}"#,
+        ];
+        for packet in packets {
+            for mode in Mode::BOTH {
+                let explanation = explain_text(packet, mode);
+                let fast: Vec<&str> = matched_rows(&explanation.conversion).ids().collect();
+                assert_eq!(
+                    fast,
+                    explanation.matched().collect::<Vec<_>>(),
+                    "{packet} {mode}"
+                );
+            }
+        }
     }
 
     #[test]
