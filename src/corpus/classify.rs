@@ -98,7 +98,10 @@ pub struct Classification {
 
 impl Classification {
     fn new(kind: PacketKind, reason: impl Into<String>) -> Classification {
-        Classification { kind, reason: reason.into() }
+        Classification {
+            kind,
+            reason: reason.into(),
+        }
     }
 }
 
@@ -106,13 +109,21 @@ impl Classification {
 pub fn classify(parsed: Result<&Value, &str>, file_name: Option<&str>) -> Classification {
     let value = match parsed {
         Ok(value) => value,
-        Err(message) => return Classification::new(PacketKind::NotJson, format!("not JSON: {message}")),
+        Err(message) => {
+            return Classification::new(PacketKind::NotJson, format!("not JSON: {message}"))
+        }
     };
     if file_name == Some(GOLDEN_MANIFEST_NAME) {
-        return Classification::new(PacketKind::GoldenManifest, format!("file named {GOLDEN_MANIFEST_NAME}"));
+        return Classification::new(
+            PacketKind::GoldenManifest,
+            format!("file named {GOLDEN_MANIFEST_NAME}"),
+        );
     }
     let Some(object) = value.as_object() else {
-        return Classification::new(PacketKind::Unknown, format!("the JSON root is {}, not an object", json_kind(value)));
+        return Classification::new(
+            PacketKind::Unknown,
+            format!("the JSON root is {}, not an object", json_kind(value)),
+        );
     };
     if let Some((shape, reason)) = detect_canonical(value) {
         let kind = match shape {
@@ -126,7 +137,10 @@ pub fn classify(parsed: Result<&Value, &str>, file_name: Option<&str>) -> Classi
         return Classification::new(PacketKind::RawA2a, "top-level `protocol` is \"a2a\"");
     }
     if object.contains_key("event_type") {
-        return Classification::new(PacketKind::RawA2a, "top-level `event_type` (adapter packet shape)");
+        return Classification::new(
+            PacketKind::RawA2a,
+            "top-level `event_type` (adapter packet shape)",
+        );
     }
     let mut keys: Vec<&str> = object.keys().map(String::as_str).take(6).collect();
     if object.len() > 6 {
@@ -134,7 +148,10 @@ pub fn classify(parsed: Result<&Value, &str>, file_name: Option<&str>) -> Classi
     }
     Classification::new(
         PacketKind::Unknown,
-        format!("a JSON object with none of the recognised shapes (keys: {})", crate::json::safe_text(&keys.join(", "))),
+        format!(
+            "a JSON object with none of the recognised shapes (keys: {})",
+            crate::json::safe_text(&keys.join(", "))
+        ),
     )
 }
 
@@ -160,15 +177,33 @@ mod tests {
 
     #[test]
     fn shapes() {
-        assert_eq!(kind_of(json!({"protocol": "a2a", "event_type": "task.requested"})), PacketKind::RawA2a);
-        assert_eq!(kind_of(json!({"protocol": "mcp", "event_type": "x"})), PacketKind::RawA2a);
-        assert_eq!(kind_of(json!({"adapter_id": "assay-adapter-a2a"})), PacketKind::CanonicalPayload);
-        assert_eq!(kind_of(json!({"specversion": "1.0", "type": "assay.adapter.a2a.message", "data": {}})), PacketKind::EvidenceEvent);
+        assert_eq!(
+            kind_of(json!({"protocol": "a2a", "event_type": "task.requested"})),
+            PacketKind::RawA2a
+        );
+        assert_eq!(
+            kind_of(json!({"protocol": "mcp", "event_type": "x"})),
+            PacketKind::RawA2a
+        );
+        assert_eq!(
+            kind_of(json!({"adapter_id": "assay-adapter-a2a"})),
+            PacketKind::CanonicalPayload
+        );
+        assert_eq!(
+            kind_of(json!({"specversion": "1.0", "type": "assay.adapter.a2a.message", "data": {}})),
+            PacketKind::EvidenceEvent
+        );
         assert_eq!(kind_of(json!({"events": []})), PacketKind::AdapterBatch);
         assert_eq!(kind_of(json!([1])), PacketKind::Unknown);
         assert_eq!(kind_of(json!({"hello": 1})), PacketKind::Unknown);
-        assert_eq!(classify(Err("expected value"), None).kind, PacketKind::NotJson);
-        assert_eq!(classify(Ok(&json!({})), Some("goldens.json")).kind, PacketKind::GoldenManifest);
+        assert_eq!(
+            classify(Err("expected value"), None).kind,
+            PacketKind::NotJson
+        );
+        assert_eq!(
+            classify(Ok(&json!({})), Some("goldens.json")).kind,
+            PacketKind::GoldenManifest
+        );
         for kind in PacketKind::ALL {
             assert_eq!(PacketKind::from_tag(kind.tag()), Some(kind));
         }

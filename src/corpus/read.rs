@@ -14,6 +14,9 @@ pub const DEFAULT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RawPacket {
     pub source: Source,
+    /// Where the packet starts in its file (0 for a whole-file packet), so that a view can
+    /// read it again without keeping every packet in memory.
+    pub offset: u64,
     pub bytes: Vec<u8>,
 }
 
@@ -82,6 +85,7 @@ fn read_whole(file: File, path: &Path, max_bytes: u64) -> Result<RawPacket, Load
     }
     Ok(RawPacket {
         source: Source::file(path),
+        offset: 0,
         bytes,
     })
 }
@@ -109,22 +113,22 @@ fn read_lines(
     each: &mut dyn FnMut(Result<RawPacket, LoadError>) -> bool,
 ) {
     let mut reader = BufReader::with_capacity(1 << 20, file);
+    let shared_path: std::sync::Arc<Path> = std::sync::Arc::from(path);
     let mut line = Vec::new();
     let mut number = 0;
+    let mut offset = 0u64;
     loop {
         line.clear();
         number += 1;
-        let source = Source {
-            path: path.to_path_buf(),
-            line: Some(number),
-        };
+        let start = offset;
+        let source = Source::line(shared_path.clone(), number);
         // Cap each line: read at most max_bytes + 1 bytes up to the newline.
         let read = (&mut reader)
             .take(max_bytes + 1)
             .read_until(b'\n', &mut line);
         match read {
             Ok(0) => return,
-            Ok(_) => {}
+            Ok(count) => offset += count as u64,
             Err(reason) => {
                 each(Err(LoadError {
                     source,
@@ -138,8 +142,12 @@ fn read_lines(
                 "line is longer than the {} cap (--max-file-bytes)",
                 human_bytes(max_bytes)
             );
-            if !each(Err(LoadError { source, reason })) || skip_rest_of_line(&mut reader).is_err() {
+            if !each(Err(LoadError { source, reason })) {
                 return;
+            }
+            match skip_rest_of_line(&mut reader) {
+                Ok(skipped) => offset += skipped,
+                Err(_) => return,
             }
             continue;
         }
@@ -157,6 +165,7 @@ fn read_lines(
         } else {
             Ok(RawPacket {
                 source,
+                offset: start,
                 bytes: std::mem::take(&mut line),
             })
         };
@@ -166,19 +175,46 @@ fn read_lines(
     }
 }
 
-fn skip_rest_of_line(reader: &mut impl BufRead) -> std::io::Result<()> {
+/// Skips to just past the next newline; returns the number of bytes skipped.
+fn skip_rest_of_line(reader: &mut impl BufRead) -> std::io::Result<u64> {
+    let mut skipped = 0u64;
     loop {
         let buffer = reader.fill_buf()?;
         if buffer.is_empty() {
-            return Ok(());
+            return Ok(skipped);
         }
         if let Some(end) = buffer.iter().position(|&byte| byte == b'\n') {
             reader.consume(end + 1);
-            return Ok(());
+            return Ok(skipped + end as u64 + 1);
         }
         let length = buffer.len();
         reader.consume(length);
+        skipped += length as u64;
     }
+}
+
+/// Reads one packet again: the whole file, or the line starting at `offset`.
+pub fn reread_packet(source: &Source, offset: u64, max_bytes: u64) -> Result<Vec<u8>, LoadError> {
+    use std::io::{Seek, SeekFrom};
+    let fail = |reason: String| LoadError {
+        source: source.clone(),
+        reason,
+    };
+    let mut file = File::open(&source.path).map_err(|error| fail(describe_io(&error)))?;
+    if source.line.is_none() {
+        return read_whole(file, &source.path, max_bytes).map(|packet| packet.bytes);
+    }
+    file.seek(SeekFrom::Start(offset))
+        .map_err(|error| fail(describe_io(&error)))?;
+    let mut line = Vec::new();
+    BufReader::new(file)
+        .take(max_bytes + 1)
+        .read_until(b'\n', &mut line)
+        .map_err(|error| fail(describe_io(&error)))?;
+    while matches!(line.last(), Some(b'\n' | b'\r')) {
+        line.pop();
+    }
+    Ok(line)
 }
 
 pub fn human_bytes(bytes: u64) -> String {

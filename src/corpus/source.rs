@@ -1,6 +1,7 @@
 use serde::Serialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// How a file holds packets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -23,19 +24,32 @@ impl FileFormat {
     }
 }
 
-/// Where a packet came from: a file, or a line of an NDJSON file.
+/// Where a packet came from: a file, or a line of an NDJSON file. The path is shared, so a
+/// million lines of one stream hold one copy of it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Source {
-    pub path: PathBuf,
+    pub path: Arc<Path>,
     pub line: Option<usize>,
 }
 
 impl Source {
     pub fn file(path: impl Into<PathBuf>) -> Source {
         Source {
-            path: path.into(),
+            path: Arc::from(path.into()),
             line: None,
         }
+    }
+
+    pub fn line(path: Arc<Path>, line: usize) -> Source {
+        Source {
+            path,
+            line: Some(line),
+        }
+    }
+
+    /// The file name, for display and for classification by name.
+    pub fn file_name(&self) -> Option<&str> {
+        self.path.file_name().and_then(|name| name.to_str())
     }
 }
 

@@ -1,0 +1,299 @@
+//! Evaluating packets. A `PacketSummary` is what a list of a million packets holds: kind,
+//! per-mode result, digests, named handoff state and matched rows, in a few hundred bytes.
+//! A `PacketDetail` is everything a view shows for one packet, derived again on demand from
+//! its bytes (converting one packet takes microseconds, holding every tree would not fit).
+
+use super::{classify, Classification, PacketKind, RawPacket, Source};
+use crate::a2a::{convert, CanonicalType, ConvertOptions, ErrorKind, Mode};
+use crate::freeze::{
+    audit, explain_conversion, matched_rows, Audit, Explanation, HandoffState, RowSet,
+};
+use crate::json::{scan_duplicate_keys, Digest, DuplicateKey};
+use crate::rules::Severity;
+use serde_json::Value;
+
+/// Which modes a raw packet is converted in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvaluateOptions {
+    /// Conversion options; their `mode` is replaced by each mode in `modes`.
+    pub conversion: ConvertOptions,
+    pub modes: Vec<Mode>,
+}
+
+impl Default for EvaluateOptions {
+    fn default() -> Self {
+        EvaluateOptions {
+            conversion: ConvertOptions::default(),
+            modes: Mode::BOTH.to_vec(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DigestSet {
+    pub payload: Digest,
+    pub handoff: Digest,
+    pub discovery: Digest,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModeResult {
+    Converted {
+        canonical_type: CanonicalType,
+        state: Option<HandoffState>,
+        digests: DigestSet,
+    },
+    Rejected {
+        kind: ErrorKind,
+        rule: &'static str,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ModeSummary {
+    pub mode: Mode,
+    pub result: ModeResult,
+    /// The K1-A rows the packet matched in this mode.
+    pub rows: RowSet,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PacketSummary {
+    pub source: Source,
+    /// Byte offset of the packet in its file (see `reread_packet`).
+    pub offset: u64,
+    pub kind: PacketKind,
+    pub duplicate_keys: u32,
+    /// Error-severity findings of a canonical audit.
+    pub audit_errors: u32,
+    /// Warning-severity findings of a canonical audit.
+    pub audit_warnings: u32,
+    /// For canonical input: the state of the first handoff object audited.
+    pub canonical_state: Option<HandoffState>,
+    /// For raw packets: one entry per evaluated mode, strict first.
+    pub modes: [Option<ModeSummary>; 2],
+}
+
+fn mode_index(mode: Mode) -> usize {
+    match mode {
+        Mode::Strict => 0,
+        Mode::Lenient => 1,
+    }
+}
+
+impl PacketSummary {
+    pub fn mode(&self, mode: Mode) -> Option<&ModeSummary> {
+        self.modes[mode_index(mode)].as_ref()
+    }
+
+    pub fn evaluated_modes(&self) -> impl Iterator<Item = &ModeSummary> {
+        self.modes.iter().flatten()
+    }
+
+    /// The handoff state to show for this packet in `mode`: the converted state for raw
+    /// packets, the audited state for canonical ones.
+    pub fn state(&self, mode: Mode) -> Option<HandoffState> {
+        match self.mode(mode).map(|summary| summary.result) {
+            Some(ModeResult::Converted { state, .. }) => state,
+            _ => self.canonical_state,
+        }
+    }
+
+    pub fn canonical_type(&self, mode: Mode) -> Option<CanonicalType> {
+        match self.mode(mode)?.result {
+            ModeResult::Converted { canonical_type, .. } => Some(canonical_type),
+            ModeResult::Rejected { .. } => None,
+        }
+    }
+}
+
+/// Parses once for classification; `Err` carries the parser's message.
+fn parse(bytes: &[u8]) -> Result<Value, String> {
+    serde_json::from_slice(bytes).map_err(|error| error.to_string())
+}
+
+/// Evaluates one packet into its summary.
+pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary {
+    let parsed = parse(&packet.bytes);
+    let classification = classify(
+        parsed.as_ref().map_err(String::as_str),
+        packet.source.file_name(),
+    );
+    let mut summary = PacketSummary {
+        source: packet.source.clone(),
+        offset: packet.offset,
+        kind: classification.kind,
+        duplicate_keys: scan_duplicate_keys(&packet.bytes).len() as u32,
+        audit_errors: 0,
+        audit_warnings: 0,
+        canonical_state: None,
+        modes: [None, None],
+    };
+    match (classification.kind, &parsed) {
+        (PacketKind::RawA2a, _) => {
+            for &mode in &options.modes {
+                let conversion = convert(&packet.bytes, &options.conversion.with_mode(mode));
+                let rows = matched_rows(&conversion);
+                let result = match conversion.converted() {
+                    Some(converted) => ModeResult::Converted {
+                        canonical_type: converted.canonical_type,
+                        state: crate::freeze::handoff_state(converted.handoff()),
+                        digests: DigestSet {
+                            payload: converted.payload_digest(),
+                            handoff: converted.handoff_digest(),
+                            discovery: converted.discovery_digest(),
+                        },
+                    },
+                    None => match conversion.error() {
+                        Some(error) => ModeResult::Rejected {
+                            kind: error.kind,
+                            rule: error.rule,
+                        },
+                        None => continue,
+                    },
+                };
+                summary.modes[mode_index(mode)] = Some(ModeSummary { mode, result, rows });
+            }
+        }
+        (kind, Ok(value)) => {
+            if let Some(shape) = kind.canonical_shape() {
+                let audit = audit(value, shape);
+                summary.audit_errors = count(&audit, Severity::Error);
+                summary.audit_warnings = count(&audit, Severity::Warning);
+                summary.canonical_state = audit.states.first().copied().flatten();
+            }
+        }
+        (_, Err(_)) => {}
+    }
+    summary
+}
+
+fn count(audit: &Audit, severity: Severity) -> u32 {
+    audit
+        .findings
+        .iter()
+        .filter(|finding| finding.severity == severity)
+        .count() as u32
+}
+
+/// Everything a view shows for one packet.
+#[derive(Clone, Debug)]
+pub struct PacketDetail {
+    pub source: Source,
+    pub classification: Classification,
+    pub bytes: Vec<u8>,
+    pub parsed: Option<Value>,
+    pub duplicate_keys: Vec<DuplicateKey>,
+    /// Raw packets: the explanation in each evaluated mode, strict first.
+    pub explanations: Vec<Explanation>,
+    /// Canonical input: the freeze audit.
+    pub audit: Option<Audit>,
+}
+
+impl PacketDetail {
+    pub fn explanation(&self, mode: Mode) -> Option<&Explanation> {
+        self.explanations
+            .iter()
+            .find(|explanation| explanation.mode() == mode)
+    }
+}
+
+/// Evaluates one packet in full.
+pub fn detail(source: Source, bytes: Vec<u8>, options: &EvaluateOptions) -> PacketDetail {
+    let parsed = parse(&bytes);
+    let classification = classify(parsed.as_ref().map_err(String::as_str), source.file_name());
+    let duplicate_keys = scan_duplicate_keys(&bytes);
+    let explanations = if classification.kind == PacketKind::RawA2a {
+        options
+            .modes
+            .iter()
+            .map(|&mode| explain_conversion(convert(&bytes, &options.conversion.with_mode(mode))))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let audit = match (classification.kind.canonical_shape(), &parsed) {
+        (Some(shape), Ok(value)) => Some(audit(value, shape)),
+        _ => None,
+    };
+    PacketDetail {
+        source,
+        classification,
+        bytes,
+        parsed: parsed.ok(),
+        duplicate_keys,
+        explanations,
+        audit,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn packet(text: &str) -> RawPacket {
+        RawPacket {
+            source: Source::file("p.json"),
+            offset: 0,
+            bytes: text.as_bytes().to_vec(),
+        }
+    }
+
+    #[test]
+    fn raw_packets_are_summarized_per_mode() {
+        let summary = summarize(
+            &packet(
+                r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":{"kind":"delegation"}}"#,
+            ),
+            &EvaluateOptions::default(),
+        );
+        assert_eq!(summary.kind, PacketKind::RawA2a);
+        let strict = summary.mode(Mode::Strict).unwrap();
+        assert_eq!(
+            strict.result,
+            ModeResult::Rejected {
+                kind: ErrorKind::Measurement,
+                rule: "S3"
+            }
+        );
+        assert_eq!(strict.rows.ids().collect::<Vec<_>>(), vec!["N3"]);
+        assert_eq!(summary.state(Mode::Lenient), Some(HandoffState::NoRefs));
+        assert_eq!(
+            summary
+                .mode(Mode::Lenient)
+                .unwrap()
+                .rows
+                .ids()
+                .collect::<Vec<_>>(),
+            vec!["P", "SYN", "N4"]
+        );
+    }
+
+    #[test]
+    fn canonical_input_is_audited() {
+        let summary = summarize(
+            &packet(
+                r#"{"adapter_id":"assay-adapter-a2a","agent":{"id":"a"},"handoff":{"visible":true,"source_kind":"unknown","task_ref_visible":false,"message_ref_visible":false}}"#,
+            ),
+            &EvaluateOptions::default(),
+        );
+        assert_eq!(summary.kind, PacketKind::CanonicalPayload);
+        assert!(summary.audit_errors >= 2, "{summary:?}");
+        assert_eq!(summary.canonical_state, None);
+        assert!(summary.modes.iter().all(Option::is_none));
+    }
+
+    #[test]
+    fn details_explain_each_mode() {
+        let detail = detail(
+            Source::file("p.json"),
+            br#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":{"id":"t","kind":"delegation"}}"#.to_vec(),
+            &EvaluateOptions::default(),
+        );
+        assert_eq!(detail.explanations.len(), 2);
+        assert_eq!(
+            detail.explanation(Mode::Lenient).unwrap().state,
+            Some(HandoffState::TaskRefOnly)
+        );
+    }
+}
