@@ -14,3 +14,4 @@ pub mod rules;
 
 // Faces over the core. The core modules above never import these.
 pub mod cli;
+pub mod tui;

@@ -3,6 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
+use std::path::PathBuf;
 
 mod common;
 mod convert;
@@ -28,6 +29,33 @@ pub use output::{CliError, Exit, Output};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Files, directories or NDJSON streams to open in the interactive inspector.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Colour in the interactive inspector (auto honours NO_COLOR and a non-terminal stdout).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorChoice,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Never,
+    Auto,
+    Always,
+}
+
+impl ColorChoice {
+    pub fn enabled(self) -> bool {
+        use std::io::IsTerminal;
+        match self {
+            ColorChoice::Never => false,
+            ColorChoice::Always => true,
+            ColorChoice::Auto => {
+                std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
+                    && std::io::stdout().is_terminal()
+            }
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -43,9 +71,7 @@ pub fn main() -> std::process::ExitCode {
     let stdout = std::io::stdout();
     let mut output = Output::new(stdout.lock());
     let result = match &cli.command {
-        None => Err(CliError::Usage(
-            "the interactive inspector is not built yet; see --help".into(),
-        )),
+        None => run_tui(&cli),
         Some(command) => dispatch(command, &mut output),
     };
     let _ = output.flush();
@@ -56,6 +82,39 @@ pub fn main() -> std::process::ExitCode {
             Exit::Usage.into()
         }
     }
+}
+
+fn run_tui(cli: &Cli) -> Result<Exit, CliError> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Err(CliError::Usage(
+            "the interactive inspector needs a terminal; use a subcommand (see --help) in scripts"
+                .into(),
+        ));
+    }
+    let paths = if cli.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        cli.paths.clone()
+    };
+    for path in &paths {
+        if !path.exists() {
+            return Err(CliError::Io {
+                path: path.display().to_string(),
+                error: std::io::ErrorKind::NotFound.into(),
+            });
+        }
+    }
+    crate::tui::run(
+        paths,
+        crate::corpus::EvaluateOptions::default(),
+        cli.color.enabled(),
+    )
+    .map(|()| Exit::Ok)
+    .map_err(|error| CliError::Io {
+        path: "terminal".into(),
+        error,
+    })
 }
 
 fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {

@@ -1,0 +1,443 @@
+//! The TUI state: plain data. `update` changes it; views only read it.
+
+use super::status::{status_of, Status};
+use super::whatif::WhatIf;
+use crate::a2a::Mode;
+use crate::corpus::{
+    detail, reread_packet, EvaluateOptions, LoadError, PacketDetail, PacketKind, PacketSummary,
+    DEFAULT_MAX_FILE_BYTES,
+};
+use crate::freeze::COVERAGE_ROW_IDS;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tab {
+    Raw,
+    Conversion,
+    Handoff,
+    Digests,
+    Findings,
+    Rules,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 6] = [
+        Tab::Raw,
+        Tab::Conversion,
+        Tab::Handoff,
+        Tab::Digests,
+        Tab::Findings,
+        Tab::Rules,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Tab::Raw => "Raw",
+            Tab::Conversion => "Conversion",
+            Tab::Handoff => "Handoff",
+            Tab::Digests => "Digests",
+            Tab::Findings => "Findings",
+            Tab::Rules => "Rules",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        Tab::ALL.iter().position(|tab| *tab == self).unwrap_or(0)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    List,
+    Detail,
+}
+
+/// A line of the packet list: a group header (directory or stream) or a packet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ListRow {
+    Group { label: String, count: usize },
+    Packet(usize),
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Filter {
+    pub status: Option<Status>,
+    pub kind: Option<PacketKind>,
+    /// A rule row and the mode it must match in (from the Rules tab or the filter menu).
+    pub rule: Option<(&'static str, Mode)>,
+}
+
+impl Filter {
+    pub fn is_active(&self) -> bool {
+        self.status.is_some() || self.kind.is_some() || self.rule.is_some()
+    }
+
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(status) = self.status {
+            parts.push(format!("status={}", status.name()));
+        }
+        if let Some(kind) = self.kind {
+            parts.push(format!("kind={}", kind.tag()));
+        }
+        if let Some((rule, mode)) = self.rule {
+            parts.push(format!("rule={rule}/{mode}"));
+        }
+        parts.join(" ")
+    }
+}
+
+/// The entries of the filter menu, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FilterChoice {
+    Clear,
+    Status(Status),
+    Kind(PacketKind),
+    Rule(&'static str),
+}
+
+pub fn filter_choices() -> Vec<FilterChoice> {
+    let mut choices = vec![FilterChoice::Clear];
+    choices.extend(Status::ALL.into_iter().map(FilterChoice::Status));
+    choices.extend(PacketKind::ALL.into_iter().map(FilterChoice::Kind));
+    choices.extend(COVERAGE_ROW_IDS.into_iter().map(FilterChoice::Rule));
+    choices
+}
+
+#[derive(Clone, Debug)]
+pub enum Overlay {
+    Help,
+    Filter { cursor: usize },
+    WhatIf(Box<WhatIf>),
+    Message(String),
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LoadProgress {
+    pub files_done: usize,
+    pub files_total: usize,
+    pub done: bool,
+}
+
+/// The detail of the selected packet, derived on demand.
+#[derive(Clone, Debug)]
+pub struct SelectedDetail {
+    pub packet: usize,
+    pub result: Result<PacketDetail, String>,
+    /// The expected canonical payload paired with the packet, strict then lenient.
+    pub expected: [Option<Result<serde_json::Value, String>>; 2],
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DiffLayout {
+    Unified,
+    SideBySide,
+}
+
+pub struct App {
+    pub roots: Vec<PathBuf>,
+    pub options: EvaluateOptions,
+    pub packets: Vec<PacketSummary>,
+    pub load_errors: Vec<LoadError>,
+    pub progress: LoadProgress,
+    pub rows: Vec<ListRow>,
+    /// Index into `rows`; always a packet row when there is one.
+    pub selected: usize,
+    pub list_offset: usize,
+    pub focus: Focus,
+    pub tab: Tab,
+    pub mode: Mode,
+    pub detail: Option<SelectedDetail>,
+    pub detail_scroll: u16,
+    /// The selected line in tabs with selectable lines (Handoff fields, Digests parts).
+    pub detail_cursor: usize,
+    pub filter: Filter,
+    pub search_input: Option<String>,
+    pub search: Option<String>,
+    pub overlay: Option<Overlay>,
+    pub rules_cursor: (usize, usize),
+    pub coverage: Vec<[u32; 2]>,
+    pub diff_layout: DiffLayout,
+    pub message: Option<String>,
+    pub color: bool,
+    pub should_quit: bool,
+    /// The generation of the load whose results are shown.
+    pub load_generation: u64,
+    /// The last drawn size, for paging and mouse hit-testing.
+    pub size: (u16, u16),
+    pub list_area_top: u16,
+    pub list_area_height: u16,
+}
+
+impl App {
+    pub fn new(roots: Vec<PathBuf>, options: EvaluateOptions, color: bool) -> App {
+        App {
+            roots,
+            options,
+            packets: Vec::new(),
+            load_errors: Vec::new(),
+            progress: LoadProgress::default(),
+            rows: Vec::new(),
+            selected: 0,
+            list_offset: 0,
+            focus: Focus::List,
+            tab: Tab::Handoff,
+            mode: Mode::Strict,
+            detail: None,
+            detail_scroll: 0,
+            detail_cursor: 0,
+            filter: Filter::default(),
+            search_input: None,
+            search: None,
+            overlay: None,
+            rules_cursor: (0, 0),
+            coverage: vec![[0, 0]; COVERAGE_ROW_IDS.len()],
+            diff_layout: DiffLayout::Unified,
+            message: None,
+            color,
+            should_quit: false,
+            load_generation: 0,
+            size: (120, 40),
+            list_area_top: 0,
+            list_area_height: 20,
+        }
+    }
+
+    pub fn status(&self, index: usize) -> Status {
+        status_of(&self.packets[index], self.mode)
+    }
+
+    pub fn selected_packet(&self) -> Option<usize> {
+        match self.rows.get(self.selected) {
+            Some(ListRow::Packet(index)) => Some(*index),
+            _ => None,
+        }
+    }
+
+    pub fn selected_summary(&self) -> Option<&PacketSummary> {
+        self.selected_packet()
+            .and_then(|index| self.packets.get(index))
+    }
+
+    pub fn selected_detail(&self) -> Option<&PacketDetail> {
+        match &self.detail {
+            Some(SelectedDetail {
+                packet,
+                result: Ok(detail),
+                ..
+            }) if Some(*packet) == self.selected_packet() => Some(detail),
+            _ => None,
+        }
+    }
+
+    fn passes_filter(&self, index: usize) -> bool {
+        let summary = &self.packets[index];
+        if let Some(status) = self.filter.status {
+            if status_of(summary, self.mode) != status {
+                return false;
+            }
+        }
+        if let Some(kind) = self.filter.kind {
+            if summary.kind != kind {
+                return false;
+            }
+        }
+        if let Some((rule, mode)) = self.filter.rule {
+            if !summary
+                .mode(mode)
+                .is_some_and(|mode| mode.rows.contains(rule))
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Rebuilds the list rows (groups + filtered packets), keeping the selected packet.
+    pub fn rebuild_rows(&mut self) {
+        let keep = self
+            .selected_packet()
+            .map(|index| self.packets[index].source.clone());
+        self.rows.clear();
+        let mut current_group: Option<(Arc<Path>, bool)> = None;
+        let mut group_row = 0;
+        for index in 0..self.packets.len() {
+            if !self.passes_filter(index) {
+                continue;
+            }
+            let source = &self.packets[index].source;
+            // NDJSON lines group under their stream; single files under their directory.
+            let stream = source.line.is_some();
+            let key: Arc<Path> = if stream {
+                source.path.clone()
+            } else {
+                Arc::from(source.path.parent().unwrap_or(Path::new("")))
+            };
+            if current_group.as_ref() != Some(&(key.clone(), stream)) {
+                group_row = self.rows.len();
+                let label = if stream {
+                    format!("{}", key.display())
+                } else {
+                    format!("{}/", key.display())
+                };
+                self.rows.push(ListRow::Group { label, count: 0 });
+                current_group = Some((key, stream));
+            }
+            if let Some(ListRow::Group { count, .. }) = self.rows.get_mut(group_row) {
+                *count += 1;
+            }
+            self.rows.push(ListRow::Packet(index));
+        }
+        let found = keep.and_then(|source| {
+            self.rows.iter().position(|row| matches!(row, ListRow::Packet(index) if self.packets[*index].source == source))
+        });
+        self.selected = match found {
+            Some(row) => row,
+            None => self
+                .first_packet_row_from(self.selected.min(self.rows.len().saturating_sub(1)), true)
+                .unwrap_or(0),
+        };
+        self.refresh_detail();
+    }
+
+    /// The nearest packet row at or after (`forward`) / before `start`.
+    pub fn first_packet_row_from(&self, start: usize, forward: bool) -> Option<usize> {
+        let is_packet = |row: usize| matches!(self.rows.get(row), Some(ListRow::Packet(_)));
+        if forward {
+            (start..self.rows.len())
+                .find(|row| is_packet(*row))
+                .or_else(|| (0..start).rev().find(|row| is_packet(*row)))
+        } else {
+            (0..=start.min(self.rows.len().saturating_sub(1)))
+                .rev()
+                .find(|row| is_packet(*row))
+                .or_else(|| (start..self.rows.len()).find(|row| is_packet(*row)))
+        }
+    }
+
+    /// Re-derives the selected packet's detail when the selection changed.
+    pub fn refresh_detail(&mut self) {
+        let Some(index) = self.selected_packet() else {
+            self.detail = None;
+            return;
+        };
+        if self
+            .detail
+            .as_ref()
+            .is_some_and(|detail| detail.packet == index)
+        {
+            return;
+        }
+        self.detail_scroll = 0;
+        let source = &self.packets[index].source;
+        let expected = Mode::BOTH.map(|mode| super::pairing::expected_payload(source, mode));
+        self.detail = Some(SelectedDetail {
+            packet: index,
+            result: self.load_detail(index),
+            expected,
+        });
+    }
+
+    /// Forces the selected detail to be derived again (after a reload or a mode change).
+    pub fn invalidate_detail(&mut self) {
+        self.detail = None;
+        self.refresh_detail();
+    }
+
+    /// The expected payload paired with the selected packet in `mode`.
+    pub fn expected_payload(&self, mode: Mode) -> Option<&Result<serde_json::Value, String>> {
+        let selected = self.detail.as_ref()?;
+        selected.expected[Mode::BOTH.iter().position(|m| *m == mode)?].as_ref()
+    }
+
+    pub fn load_detail(&self, index: usize) -> Result<PacketDetail, String> {
+        let summary = &self.packets[index];
+        let bytes = reread_packet(&summary.source, summary.offset, DEFAULT_MAX_FILE_BYTES)
+            .map_err(|error| error.reason)?;
+        Ok(detail(summary.source.clone(), bytes, &self.options))
+    }
+
+    /// Adds freshly loaded packets, keeping the coverage counts current.
+    pub fn add_packets(&mut self, summaries: Vec<PacketSummary>) {
+        for summary in &summaries {
+            self.count_coverage(summary, 1);
+        }
+        self.packets.extend(summaries);
+        self.rebuild_rows();
+    }
+
+    /// Replaces every packet of `path` (a file that changed on disk).
+    pub fn replace_file(
+        &mut self,
+        path: &Path,
+        summaries: Vec<PacketSummary>,
+        errors: Vec<LoadError>,
+    ) {
+        let removed: Vec<PacketSummary> = {
+            let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.packets)
+                .into_iter()
+                .partition(|p| &*p.source.path == path);
+            self.packets = kept;
+            gone
+        };
+        for summary in &removed {
+            self.count_coverage(summary, -1);
+        }
+        self.load_errors.retain(|error| &*error.source.path != path);
+        self.load_errors.extend(errors);
+        for summary in &summaries {
+            self.count_coverage(summary, 1);
+        }
+        let at = self
+            .packets
+            .partition_point(|packet| packet.source.path.as_ref() < path);
+        self.packets.splice(at..at, summaries);
+        self.detail = None;
+        self.rebuild_rows();
+    }
+
+    fn count_coverage(&mut self, summary: &PacketSummary, delta: i64) {
+        for (column, mode) in Mode::BOTH.into_iter().enumerate() {
+            if let Some(mode_summary) = summary.mode(mode) {
+                for id in mode_summary.rows.ids() {
+                    if let Some(row) = COVERAGE_ROW_IDS.iter().position(|row| *row == id) {
+                        let cell = &mut self.coverage[row][column];
+                        *cell = (i64::from(*cell) + delta).max(0) as u32;
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn clear_packets(&mut self) {
+        self.packets.clear();
+        self.load_errors.clear();
+        self.coverage = vec![[0, 0]; COVERAGE_ROW_IDS.len()];
+        self.detail = None;
+        self.progress = LoadProgress::default();
+        self.rebuild_rows();
+    }
+
+    /// Takes the list geometry from the screen size and keeps the selection in view.
+    pub fn sync_list_geometry(&mut self) {
+        let screen = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
+        let rows = super::views::layout::list_rows(screen);
+        self.list_area_top = rows.y;
+        self.list_area_height = rows.height.max(1);
+        let height = usize::from(self.list_area_height);
+        if self.selected < self.list_offset {
+            // Show the group header above the first packet when scrolling to the top.
+            self.list_offset = if self.selected <= 1 { 0 } else { self.selected };
+        } else if self.selected >= self.list_offset + height {
+            self.list_offset = self.selected + 1 - height;
+        }
+    }
+
+    pub fn packet_count(&self) -> usize {
+        self.rows
+            .iter()
+            .filter(|row| matches!(row, ListRow::Packet(_)))
+            .count()
+    }
+}

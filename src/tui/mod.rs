@@ -1,0 +1,149 @@
+//! The interactive inspector. Elm-style: `App` is plain data, every input becomes an
+//! `Action`, `update` changes the state and returns effects, `view` draws it. The runtime
+//! below is the only code that touches the terminal, the clipboard, threads and the watcher.
+
+pub mod app;
+pub mod keymap;
+pub mod loader;
+mod pairing;
+pub mod status;
+mod terminal;
+pub mod theme;
+pub mod update;
+pub mod views;
+pub mod whatif;
+
+use app::App;
+use loader::Loader;
+use notify::event::ModifyKind;
+use notify::{EventKind, Watcher};
+use ratatui::crossterm::event::{self, Event};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use update::{update, Action, Effect};
+
+use crate::corpus::{EvaluateOptions, FileFormat};
+
+/// Runs the inspector on `roots` until the user quits.
+pub fn run(roots: Vec<PathBuf>, options: EvaluateOptions, color: bool) -> std::io::Result<()> {
+    let (sender, receiver) = mpsc::channel::<Action>();
+    let loader = Loader::new(sender.clone(), options.clone());
+    let mut app = App::new(roots.clone(), options, color);
+    app.load_generation = loader.load_all(roots.clone());
+
+    // File changes arrive on their own channel and are debounced below. Only content and
+    // directory changes count: reading a file (as the loader does) must not look like one.
+    let (change_sender, change_receiver) = mpsc::channel::<PathBuf>();
+    let spelled = RootSpelling::new(&roots);
+    let mut watcher = notify::recommended_watcher(move |result: notify::Result<notify::Event>| {
+        let Ok(event) = result else { return };
+        if !matches!(
+            event.kind,
+            EventKind::Create(_) | EventKind::Modify(_) | EventKind::Remove(_)
+        ) {
+            return;
+        }
+        if matches!(event.kind, EventKind::Modify(ModifyKind::Metadata(_))) {
+            return;
+        }
+        for path in event.paths {
+            if FileFormat::of(&path).is_some() {
+                let _ = change_sender.send(spelled.as_user_wrote(&path));
+            }
+        }
+    })
+    .ok();
+    if let Some(watcher) = watcher.as_mut() {
+        for root in &roots {
+            let _ = watcher.watch(root, notify::RecursiveMode::Recursive);
+        }
+    }
+
+    let mut guard = terminal::TerminalGuard::enter()?;
+    let mut changed: BTreeSet<PathBuf> = BTreeSet::new();
+    let mut last_change = Instant::now();
+    let mut dirty = true;
+    while !app.should_quit {
+        if dirty {
+            let size = guard.terminal.size()?;
+            app.size = (size.width, size.height);
+            app.sync_list_geometry();
+            guard.terminal.draw(|frame| views::view(&app, frame))?;
+            dirty = false;
+        }
+        let mut actions = Vec::new();
+        if event::poll(Duration::from_millis(40))? {
+            match event::read()? {
+                Event::Key(key) => actions.push(Action::Key(key)),
+                Event::Mouse(mouse) => actions.push(Action::Mouse(mouse)),
+                Event::Resize(width, height) => actions.push(Action::Resize(width, height)),
+                _ => {}
+            }
+        }
+        // Drain what the loader sent, a bounded number at a time so keys stay responsive.
+        actions.extend(receiver.try_iter().take(64));
+        for path in change_receiver.try_iter() {
+            changed.insert(path);
+            last_change = Instant::now();
+        }
+        if !changed.is_empty() && last_change.elapsed() > Duration::from_millis(250) {
+            actions.push(Action::FilesChanged(
+                std::mem::take(&mut changed).into_iter().collect(),
+            ));
+        }
+        for action in actions {
+            dirty = true;
+            for effect in update(&mut app, action) {
+                match effect {
+                    Effect::ReloadAll => app.load_generation = loader.load_all(app.roots.clone()),
+                    Effect::ReloadFiles(paths) => loader.reload_files(paths),
+                    Effect::Copy(text) => terminal::copy_osc52(&text),
+                }
+            }
+        }
+    }
+    drop(guard);
+    Ok(())
+}
+
+/// The watcher reports absolute paths; packets are named as the user spelled their roots
+/// (often relative). This maps one back to the other so a reloaded file replaces its packets
+/// instead of appearing twice.
+struct RootSpelling {
+    roots: Vec<(PathBuf, PathBuf)>,
+}
+
+impl RootSpelling {
+    fn new(roots: &[PathBuf]) -> RootSpelling {
+        let roots = roots
+            .iter()
+            .filter_map(|root| {
+                std::fs::canonicalize(root)
+                    .ok()
+                    .map(|canonical| (canonical, root.clone()))
+            })
+            .collect();
+        RootSpelling { roots }
+    }
+
+    fn as_user_wrote(&self, path: &std::path::Path) -> PathBuf {
+        let canonical_parent = path
+            .parent()
+            .and_then(|parent| std::fs::canonicalize(parent).ok());
+        let absolute = match (canonical_parent, path.file_name()) {
+            (Some(parent), Some(name)) => parent.join(name),
+            _ => path.to_path_buf(),
+        };
+        for (canonical, spelled) in &self.roots {
+            if absolute == *canonical {
+                return spelled.clone();
+            }
+            if let Ok(relative) = absolute.strip_prefix(canonical) {
+                return spelled.join(relative);
+            }
+        }
+        path.to_path_buf()
+    }
+}

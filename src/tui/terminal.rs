@@ -1,0 +1,105 @@
+//! Entering and leaving the terminal. The guard restores the screen when dropped, and the
+//! panic hook restores it before the panic message prints, so no exit path leaves the
+//! terminal in raw mode or on the alternate screen.
+
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{
+    disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
+};
+use ratatui::Terminal;
+use std::io::{self, Stdout, Write};
+
+pub type Term = Terminal<CrosstermBackend<Stdout>>;
+
+pub struct TerminalGuard {
+    pub terminal: Term,
+}
+
+fn restore() {
+    let _ = disable_raw_mode();
+    let mut stdout = io::stdout();
+    let _ = execute!(
+        stdout,
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        ratatui::crossterm::cursor::Show
+    );
+    let _ = stdout.flush();
+}
+
+impl TerminalGuard {
+    pub fn enter() -> io::Result<TerminalGuard> {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+        enable_raw_mode()?;
+        let mut stdout = io::stdout();
+        if let Err(error) = execute!(stdout, EnterAlternateScreen, EnableMouseCapture) {
+            restore();
+            return Err(error);
+        }
+        match Terminal::new(CrosstermBackend::new(stdout)) {
+            Ok(terminal) => Ok(TerminalGuard { terminal }),
+            Err(error) => {
+                restore();
+                Err(error)
+            }
+        }
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Copies text to the clipboard with OSC 52 (works over SSH and in tmux with set-clipboard).
+pub fn copy_osc52(text: &str) {
+    let mut stdout = io::stdout();
+    let _ = write!(stdout, "\x1b]52;c;{}\x07", base64(text.as_bytes()));
+    let _ = stdout.flush();
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let triple = (u32::from(chunk[0]) << 16)
+            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*chunk.get(2).unwrap_or(&0));
+        for index in 0..4 {
+            if index <= chunk.len() {
+                out.push(char::from(
+                    ALPHABET[(triple >> (18 - 6 * index) & 63) as usize],
+                ));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn base64_matches_rfc4648_vectors() {
+        let vectors = [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ];
+        for (input, output) in vectors {
+            assert_eq!(super::base64(input.as_bytes()), output);
+        }
+    }
+}

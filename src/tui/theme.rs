@@ -1,0 +1,95 @@
+//! One theme: a restrained palette where colour repeats what a glyph or word already says,
+//! so that NO_COLOR (or `--color never`) loses nothing but colour.
+
+use super::status::Status;
+use ratatui::style::{Color, Modifier, Style};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Theme {
+    pub color: bool,
+}
+
+impl Theme {
+    pub fn new(color: bool) -> Theme {
+        Theme { color }
+    }
+
+    fn fg(&self, color: Color) -> Style {
+        if self.color {
+            Style::new().fg(color)
+        } else {
+            Style::new()
+        }
+    }
+
+    pub fn text(&self) -> Style {
+        Style::new()
+    }
+
+    pub fn dim(&self) -> Style {
+        if self.color {
+            Style::new().fg(Color::DarkGray)
+        } else {
+            Style::new().add_modifier(Modifier::DIM)
+        }
+    }
+
+    pub fn title(&self) -> Style {
+        Style::new().add_modifier(Modifier::BOLD)
+    }
+
+    pub fn accent(&self) -> Style {
+        self.fg(Color::Cyan)
+    }
+
+    pub fn key(&self) -> Style {
+        self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
+    }
+
+    /// The selected row: reversed, so it shows without colour too.
+    pub fn selected(&self) -> Style {
+        Style::new().add_modifier(Modifier::REVERSED)
+    }
+
+    pub fn good(&self) -> Style {
+        self.fg(Color::Green)
+    }
+
+    pub fn bad(&self) -> Style {
+        self.fg(Color::Red)
+    }
+
+    pub fn warn(&self) -> Style {
+        self.fg(Color::Yellow)
+    }
+
+    /// A matched rule row or a value that differs: bold, and coloured where colour is on.
+    pub fn highlight(&self) -> Style {
+        self.fg(Color::Yellow).add_modifier(Modifier::BOLD)
+    }
+
+    pub fn status(&self, status: Status) -> Style {
+        match status {
+            Status::Conforms => self.good(),
+            Status::Mismatch | Status::Error => self.bad(),
+            Status::NoGolden => self.dim(),
+            Status::Finding => self.warn(),
+        }
+    }
+
+    pub fn border(&self, focused: bool) -> Style {
+        if focused {
+            self.accent()
+        } else {
+            self.dim()
+        }
+    }
+
+    pub fn diff_added(&self) -> Style {
+        self.fg(Color::Green)
+    }
+
+    pub fn diff_removed(&self) -> Style {
+        self.fg(Color::Red)
+    }
+}

@@ -1,0 +1,460 @@
+//! `update(&mut App, Action) -> Vec<Effect>`: the only place state changes. Effects that
+//! touch the outside world (reloading, copying to the clipboard) are returned, not done here.
+
+use super::app::{filter_choices, App, DiffLayout, FilterChoice, Focus, ListRow, Overlay, Tab};
+use super::keymap::{lookup, Command, Context};
+use super::loader::LoaderEvent;
+use super::whatif::WhatIf;
+use crate::a2a::Mode;
+use crate::freeze::COVERAGE_ROW_IDS;
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
+};
+use std::path::PathBuf;
+
+#[derive(Debug)]
+pub enum Action {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Resize(u16, u16),
+    /// A loader event with the generation of the load that sent it.
+    Loader(u64, LoaderEvent),
+    FilesChanged(Vec<PathBuf>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    ReloadAll,
+    ReloadFiles(Vec<PathBuf>),
+    Copy(String),
+}
+
+pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
+    match action {
+        Action::Key(key) if key.kind != KeyEventKind::Release => on_key(app, key),
+        Action::Key(_) => Vec::new(),
+        Action::Mouse(mouse) => {
+            on_mouse(app, mouse);
+            Vec::new()
+        }
+        Action::Resize(width, height) => {
+            app.size = (width, height);
+            Vec::new()
+        }
+        Action::Loader(generation, event) => {
+            if generation == app.load_generation {
+                on_loader(app, event);
+            }
+            Vec::new()
+        }
+        Action::FilesChanged(paths) => {
+            app.message = Some(format!(
+                "{} file(s) changed on disk; re-checking",
+                paths.len()
+            ));
+            vec![Effect::ReloadFiles(paths)]
+        }
+    }
+}
+
+fn on_loader(app: &mut App, event: LoaderEvent) {
+    match event {
+        LoaderEvent::Packets(summaries) => app.add_packets(summaries),
+        LoaderEvent::Errors(errors) => app.load_errors.extend(errors),
+        LoaderEvent::Progress {
+            files_done,
+            files_total,
+        } => {
+            app.progress.files_done = files_done;
+            app.progress.files_total = files_total;
+        }
+        LoaderEvent::Done => {
+            app.progress.done = true;
+            if app.packets.is_empty() && app.load_errors.is_empty() {
+                app.message =
+                    Some("no packets found (looked for *.json, *.ndjson, *.jsonl)".to_owned());
+            }
+        }
+        LoaderEvent::FileReloaded {
+            path,
+            summaries,
+            errors,
+        } => app.replace_file(&path, summaries, errors),
+    }
+}
+
+fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    app.message = None;
+    if app.search_input.is_some() {
+        on_search_key(app, key);
+        return Vec::new();
+    }
+    match app.overlay.take() {
+        Some(Overlay::Help) | Some(Overlay::Message(_)) => {
+            // Any key closes; `?` would reopen, so it just closes too.
+            if lookup(Context::Global, &key) == Some(Command::Quit)
+                && key.code != KeyCode::Esc
+                && key.code != KeyCode::Char('q')
+            {
+                app.should_quit = true;
+            }
+            return Vec::new();
+        }
+        Some(Overlay::Filter { cursor }) => {
+            on_filter_key(app, key, cursor);
+            return Vec::new();
+        }
+        Some(Overlay::WhatIf(mut whatif)) => {
+            match lookup(Context::WhatIf, &key) {
+                Some(Command::WhatIfEvent) => whatif.cycle_event(),
+                Some(Command::WhatIfKind) => whatif.cycle_kind(),
+                Some(Command::WhatIfTaskId) => whatif.toggle_task_id(),
+                Some(Command::WhatIfMessageId) => whatif.toggle_message_id(),
+                Some(Command::ToggleMode) => whatif.toggle_mode(),
+                Some(Command::Back) => return Vec::new(),
+                Some(Command::Quit) if key.code == KeyCode::Char('c') => {
+                    app.should_quit = true;
+                    return Vec::new();
+                }
+                _ => {}
+            }
+            app.overlay = Some(Overlay::WhatIf(whatif));
+            return Vec::new();
+        }
+        None => {}
+    }
+    match lookup(Context::Global, &key) {
+        Some(command) => on_command(app, command, key),
+        None => Vec::new(),
+    }
+}
+
+fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
+    match command {
+        Command::Quit => quit_or_back(app, key),
+        Command::Down => move_or_scroll(app, 1),
+        Command::Up => move_or_scroll(app, -1),
+        Command::PageDown => move_or_scroll(app, i64::from(app.list_area_height.max(2) - 1)),
+        Command::PageUp => move_or_scroll(app, -i64::from(app.list_area_height.max(2) - 1)),
+        Command::Top => {
+            if app.focus == Focus::Detail {
+                app.detail_scroll = 0;
+            } else {
+                select_row(app, app.first_packet_row_from(0, true));
+            }
+        }
+        Command::Bottom => {
+            if app.focus == Focus::Detail {
+                app.detail_scroll = u16::MAX / 2;
+            } else {
+                select_row(
+                    app,
+                    app.first_packet_row_from(app.rows.len().saturating_sub(1), false),
+                );
+            }
+        }
+        Command::Left => {
+            if app.tab == Tab::Rules && app.focus == Focus::Detail && app.rules_cursor.1 == 1 {
+                app.rules_cursor.1 = 0;
+            } else {
+                app.focus = Focus::List;
+            }
+        }
+        Command::Right => {
+            if app.tab == Tab::Rules && app.focus == Focus::Detail {
+                app.rules_cursor.1 = 1;
+            } else {
+                app.focus = Focus::Detail;
+            }
+        }
+        Command::NextTab => switch_tab(app, (app.tab.index() + 1) % Tab::ALL.len()),
+        Command::PrevTab => {
+            switch_tab(app, (app.tab.index() + Tab::ALL.len() - 1) % Tab::ALL.len())
+        }
+        Command::GoTab(index) => switch_tab(app, index),
+        Command::Enter => {
+            if app.tab == Tab::Rules && app.focus == Focus::Detail {
+                let (row, column) = app.rules_cursor;
+                let mode = Mode::BOTH[column.min(1)];
+                app.filter.rule = COVERAGE_ROW_IDS.get(row).map(|id| (*id, mode));
+                app.focus = Focus::List;
+                app.rebuild_rows();
+                app.message = Some(format!(
+                    "filtered: {} (f to change, Esc to clear)",
+                    app.filter.describe()
+                ));
+            } else {
+                app.focus = Focus::Detail;
+            }
+        }
+        Command::ToggleMode => {
+            app.mode = match app.mode {
+                Mode::Strict => Mode::Lenient,
+                Mode::Lenient => Mode::Strict,
+            };
+            app.rebuild_rows();
+        }
+        Command::Search => app.search_input = Some(String::new()),
+        Command::NextMatch => find_match(app, true),
+        Command::PrevMatch => find_match(app, false),
+        Command::Filter => app.overlay = Some(Overlay::Filter { cursor: 0 }),
+        Command::WhatIf => open_whatif(app),
+        Command::Review => {
+            app.message = Some("nothing to review: this packet has no golden mismatch".to_owned());
+        }
+        Command::DiffLayout => {
+            app.diff_layout = match app.diff_layout {
+                DiffLayout::Unified => DiffLayout::SideBySide,
+                DiffLayout::SideBySide => DiffLayout::Unified,
+            }
+        }
+        Command::Reload => {
+            app.clear_packets();
+            app.message = Some("reloading".to_owned());
+            return vec![Effect::ReloadAll];
+        }
+        Command::Copy => {
+            if let Some(text) = super::views::copy_target(app) {
+                app.message = Some(format!("copied {}", crate::json::safe_text(&text)));
+                return vec![Effect::Copy(text)];
+            }
+        }
+        Command::Help => app.overlay = Some(Overlay::Help),
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// q and Ctrl-C quit; Esc first steps back (detail focus, search, filter), then quits.
+fn quit_or_back(app: &mut App, key: KeyEvent) {
+    if key.code != KeyCode::Esc {
+        app.should_quit = true;
+    } else if app.focus == Focus::Detail {
+        app.focus = Focus::List;
+    } else if app.search.is_some() {
+        app.search = None;
+    } else if app.filter.is_active() {
+        app.filter = Default::default();
+        app.rebuild_rows();
+    } else {
+        app.should_quit = true;
+    }
+}
+
+fn switch_tab(app: &mut App, index: usize) {
+    app.tab = Tab::ALL[index.min(Tab::ALL.len() - 1)];
+    app.detail_scroll = 0;
+    app.detail_cursor = 0;
+}
+
+fn move_or_scroll(app: &mut App, delta: i64) {
+    if app.focus == Focus::Detail {
+        match app.tab {
+            Tab::Rules => {
+                let row = app.rules_cursor.0 as i64 + delta;
+                app.rules_cursor.0 = row.clamp(0, COVERAGE_ROW_IDS.len() as i64 - 1) as usize;
+            }
+            Tab::Handoff | Tab::Digests if delta.abs() == 1 => {
+                let limit = if app.tab == Tab::Handoff { 4 } else { 3 };
+                app.detail_cursor = (app.detail_cursor as i64 + delta).clamp(0, limit - 1) as usize;
+            }
+            _ => {
+                let scroll = i64::from(app.detail_scroll) + delta;
+                app.detail_scroll = scroll.clamp(0, i64::from(u16::MAX / 2)) as u16;
+            }
+        }
+        return;
+    }
+    // Move by `delta` packet rows, skipping group headers.
+    let mut row = app.selected;
+    let step = delta.signum();
+    let mut remaining = delta.abs();
+    while remaining > 0 {
+        let next = row as i64 + step;
+        if next < 0 || next >= app.rows.len() as i64 {
+            break;
+        }
+        row = next as usize;
+        if matches!(app.rows[row], ListRow::Packet(_)) {
+            remaining -= 1;
+        }
+    }
+    let target = if matches!(app.rows.get(row), Some(ListRow::Packet(_))) {
+        Some(row)
+    } else {
+        None
+    };
+    select_row(app, target.or(Some(app.selected)));
+}
+
+fn select_row(app: &mut App, row: Option<usize>) {
+    if let Some(row) = row {
+        app.selected = row;
+        app.refresh_detail();
+    }
+}
+
+fn on_search_key(app: &mut App, key: KeyEvent) {
+    let Some(input) = app.search_input.as_mut() else {
+        return;
+    };
+    match key.code {
+        KeyCode::Char('c')
+            if key
+                .modifiers
+                .contains(ratatui::crossterm::event::KeyModifiers::CONTROL) =>
+        {
+            app.search_input = None;
+        }
+        KeyCode::Char(c) => input.push(c),
+        KeyCode::Backspace => {
+            input.pop();
+        }
+        KeyCode::Esc => app.search_input = None,
+        KeyCode::Enter => {
+            let query = app.search_input.take().unwrap_or_default();
+            app.search = (!query.is_empty()).then_some(query);
+            if app.search.is_some() {
+                find_match_from(app, true, true);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn find_match(app: &mut App, forward: bool) {
+    if app.search.is_none() {
+        app.message = Some("no search: press / first".to_owned());
+        return;
+    }
+    find_match_from(app, forward, false);
+}
+
+/// Finds the next packet whose path or text contains the query, wrapping around.
+fn find_match_from(app: &mut App, forward: bool, include_current: bool) {
+    let Some(query) = app.search.clone() else {
+        return;
+    };
+    let count = app.rows.len();
+    if count == 0 {
+        return;
+    }
+    let needle = query.to_lowercase();
+    for step in 0..count {
+        let offset = if include_current { step } else { step + 1 };
+        let row = if forward {
+            (app.selected + offset) % count
+        } else {
+            (app.selected + count * 2 - offset) % count
+        };
+        let ListRow::Packet(index) = app.rows[row] else {
+            continue;
+        };
+        if packet_matches(app, index, &needle) {
+            select_row(app, Some(row));
+            return;
+        }
+    }
+    app.message = Some(format!(
+        "no packet matches \"{}\"",
+        crate::json::safe_text(&query)
+    ));
+}
+
+fn packet_matches(app: &App, index: usize, needle: &str) -> bool {
+    let summary = &app.packets[index];
+    if summary.source.to_string().to_lowercase().contains(needle) {
+        return true;
+    }
+    match crate::corpus::reread_packet(
+        &summary.source,
+        summary.offset,
+        crate::corpus::DEFAULT_MAX_FILE_BYTES,
+    ) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes)
+            .to_lowercase()
+            .contains(needle),
+        Err(_) => false,
+    }
+}
+
+fn on_filter_key(app: &mut App, key: KeyEvent, cursor: usize) {
+    let choices = filter_choices();
+    let mut cursor = cursor.min(choices.len() - 1);
+    match key.code {
+        KeyCode::Down | KeyCode::Char('j') => cursor = (cursor + 1).min(choices.len() - 1),
+        KeyCode::Up | KeyCode::Char('k') => cursor = cursor.saturating_sub(1),
+        KeyCode::PageDown => cursor = (cursor + 10).min(choices.len() - 1),
+        KeyCode::PageUp => cursor = cursor.saturating_sub(10),
+        KeyCode::Enter => {
+            match choices[cursor] {
+                FilterChoice::Clear => app.filter = Default::default(),
+                FilterChoice::Status(status) => app.filter.status = Some(status),
+                FilterChoice::Kind(kind) => app.filter.kind = Some(kind),
+                FilterChoice::Rule(rule) => app.filter.rule = Some((rule, app.mode)),
+            }
+            app.rebuild_rows();
+            return;
+        }
+        KeyCode::Esc | KeyCode::Char('f') | KeyCode::Char('q') => return,
+        _ => {}
+    }
+    app.overlay = Some(Overlay::Filter { cursor });
+}
+
+fn open_whatif(app: &mut App) {
+    let Some(detail) = app.selected_detail() else {
+        app.message = Some("select a packet first".to_owned());
+        return;
+    };
+    let whatif = match (&detail.classification.kind, &detail.parsed) {
+        (crate::corpus::PacketKind::RawA2a, Some(packet)) => WhatIf::new(
+            detail.source.to_string(),
+            packet,
+            &app.options.conversion,
+            app.mode,
+        ),
+        _ => None,
+    };
+    match whatif {
+        Some(whatif) => app.overlay = Some(Overlay::WhatIf(Box::new(whatif))),
+        None => app.message = Some("the what-if panel works on raw A2A packets".to_owned()),
+    }
+}
+
+fn on_mouse(app: &mut App, mouse: MouseEvent) {
+    let in_list = mouse.column
+        < super::views::layout::areas(ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1))
+            .detail
+            .x;
+    match mouse.kind {
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+            let delta = if mouse.kind == MouseEventKind::ScrollDown {
+                3
+            } else {
+                -3
+            };
+            let focus = app.focus;
+            app.focus = if in_list { Focus::List } else { Focus::Detail };
+            move_or_scroll(app, delta);
+            if in_list {
+                app.focus = focus;
+            }
+        }
+        MouseEventKind::Down(MouseButton::Left) => {
+            if in_list
+                && mouse.row >= app.list_area_top
+                && mouse.row < app.list_area_top + app.list_area_height
+            {
+                let row = app.list_offset + usize::from(mouse.row - app.list_area_top);
+                if matches!(app.rows.get(row), Some(ListRow::Packet(_))) {
+                    app.focus = Focus::List;
+                    select_row(app, Some(row));
+                }
+            } else if !in_list {
+                app.focus = Focus::Detail;
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,138 @@
+//! Conversion tab: the canonical event and payload, lossiness and notes; strict and lenient
+//! side by side where they differ.
+
+use super::text::{heading, json_value_lines, safe};
+use crate::a2a::Mode;
+use crate::corpus::PacketDetail;
+use crate::freeze::Explanation;
+use crate::tui::app::App;
+use crate::tui::theme::Theme;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::Frame;
+
+pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
+    if detail.explanations.is_empty() {
+        let mut lines = vec![heading(
+            "Not a raw A2A packet: nothing is converted.",
+            theme,
+        )];
+        lines.push(Line::from(Span::styled(
+            format!(
+                "classified as {}: {}",
+                detail.classification.kind.name(),
+                safe(&detail.classification.reason)
+            ),
+            theme.dim(),
+        )));
+        if let Some(value) = &detail.parsed {
+            lines.push(Line::default());
+            lines.extend(json_value_lines(value, theme));
+        }
+        super::scrolled(lines, app.detail_scroll, frame, area);
+        return;
+    }
+    let strict = detail.explanation(Mode::Strict);
+    let lenient = detail.explanation(Mode::Lenient);
+    let differ = match (strict, lenient) {
+        (Some(strict), Some(lenient)) => outcome_key(strict) != outcome_key(lenient),
+        _ => false,
+    };
+    if differ && area.width >= 100 {
+        let [left, right] =
+            Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+                .areas(area);
+        for (explanation, column) in [(strict, left), (lenient, right)] {
+            if let Some(explanation) = explanation {
+                super::scrolled(
+                    mode_lines(explanation, theme),
+                    app.detail_scroll,
+                    frame,
+                    column,
+                );
+            }
+        }
+        return;
+    }
+    let mut lines = Vec::new();
+    if !differ && strict.is_some() && lenient.is_some() {
+        lines.push(Line::from(Span::styled(
+            "strict and lenient emit the same event",
+            theme.dim(),
+        )));
+    }
+    let shown = detail.explanation(app.mode).or(strict).or(lenient);
+    if let Some(explanation) = shown {
+        lines.extend(mode_lines(explanation, theme));
+    }
+    if differ {
+        let other = if app.mode == Mode::Strict {
+            lenient
+        } else {
+            strict
+        };
+        if let Some(other) = other {
+            lines.push(Line::default());
+            lines.extend(mode_lines(other, theme));
+        }
+    }
+    super::scrolled(lines, app.detail_scroll, frame, area);
+}
+
+/// What makes two modes' outcomes the same for display.
+fn outcome_key(explanation: &Explanation) -> Option<Vec<u8>> {
+    explanation
+        .conversion
+        .converted()
+        .map(|converted| crate::json::canonical_bytes(&converted.batch()))
+}
+
+fn mode_lines(explanation: &Explanation, theme: &Theme) -> Vec<Line<'static>> {
+    let mode = explanation.mode();
+    let mut lines = vec![heading(&format!("{mode} mode"), theme)];
+    match &explanation.conversion.result {
+        Err(error) => {
+            lines.push(Line::from(vec![
+                Span::styled("rejected ", theme.bad()),
+                Span::raw(format!(
+                    "[{}] {}: {}",
+                    error.rule,
+                    error.kind.name(),
+                    safe(&error.message)
+                )),
+            ]));
+            lines.push(Line::from(Span::styled("no event emitted", theme.dim())));
+        }
+        Ok(converted) => {
+            let lossiness = &converted.lossiness;
+            lines.push(Line::from(vec![
+                Span::styled("event ", theme.dim()),
+                Span::styled(converted.canonical_type.name(), theme.accent()),
+            ]));
+            lines.push(Line::from(vec![
+                Span::styled("lossiness ", theme.dim()),
+                Span::raw(format!(
+                    "{} ({} unmapped)",
+                    lossiness.level(),
+                    lossiness.unmapped_fields_count
+                )),
+            ]));
+            for substitution in &lossiness.substitutions {
+                lines.push(Line::from(vec![
+                    Span::styled(format!("  note [{}] ", substitution.rule()), theme.warn()),
+                    Span::raw(substitution.note()),
+                ]));
+            }
+            lines.push(Line::default());
+            lines.push(heading("envelope", theme));
+            let mut envelope = converted.event().clone();
+            if let Some(object) = envelope.as_object_mut() {
+                object.remove("data");
+            }
+            lines.extend(json_value_lines(&envelope, theme));
+            lines.push(heading("payload (data)", theme));
+            lines.extend(json_value_lines(converted.payload(), theme));
+        }
+    }
+    lines
+}

@@ -1,0 +1,107 @@
+//! Findings tab: duplicate keys, audit findings, rejections, and the corpus's load errors.
+
+use super::text::{heading, safe};
+use crate::corpus::PacketDetail;
+use crate::freeze::Audit;
+use crate::rules::Severity;
+use crate::tui::app::App;
+use crate::tui::theme::Theme;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::Frame;
+
+pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
+    let mut lines = vec![heading("this packet", theme)];
+    let before = lines.len();
+    lines.push(Line::from(vec![
+        Span::styled("  kind ", theme.dim()),
+        Span::raw(format!(
+            "{}: {}",
+            detail.classification.kind.name(),
+            safe(&detail.classification.reason)
+        )),
+    ]));
+    for duplicate in &detail.duplicate_keys {
+        lines.push(Line::from(vec![
+            Span::styled("  warning [duplicate key] ", theme.warn()),
+            Span::raw(format!(
+                "{} appears {} times; the last value is the one converted",
+                duplicate.path, duplicate.occurrences
+            )),
+        ]));
+    }
+    for explanation in &detail.explanations {
+        if let Some(error) = explanation.conversion.error() {
+            lines.push(Line::from(vec![
+                Span::styled(
+                    format!("  {} rejected [{}] ", explanation.mode(), error.rule),
+                    theme.bad(),
+                ),
+                Span::raw(format!("{}: {}", error.kind.name(), safe(&error.message))),
+            ]));
+        }
+    }
+    if let Some(audit) = &detail.audit {
+        lines.extend(audit_lines(audit, theme));
+    }
+    if lines.len() == before + 1 {
+        lines.push(Line::from(Span::styled("  no findings", theme.good())));
+    }
+    lines.push(Line::default());
+    lines.push(heading(
+        &format!("corpus load errors ({})", app.load_errors.len()),
+        theme,
+    ));
+    for error in app.load_errors.iter().take(500) {
+        lines.push(Line::from(vec![
+            Span::styled("  ✗ ", theme.bad()),
+            Span::raw(safe(&error.to_string())),
+        ]));
+    }
+    if app.load_errors.len() > 500 {
+        lines.push(Line::from(Span::styled(
+            format!("  … and {} more", app.load_errors.len() - 500),
+            theme.dim(),
+        )));
+    }
+    super::scrolled(lines, app.detail_scroll, frame, area);
+}
+
+/// The audit of canonical input, shared with the Handoff tab.
+pub fn audit_lines(audit: &Audit, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = vec![heading(
+        &format!("{} audited against the K1-A freeze", audit.shape.name()),
+        theme,
+    )];
+    for (index, state) in audit.states.iter().enumerate() {
+        lines.push(Line::from(vec![
+            Span::styled(format!("  handoff #{} ", index + 1), theme.dim()),
+            Span::styled(
+                state
+                    .map(|state| state.name())
+                    .unwrap_or("NOT one of the five legal states")
+                    .to_owned(),
+                theme.accent(),
+            ),
+        ]));
+    }
+    if audit.findings.is_empty() {
+        lines.push(Line::from(Span::styled(
+            "  no findings: shape and source rules hold",
+            theme.good(),
+        )));
+    }
+    for finding in &audit.findings {
+        let style = match finding.severity {
+            Severity::Error => theme.bad(),
+            Severity::Warning => theme.warn(),
+            Severity::Note => theme.dim(),
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!("  [{}] ", finding.rule), style),
+            Span::styled(format!("{} ", finding.path), theme.accent()),
+            Span::raw(safe(&finding.message)),
+        ]));
+    }
+    lines
+}

@@ -1,0 +1,188 @@
+//! Handoff tab: the four flags with their deciding rows and evidence, the named state, the
+//! whole frozen rule table with matched rows highlighted, and what each flag may and must not
+//! be read as. Canonical input shows its audit instead.
+
+use super::text::{heading, safe};
+use crate::corpus::PacketDetail;
+use crate::freeze::{Explanation, GUARDRAIL, HANDOFF_FIELDS, K1A_TABLE};
+use crate::rules::{Evidence, Verdict};
+use crate::tui::app::{App, Focus};
+use crate::tui::theme::Theme;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::Frame;
+
+pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
+    let lines = match (detail.explanation(app.mode), &detail.audit) {
+        (Some(explanation), _) => explanation_lines(app, explanation, theme),
+        (None, Some(audit)) => super::findings::audit_lines(audit, theme),
+        (None, None) => vec![
+            heading("No K1-A handoff seam on this packet.", theme),
+            Line::from(Span::styled(
+                format!(
+                    "classified as {}: {}",
+                    detail.classification.kind.name(),
+                    safe(&detail.classification.reason)
+                ),
+                theme.dim(),
+            )),
+        ],
+    };
+    super::scrolled(lines, app.detail_scroll, frame, area);
+}
+
+fn evidence_text(evidence: &[Evidence]) -> String {
+    evidence
+        .iter()
+        .map(Evidence::describe)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn explanation_lines(app: &App, explanation: &Explanation, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let mode = explanation.mode();
+    match &explanation.conversion.result {
+        Err(error) => {
+            lines.push(heading(
+                &format!("{mode} mode: rejected, no handoff object emitted"),
+                theme,
+            ));
+            lines.push(Line::from(vec![
+                Span::styled(format!("[{}] ", error.rule), theme.bad()),
+                Span::raw(format!("{}: {}", error.kind.name(), safe(&error.message))),
+            ]));
+            if let Some(row) = explanation
+                .row("N3")
+                .filter(|row| row.verdict == Verdict::Matched)
+            {
+                lines.push(Line::from(vec![
+                    Span::styled("N3 ", theme.highlight()),
+                    Span::raw("strict task.requested without task.id: measurement error; no emitted packet"),
+                ]));
+                lines.push(Line::from(Span::styled(
+                    format!("   {}", evidence_text(&row.evidence)),
+                    theme.dim(),
+                )));
+            }
+            lines.push(Line::from(Span::styled(
+                "press m to see the other mode",
+                theme.dim(),
+            )));
+        }
+        Ok(converted) => {
+            lines.push(heading(&format!("handoff ({mode} mode)"), theme));
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "  {:<20} {:<16} {:<10} {}",
+                    "field", "value", "decided by", "evidence"
+                ),
+                theme.dim(),
+            )));
+            for (index, field) in explanation.fields.iter().enumerate() {
+                let value = serde_json::to_string(&field.value).unwrap_or_default();
+                let selected = app.focus == Focus::Detail && app.detail_cursor == index;
+                let marker = if selected { "▸ " } else { "  " };
+                let line = Line::from(vec![
+                    Span::raw(format!("{marker}{:<20} ", field.field)),
+                    Span::styled(
+                        format!("{value:<16} "),
+                        if value == "true" || value == "\"typed_payload\"" {
+                            theme.good()
+                        } else {
+                            theme.text()
+                        },
+                    ),
+                    Span::styled(
+                        format!("{:<10} ", field.decided_by.join(" ")),
+                        theme.highlight(),
+                    ),
+                    Span::raw(evidence_text(&field.evidence)),
+                ]);
+                lines.push(if selected {
+                    line.style(theme.selected())
+                } else {
+                    line
+                });
+            }
+            let state = explanation
+                .state
+                .map(|state| state.name())
+                .unwrap_or("NOT one of the five legal states");
+            lines.push(Line::from(vec![
+                Span::styled("  state ", theme.dim()),
+                Span::styled(state.to_owned(), theme.accent()),
+                Span::styled(
+                    format!("  {}", converted.handoff_digest().short(16)),
+                    theme.dim(),
+                ),
+            ]));
+        }
+    }
+    lines.push(Line::default());
+    lines.push(heading(
+        "K1-A frozen rule table (matched rows highlighted)",
+        theme,
+    ));
+    for row in K1A_TABLE
+        .rows
+        .iter()
+        .filter(|row| crate::freeze::COVERAGE_ROW_IDS.contains(&row.id))
+    {
+        let matched = explanation
+            .row(row.id)
+            .is_some_and(|outcome| outcome.verdict == Verdict::Matched);
+        let (mark, style) = if matched {
+            ("●", theme.highlight())
+        } else {
+            ("·", theme.dim())
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!(" {mark} {:<4}", row.id), style),
+            Span::styled(
+                format!("{:<38} ", row.title),
+                if matched { theme.text() } else { theme.dim() },
+            ),
+            Span::styled(row.result.to_owned(), theme.dim()),
+        ]));
+        if matched {
+            if let Some(outcome) = explanation.row(row.id) {
+                if !outcome.evidence.is_empty() {
+                    lines.push(Line::from(Span::styled(
+                        format!("        {}", evidence_text(&outcome.evidence)),
+                        theme.dim(),
+                    )));
+                }
+            }
+        }
+    }
+    lines.push(Line::default());
+    lines.push(heading("what each flag may and must not be read as", theme));
+    for field in &HANDOFF_FIELDS {
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {:<20}", field.name), theme.accent()),
+            Span::raw(format!("may imply: {}", field.may_imply)),
+        ]));
+        lines.push(Line::from(vec![
+            Span::raw(format!("  {:<20}", "")),
+            Span::styled(
+                format!("must not imply: {}", field.must_not_imply),
+                theme.warn(),
+            ),
+        ]));
+    }
+    lines.push(Line::default());
+    lines.push(Line::from(Span::styled(GUARDRAIL, theme.dim())));
+    lines
+}
+
+/// The evidence path of the selected field (the first path that decided it).
+pub fn copy_target(app: &App) -> Option<String> {
+    let detail = app.selected_detail()?;
+    let explanation = detail.explanation(app.mode)?;
+    let field = explanation.fields.get(app.detail_cursor)?;
+    field
+        .evidence
+        .first()
+        .map(|evidence| evidence.path.to_string())
+}

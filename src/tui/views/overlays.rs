@@ -1,0 +1,190 @@
+//! Panels drawn over the screen: help, filter menu, what-if, messages.
+
+use super::layout::centered;
+use super::text::{heading, safe};
+use crate::rules::Evidence;
+use crate::tui::app::{filter_choices, App, FilterChoice};
+use crate::tui::keymap::{Context, KEYMAP};
+use crate::tui::theme::Theme;
+use crate::tui::whatif::WhatIf;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::Frame;
+
+fn panel(frame: &mut Frame, area: Rect, title: &str, theme: &Theme) -> Rect {
+    frame.render_widget(Clear, area);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.accent())
+        .title(format!(" {title} "));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    inner
+}
+
+pub fn help(frame: &mut Frame, screen: Rect, theme: &Theme) {
+    let lines = super::help_lines(theme);
+    let area = centered(screen, 84, lines.len() as u16 + 2);
+    let inner = panel(frame, area, "keys (any key closes)", theme);
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+pub fn message(text: &str, frame: &mut Frame, screen: Rect, theme: &Theme) {
+    let area = centered(screen, 70, 8);
+    let inner = panel(frame, area, "message", theme);
+    frame.render_widget(Paragraph::new(safe(text)).wrap(Wrap { trim: true }), inner);
+}
+
+pub fn filter(app: &App, cursor: usize, frame: &mut Frame, screen: Rect, theme: &Theme) {
+    let choices = filter_choices();
+    let area = centered(screen, 46, 22);
+    let inner = panel(frame, area, "filter (Enter applies, Esc closes)", theme);
+    let height = usize::from(inner.height);
+    let start = cursor
+        .saturating_sub(height.saturating_sub(1) / 2)
+        .min(choices.len().saturating_sub(height));
+    let lines: Vec<Line> = choices
+        .iter()
+        .enumerate()
+        .skip(start)
+        .take(height)
+        .map(|(index, choice)| {
+            let (label, active) = match choice {
+                FilterChoice::Clear => ("clear all filters".to_owned(), !app.filter.is_active()),
+                FilterChoice::Status(status) => (
+                    format!("status  {} {}", status.glyph(), status.name()),
+                    app.filter.status == Some(*status),
+                ),
+                FilterChoice::Kind(kind) => (
+                    format!("kind    {}", kind.name()),
+                    app.filter.kind == Some(*kind),
+                ),
+                FilterChoice::Rule(rule) => (
+                    format!("rule    {rule} ({} mode)", app.mode),
+                    app.filter.rule.map(|rule| rule.0) == Some(*rule),
+                ),
+            };
+            let line = Line::from(vec![
+                Span::raw(if active { " ● " } else { "   " }),
+                Span::raw(label),
+            ]);
+            if index == cursor {
+                line.style(theme.selected())
+            } else {
+                line
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+pub fn whatif(whatif: &WhatIf, frame: &mut Frame, screen: Rect, theme: &Theme) {
+    let area = centered(screen, 100, 30);
+    let inner = panel(
+        frame,
+        area,
+        "what-if (in memory; nothing is written)",
+        theme,
+    );
+    let shown = |value: &Option<String>| {
+        value
+            .as_deref()
+            .map(|text| format!("\"{}\"", safe(text)))
+            .unwrap_or_else(|| "absent".to_owned())
+    };
+    let yes_no = |present: bool| if present { "present" } else { "absent" }.to_owned();
+    let explanation = &whatif.explanation;
+    let mut lines = vec![
+        Line::from(Span::styled(safe(&whatif.source), theme.dim())),
+        Line::default(),
+        heading("inputs", theme),
+        toggle("e", "event_type", shown(&whatif.event_type), theme),
+        toggle("k", "task.kind", shown(&whatif.task_kind), theme),
+        toggle("t", "task.id", yes_no(whatif.task_id), theme),
+        toggle("i", "message.id", yes_no(whatif.message_id), theme),
+        toggle("m", "mode", whatif.mode.to_string(), theme),
+        Line::default(),
+        heading("outcome", theme),
+    ];
+    match &explanation.conversion.result {
+        Err(error) => lines.push(Line::from(vec![
+            Span::styled(format!("  rejected [{}] ", error.rule), theme.bad()),
+            Span::raw(format!("{}: {}", error.kind.name(), safe(&error.message))),
+        ])),
+        Ok(converted) => {
+            lines.push(Line::from(vec![
+                Span::styled("  event ", theme.dim()),
+                Span::raw(converted.canonical_type.name()),
+            ]));
+            for field in &explanation.fields {
+                let value = serde_json::to_string(&field.value).unwrap_or_default();
+                lines.push(Line::from(vec![
+                    Span::raw(format!("  {:<20} ", field.field)),
+                    Span::styled(
+                        format!("{value:<16} "),
+                        if value == "true" || value == "\"typed_payload\"" {
+                            theme.good()
+                        } else {
+                            theme.text()
+                        },
+                    ),
+                    Span::styled(field.decided_by.join(" "), theme.highlight()),
+                ]));
+            }
+            lines.push(Line::from(vec![
+                Span::styled("  state ", theme.dim()),
+                Span::styled(
+                    explanation
+                        .state
+                        .map(|state| state.name())
+                        .unwrap_or("NOT a legal state"),
+                    theme.accent(),
+                ),
+                Span::styled(
+                    format!("  {}", converted.handoff_digest().short(16)),
+                    theme.dim(),
+                ),
+            ]));
+        }
+    }
+    let matched: Vec<&str> = explanation.matched().collect();
+    lines.push(Line::from(vec![
+        Span::styled("  rows matched ", theme.dim()),
+        Span::styled(
+            if matched.is_empty() {
+                "none".to_owned()
+            } else {
+                matched.join(" ")
+            },
+            theme.highlight(),
+        ),
+    ]));
+    if let Some(first) = explanation
+        .rows
+        .iter()
+        .find(|row| row.verdict == crate::rules::Verdict::Matched)
+    {
+        let evidence: Vec<String> = first.evidence.iter().map(Evidence::describe).collect();
+        lines.push(Line::from(Span::styled(
+            format!("  {}: {}", first.rule, evidence.join("; ")),
+            theme.dim(),
+        )));
+    }
+    lines.push(Line::default());
+    let keys: Vec<String> = KEYMAP
+        .iter()
+        .filter(|binding| binding.context == Context::WhatIf && !binding.short.is_empty())
+        .map(|binding| binding.short.to_owned())
+        .collect();
+    lines.push(Line::from(Span::styled(keys.join("  "), theme.dim())));
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+fn toggle(key: &str, name: &str, value: String, theme: &Theme) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(format!("  {key} "), theme.key()),
+        Span::raw(format!("{name:<12} ")),
+        Span::styled(value, theme.accent()),
+    ])
+}

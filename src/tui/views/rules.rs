@@ -1,0 +1,88 @@
+//! Rules tab: the corpus-wide coverage matrix of the K1-A rule table, rows x {strict,
+//! lenient}; Enter on a cell filters the list to the packets that exercise it.
+
+use super::text::heading;
+use crate::freeze::{COVERAGE_ROW_IDS, K1A_TABLE};
+use crate::tui::app::{App, Focus};
+use crate::tui::theme::Theme;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::Frame;
+
+pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
+    let mut lines = vec![
+        heading(
+            "K1-A rule coverage in this corpus (packets per row and mode)",
+            theme,
+        ),
+        Line::from(Span::styled(
+            format!("  {:<5} {:<36} {:>8} {:>8}", "row", "", "strict", "lenient"),
+            theme.dim(),
+        )),
+    ];
+    let mut uncovered = Vec::new();
+    for (row, id) in COVERAGE_ROW_IDS.iter().enumerate() {
+        let title = K1A_TABLE.row(id).map(|row| row.title).unwrap_or("");
+        let mut spans = vec![
+            Span::styled(format!("  {id:<5}"), theme.accent()),
+            Span::raw(format!("{title:<36} ")),
+        ];
+        for column in 0..2 {
+            let count = app.coverage[row][column];
+            let selected = app.focus == Focus::Detail && app.rules_cursor == (row, column);
+            let text = if count == 0 {
+                format!("{:>8}", "—")
+            } else {
+                format!("{count:>8}")
+            };
+            let style = if selected {
+                theme.selected()
+            } else if count == 0 {
+                theme.warn()
+            } else {
+                theme.text()
+            };
+            spans.push(Span::styled(text, style));
+            spans.push(Span::raw(" "));
+            if count == 0 {
+                uncovered.push(format!("{id}/{}", ["strict", "lenient"][column]));
+            }
+        }
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::default());
+    if uncovered.is_empty() {
+        lines.push(Line::from(Span::styled(
+            "every cell is exercised",
+            theme.good(),
+        )));
+    } else {
+        lines.push(Line::from(vec![
+            Span::styled(format!("uncovered ({}): ", uncovered.len()), theme.warn()),
+            Span::raw(uncovered.join(" ")),
+        ]));
+    }
+    if let Some(row) = COVERAGE_ROW_IDS
+        .get(app.rules_cursor.0)
+        .and_then(|id| K1A_TABLE.row(id))
+    {
+        lines.push(Line::default());
+        lines.push(Line::from(vec![
+            Span::styled(format!("{} ", row.id), theme.accent()),
+            Span::raw(row.condition),
+        ]));
+        lines.push(Line::from(Span::styled(
+            format!("   → {}", row.result),
+            theme.dim(),
+        )));
+        lines.push(Line::from(Span::styled(
+            if app.focus == Focus::Detail {
+                "   Enter filters the list to this cell"
+            } else {
+                "   l or → to move into the matrix"
+            },
+            theme.dim(),
+        )));
+    }
+    super::scrolled(lines, 0, frame, area);
+}

@@ -1,0 +1,172 @@
+//! Text building blocks. Every string that came from a packet passes through `safe` before it
+//! becomes a span, so no control, C1 or bidi character reaches the terminal.
+
+use crate::json::safe_text;
+use crate::tui::theme::Theme;
+use ratatui::style::{Color, Style};
+use ratatui::text::{Line, Span};
+
+pub fn safe(text: &str) -> String {
+    safe_text(text).into_owned()
+}
+
+pub fn span(text: &str, style: Style) -> Span<'static> {
+    Span::styled(safe(text), style)
+}
+
+pub fn heading(text: &str, theme: &Theme) -> Line<'static> {
+    Line::from(Span::styled(text.to_owned(), theme.title()))
+}
+
+/// A JSON text line with keys, strings, numbers and literals coloured.
+pub fn json_line(line: &str, theme: &Theme) -> Line<'static> {
+    let colour = |color: Color| {
+        if theme.color {
+            Style::new().fg(color)
+        } else {
+            Style::new()
+        }
+    };
+    let mut spans = Vec::new();
+    let chars: Vec<char> = line.chars().collect();
+    let mut index = 0;
+    let mut plain = String::new();
+    let flush = |plain: &mut String, spans: &mut Vec<Span<'static>>| {
+        if !plain.is_empty() {
+            spans.push(Span::raw(safe(plain)));
+            plain.clear();
+        }
+    };
+    while index < chars.len() {
+        let c = chars[index];
+        if c == '"' {
+            flush(&mut plain, &mut spans);
+            let start = index;
+            index += 1;
+            while index < chars.len() && chars[index] != '"' {
+                index += if chars[index] == '\\' { 2 } else { 1 };
+            }
+            index = (index + 1).min(chars.len());
+            let token: String = chars[start..index].iter().collect();
+            let rest = chars[index..].iter().find(|c| !c.is_whitespace());
+            let style = if rest == Some(&':') {
+                colour(Color::Cyan)
+            } else {
+                colour(Color::Green)
+            };
+            spans.push(Span::styled(safe(&token), style));
+        } else if c == '-' || c.is_ascii_digit() {
+            flush(&mut plain, &mut spans);
+            let start = index;
+            while index < chars.len()
+                && (chars[index].is_ascii_alphanumeric() || "+-.".contains(chars[index]))
+            {
+                index += 1;
+            }
+            let token: String = chars[start..index].iter().collect();
+            spans.push(Span::styled(token, colour(Color::Magenta)));
+        } else if c.is_ascii_alphabetic() {
+            flush(&mut plain, &mut spans);
+            let start = index;
+            while index < chars.len() && chars[index].is_ascii_alphabetic() {
+                index += 1;
+            }
+            let token: String = chars[start..index].iter().collect();
+            spans.push(Span::styled(safe(&token), colour(Color::Yellow)));
+        } else {
+            plain.push(c);
+            index += 1;
+        }
+    }
+    flush(&mut plain, &mut spans);
+    Line::from(spans)
+}
+
+/// Pretty JSON of a value (keys in byte order, as in canonical form), coloured.
+pub fn json_value_lines(value: &serde_json::Value, theme: &Theme) -> Vec<Line<'static>> {
+    crate::json::canonical_pretty(value)
+        .lines()
+        .map(|line| json_line(line, theme))
+        .collect()
+}
+
+/// Re-indents JSON text without parsing it, so key order and duplicate keys stay exactly as
+/// in the file. Text that is not JSON comes out with the same characters.
+pub fn reindent(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.push_str(&"  ".repeat(depth.min(40)));
+    };
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '{' | '[' => {
+                out.push(c);
+                let closes = matches!(chars.peek(), Some('}') | Some(']'));
+                if !closes {
+                    depth += 1;
+                    newline(&mut out, depth);
+                }
+            }
+            '}' | ']' => {
+                if !matches!(out.chars().last(), Some('{') | Some('[')) {
+                    depth = depth.saturating_sub(1);
+                    newline(&mut out, depth);
+                }
+                out.push(c);
+            }
+            ',' => {
+                out.push(c);
+                newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            c if c.is_whitespace() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reindent_keeps_order_and_duplicates() {
+        assert_eq!(
+            reindent(r#"{"b":1,"a":[],"b":{"x":"{,}"}}"#),
+            "{\n  \"b\": 1,\n  \"a\": [],\n  \"b\": {\n    \"x\": \"{,}\"\n  }\n}"
+        );
+    }
+
+    #[test]
+    fn json_line_escapes_hostile_text() {
+        let theme = Theme::new(true);
+        let line = json_line("\"k\": \"a\u{1b}[2Jb\u{202e}\"", &theme);
+        let text: String = line
+            .spans
+            .iter()
+            .map(|span| span.content.to_string())
+            .collect();
+        assert_eq!(text, "\"k\": \"a\\u{1b}[2Jb\\u{202e}\"");
+    }
+}
