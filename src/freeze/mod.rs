@@ -10,5 +10,6 @@ pub use audit::{audit, detect_canonical, Audit, CanonicalShape};
 pub use explain::{explain, explain_conversion, matched_rows, Explanation, FieldDecision, RowSet};
 pub use states::{handoff_state, HandoffState};
 pub use table::{
-    HandoffField, CONVERSION_TABLE, COVERAGE_ROW_IDS, GUARDRAIL, HANDOFF_FIELDS, K1A_TABLE,
+    cell_reachable, HandoffField, CONVERSION_TABLE, COVERAGE_ROW_IDS, GUARDRAIL, HANDOFF_FIELDS,
+    K1A_TABLE, UNREACHABLE_CELLS,
 };

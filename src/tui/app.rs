@@ -142,6 +142,8 @@ pub struct App {
     pub load_errors: Vec<LoadError>,
     pub progress: LoadProgress,
     pub rows: Vec<ListRow>,
+    /// How many of `rows` are packets (kept by `rebuild_rows`).
+    pub visible_packets: usize,
     /// Index into `rows`; always a packet row when there is one.
     pub selected: usize,
     pub list_offset: usize,
@@ -179,6 +181,7 @@ impl App {
             load_errors: Vec::new(),
             progress: LoadProgress::default(),
             rows: Vec::new(),
+            visible_packets: 0,
             selected: 0,
             list_offset: 0,
             focus: Focus::List,
@@ -289,6 +292,11 @@ impl App {
             }
             self.rows.push(ListRow::Packet(index));
         }
+        self.visible_packets = self
+            .rows
+            .iter()
+            .filter(|row| matches!(row, ListRow::Packet(_)))
+            .count();
         let found = keep.and_then(|source| {
             self.rows.iter().position(|row| matches!(row, ListRow::Packet(index) if self.packets[*index].source == source))
         });
@@ -431,6 +439,24 @@ impl App {
             self.list_offset = if self.selected <= 1 { 0 } else { self.selected };
         } else if self.selected >= self.list_offset + height {
             self.list_offset = self.selected + 1 - height;
+        }
+    }
+
+    /// Loads `roots` on this thread through the same path as the loader thread (for tests,
+    /// benchmarks and `render`).
+    pub fn load_blocking(&mut self) {
+        let roots = self.roots.clone();
+        let options = self.options.clone();
+        let mut events = Vec::new();
+        super::loader::load(&roots, &options, &mut |event| {
+            events.push(event);
+            true
+        });
+        for event in events {
+            super::update::update(
+                self,
+                super::update::Action::Loader(self.load_generation, event),
+            );
         }
     }
 

@@ -25,16 +25,11 @@ pub enum Command {
     NextMatch,
     PrevMatch,
     Filter,
-    Review,
     Reload,
     Copy,
     Help,
     WhatIf,
-    Toggle,
     DiffLayout,
-    Accept,
-    Reject,
-    Skip,
     WhatIfEvent,
     WhatIfKind,
     WhatIfTaskId,
@@ -46,7 +41,6 @@ pub enum Command {
 pub enum Context {
     Global,
     WhatIf,
-    Review,
 }
 
 impl Context {
@@ -54,7 +48,6 @@ impl Context {
         match self {
             Context::Global => "Browse",
             Context::WhatIf => "What-if panel",
-            Context::Review => "Golden review",
         }
     }
 }
@@ -104,14 +97,14 @@ pub static KEYMAP: &[Binding] = &[
         [ch('j'), key(KeyCode::Down)],
         Command::Down,
         "",
-        "next packet (or scroll the detail)"
+        "next packet, or scroll the detail"
     ),
     bind!(
         Global,
         [ch('k'), key(KeyCode::Up)],
         Command::Up,
         "",
-        "previous packet (or scroll the detail)"
+        "previous packet, or scroll the detail"
     ),
     bind!(
         Global,
@@ -146,20 +139,20 @@ pub static KEYMAP: &[Binding] = &[
         [ch('h'), key(KeyCode::Left)],
         Command::Left,
         "",
-        "focus the list / move left in the rules matrix"
+        "focus the list; in Rules, move left"
     ),
     bind!(
         Global,
         [ch('l'), key(KeyCode::Right)],
         Command::Right,
         "",
-        "focus the detail / move right in the rules matrix"
+        "focus the detail; in Rules, move right"
     ),
     bind!(
         Global,
         [key(KeyCode::Tab)],
         Command::NextTab,
-        "tab",
+        "tab tabs",
         "next tab"
     ),
     bind!(
@@ -179,8 +172,8 @@ pub static KEYMAP: &[Binding] = &[
         Global,
         [key(KeyCode::Enter)],
         Command::Enter,
-        "enter",
-        "focus the detail; in Rules, filter the list to the cell"
+        "enter detail",
+        "focus the detail; in Rules, filter by the cell"
     ),
     bind!(
         Global,
@@ -226,13 +219,6 @@ pub static KEYMAP: &[Binding] = &[
     ),
     bind!(
         Global,
-        [ch('a')],
-        Command::Review,
-        "a review",
-        "review the shown mismatch against the golden"
-    ),
-    bind!(
-        Global,
         [ch('d')],
         Command::DiffLayout,
         "",
@@ -244,14 +230,7 @@ pub static KEYMAP: &[Binding] = &[
         [ch('y')],
         Command::Copy,
         "y copy",
-        "copy the selected JSON path or digest (OSC 52)"
-    ),
-    bind!(
-        Global,
-        [key(KeyCode::Char(' '))],
-        Command::Toggle,
-        "",
-        "toggle the selected migration step"
+        "copy the selected path or digest (OSC 52)"
     ),
     bind!(Global, [ch('?')], Command::Help, "? help", "this help"),
     bind!(
@@ -259,7 +238,7 @@ pub static KEYMAP: &[Binding] = &[
         [ch('q'), key(KeyCode::Esc), ctrl('c')],
         Command::Quit,
         "q quit",
-        "quit (Esc first closes a panel or the search)"
+        "quit (Esc first steps back: panel, search)"
     ),
     bind!(
         WhatIf,
@@ -302,34 +281,6 @@ pub static KEYMAP: &[Binding] = &[
         Command::Back,
         "esc close",
         "close the panel (nothing is written)"
-    ),
-    bind!(
-        Review,
-        [ch('y'), ch('a')],
-        Command::Accept,
-        "a accept",
-        "accept: write the new digests to the golden manifest"
-    ),
-    bind!(
-        Review,
-        [ch('x'), ch('r')],
-        Command::Reject,
-        "r reject",
-        "reject: keep the golden, move on"
-    ),
-    bind!(
-        Review,
-        [ch('s'), key(KeyCode::Char(' '))],
-        Command::Skip,
-        "s skip",
-        "skip this packet for now"
-    ),
-    bind!(
-        Review,
-        [key(KeyCode::Esc), ch('q')],
-        Command::Back,
-        "esc stop",
-        "stop reviewing"
     ),
 ];
 
@@ -401,7 +352,7 @@ mod tests {
 
     #[test]
     fn no_chord_is_bound_twice_in_one_context() {
-        for context in [Context::Global, Context::WhatIf, Context::Review] {
+        for context in [Context::Global, Context::WhatIf] {
             let mut seen = HashSet::new();
             for binding in KEYMAP.iter().filter(|binding| binding.context == context) {
                 for chord in binding.chords {

@@ -93,78 +93,9 @@ impl Loader {
     }
 
     fn run_load(&self, generation: u64, roots: Vec<PathBuf>) {
-        let items = walk(&roots);
-        let files_total = items
-            .iter()
-            .filter(|item| matches!(item, WalkItem::File { .. }))
-            .count();
-        let mut files_done = 0;
-        let mut pending: Vec<RawPacket> = Vec::with_capacity(BATCH);
-        let mut errors = Vec::new();
-        for item in items {
-            match item {
-                WalkItem::Error(error) => errors.push(error),
-                WalkItem::File { path, format } => {
-                    let mut alive = true;
-                    read_packets(&path, format, DEFAULT_MAX_FILE_BYTES, &mut |packet| {
-                        match packet {
-                            Ok(packet) => pending.push(packet),
-                            Err(error) => errors.push(error),
-                        }
-                        if pending.len() >= BATCH {
-                            alive = self.flush(generation, &mut pending, &mut errors);
-                        }
-                        alive
-                    });
-                    if !alive {
-                        return;
-                    }
-                    files_done += 1;
-                    if files_done % 64 == 0
-                        && !self.send(
-                            generation,
-                            LoaderEvent::Progress {
-                                files_done,
-                                files_total,
-                            },
-                        )
-                    {
-                        return;
-                    }
-                }
-            }
-        }
-        if self.flush(generation, &mut pending, &mut errors) {
-            self.send(
-                generation,
-                LoaderEvent::Progress {
-                    files_done,
-                    files_total,
-                },
-            );
-            self.send(generation, LoaderEvent::Done);
-        }
-    }
-
-    fn flush(
-        &self,
-        generation: u64,
-        pending: &mut Vec<RawPacket>,
-        errors: &mut Vec<LoadError>,
-    ) -> bool {
-        let summaries: Vec<PacketSummary> = pending
-            .par_iter()
-            .map(|packet| summarize(packet, &self.options))
-            .collect();
-        pending.clear();
-        let mut alive = true;
-        if !errors.is_empty() {
-            alive &= self.send(generation, LoaderEvent::Errors(std::mem::take(errors)));
-        }
-        if !summaries.is_empty() {
-            alive &= self.send(generation, LoaderEvent::Packets(summaries));
-        }
-        alive
+        load(&roots, &self.options, &mut |event| {
+            self.send(generation, event)
+        });
     }
 
     fn summarize_file(
@@ -189,5 +120,77 @@ impl Loader {
                 .collect(),
             errors,
         )
+    }
+}
+
+/// Walks `roots`, reads and summarizes every packet in parallel batches, and hands each
+/// event to `sink` in order; stops early when `sink` returns false. The loader thread and
+/// the tests share it.
+pub fn load(
+    roots: &[PathBuf],
+    options: &EvaluateOptions,
+    sink: &mut dyn FnMut(LoaderEvent) -> bool,
+) {
+    let items = walk(roots);
+    let files_total = items
+        .iter()
+        .filter(|item| matches!(item, WalkItem::File { .. }))
+        .count();
+    let mut files_done = 0;
+    let mut pending: Vec<RawPacket> = Vec::with_capacity(BATCH);
+    let mut errors = Vec::new();
+    let flush = |pending: &mut Vec<RawPacket>,
+                 errors: &mut Vec<LoadError>,
+                 sink: &mut dyn FnMut(LoaderEvent) -> bool| {
+        let summaries: Vec<PacketSummary> = pending
+            .par_iter()
+            .map(|packet| summarize(packet, options))
+            .collect();
+        pending.clear();
+        let mut alive = true;
+        if !errors.is_empty() {
+            alive &= sink(LoaderEvent::Errors(std::mem::take(errors)));
+        }
+        if !summaries.is_empty() {
+            alive &= sink(LoaderEvent::Packets(summaries));
+        }
+        alive
+    };
+    for item in items {
+        match item {
+            WalkItem::Error(error) => errors.push(error),
+            WalkItem::File { path, format } => {
+                let mut alive = true;
+                read_packets(&path, format, DEFAULT_MAX_FILE_BYTES, &mut |packet| {
+                    match packet {
+                        Ok(packet) => pending.push(packet),
+                        Err(error) => errors.push(error),
+                    }
+                    if pending.len() >= BATCH {
+                        alive = flush(&mut pending, &mut errors, sink);
+                    }
+                    alive
+                });
+                if !alive {
+                    return;
+                }
+                files_done += 1;
+                if files_done % 64 == 0
+                    && !sink(LoaderEvent::Progress {
+                        files_done,
+                        files_total,
+                    })
+                {
+                    return;
+                }
+            }
+        }
+    }
+    if flush(&mut pending, &mut errors, sink) {
+        sink(LoaderEvent::Progress {
+            files_done,
+            files_total,
+        });
+        sink(LoaderEvent::Done);
     }
 }

@@ -199,9 +199,6 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
         Command::PrevMatch => find_match(app, false),
         Command::Filter => app.overlay = Some(Overlay::Filter { cursor: 0 }),
         Command::WhatIf => open_whatif(app),
-        Command::Review => {
-            app.message = Some("nothing to review: this packet has no golden mismatch".to_owned());
-        }
         Command::DiffLayout => {
             app.diff_layout = match app.diff_layout {
                 DiffLayout::Unified => DiffLayout::SideBySide,

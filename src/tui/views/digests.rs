@@ -23,14 +23,18 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             lines.push(part_line(
                 app,
                 0,
-                "object",
-                &digest_value(value).to_hex(),
-                None,
+                &PartRow::new("object", value, None),
+                area.width,
                 theme,
             ));
             if let Some(handoff) = handoff_of(value) {
-                let label = crate::report::explain::handoff_digest_label(handoff);
-                lines.push(part_line(app, 1, "handoff", &label, None, theme));
+                lines.push(part_line(
+                    app,
+                    1,
+                    &PartRow::new("handoff", handoff, None),
+                    area.width,
+                    theme,
+                ));
             }
         } else {
             lines.push(Line::from(Span::styled("not JSON: no digest", theme.dim())));
@@ -72,23 +76,15 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             }
         };
         let actual = [
-            converted.payload_digest().to_hex(),
-            crate::report::explain::handoff_digest_label(converted.handoff()),
-            converted.discovery_digest().to_hex(),
+            converted.payload(),
+            converted.handoff(),
+            converted.discovery(),
         ];
         for (index, part) in PARTS.iter().enumerate() {
-            let expected_digest = expected_value
-                .and_then(|value| pick(value, part))
-                .map(|value| digest_value(&value).to_hex());
+            let expected_part = expected_value.and_then(|value| pick(value, part));
             let cursor = if mode == app.mode { index } else { usize::MAX };
-            lines.push(part_line(
-                app,
-                cursor,
-                part,
-                &actual[index],
-                expected_digest.as_deref(),
-                theme,
-            ));
+            let row = PartRow::new(part, actual[index], expected_part.as_ref());
+            lines.extend(part_lines(app, cursor, &row, area.width, theme));
         }
         if let Some(expected) = expected_value {
             if diff.is_none() && digest_value(expected) != converted.payload_digest() {
@@ -139,35 +135,90 @@ fn handoff_of(value: &serde_json::Value) -> Option<&serde_json::Value> {
         .or_else(|| value.get("events")?.get(0)?.get("data")?.get("handoff"))
 }
 
-fn part_line(
+/// One part's comparison, ready to show. Handoff digests are shown short with their state
+/// name; others in full when there is room.
+struct PartRow {
+    part: &'static str,
+    actual: String,
+    expected: Option<String>,
+    same: Option<bool>,
+}
+
+fn digest_text(part: &str, value: &serde_json::Value) -> String {
+    let digest = digest_value(value);
+    if part == "handoff" {
+        let state = crate::freeze::handoff_state(value)
+            .map(|state| state.name())
+            .unwrap_or("NOT a legal state");
+        format!("{} {state}", digest.short(12))
+    } else {
+        digest.to_hex()
+    }
+}
+
+impl PartRow {
+    fn new(
+        part: &'static str,
+        actual: &serde_json::Value,
+        expected: Option<&serde_json::Value>,
+    ) -> PartRow {
+        PartRow {
+            part,
+            actual: digest_text(part, actual),
+            expected: expected.map(|expected| digest_text(part, expected)),
+            same: expected.map(|expected| digest_value(expected) == digest_value(actual)),
+        }
+    }
+}
+
+/// `▸ handoff   ≠ e478af7359a2 typed positive: …`, the verdict first so it stays visible
+/// however narrow the pane; a differing expected digest follows on a line of its own.
+fn part_lines(
     app: &App,
     cursor: usize,
-    part: &str,
-    actual: &str,
-    expected: Option<&str>,
+    row: &PartRow,
+    width: u16,
     theme: &Theme,
-) -> Line<'static> {
+) -> Vec<Line<'static>> {
+    let mut lines = vec![part_line(app, cursor, row, width, theme)];
+    if let (Some(expected), Some(false)) = (&row.expected, row.same) {
+        let room = usize::from(width).saturating_sub(21);
+        lines.push(Line::from(vec![
+            Span::raw(format!("{:12}", "")),
+            Span::styled(format!("expected {}", shorten(expected, room)), theme.bad()),
+        ]));
+    }
+    lines
+}
+
+fn part_line(app: &App, cursor: usize, row: &PartRow, width: u16, theme: &Theme) -> Line<'static> {
     let selected = app.focus == Focus::Detail && app.detail_cursor == cursor;
-    let verdict = match expected {
-        None => Span::styled("  (nothing to compare)", theme.dim()),
-        Some(expected) if actual.starts_with(expected) => {
-            Span::styled("  = expected", theme.good())
-        }
-        Some(expected) => Span::styled(
-            format!("  ≠ expected {}", &expected[..16.min(expected.len())]),
-            theme.bad(),
-        ),
+    let (mark, style) = match row.same {
+        None => ("  ", theme.dim()),
+        Some(true) => ("= ", theme.good()),
+        Some(false) => ("≠ ", theme.bad()),
     };
-    let line = Line::from(vec![
+    let room = usize::from(width).saturating_sub(16);
+    let mut spans = vec![
         Span::raw(if selected { "▸ " } else { "  " }),
-        Span::styled(format!("{part:<10}"), theme.accent()),
-        Span::raw(actual.to_owned()),
-        verdict,
-    ]);
+        Span::styled(format!("{:<10}", row.part), theme.accent()),
+        Span::styled(mark, style),
+    ];
+    spans.push(Span::raw(shorten(&row.actual, room)));
+    let line = Line::from(spans);
     if selected {
         line.style(theme.selected())
     } else {
         line
+    }
+}
+
+fn shorten(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_owned()
+    } else {
+        let keep: String = text.chars().take(width.saturating_sub(1)).collect();
+        format!("{keep}…")
     }
 }
 

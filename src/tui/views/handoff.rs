@@ -14,7 +14,7 @@ use ratatui::Frame;
 
 pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
     let lines = match (detail.explanation(app.mode), &detail.audit) {
-        (Some(explanation), _) => explanation_lines(app, explanation, theme),
+        (Some(explanation), _) => explanation_lines(app, explanation, area.width, theme),
         (None, Some(audit)) => super::findings::audit_lines(audit, theme),
         (None, None) => vec![
             heading("No K1-A handoff seam on this packet.", theme),
@@ -39,7 +39,13 @@ fn evidence_text(evidence: &[Evidence]) -> String {
         .join("; ")
 }
 
-fn explanation_lines(app: &App, explanation: &Explanation, theme: &Theme) -> Vec<Line<'static>> {
+fn explanation_lines(
+    app: &App,
+    explanation: &Explanation,
+    width: u16,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let wide = width >= 100;
     let mut lines = Vec::new();
     let mode = explanation.mode();
     match &explanation.conversion.result {
@@ -73,10 +79,7 @@ fn explanation_lines(app: &App, explanation: &Explanation, theme: &Theme) -> Vec
         Ok(converted) => {
             lines.push(heading(&format!("handoff ({mode} mode)"), theme));
             lines.push(Line::from(Span::styled(
-                format!(
-                    "  {:<20} {:<16} {:<10} {}",
-                    "field", "value", "decided by", "evidence"
-                ),
+                format!("  {:<20} {:<16} {}", "field", "value", "decided by"),
                 theme.dim(),
             )));
             for (index, field) in explanation.fields.iter().enumerate() {
@@ -93,17 +96,17 @@ fn explanation_lines(app: &App, explanation: &Explanation, theme: &Theme) -> Vec
                             theme.text()
                         },
                     ),
-                    Span::styled(
-                        format!("{:<10} ", field.decided_by.join(" ")),
-                        theme.highlight(),
-                    ),
-                    Span::raw(evidence_text(&field.evidence)),
+                    Span::styled(field.decided_by.join(" "), theme.highlight()),
                 ]);
                 lines.push(if selected {
                     line.style(theme.selected())
                 } else {
                     line
                 });
+                lines.push(Line::from(Span::styled(
+                    format!("      {}", evidence_text(&field.evidence)),
+                    theme.dim(),
+                )));
             }
             let state = explanation
                 .state
@@ -143,7 +146,15 @@ fn explanation_lines(app: &App, explanation: &Explanation, theme: &Theme) -> Vec
                 format!("{:<38} ", row.title),
                 if matched { theme.text() } else { theme.dim() },
             ),
-            Span::styled(row.result.to_owned(), theme.dim()),
+            // The result column only where it fits; the Rules tab and `explain` show it always.
+            Span::styled(
+                if wide {
+                    row.result.to_owned()
+                } else {
+                    String::new()
+                },
+                theme.dim(),
+            ),
         ]));
         if matched {
             if let Some(outcome) = explanation.row(row.id) {

@@ -62,18 +62,14 @@ fn packet_line(app: &App, index: usize, width: usize, theme: &Theme) -> Line<'st
             canonical_type.short_name().to_owned()
         }
         Some(ModeResult::Rejected { rule, .. }) => format!("rejected {rule}"),
-        None => String::new(),
+        // Not a raw packet: its kind is what there is to say.
+        None => summary.kind.tag().to_owned(),
     };
     let state = summary
         .state(app.mode)
         .map(|state| state.short())
         .unwrap_or("");
-    let columns = format!(
-        " {:<7} {:<16} {:<9}",
-        summary.kind.tag(),
-        fit_right(&event, 16),
-        state
-    );
+    let columns = format!(" {:<16} {:<9}", fit_right(&event, 16), state);
     let room = width.saturating_sub(3 + columns.chars().count()).max(8);
     let name = fit_middle(&name, room);
     Line::from(vec![

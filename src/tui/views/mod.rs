@@ -218,17 +218,14 @@ pub fn copy_target(app: &App) -> Option<String> {
     }
 }
 
-pub fn help_lines(theme: &Theme) -> Vec<Line<'static>> {
-    let mut lines = Vec::new();
-    for context in [Context::Global, Context::WhatIf, Context::Review] {
-        lines.push(text::heading(context.title(), theme));
-        for binding in KEYMAP.iter().filter(|binding| binding.context == context) {
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {:<22}", binding_label(binding)), theme.key()),
-                Span::raw(binding.help),
-            ]));
-        }
-        lines.push(Line::default());
+/// The help text of one context, generated from the keymap.
+pub fn help_lines(context: Context, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = vec![text::heading(context.title(), theme)];
+    for binding in KEYMAP.iter().filter(|binding| binding.context == context) {
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {:<14}", binding_label(binding)), theme.key()),
+            Span::raw(binding.help),
+        ]));
     }
     lines
 }

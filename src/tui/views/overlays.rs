@@ -7,7 +7,7 @@ use crate::tui::app::{filter_choices, App, FilterChoice};
 use crate::tui::keymap::{Context, KEYMAP};
 use crate::tui::theme::Theme;
 use crate::tui::whatif::WhatIf;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
@@ -24,10 +24,27 @@ fn panel(frame: &mut Frame, area: Rect, title: &str, theme: &Theme) -> Rect {
 }
 
 pub fn help(frame: &mut Frame, screen: Rect, theme: &Theme) {
-    let lines = super::help_lines(theme);
-    let area = centered(screen, 84, lines.len() as u16 + 2);
+    let browse = super::help_lines(Context::Global, theme);
+    let mut panels = super::help_lines(Context::WhatIf, theme);
+    panels.push(Line::default());
+    panels.push(heading("Meaning", theme));
+    for note in [
+        "Every handoff flag is visibility evidence only;",
+        "none means a handoff was valid, authorized,",
+        "complete, trusted or successful.",
+        "",
+        "✓ conforms  ≠ mismatch  ✗ error",
+        "○ no golden  ! finding",
+    ] {
+        panels.push(Line::from(Span::styled(note, theme.dim())));
+    }
+    let height = browse.len().max(panels.len()) as u16 + 2;
+    let area = centered(screen, 124, height);
     let inner = panel(frame, area, "keys (any key closes)", theme);
-    frame.render_widget(Paragraph::new(lines), inner);
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(inner);
+    frame.render_widget(Paragraph::new(browse), left);
+    frame.render_widget(Paragraph::new(panels), right);
 }
 
 pub fn message(text: &str, frame: &mut Frame, screen: Rect, theme: &Theme) {

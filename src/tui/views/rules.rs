@@ -2,7 +2,8 @@
 //! lenient}; Enter on a cell filters the list to the packets that exercise it.
 
 use super::text::heading;
-use crate::freeze::{COVERAGE_ROW_IDS, K1A_TABLE};
+use crate::a2a::Mode;
+use crate::freeze::{cell_reachable, COVERAGE_ROW_IDS, K1A_TABLE};
 use crate::tui::app::{App, Focus};
 use crate::tui::theme::Theme;
 use ratatui::layout::Rect;
@@ -30,22 +31,25 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         for column in 0..2 {
             let count = app.coverage[row][column];
             let selected = app.focus == Focus::Detail && app.rules_cursor == (row, column);
-            let text = if count == 0 {
-                format!("{:>8}", "—")
-            } else {
-                format!("{count:>8}")
+            let reachable = cell_reachable(id, Mode::BOTH[column]);
+            let text = match (count, reachable) {
+                (0, false) => format!("{:>8}", "n/a"),
+                (0, true) => format!("{:>8}", "—"),
+                _ => format!("{count:>8}"),
             };
             let style = if selected {
                 theme.selected()
-            } else if count == 0 {
+            } else if count == 0 && reachable {
                 theme.warn()
+            } else if !reachable {
+                theme.dim()
             } else {
                 theme.text()
             };
             spans.push(Span::styled(text, style));
             spans.push(Span::raw(" "));
-            if count == 0 {
-                uncovered.push(format!("{id}/{}", ["strict", "lenient"][column]));
+            if count == 0 && reachable {
+                uncovered.push(format!("{id}/{}", Mode::BOTH[column]));
             }
         }
         lines.push(Line::from(spans));
@@ -62,6 +66,10 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             Span::raw(uncovered.join(" ")),
         ]));
     }
+    lines.push(Line::from(Span::styled(
+        "n/a: unreachable by construction (strict never substitutes; lenient never rejects for task.id)",
+        theme.dim(),
+    )));
     if let Some(row) = COVERAGE_ROW_IDS
         .get(app.rules_cursor.0)
         .and_then(|id| K1A_TABLE.row(id))

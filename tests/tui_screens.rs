@@ -1,0 +1,366 @@
+//! Screens of the interactive inspector, drawn with ratatui's TestBackend on the bundled
+//! fixtures, and key handling on the state alone.
+
+use handoff_inspector::a2a::Mode;
+use handoff_inspector::corpus::EvaluateOptions;
+use handoff_inspector::tui::app::{App, Focus, Overlay, Tab};
+use handoff_inspector::tui::update::{update, Action};
+use handoff_inspector::tui::views::view;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::{Color, Modifier};
+use ratatui::Terminal;
+use std::path::PathBuf;
+
+fn app_on(path: &str, color: bool) -> App {
+    let mut app = App::new(vec![PathBuf::from(path)], EvaluateOptions::default(), color);
+    app.size = (120, 40);
+    app.load_blocking();
+    app
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    update(app, Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    app.sync_list_geometry();
+}
+
+fn keys(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+}
+
+fn select(app: &mut App, name: &str) {
+    keys(app, "/");
+    keys(app, name);
+    press(app, KeyCode::Enter);
+    let selected = app
+        .selected_summary()
+        .map(|summary| summary.source.to_string())
+        .unwrap_or_default();
+    assert!(
+        selected.contains(name),
+        "selected {selected}, wanted {name}"
+    );
+}
+
+fn draw(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|frame| view(app, frame)).unwrap();
+    terminal
+}
+
+fn screen_text(buffer: &Buffer) -> String {
+    let area = buffer.area;
+    (0..area.height)
+        .map(|y| {
+            (0..area.width)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn find(buffer: &Buffer, needle: &str) -> Option<(u16, u16)> {
+    let text = screen_text(buffer);
+    text.lines().enumerate().find_map(|(y, line)| {
+        line.find(needle)
+            .map(|byte| (line[..byte].chars().count() as u16, y as u16))
+    })
+}
+
+#[test]
+fn every_tab_of_the_typed_positive_packet() {
+    let mut app = app_on("fixtures/a2a", true);
+    select(&mut app, "happy_task_requested.json");
+    for (index, tab) in Tab::ALL.iter().enumerate() {
+        press(&mut app, KeyCode::Char(char::from(b'1' + index as u8)));
+        assert_eq!(app.tab, *tab);
+        let terminal = draw(&app, 120, 40);
+        insta::assert_snapshot!(
+            format!("tab_{}", tab.title().to_lowercase()),
+            terminal.backend()
+        );
+    }
+}
+
+#[test]
+fn conversion_shows_both_modes_when_they_differ() {
+    let mut app = app_on("fixtures/a2a", true);
+    select(&mut app, "negative_missing_task_id.json");
+    keys(&mut app, "2");
+    let terminal = draw(&app, 120, 40);
+    insta::assert_snapshot!("conversion_strict_vs_lenient", terminal.backend());
+}
+
+#[test]
+fn digests_diff_against_a_drifted_expected_payload() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = std::fs::read("fixtures/a2a/happy_task_requested.json").unwrap();
+    std::fs::write(dir.path().join("drift.json"), raw).unwrap();
+    let mut expected: serde_json::Value = serde_json::from_slice(
+        &std::fs::read("fixtures/a2a/happy_task_requested.strict.payload.json").unwrap(),
+    )
+    .unwrap();
+    expected["handoff"]["message_ref_visible"] = false.into();
+    expected["adapter_version"] = "3.3.0".into();
+    std::fs::write(
+        dir.path().join("drift.strict.payload.json"),
+        expected.to_string(),
+    )
+    .unwrap();
+    let mut app = App::new(
+        vec![dir.path().to_path_buf()],
+        EvaluateOptions::default(),
+        true,
+    );
+    app.load_blocking();
+    select(&mut app, "drift.json");
+    keys(&mut app, "4");
+    let terminal = draw(&app, 120, 40);
+    let text = screen_text(terminal.backend().buffer());
+    assert!(
+        text.contains("handoff   ≠ e478af7359a2 typed positive: task + message refs"),
+        "{text}"
+    );
+    assert!(
+        text.contains("expected c956bc2d9e8d typed positive: task ref only"),
+        "{text}"
+    );
+    assert!(
+        text.contains("-   \"adapter_version\": \"3.3.0\","),
+        "{text}"
+    );
+    assert!(
+        text.contains("+   \"adapter_version\": \"3.4.0\","),
+        "{text}"
+    );
+    keys(&mut app, "d");
+    let side = screen_text(draw(&app, 120, 40).backend().buffer());
+    assert!(
+        side.lines().any(|line| line.contains("\"3.3.0\"")
+            && line.contains(" │ ")
+            && line.contains("\"3.4.0\"")),
+        "{side}"
+    );
+}
+
+#[test]
+fn help_overlay_is_generated_from_the_keymap() {
+    let mut app = app_on("fixtures/a2a", true);
+    keys(&mut app, "?");
+    assert!(matches!(app.overlay, Some(Overlay::Help)));
+    let terminal = draw(&app, 140, 40);
+    insta::assert_snapshot!("help", terminal.backend());
+    for binding in handoff_inspector::tui::keymap::KEYMAP {
+        assert!(
+            screen_text(terminal.backend().buffer()).contains(binding.help),
+            "{}",
+            binding.help
+        );
+    }
+    keys(&mut app, "x");
+    assert!(app.overlay.is_none());
+}
+
+#[test]
+fn what_if_panel_follows_the_toggles() {
+    let mut app = app_on("fixtures/a2a", true);
+    select(&mut app, "happy_task_requested.json");
+    keys(&mut app, "w");
+    let terminal = draw(&app, 120, 40);
+    insta::assert_snapshot!("what_if", terminal.backend());
+    keys(&mut app, "k");
+    let text = screen_text(draw(&app, 120, 40).backend().buffer());
+    assert!(text.contains("\"analysis\""), "{text}");
+    assert!(text.contains("defaults (not visible)"), "{text}");
+    assert!(text.contains("N5 X5"), "{text}");
+    press(&mut app, KeyCode::Esc);
+    assert!(app.overlay.is_none());
+    assert!(!app.should_quit);
+}
+
+#[test]
+fn rules_matrix_cell_filters_the_list() {
+    let mut app = app_on("fixtures/a2a", true);
+    keys(&mut app, "6");
+    let terminal = draw(&app, 120, 40);
+    insta::assert_snapshot!("rules_matrix", terminal.backend());
+    keys(&mut app, "l");
+    assert_eq!(app.focus, Focus::Detail);
+    // Row N3 (index 6) in strict mode.
+    keys(&mut app, "jjjjjj");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.filter.rule, Some(("N3", Mode::Strict)));
+    assert_eq!(app.focus, Focus::List);
+    let shown: Vec<String> = app
+        .rows
+        .iter()
+        .filter_map(|row| match row {
+            handoff_inspector::tui::app::ListRow::Packet(index) => {
+                app.packets[*index].source.file_name().map(str::to_owned)
+            }
+            _ => None,
+        })
+        .collect();
+    // task.id 42 is not a string, so positive_no_refs is the same N3 case in strict mode.
+    assert_eq!(
+        shown,
+        vec!["negative_missing_task_id.json", "positive_no_refs.json"]
+    );
+    press(&mut app, KeyCode::Esc);
+    assert!(!app.filter.is_active());
+    assert!(!app.should_quit);
+}
+
+#[test]
+fn colour_carries_meaning_and_no_color_drops_it() {
+    let mut app = app_on("fixtures/a2a", true);
+    select(&mut app, "happy_task_requested.json");
+    keys(&mut app, "3");
+    let terminal = draw(&app, 120, 40);
+    let buffer = terminal.backend().buffer();
+    // The matched P row is highlighted; an unmatched row (N1) is dim.
+    let (x, y) = find(buffer, "● P").unwrap();
+    assert_eq!(buffer[(x, y)].fg, Color::Yellow);
+    assert!(buffer[(x, y)].modifier.contains(Modifier::BOLD));
+    let (x, y) = find(buffer, "· N1").unwrap();
+    assert_eq!(buffer[(x, y)].fg, Color::DarkGray);
+    // The selected list row is reversed, so it shows without colour too.
+    let y = 2 + (app.selected - app.list_offset) as u16;
+    assert!(buffer[(3, y)].modifier.contains(Modifier::REVERSED));
+    assert!(!buffer[(3, y + 1)].modifier.contains(Modifier::REVERSED));
+
+    let mut plain = app_on("fixtures/a2a", false);
+    select(&mut plain, "happy_task_requested.json");
+    keys(&mut plain, "3");
+    let terminal = draw(&plain, 120, 40);
+    let buffer = terminal.backend().buffer();
+    assert!(buffer
+        .content()
+        .iter()
+        .all(|cell| cell.fg == Color::Reset && cell.bg == Color::Reset));
+    let (x, y) = find(buffer, "● P").unwrap();
+    assert!(buffer[(x, y)].modifier.contains(Modifier::BOLD));
+}
+
+#[test]
+fn hostile_strings_are_escaped_on_every_tab() {
+    let mut app = app_on("fixtures/a2a", true);
+    select(&mut app, "hostile_control_characters.json");
+    for tab in 1..=6 {
+        keys(&mut app, &tab.to_string());
+        let terminal = draw(&app, 120, 40);
+        let text = screen_text(terminal.backend().buffer());
+        for forbidden in ['\u{1b}', '\u{9b}', '\u{202e}', '\u{200b}'] {
+            assert!(!text.contains(forbidden), "{forbidden:?} on tab {tab}");
+        }
+    }
+    keys(&mut app, "1");
+    let text = screen_text(draw(&app, 120, 40).backend().buffer());
+    assert!(
+        text.contains("\\u{202e}toor") || text.contains("\\u202etoor"),
+        "{text}"
+    );
+}
+
+#[test]
+fn small_terminals_get_a_message() {
+    let app = app_on("fixtures/a2a", true);
+    let terminal = draw(&app, 70, 20);
+    let text = screen_text(terminal.backend().buffer());
+    assert!(
+        text.contains("needs at least 80x24 (this terminal is 70x20)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn navigation_skips_group_headers_and_keeps_bounds() {
+    let mut app = app_on("fixtures", true);
+    let first = app.selected_packet();
+    press(&mut app, KeyCode::Char('k'));
+    assert_eq!(app.selected_packet(), first, "k at the top stays");
+    keys(&mut app, "G");
+    let last = app.selected_packet().unwrap();
+    assert_eq!(
+        last,
+        *app.rows
+            .iter()
+            .rev()
+            .find_map(|row| match row {
+                handoff_inspector::tui::app::ListRow::Packet(index) => Some(index),
+                _ => None,
+            })
+            .unwrap()
+    );
+    keys(&mut app, "g");
+    assert_eq!(app.selected_packet(), first);
+    press(&mut app, KeyCode::PageDown);
+    assert!(app.selected_packet().unwrap() > first.unwrap());
+    // Tabs wrap both ways.
+    keys(&mut app, "1");
+    press(&mut app, KeyCode::BackTab);
+    assert_eq!(app.tab, Tab::Rules);
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.tab, Tab::Raw);
+    // m toggles the mode; q quits; Ctrl-C quits.
+    keys(&mut app, "m");
+    assert_eq!(app.mode, Mode::Lenient);
+    keys(&mut app, "q");
+    assert!(app.should_quit);
+    let mut other = app_on("fixtures/a2a", true);
+    update(
+        &mut other,
+        Action::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+    );
+    assert!(other.should_quit);
+}
+
+#[test]
+fn search_finds_text_inside_packets_and_wraps() {
+    let mut app = app_on("fixtures/a2a", true);
+    keys(&mut app, "/agent://worker");
+    press(&mut app, KeyCode::Enter);
+    let first = app.selected_packet();
+    let bytes = std::fs::read(&*app.selected_summary().unwrap().source.path).unwrap();
+    assert!(
+        String::from_utf8_lossy(&bytes).contains("agent://worker"),
+        "matched on the packet text"
+    );
+    keys(&mut app, "n");
+    assert_ne!(app.selected_packet(), first);
+    let mut seen = vec![app.selected_packet()];
+    for _ in 0..10 {
+        keys(&mut app, "n");
+        seen.push(app.selected_packet());
+    }
+    assert!(seen.contains(&first), "n wraps around");
+    keys(&mut app, "/zzz-nothing-matches");
+    press(&mut app, KeyCode::Enter);
+    assert!(app
+        .message
+        .as_deref()
+        .unwrap_or("")
+        .contains("no packet matches"));
+}
+
+#[test]
+fn filter_menu_by_status() {
+    let mut app = app_on("fixtures/a2a", true);
+    keys(&mut app, "f");
+    // The menu lists "clear", then the statuses; "finding" is the fifth status.
+    keys(&mut app, "jjjjj");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.filter.status.map(|status| status.name()),
+        Some("finding")
+    );
+    assert_eq!(app.packet_count(), 1);
+    assert_eq!(
+        app.selected_summary().unwrap().source.file_name(),
+        Some("duplicate_task_kind.json")
+    );
+}
