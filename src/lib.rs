@@ -7,6 +7,7 @@
 
 pub mod json;
 pub mod profiles;
+pub mod report;
 pub mod rules;
 
 // Faces over the core. The core modules above never import these.

@@ -4,7 +4,9 @@
 use clap::{Parser, Subcommand};
 use std::io::Write;
 
+mod formats;
 mod output;
+mod profile;
 
 pub use output::{CliError, Exit, Output};
 
@@ -27,7 +29,12 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Evaluate one master/sub, ContextCore or UAIX handoff packet against its rule table.
+    Profile(profile::Args),
+    /// Show which field of each handoff format plays each A2A handoff-seam role.
+    Formats(formats::Args),
+}
 
 /// Parses the process arguments, runs, and returns the process exit code.
 pub fn main() -> std::process::ExitCode {
@@ -50,6 +57,9 @@ pub fn main() -> std::process::ExitCode {
     }
 }
 
-fn dispatch(command: &Command, _output: &mut Output) -> Result<Exit, CliError> {
-    match *command {}
+fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {
+    match command {
+        Command::Profile(args) => profile::run(args, output),
+        Command::Formats(args) => formats::run(args, output),
+    }
 }

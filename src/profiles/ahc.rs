@@ -149,7 +149,7 @@ pub(crate) fn invalid_json(
         "AHC-01",
         Evidence {
             path: JsonPath::root(),
-            seen: None,
+            seen: Some(Value::String("<not JSON>".into())),
         },
         format!("invalid handoff json {shown}: {}", clip(parse_error)),
     );

@@ -7,7 +7,7 @@ use super::contextcore_mapping::{otel_attributes, state_mapping};
 use super::detect::ProfileKind;
 use super::py;
 use super::report::{ContextCoreView, ProfileReport};
-use super::rows::{clip, evidence, json_type, Rows};
+use super::rows::{clip, evidence, json_type, whole_packet, Rows};
 use super::ProfileOptions;
 use crate::json::JsonPath;
 use crate::rules::Verdict;
@@ -229,18 +229,14 @@ fn check_contract(value: &Value, rows: &mut Rows) -> Vec<super::report::SchemaEr
     }
     for rule in ["CC-01", "CC-02", "CC-03", "CC-04", "CC-05", "CC-06"] {
         if rows.verdict(rule).is_none() {
-            rows.pass(rule, evidence(&JsonPath::root(), &Value::Null));
+            rows.pass(rule, whole_packet());
         }
     }
     check_contract_dates(value, rows);
     if errors.is_empty() {
-        rows.pass("CC-08", evidence(&JsonPath::root(), &Value::Null));
+        rows.pass("CC-08", whole_packet());
     } else {
-        rows.fail(
-            "CC-08",
-            evidence(&JsonPath::root(), &Value::Null),
-            contract::boundary_message(&errors),
-        );
+        rows.fail("CC-08", whole_packet(), contract::boundary_message(&errors));
     }
     for rule in ["CC-09", "CC-10", "CC-11", "CC-12", "CC-13", "CC-14"] {
         rows.mark(
@@ -322,7 +318,7 @@ fn check_message_like(
     }
     for rule in ["CC-01", "CC-06"] {
         if rows.verdict(rule).is_none() {
-            rows.pass(rule, evidence(&JsonPath::root(), &Value::Null));
+            rows.pass(rule, whole_packet());
         }
     }
     let status = map.get("status");

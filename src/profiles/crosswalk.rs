@@ -109,7 +109,7 @@ static COLUMNS: [FormatColumn; 6] = [
             cell(Reason, CannotExpress, None, "not expressible in K1-A v1"),
             cell(NextAction, CannotExpress, None, "not expressible in K1-A v1"),
         ],
-        note: "K1-A flags are visibility only: a visible reference is not a resolved route or a valid delegation",
+        note: "K1-A flags are visibility only: a visible reference says nothing about routing or delegation",
     },
     FormatColumn {
         id: "ahc",

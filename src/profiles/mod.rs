@@ -104,20 +104,25 @@ pub fn evaluate(
 }
 
 /// The report for bytes that are not JSON. Only the master/sub profile has a row for that
-/// (AHC-01), so only `--as ahc` gives a profile report; otherwise `None`.
+/// (AHC-01), so `--as ahc` gives an AHC report; otherwise the report has no profile and one
+/// `PARSE` finding.
 pub fn evaluate_unparsable(
     parse_error: &str,
     source_path: Option<&Path>,
     options: &ProfileOptions,
-) -> Option<ProfileReport> {
+) -> ProfileReport {
     match options.force {
         Some(ProfileKind::Ahc) => {
             let mut report =
                 ProfileReport::new(ProfileDetection::forced(ProfileKind::Ahc), source_path);
             ahc::invalid_json(parse_error, source_path, options, &mut report);
-            Some(report)
+            report
         }
-        _ => None,
+        _ => ProfileReport::without_profile(
+            source_path,
+            "PARSE",
+            format!("not JSON: {}", rows::clip(parse_error)),
+        ),
     }
 }
 

@@ -150,6 +150,21 @@ impl ProfileReport {
     }
 
     pub(crate) fn unrecognised(source_path: Option<&Path>) -> ProfileReport {
+        ProfileReport::without_profile(
+            source_path,
+            "PROFILE",
+            "not a recognised handoff profile (master/sub record, ContextCore handoff or UAIX \
+             uai.agent.handoff.v1); use --as to name one"
+                .into(),
+        )
+    }
+
+    /// A report with no profile and one error finding saying why.
+    pub(crate) fn without_profile(
+        source_path: Option<&Path>,
+        rule: &str,
+        message: String,
+    ) -> ProfileReport {
         let mut report = ProfileReport::new(
             ProfileDetection {
                 kind: ProfileKind::Ahc,
@@ -159,11 +174,10 @@ impl ProfileReport {
         );
         report.profile = None;
         report.findings.push(Finding::new(
-            "PROFILE",
+            rule,
             Severity::Error,
             JsonPath::root(),
-            "not a recognised handoff profile (master/sub record, ContextCore handoff or UAIX \
-             uai.agent.handoff.v1); use --as to name one",
+            message,
         ));
         report
     }
@@ -228,7 +242,7 @@ impl ProfileReport {
 
     /// True when a profile was recognised and no row failed. Warnings, unverifiable and
     /// not-machine-checked rows do not fail a packet, and a conforming packet is still only
-    /// "no failing row": never a verified or authorized handoff.
+    /// "no failing row": never a correct, authorized or successful handoff.
     pub fn conforms(&self) -> bool {
         self.profile.is_some() && self.outcomes.iter().all(|o| o.verdict != Verdict::Fail)
     }

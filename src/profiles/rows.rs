@@ -191,6 +191,14 @@ pub(crate) fn evidence(path: &JsonPath, root: &Value) -> Evidence {
     }
 }
 
+/// Evidence for a check that looked at the whole packet (a scan, or a schema as a whole).
+pub(crate) fn whole_packet() -> Evidence {
+    Evidence {
+        path: JsonPath::root(),
+        seen: Some(Value::String("<whole packet>".into())),
+    }
+}
+
 /// Evidence whose value must not be shown (a secret-like string).
 pub(crate) fn redacted_evidence(path: &JsonPath, chars: usize) -> Evidence {
     Evidence {

@@ -1,7 +1,7 @@
 //! Evaluates a UAIX `uai.agent.handoff.v1` envelope against UAIX-01..UAIX-12.
 
 use super::report::{ProfileReport, UaixView};
-use super::rows::{clip, evidence, json_type, redacted_evidence, Rows};
+use super::rows::{clip, evidence, json_type, redacted_evidence, whole_packet, Rows};
 use super::uaix_scan::{claim_hits, date_time_members, is_utc_z, secret_hits};
 use super::{uaix_integrity, ProfileOptions};
 use crate::json::JsonPath;
@@ -199,7 +199,7 @@ fn check_undeclared(map: &Map<String, Value>, root: &Value, rows: &mut Rows) {
         }
     }
     if !any {
-        rows.pass("UAIX-03", evidence(&JsonPath::root(), &Value::Null));
+        rows.pass("UAIX-03", whole_packet());
     }
 }
 
@@ -396,7 +396,7 @@ fn check_expiry(root: &Value, now: DateTime<Utc>, rows: &mut Rows) {
 fn check_claims(root: &Value, rows: &mut Rows) {
     let hits = claim_hits(root);
     if hits.is_empty() {
-        rows.pass("UAIX-09", evidence(&JsonPath::root(), &Value::Null));
+        rows.pass("UAIX-09", whole_packet());
     }
     for hit in hits {
         rows.fail(
@@ -415,7 +415,7 @@ fn check_claims(root: &Value, rows: &mut Rows) {
 fn check_secrets(root: &Value, rows: &mut Rows) {
     let hits = secret_hits(root);
     if hits.is_empty() {
-        rows.pass("UAIX-10", evidence(&JsonPath::root(), &Value::Null));
+        rows.pass("UAIX-10", whole_packet());
     }
     for hit in hits {
         rows.fail(

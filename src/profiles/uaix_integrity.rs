@@ -2,7 +2,7 @@
 //! preimage is a named choice: by default the envelope without its `integrity` member, with
 //! the alternative "integrity kept, `integrity.checksum` removed"; both are serialized with
 //! RFC 8785 (JCS) and hashed with SHA-256. A checksum that is not a SHA-256 hex digest (the
-//! seed fixture's `sha256:fixture-hash-recorded-by-validator`) cannot be verified: it is
+//! seed fixture's `sha256:fixture-hash-recorded-by-validator`) cannot be checked: it is
 //! reported as unverifiable, neither passed nor failed.
 
 use super::jcs::jcs_bytes;
@@ -90,7 +90,7 @@ pub(crate) fn check(value: &Value) -> IntegrityCheck {
     };
     let Some(digest) = declared_digest(checksum_text) else {
         return unverifiable(format!(
-            "checksum '{}' is not a SHA-256 hex digest (a placeholder?): it cannot be verified, so it is neither passed nor failed",
+            "checksum '{}' is not a SHA-256 hex digest (a placeholder?): it cannot be checked, so it is neither passed nor failed",
             clip(checksum_text)
         ));
     };

@@ -89,7 +89,7 @@ pub static UAIX_TABLE: RuleTable = RuleTable {
             condition: "a string claims UAIX hosted messaging, automatic sync, runtime orchestration, repository writes, official adapters, certification or hosted import (heuristic phrase match; a sentence that negates the phrase first is a disclaimer, not a claim)",
             result: "unsupported claim about UAIX",
             may_imply: "no listed claim was found",
-            must_not_imply: "that any other claim in the packet is verified",
+            must_not_imply: "that any other claim in the packet is true",
             source: PAGE,
         },
         RuleRow {
