@@ -88,6 +88,7 @@ pub fn evaluate(
         None => ProfileReport::unrecognised(source_path),
         Some(detection) => {
             let mut report = ProfileReport::new(detection.clone(), source_path);
+            report.seam = crosswalk::seam_values(detection.kind, value);
             match detection.kind {
                 ProfileKind::Ahc => ahc::evaluate(value, source_path, options, &mut report),
                 ProfileKind::CcMsg | ProfileKind::CcContract | ProfileKind::CcStore => {
@@ -95,7 +96,6 @@ pub fn evaluate(
                 }
                 ProfileKind::Uaix => uaix::evaluate(value, options, &mut report),
             }
-            report.seam = crosswalk::seam_values(detection.kind, value);
             report
         }
     };

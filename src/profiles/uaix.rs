@@ -1,10 +1,12 @@
 //! Evaluates a UAIX `uai.agent.handoff.v1` envelope against UAIX-01..UAIX-12.
 
 use super::report::{ProfileReport, UaixView};
+use super::rows::bounded;
 use super::rows::{clip, evidence, json_type, redacted_evidence, whole_packet, Rows};
-use super::uaix_scan::{claim_hits, date_time_members, is_utc_z, secret_hits};
+use super::uaix_scan::{claim_hits, date_time_members, is_utc_z, secret_hits, SecretHit};
 use super::{uaix_integrity, ProfileOptions};
 use crate::json::JsonPath;
+use crate::json::Segment;
 use crate::rules::Verdict;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Map, Value};
@@ -98,8 +100,9 @@ pub(crate) fn evaluate(value: &Value, options: &ProfileOptions, report: &mut Pro
             check_correlation(map, value, &mut rows);
             check_delivery(map, value, &mut rows);
             check_expiry(value, now, &mut rows);
-            check_claims(value, &mut rows);
-            check_secrets(value, &mut rows);
+            let secrets = secret_hits(value);
+            check_claims(value, &secrets, &mut rows);
+            check_secrets(&secrets, &mut rows);
             check_blockers(value, &mut rows);
             let path = JsonPath::root().key("integrity").key("checksum");
             rows.record(
@@ -131,6 +134,52 @@ pub(crate) fn evaluate(value: &Value, options: &ProfileOptions, report: &mut Pro
     });
     let (outcomes, findings) = rows.finish();
     report.absorb(outcomes, findings);
+    if value.is_object() {
+        redact_secrets(report, value, &secret_hits(value));
+    }
+}
+
+/// Makes sure no secret-like string reaches a report: any evidence or seam value that holds
+/// one (itself or inside a container) is re-read from a copy with the secrets replaced.
+fn redact_secrets(report: &mut ProfileReport, value: &Value, hits: &[SecretHit]) {
+    if hits.is_empty() {
+        return;
+    }
+    let mut redacted = value.clone();
+    for hit in hits {
+        if let Some(slot) = lookup_mut(&mut redacted, hit.path.segments()) {
+            *slot = Value::String(format!("<redacted: {} chars>", hit.chars));
+        }
+    }
+    let covers = |path: &JsonPath| {
+        hits.iter()
+            .any(|h| h.path.segments().starts_with(path.segments()))
+    };
+    for outcome in &mut report.outcomes {
+        for evidence in &mut outcome.evidence {
+            if covers(&evidence.path) {
+                evidence.seen = evidence.path.lookup(&redacted).map(bounded);
+            }
+        }
+    }
+    for seam in &mut report.seam {
+        if let Some(field) = seam.field {
+            let parts: Vec<&str> = field.split('.').collect();
+            let path = JsonPath::keys(&parts);
+            if covers(&path) {
+                seam.value = path.lookup(&redacted).map(bounded);
+            }
+        }
+    }
+}
+
+fn lookup_mut<'v>(value: &'v mut Value, segments: &[Segment]) -> Option<&'v mut Value> {
+    segments
+        .iter()
+        .try_fold(value, |current, segment| match segment {
+            Segment::Key(key) => current.as_object_mut()?.get_mut(key),
+            Segment::Index(index) => current.as_array_mut()?.get_mut(*index),
+        })
 }
 
 fn check_members(
@@ -393,31 +442,33 @@ fn check_expiry(root: &Value, now: DateTime<Utc>, rows: &mut Rows) {
     }
 }
 
-fn check_claims(root: &Value, rows: &mut Rows) {
+fn check_claims(root: &Value, secrets: &[SecretHit], rows: &mut Rows) {
     let hits = claim_hits(root);
     if hits.is_empty() {
         rows.pass("UAIX-09", whole_packet());
     }
     for hit in hits {
+        let sentence = if secrets.iter().any(|s| s.path == hit.path) {
+            "<sentence not shown: the string also looks like a secret>".to_owned()
+        } else {
+            clip(&hit.sentence)
+        };
         rows.fail(
             "UAIX-09",
             evidence(&hit.path, root),
             format!(
-                "unsupported claim about UAIX ({}) at {}: \"{}\"",
-                hit.claim,
-                hit.path,
-                clip(&hit.sentence)
+                "unsupported claim about UAIX ({}) at {}: \"{sentence}\"",
+                hit.claim, hit.path
             ),
         );
     }
 }
 
-fn check_secrets(root: &Value, rows: &mut Rows) {
-    let hits = secret_hits(root);
+fn check_secrets(hits: &[SecretHit], rows: &mut Rows) {
     if hits.is_empty() {
         rows.pass("UAIX-10", whole_packet());
     }
-    for hit in hits {
+    for hit in hits.iter() {
         rows.fail(
             "UAIX-10",
             redacted_evidence(&hit.path, hit.chars),
