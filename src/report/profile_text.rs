@@ -300,6 +300,37 @@ fn notes(report: &ProfileReport, out: &mut String) {
     }
 }
 
+/// Every profile rule table as Markdown (for the README; a test keeps them equal).
+pub fn rule_tables_markdown() -> String {
+    let cell = |text: &str| {
+        text.replace('|', "\\|")
+            .replace('<', "&lt;")
+            .replace('\n', " ")
+    };
+    let mut out = String::new();
+    for table in crate::profiles::tables() {
+        let _ = writeln!(out, "#### {} (`{}`)\n", table.name, table.id);
+        let _ = writeln!(
+            out,
+            "| id | row | fails when | result or exact message | a pass must not imply |"
+        );
+        let _ = writeln!(out, "|---|---|---|---|---|");
+        for row in table.rows {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} |",
+                row.id,
+                cell(row.title),
+                cell(row.condition),
+                cell(row.result),
+                cell(row.must_not_imply)
+            );
+        }
+        out.push('\n');
+    }
+    out.trim_end().to_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
