@@ -114,7 +114,7 @@ static CASES: &[Case] = &[
     case("ahc/pos-fail-result.json", "v127", "V4", NotChecked, "not machine-checked"),
     // CC-01
     case("contextcore/pos-contract-minimal.json", "", "CC-01", Pass, ""),
-    case("contextcore/neg-CC-01-contract-missing.json", "", "CC-01", Fail, "MISSING_REQUIRED_FIELD: 'handoff_id' is a required property"),
+    case("contextcore/neg-CC-01-contract-missing.json", "", "CC-01", Fail, "MISSING_REQUIRED_FIELD at /: 'handoff_id' is a required property"),
     case("contextcore/neg-CC-01-contract-missing.json", "", "CC-01", Fail, "'type' is a required property"),
     case("contextcore/neg-CC-01-schema-version-only.json", "as=cc-contract", "CC-01", Fail, "'expected_output' is a required property"),
     case("contextcore/pos-msg-pending.json", "", "CC-01", Pass, ""),
@@ -122,22 +122,22 @@ static CASES: &[Case] = &[
     case("contextcore/neg-CC-01-store-missing.json", "", "CC-01", Warn, "[derived] $.fromAgent is absent"),
     // CC-02
     case("contextcore/pos-contract-full.json", "", "CC-02", Pass, ""),
-    case("contextcore/neg-CC-02-unknown-fields.json", "", "CC-02", Fail, "UNKNOWN_FIELD: Additional properties are not allowed ('rogue' was unexpected)"),
+    case("contextcore/neg-CC-02-unknown-fields.json", "", "CC-02", Fail, "UNKNOWN_FIELD at /: Additional properties are not allowed ('rogue' was unexpected)"),
     case("contextcore/neg-CC-02-unknown-fields.json", "", "CC-02", Fail, "('fields' was unexpected)"),
     case("contextcore/pos-msg-pending.json", "", "CC-02", NotApplicable, "CC-MSG"),
     // CC-03
     case("contextcore/pos-contract-minimal.json", "", "CC-03", Pass, ""),
-    case("contextcore/neg-CC-03-schema-v2.json", "", "CC-03", Fail, "CONST_VIOLATION: 'v1' was expected"),
+    case("contextcore/neg-CC-03-schema-v2.json", "", "CC-03", Fail, "CONST_VIOLATION at /schema_version: 'v1' was expected"),
     // CC-04
     case("contextcore/pos-contract-full.json", "", "CC-04", Pass, ""),
     case("contextcore/neg-CC-04-enums.json", "", "CC-04", Fail, "'urgent' is not one of ['low', 'normal', 'high', 'critical']"),
     case("contextcore/neg-CC-04-enums.json", "", "CC-04", Fail, "'input_required' is not one of ['pending', 'accepted', 'in_progress', 'completed', 'failed', 'expired']"),
     // CC-05
     case("contextcore/pos-contract-minimal.json", "", "CC-05", Pass, ""),
-    case("contextcore/neg-CC-05-empty-strings.json", "", "CC-05", Fail, "MIN_LENGTH_VIOLATION: '' should be non-empty"),
+    case("contextcore/neg-CC-05-empty-strings.json", "", "CC-05", Fail, "MIN_LENGTH_VIOLATION at /handoff_id: '' should be non-empty"),
     // CC-06
     case("contextcore/pos-contract-minimal.json", "", "CC-06", Pass, ""),
-    case("contextcore/neg-CC-06-wrong-types.json", "", "CC-06", Fail, "WRONG_TYPE: [] is not of type 'object'"),
+    case("contextcore/neg-CC-06-wrong-types.json", "", "CC-06", Fail, "WRONG_TYPE at /inputs: [] is not of type 'object'"),
     case("contextcore/neg-CC-06-wrong-types.json", "", "CC-06", Fail, "5 is not of type 'string'"),
     case("contextcore/neg-CC-06-msg-wrong-types.json", "", "CC-06", Warn, "$.task is number; the dataclass declares string"),
     // CC-07
@@ -458,6 +458,44 @@ fn every_fixture_file_is_used_by_a_case_or_listed_in_the_readme() {
                 readme.contains(&name),
                 "fixtures/profiles/README.md does not mention {dir}/{name}"
             );
+        }
+    }
+}
+
+#[test]
+fn wrong_types_in_every_field_are_findings_for_each_field() {
+    for file in [
+        "contextcore/pos-contract-full.json",
+        "contextcore/pos-msg-code-limits.json",
+        "contextcore/pos-store.json",
+        "uaix/seed-004-fixture.json",
+        "uaix/pos-checksum-default-preimage.json",
+    ] {
+        let original: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(fixture(file)).unwrap()).unwrap();
+        let kind = profiles::detect(&original).unwrap().kind;
+        for wrong in [serde_json::json!(true), serde_json::json!(7.5)] {
+            let mut value = original.clone();
+            for (_, member) in value.as_object_mut().unwrap().iter_mut() {
+                *member = wrong.clone();
+            }
+            let options = ProfileOptions {
+                force: Some(kind),
+                now: Some(fixed_now()),
+                ..ProfileOptions::default()
+            };
+            let report = profiles::evaluate(&value, b"", None, &options);
+            assert!(!report.conforms(), "{file} with {wrong}");
+            for key in original.as_object().unwrap().keys() {
+                let path = format!("$.{key}");
+                assert!(
+                    report
+                        .findings
+                        .iter()
+                        .any(|f| f.path.to_string() == path || f.message.contains(&path)),
+                    "{file}: no finding names {path} when it is {wrong}"
+                );
+            }
         }
     }
 }

@@ -2,15 +2,8 @@
 //! other handoff format, which field plays each role of the A2A handoff seam, side by side.
 
 use super::output::{CliError, Exit, Output};
+use super::profile::{print_json, Format};
 use crate::profiles::{crosswalk, seam_roles, CrosswalkCell, Expressibility};
-use clap::ValueEnum;
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    #[default]
-    Text,
-    Json,
-}
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -97,11 +90,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 output.line(&line);
             }
         }
-        Format::Json => {
-            let text = serde_json::to_string_pretty(crosswalk())
-                .map_err(|e| CliError::Usage(format!("cannot write JSON: {e}")))?;
-            output.line(&text);
-        }
+        Format::Json => print_json(&crosswalk(), output)?,
     }
     Ok(Exit::Ok)
 }

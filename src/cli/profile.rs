@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 
+/// Output format of `profile` and `formats`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     #[default]
@@ -88,6 +89,17 @@ fn previous_status(path: &Path) -> Result<String, CliError> {
     }
 }
 
+/// Writes `value` as pretty JSON.
+pub(super) fn print_json(
+    value: &impl serde::Serialize,
+    output: &mut Output,
+) -> Result<(), CliError> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| CliError::Usage(format!("cannot write JSON: {e}")))?;
+    output.line(&text);
+    Ok(())
+}
+
 pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let options = ProfileOptions {
         profile_version: args.profile_version,
@@ -115,11 +127,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 output.line(line);
             }
         }
-        Format::Json => {
-            let text = serde_json::to_string_pretty(&report)
-                .map_err(|e| CliError::Usage(format!("cannot write JSON: {e}")))?;
-            output.line(&text);
-        }
+        Format::Json => print_json(&report, output)?,
     }
     Ok(if report.conforms() {
         Exit::Ok

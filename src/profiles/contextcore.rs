@@ -223,7 +223,10 @@ fn check_contract(value: &Value, rows: &mut Rows) -> Vec<super::report::SchemaEr
             rows.fail(
                 error.rule,
                 evidence(&path, value),
-                format!("{}: {}", error.error_code, error.message),
+                format!(
+                    "{} at {}: {}",
+                    error.error_code, error.failed_path, error.message
+                ),
             );
         }
     }

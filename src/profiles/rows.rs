@@ -95,21 +95,31 @@ impl Rows {
         let Some(message) = message else {
             return;
         };
-        if state.messages.contains(&message) {
+        let rule = state.rule;
+        let seen_before = state.messages.contains(&message);
+        if !seen_before {
+            if state.messages.len() >= PER_ROW_LIMIT {
+                state.dropped += 1;
+                return;
+            }
+            state.messages.push(message.clone());
+        }
+        // The same message at another path is another finding (e.g. one type error per field).
+        let findings_for_rule = self.findings.iter().filter(|f| f.rule == rule).count();
+        if findings_for_rule >= PER_ROW_LIMIT
+            || self
+                .findings
+                .iter()
+                .any(|f| f.rule == rule && f.path == path && f.message == message)
+        {
             return;
         }
-        if state.messages.len() >= PER_ROW_LIMIT {
-            state.dropped += 1;
-            return;
-        }
-        state.messages.push(message.clone());
         let severity = match verdict {
             Verdict::Fail => Severity::Error,
             Verdict::Warn => Severity::Warning,
             Verdict::Unverifiable | Verdict::NotChecked => Severity::Note,
             _ => return,
         };
-        let rule = state.rule;
         self.findings
             .push(Finding::new(rule, severity, path, message));
     }
