@@ -60,18 +60,14 @@ pub(crate) fn date_time_members(value: &Value) -> Vec<(JsonPath, &Value)> {
     found
 }
 
-static UTC_Z: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$").unwrap_or_else(|_| never())
-});
-
-/// A regex that matches nothing, for the (impossible) case that a literal pattern fails.
-fn never() -> Regex {
-    Regex::new(r"[^\s\S]").unwrap_or_else(|_| unreachable!("a trivial pattern compiles"))
-}
+// Literal patterns; `None` (a pattern that failed to compile) would only ever mean "no match".
+static UTC_Z: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$").ok());
 
 /// `YYYY-MM-DDTHH:MM:SS[.fff]Z` and a real instant.
 pub(crate) fn is_utc_z(text: &str) -> bool {
-    UTC_Z.is_match(text) && chrono::DateTime::parse_from_rfc3339(text).is_ok()
+    UTC_Z.as_ref().is_some_and(|re| re.is_match(text))
+        && chrono::DateTime::parse_from_rfc3339(text).is_ok()
 }
 
 /// A string that looks like a credential.
@@ -178,13 +174,18 @@ static CLAIMS: LazyLock<Vec<(&'static str, Regex)>> =
     .collect()
     });
 
-static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:not|no|never|without|neither|nor|cannot)\b|n't\b")
-        .unwrap_or_else(|_| never())
-});
+static NEGATION: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(?:not|no|never|without|neither|nor|cannot)\b|n't\b").ok());
 
-static SENTENCE_END: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[.;!?](?:\s+|$)|\n").unwrap_or_else(|_| never()));
+static SENTENCE_END: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"[.;!?](?:\s+|$)|\n").ok());
+
+fn sentences(text: &str) -> Vec<&str> {
+    match SENTENCE_END.as_ref() {
+        Some(re) => re.split(text).collect(),
+        None => vec![text],
+    }
+}
 
 /// Claims about UAIX hosted messaging, automatic sync, runtime orchestration, repository
 /// writes, official adapters, certification or hosted import. A phrase in a sentence that
@@ -192,13 +193,13 @@ static SENTENCE_END: LazyLock<Regex> =
 pub(crate) fn claim_hits(value: &Value) -> Vec<ClaimHit> {
     let mut hits = Vec::new();
     for (path, _, text) in strings(value) {
-        for sentence in SENTENCE_END.split(text) {
+        for sentence in sentences(text) {
             for (claim, re) in CLAIMS.iter() {
                 let Some(found) = re.find(sentence) else {
                     continue;
                 };
                 let before = sentence.get(..found.start()).unwrap_or("");
-                if NEGATION.is_match(before) {
+                if NEGATION.as_ref().is_some_and(|re| re.is_match(before)) {
                     continue;
                 }
                 hits.push(ClaimHit {
@@ -216,6 +217,13 @@ pub(crate) fn claim_hits(value: &Value) -> Vec<ClaimHit> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn every_pattern_compiles() {
+        assert!(UTC_Z.is_some() && NEGATION.is_some() && SENTENCE_END.is_some());
+        assert_eq!(SECRET_PATTERNS.len(), 9);
+        assert_eq!(CLAIMS.len(), 7);
+    }
 
     #[test]
     fn utc_z_is_strict() {
