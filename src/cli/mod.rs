@@ -9,7 +9,9 @@ mod common;
 mod convert;
 mod digest;
 mod explain;
+mod formats;
 mod output;
+mod profile;
 
 pub use output::{CliError, Exit, Output};
 
@@ -63,6 +65,10 @@ pub enum Command {
     Convert(convert::Args),
     Explain(explain::Args),
     Digest(digest::Args),
+    /// Evaluate one master/sub, ContextCore or UAIX handoff packet against its rule table.
+    Profile(profile::Args),
+    /// Show which field of each handoff format plays each A2A handoff-seam role.
+    Formats(formats::Args),
 }
 
 /// Parses the process arguments, runs, and returns the process exit code.
@@ -122,5 +128,7 @@ fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {
         Command::Convert(args) => convert::run(args, output),
         Command::Explain(args) => explain::run(args, output),
         Command::Digest(args) => digest::run(args, output),
+        Command::Profile(args) => profile::run(args, output),
+        Command::Formats(args) => formats::run(args, output),
     }
 }

@@ -9,6 +9,6 @@ mod safe_text;
 
 pub use canonical::{canonical_bytes, canonical_pretty, digest_bytes, digest_value, Digest};
 pub use duplicates::{scan_duplicate_keys, DuplicateKey};
-pub use path::JsonPath;
+pub use path::{JsonPath, Segment};
 pub use safe_json::to_safe_json;
 pub use safe_text::{is_unsafe_char, safe_text};

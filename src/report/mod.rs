@@ -2,3 +2,4 @@
 //! packet-derived string passed through `json::safe_text`.
 
 pub mod explain;
+pub mod profile_text;

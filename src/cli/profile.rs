@@ -1,0 +1,137 @@
+//! `handoff-inspector profile FILE`: detect which handoff profile one file is and evaluate
+//! every row of that profile's table. Exit 0 when no row fails, 1 when one does (or nothing
+//! was recognised), 2 on usage or I/O errors.
+
+use super::output::{CliError, Exit, Output};
+use crate::profiles::{self, AhcVersion, ProfileKind, ProfileOptions};
+use crate::report::profile_text;
+use chrono::{DateTime, Utc};
+use clap::ValueEnum;
+use std::path::{Path, PathBuf};
+
+/// Output format of `profile` and `formats`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Evaluate one master/sub, ContextCore or UAIX handoff packet against its rule table",
+    long_about = "Detects which handoff profile FILE is (master/sub handoff record AHC-*, ContextCore \
+                  CC-MSG / CC-CONTRACT / CC-STORE CC-*, UAIX uai.agent.handoff.v1 UAIX-*) and \
+                  evaluates every row of that profile's rule table, with the JSON path and value \
+                  behind each verdict.\n\nExit status: 0 no row failed, 1 a row failed or no \
+                  profile was recognised, 2 usage or I/O error. A packet with no failing row has \
+                  the expected shape; that is not a correct, authorized or successful handoff."
+)]
+pub struct Args {
+    /// The packet (one JSON document).
+    pub file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Master/sub contract version whose validator is reproduced: 1.0 or 1.2.7.
+    #[arg(long, value_name = "V", default_value = "1.0", value_parser = parse_version)]
+    pub profile_version: AhcVersion,
+    /// Directory master/sub artifact paths resolve against (default: the packet's directory).
+    /// Nothing outside it is looked at.
+    #[arg(long, value_name = "DIR")]
+    pub artifact_root: Option<PathBuf>,
+    /// The clock for expiry checks, RFC 3339 (default: the system clock).
+    #[arg(long, value_name = "RFC3339", value_parser = parse_now)]
+    pub now: Option<DateTime<Utc>>,
+    /// Evaluate as this profile instead of detecting one: ahc, cc-msg, cc-contract, cc-store, uaix.
+    #[arg(long = "as", value_name = "PROFILE", value_parser = parse_kind)]
+    pub force: Option<ProfileKind>,
+    /// An earlier snapshot of the same ContextCore handoff; its status is checked against
+    /// this one's (CC-11).
+    #[arg(long, value_name = "FILE")]
+    pub previous: Option<PathBuf>,
+}
+
+fn parse_version(text: &str) -> Result<AhcVersion, String> {
+    text.parse()
+}
+
+fn parse_kind(text: &str) -> Result<ProfileKind, String> {
+    text.parse()
+}
+
+/// `--now` as RFC 3339, e.g. `2026-06-01T00:00:00Z`.
+pub fn parse_now(text: &str) -> Result<DateTime<Utc>, String> {
+    DateTime::parse_from_rfc3339(text)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|e| format!("not an RFC 3339 date-time ({e}), e.g. 2026-06-01T00:00:00Z"))
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, CliError> {
+    std::fs::read(path).map_err(|error| CliError::Io {
+        path: path.display().to_string(),
+        error,
+    })
+}
+
+/// The `status` of an earlier snapshot.
+fn previous_status(path: &Path) -> Result<String, CliError> {
+    let bytes = read(path)?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes)
+        .map_err(|e| CliError::Usage(format!("{}: not JSON: {e}", path.display())))?;
+    match value.get("status").and_then(serde_json::Value::as_str) {
+        Some(status) => Ok(status.to_owned()),
+        None if value.get("status").is_none() => Ok("pending".to_owned()),
+        None => Err(CliError::Usage(format!(
+            "{}: status is not a string",
+            path.display()
+        ))),
+    }
+}
+
+/// Writes `value` as pretty JSON.
+pub(super) fn print_json(
+    value: &impl serde::Serialize,
+    output: &mut Output,
+) -> Result<(), CliError> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| CliError::Usage(format!("cannot write JSON: {e}")))?;
+    output.line(&text);
+    Ok(())
+}
+
+pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
+    let options = ProfileOptions {
+        profile_version: args.profile_version,
+        artifact_root: args.artifact_root.clone(),
+        now: args.now,
+        force: args.force,
+        previous_status: args.previous.as_deref().map(previous_status).transpose()?,
+    };
+    if let Some(root) = &options.artifact_root {
+        if !root.is_dir() {
+            return Err(CliError::Usage(format!(
+                "--artifact-root {}: not a directory",
+                root.display()
+            )));
+        }
+    }
+    let bytes = read(&args.file)?;
+    let report = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Ok(value) => profiles::evaluate(&value, &bytes, Some(&args.file), &options),
+        Err(error) => profiles::evaluate_unparsable(&error.to_string(), Some(&args.file), &options),
+    };
+    match args.format {
+        Format::Text => {
+            for line in profile_text::render(&report).lines() {
+                output.line(line);
+            }
+        }
+        Format::Json => print_json(&report, output)?,
+    }
+    Ok(if report.conforms() {
+        Exit::Ok
+    } else {
+        Exit::Findings
+    })
+}

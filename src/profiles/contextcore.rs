@@ -1,0 +1,623 @@
+//! Evaluates a ContextCore handoff in whichever of its three shapes it came: the closed
+//! HandoffContract schema (CC-CONTRACT), the doc's handoff_message (CC-MSG, no schema) and the
+//! camelCase storage record (CC-STORE). Adds the status mapping and OTel attributes.
+
+use super::contextcore_contract::{self as contract};
+use super::contextcore_mapping::{otel_attributes, state_mapping};
+use super::detect::ProfileKind;
+use super::py;
+use super::report::{ContextCoreView, ProfileReport};
+use super::rows::{clip, evidence, json_type, whole_packet, Rows};
+use super::ProfileOptions;
+use crate::json::JsonPath;
+use crate::rules::Verdict;
+use serde_json::{Map, Value};
+
+pub use super::contextcore_table::{CC_QUIRKS, CC_TABLE};
+
+const MSG_STATUSES: [&str; 9] = [
+    "pending",
+    "accepted",
+    "in_progress",
+    "input_required",
+    "completed",
+    "failed",
+    "timeout",
+    "cancelled",
+    "rejected",
+];
+const MSG_PRIORITIES: [&str; 4] = ["critical", "high", "normal", "low"];
+const STORE_PRIORITIES: [&str; 4] = ["critical", "high", "medium", "low"];
+const STORE_STATUSES: [&str; 6] = [
+    "pending",
+    "accepted",
+    "in_progress",
+    "completed",
+    "failed",
+    "timeout",
+];
+
+/// `_HANDOFF_TRANSITIONS`: the statuses each status may move to.
+fn allowed_next(status: &str) -> Option<&'static [&'static str]> {
+    match status {
+        "pending" => Some(&["accepted", "rejected", "cancelled"]),
+        "accepted" => Some(&["in_progress", "cancelled"]),
+        "in_progress" | "input_required" => Some(match status {
+            "in_progress" => &["input_required", "completed", "failed", "cancelled"],
+            _ => &["in_progress", "completed", "failed", "cancelled"],
+        }),
+        "completed" | "failed" | "timeout" | "cancelled" | "rejected" => Some(&[]),
+        _ => None,
+    }
+}
+
+/// The JSON type a dataclass field declares.
+#[derive(Clone, Copy)]
+enum Expect {
+    Str,
+    StrOrNull,
+    Int,
+    IntOrNull,
+    Bool,
+    Object,
+    StrList,
+}
+
+impl Expect {
+    fn accepts(self, value: &Value) -> bool {
+        let int = |v: &Value| v.as_i64().is_some() || v.as_u64().is_some();
+        match self {
+            Expect::Str => value.is_string(),
+            Expect::StrOrNull => value.is_string() || value.is_null(),
+            Expect::Int => int(value),
+            Expect::IntOrNull => int(value) || value.is_null(),
+            Expect::Bool => value.is_boolean(),
+            Expect::Object => value.is_object(),
+            Expect::StrList => value
+                .as_array()
+                .is_some_and(|items| items.iter().all(Value::is_string)),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Expect::Str => "string",
+            Expect::StrOrNull => "string or null",
+            Expect::Int => "integer",
+            Expect::IntOrNull => "integer or null",
+            Expect::Bool => "boolean",
+            Expect::Object => "object",
+            Expect::StrList => "array of strings",
+        }
+    }
+}
+
+/// A field of the MSG/STORE dataclass: the names it may be written under (the storage
+/// reader accepts camelCase or snake_case), its type, and whether the doc requires it.
+struct Field {
+    names: &'static [&'static str],
+    expect: Expect,
+    required: bool,
+}
+
+const fn field(names: &'static [&'static str], expect: Expect, required: bool) -> Field {
+    Field {
+        names,
+        expect,
+        required,
+    }
+}
+
+const MSG_FIELDS: [Field; 13] = [
+    field(&["id"], Expect::Str, true),
+    field(&["from_agent"], Expect::Str, true),
+    field(&["to_agent"], Expect::Str, true),
+    field(&["capability_id"], Expect::Str, true),
+    field(&["task"], Expect::Str, true),
+    field(&["inputs"], Expect::Object, true),
+    field(&["expected_output"], Expect::Object, true),
+    field(&["priority"], Expect::Str, false),
+    field(&["timeout_ms"], Expect::Int, false),
+    field(&["status"], Expect::Str, false),
+    field(&["created_at"], Expect::Str, false),
+    field(&["result_trace_id"], Expect::StrOrNull, false),
+    field(&["error_message"], Expect::StrOrNull, false),
+];
+
+const STORE_FIELDS: [Field; 13] = [
+    field(&["id"], Expect::Str, true),
+    field(&["fromAgent", "from_agent"], Expect::Str, true),
+    field(&["toAgent", "to_agent"], Expect::Str, true),
+    field(&["capabilityId", "capability_id"], Expect::Str, true),
+    field(&["task"], Expect::Str, true),
+    field(&["inputs"], Expect::Object, true),
+    field(&["expectedOutput", "expected_output"], Expect::Object, true),
+    field(&["priority"], Expect::Str, false),
+    field(&["timeoutMs", "timeout_ms"], Expect::Int, false),
+    field(&["status"], Expect::Str, false),
+    field(&["createdAt", "created_at"], Expect::Str, false),
+    field(
+        &["resultTraceId", "result_trace_id"],
+        Expect::StrOrNull,
+        false,
+    ),
+    field(&["errorMessage", "error_message"], Expect::StrOrNull, false),
+];
+
+const OUTPUT_FIELDS: [Field; 7] = [
+    field(&["type"], Expect::Str, true),
+    field(&["fields"], Expect::StrList, true),
+    field(&["max_lines"], Expect::IntOrNull, false),
+    field(&["max_tokens"], Expect::IntOrNull, false),
+    field(&["completeness_markers"], Expect::StrList, false),
+    field(&["allows_chunking"], Expect::Bool, false),
+    field(&["chunk_correlation_id"], Expect::StrOrNull, false),
+];
+
+fn quirk(id: &str) -> &'static super::Quirk {
+    CC_QUIRKS
+        .iter()
+        .find(|q| q.id == id)
+        .unwrap_or(&CC_QUIRKS[0])
+}
+
+/// The first of `names` present in `map`, with its value.
+fn lookup<'v>(
+    map: &'v Map<String, Value>,
+    names: &[&'static str],
+) -> Option<(&'static str, &'v Value)> {
+    names
+        .iter()
+        .find_map(|name| map.get(*name).map(|value| (*name, value)))
+}
+
+pub(crate) fn evaluate(
+    value: &Value,
+    kind: ProfileKind,
+    options: &ProfileOptions,
+    report: &mut ProfileReport,
+) {
+    let mut rows = Rows::new(&CC_TABLE);
+    let mut view = ContextCoreView {
+        state: Some(state_mapping(kind, value)),
+        otel: otel_attributes(kind, value),
+        schema_errors: Vec::new(),
+    };
+    match kind {
+        ProfileKind::CcContract => view.schema_errors = check_contract(value, &mut rows),
+        ProfileKind::CcStore => check_message_like(value, kind, options, &mut rows, report),
+        _ => check_message_like(value, ProfileKind::CcMsg, options, &mut rows, report),
+    }
+    if let Some(state) = &view.state {
+        if state.silent_fallback {
+            report.quirk(
+                quirk("cc-unknown-state-fallback"),
+                state.path.clone(),
+                state.note.clone(),
+            );
+        }
+    }
+    let shape = match kind {
+        ProfileKind::CcContract => "CC-CONTRACT",
+        ProfileKind::CcStore => "CC-STORE",
+        _ => "CC-MSG",
+    };
+    rows.mark_untouched(
+        Verdict::NotApplicable,
+        &format!("does not apply to the {shape} shape"),
+    );
+    let (outcomes, findings) = rows.finish();
+    report.contextcore = Some(view);
+    report.absorb(outcomes, findings);
+}
+
+fn check_contract(value: &Value, rows: &mut Rows) -> Vec<super::report::SchemaError> {
+    let errors = contract::validate(value);
+    for error in &errors {
+        let paths = if error.paths.is_empty() {
+            vec![JsonPath::root()]
+        } else {
+            error.paths.clone()
+        };
+        for path in paths {
+            rows.fail(
+                error.rule,
+                evidence(&path, value),
+                format!(
+                    "{} at {}: {}",
+                    error.error_code, error.failed_path, error.message
+                ),
+            );
+        }
+    }
+    for rule in ["CC-01", "CC-02", "CC-03", "CC-04", "CC-05", "CC-06"] {
+        if rows.verdict(rule).is_none() {
+            rows.pass(rule, whole_packet());
+        }
+    }
+    check_contract_dates(value, rows);
+    if errors.is_empty() {
+        rows.pass("CC-08", whole_packet());
+    } else {
+        rows.fail("CC-08", whole_packet(), contract::boundary_message(&errors));
+    }
+    for rule in ["CC-09", "CC-10", "CC-11", "CC-12", "CC-13", "CC-14"] {
+        rows.mark(
+            rule,
+            Verdict::NotApplicable,
+            None,
+            "does not apply to the CC-CONTRACT shape",
+        );
+    }
+    errors
+}
+
+fn check_contract_dates(value: &Value, rows: &mut Rows) {
+    for key in ["created_at", "deadline"] {
+        let path = JsonPath::root().key(key);
+        match path.lookup(value) {
+            None => {}
+            Some(Value::String(text)) if chrono::DateTime::parse_from_rfc3339(text).is_err() => {
+                rows.warn(
+                    "CC-07",
+                    evidence(&path, value),
+                    format!(
+                        "{key} {} is not an RFC 3339 date-time: the schema path accepts it (no FormatChecker), the Pydantic model would reject it",
+                        py::repr_str(&clip(text))
+                    ),
+                )
+            }
+            Some(_) => rows.mark(
+                "CC-07",
+                Verdict::NotChecked,
+                Some(evidence(&path, value)),
+                "date-time format is not enforced upstream (no FormatChecker)",
+            ),
+        }
+    }
+    if rows.verdict("CC-07").is_none() {
+        rows.mark(
+            "CC-07",
+            Verdict::NotApplicable,
+            None,
+            "no created_at or deadline",
+        );
+    }
+}
+
+/// CC-MSG and CC-STORE share the dataclass checks; only the names and enums differ.
+fn check_message_like(
+    value: &Value,
+    kind: ProfileKind,
+    options: &ProfileOptions,
+    rows: &mut Rows,
+    report: &mut ProfileReport,
+) {
+    let Some(map) = value.as_object() else {
+        rows.fail(
+            "CC-06",
+            evidence(&JsonPath::root(), value),
+            format!(
+                "the root is {}; a ContextCore handoff is an object",
+                json_type(value)
+            ),
+        );
+        return;
+    };
+    let store = kind == ProfileKind::CcStore;
+    let fields: &[Field] = if store { &STORE_FIELDS } else { &MSG_FIELDS };
+    check_fields(map, &JsonPath::root(), fields, value, rows);
+    let output_names: &[&'static str] = if store {
+        &["expectedOutput", "expected_output"]
+    } else {
+        &["expected_output"]
+    };
+    if let Some((name, Value::Object(output))) = lookup(map, output_names) {
+        let path = JsonPath::root().key(name);
+        check_fields(output, &path, &OUTPUT_FIELDS, value, rows);
+        if !store {
+            check_output_limits(output, &path, value, rows);
+        }
+    }
+    for rule in ["CC-01", "CC-06"] {
+        if rows.verdict(rule).is_none() {
+            rows.pass(rule, whole_packet());
+        }
+    }
+    let status = map.get("status");
+    let status_path = JsonPath::root().key("status");
+    if store {
+        check_store_enums(map, value, rows);
+    } else {
+        check_enum(
+            rows,
+            "CC-09",
+            &status_path,
+            value,
+            &MSG_STATUSES,
+            "HandoffStatus",
+        );
+        check_enum(
+            rows,
+            "CC-10",
+            &JsonPath::root().key("priority"),
+            value,
+            &MSG_PRIORITIES,
+            "HandoffPriority",
+        );
+        note_msg_inconsistencies(map, value, report);
+    }
+    check_transition(status, &status_path, value, options, rows, report);
+    let trace_names: &[&'static str] = if store {
+        &["resultTraceId", "result_trace_id"]
+    } else {
+        &["result_trace_id"]
+    };
+    check_completed_trace(map, status, trace_names, value, rows);
+}
+
+fn check_fields(
+    map: &Map<String, Value>,
+    at: &JsonPath,
+    fields: &[Field],
+    root: &Value,
+    rows: &mut Rows,
+) {
+    for field in fields {
+        let names = field.names;
+        let primary = names.first().copied().unwrap_or("-");
+        match lookup(map, names) {
+            None if field.required => rows.warn(
+                "CC-01",
+                evidence(&at.key(primary), root),
+                format!(
+                    "[derived] {} is absent; the doc lists it as required, but no schema enforces it for this shape",
+                    at.key(primary)
+                ),
+            ),
+            None => {}
+            Some((name, value)) if !field.expect.accepts(value) => rows.warn(
+                "CC-06",
+                evidence(&at.key(name), root),
+                format!(
+                    "[derived] {} is {}; the dataclass declares {} (nothing upstream checks it)",
+                    at.key(name),
+                    json_type(value),
+                    field.expect.name()
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+}
+
+fn check_output_limits(output: &Map<String, Value>, at: &JsonPath, root: &Value, rows: &mut Rows) {
+    let mut declared = Vec::new();
+    for key in ["max_lines", "max_tokens"] {
+        if let Some(limit) = output.get(key).filter(|v| !v.is_null()) {
+            declared.push(format!("{key}={}", clip(&limit.to_string())));
+        }
+    }
+    if let Some(markers) = output
+        .get("completeness_markers")
+        .and_then(Value::as_array)
+        .filter(|m| !m.is_empty())
+    {
+        declared.push(format!("{} completeness marker(s)", markers.len()));
+    }
+    if declared.is_empty() {
+        rows.mark(
+            "CC-12",
+            Verdict::NotApplicable,
+            None,
+            "the packet declares no output limits",
+        );
+    } else {
+        rows.mark(
+            "CC-12",
+            Verdict::NotChecked,
+            Some(evidence(at, root)),
+            format!(
+                "declares {}; whether an output respects them is judged on the result, not the packet",
+                declared.join(", ")
+            ),
+        );
+    }
+}
+
+fn check_enum(
+    rows: &mut Rows,
+    rule: &str,
+    path: &JsonPath,
+    root: &Value,
+    allowed: &[&str],
+    enum_name: &str,
+) {
+    match path.lookup(root) {
+        None => rows.pass(rule, evidence(path, root)),
+        Some(Value::String(text)) if allowed.contains(&text.as_str()) => {
+            rows.pass(rule, evidence(path, root))
+        }
+        Some(other) => rows.fail(
+            rule,
+            evidence(path, root),
+            format!(
+                "ValueError: {} is not a valid {enum_name}",
+                clip(&py::repr(other))
+            ),
+        ),
+    }
+}
+
+fn check_store_enums(map: &Map<String, Value>, root: &Value, rows: &mut Rows) {
+    let checks: [(&str, &[&str]); 2] =
+        [("priority", &STORE_PRIORITIES), ("status", &STORE_STATUSES)];
+    for (key, allowed) in checks {
+        let path = JsonPath::root().key(key);
+        match map.get(key) {
+            None => rows.pass("CC-14", evidence(&path, root)),
+            Some(Value::String(text)) if allowed.contains(&text.as_str()) => {
+                rows.pass("CC-14", evidence(&path, root))
+            }
+            Some(other) => rows.fail(
+                "CC-14",
+                evidence(&path, root),
+                format!(
+                    "Invalid {key} '{}'. Must be one of: {}",
+                    clip(&py::str_of(other)),
+                    py::repr_str_list(allowed.iter().copied())
+                ),
+            ),
+        }
+    }
+}
+
+/// The upstream inconsistencies a handoff_message runs into elsewhere in ContextCore.
+fn note_msg_inconsistencies(map: &Map<String, Value>, root: &Value, report: &mut ProfileReport) {
+    let errors = contract::validate(root);
+    if !errors.is_empty() {
+        let first: Vec<&str> = errors.iter().take(3).map(|e| e.message.as_str()).collect();
+        report.quirk(
+            quirk("cc-msg-not-contract"),
+            JsonPath::root(),
+            format!(
+                "validate_outbound(\"HandoffContract\", ...) would report {} error(s), e.g. {}",
+                errors.len(),
+                first.join("; ")
+            ),
+        );
+    }
+    let priority = map.get("priority").and_then(Value::as_str);
+    if priority.map_or(true, |p| p == "normal") {
+        report.quirk(
+            quirk("cc-store-enums-differ"),
+            JsonPath::root().key("priority"),
+            format!(
+                "priority {} would be rejected by the storage constructor (storage has `medium`, not `normal`)",
+                if priority.is_some() { "'normal'" } else { "absent (default 'normal')" }
+            ),
+        );
+    }
+    if let Some(status) = map
+        .get("status")
+        .and_then(Value::as_str)
+        .filter(|s| ["input_required", "cancelled", "rejected"].contains(s))
+    {
+        report.quirk(
+            quirk("cc-store-enums-differ"),
+            JsonPath::root().key("status"),
+            format!("status '{status}' is not in the storage status enum"),
+        );
+    }
+}
+
+fn check_transition(
+    status: Option<&Value>,
+    path: &JsonPath,
+    root: &Value,
+    options: &ProfileOptions,
+    rows: &mut Rows,
+    report: &mut ProfileReport,
+) {
+    let Some(previous) = options.previous_status.as_deref() else {
+        rows.mark(
+            "CC-11",
+            Verdict::NotApplicable,
+            None,
+            "one snapshot shows no transition; give an earlier snapshot (--previous) to check one",
+        );
+        return;
+    };
+    let current = match status {
+        None => "pending",
+        Some(Value::String(text)) => text.as_str(),
+        Some(_) => {
+            rows.warn(
+                "CC-11",
+                evidence(path, root),
+                "status is not a string; no transition to check",
+            );
+            return;
+        }
+    };
+    let shown = format!("{} -> {}", clip(previous), clip(current));
+    if previous == current {
+        rows.pass("CC-11", evidence(path, root));
+        return;
+    }
+    match allowed_next(previous) {
+        None => rows.warn(
+            "CC-11",
+            evidence(path, root),
+            format!("{shown}: the earlier status is not a ContextCore status"),
+        ),
+        Some(allowed) if allowed.contains(&current) => rows.pass("CC-11", evidence(path, root)),
+        Some(_) => {
+            rows.warn(
+                "CC-11",
+                evidence(path, root),
+                format!(
+                    "{shown} is not in _HANDOFF_TRANSITIONS (advisory; never enforced upstream)"
+                ),
+            );
+            if current == "timeout" {
+                report.quirk(
+                    quirk("cc-timeout-outside-table"),
+                    path.clone(),
+                    format!("{shown}: timeout is set by the caller, never by a listed transition"),
+                );
+            } else if previous == "accepted" && current == "completed" {
+                report.quirk(
+                    quirk("cc-transitions-advisory"),
+                    path.clone(),
+                    format!("{shown}: the doc's own flow (accept, then complete) does this"),
+                );
+            }
+        }
+    }
+}
+
+fn check_completed_trace(
+    map: &Map<String, Value>,
+    status: Option<&Value>,
+    trace_names: &[&'static str],
+    root: &Value,
+    rows: &mut Rows,
+) {
+    if status.and_then(Value::as_str) != Some("completed") {
+        rows.mark(
+            "CC-13",
+            Verdict::NotApplicable,
+            None,
+            "status is not completed",
+        );
+        return;
+    }
+    let (name, trace) = lookup(map, trace_names).unwrap_or((trace_names[0], &Value::Null));
+    let path = JsonPath::root().key(name);
+    if py::str_or_empty_stripped(Some(trace)).is_empty() {
+        rows.warn(
+            "CC-13",
+            evidence(&path, root),
+            format!("status is completed but {name} is missing or empty (complete() requires it; not checked upstream)"),
+        );
+    } else {
+        rows.pass("CC-13", evidence(&path, root));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transition_table_matches_the_source() {
+        assert_eq!(
+            allowed_next("pending"),
+            Some(&["accepted", "rejected", "cancelled"][..])
+        );
+        assert_eq!(allowed_next("input_required").map(|a| a.len()), Some(4));
+        assert_eq!(allowed_next("timeout"), Some(&[][..]));
+        assert_eq!(allowed_next("expired"), None);
+    }
+}
