@@ -488,7 +488,7 @@ fn note_msg_inconsistencies(map: &Map<String, Value>, root: &Value, report: &mut
         );
     }
     let priority = map.get("priority").and_then(Value::as_str);
-    if priority.map_or(true, |p| p == "normal") {
+    if priority.is_none_or(|p| p == "normal") {
         report.quirk(
             quirk("cc-store-enums-differ"),
             JsonPath::root().key("priority"),

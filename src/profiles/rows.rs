@@ -83,7 +83,7 @@ impl Rows {
         };
         if state
             .verdict
-            .map_or(true, |old| strength(verdict) > strength(old))
+            .is_none_or(|old| strength(verdict) > strength(old))
         {
             state.verdict = Some(verdict);
         }
