@@ -303,7 +303,7 @@ fn navigation_skips_group_headers_and_keeps_bounds() {
     // Tabs wrap both ways.
     keys(&mut app, "1");
     press(&mut app, KeyCode::BackTab);
-    assert_eq!(app.tab, Tab::Rules);
+    assert_eq!(app.tab, Tab::Formats);
     press(&mut app, KeyCode::Tab);
     assert_eq!(app.tab, Tab::Raw);
     // m toggles the mode; q quits; Ctrl-C quits.

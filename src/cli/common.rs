@@ -3,6 +3,8 @@
 use super::{CliError, Output};
 use crate::a2a::{ConvertOptions, Mode, DEFAULT_ADAPTER_VERSION};
 use crate::corpus::{read_packets, walk, LoadError, RawPacket, WalkItem, DEFAULT_MAX_FILE_BYTES};
+use crate::profiles::{AhcVersion, ProfileOptions};
+use chrono::{DateTime, Utc};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -55,6 +57,51 @@ impl ConversionFlags {
             max_array_length: self.max_array_length,
         }
     }
+}
+
+/// How master/sub, ContextCore and UAIX packets are evaluated, as flags.
+#[derive(Clone, Debug, Args)]
+pub struct ProfileFlags {
+    /// Master/sub contract version whose validator is reproduced: 1.0 or 1.2.7.
+    #[arg(long, value_name = "V", default_value = "1.0", value_parser = parse_profile_version)]
+    pub profile_version: AhcVersion,
+    /// Directory master/sub artifact paths resolve against (default: the packet's directory).
+    /// Nothing outside it is looked at.
+    #[arg(long, value_name = "DIR")]
+    pub artifact_root: Option<PathBuf>,
+    /// The clock for expiry checks, RFC 3339 (default: the system clock).
+    #[arg(long, value_name = "RFC3339", value_parser = parse_now)]
+    pub now: Option<DateTime<Utc>>,
+}
+
+impl ProfileFlags {
+    pub fn options(&self) -> Result<ProfileOptions, CliError> {
+        if let Some(root) = &self.artifact_root {
+            if !root.is_dir() {
+                return Err(CliError::Usage(format!(
+                    "--artifact-root {}: not a directory",
+                    root.display()
+                )));
+            }
+        }
+        Ok(ProfileOptions {
+            profile_version: self.profile_version,
+            artifact_root: self.artifact_root.clone(),
+            now: self.now,
+            ..ProfileOptions::default()
+        })
+    }
+}
+
+fn parse_profile_version(text: &str) -> Result<AhcVersion, String> {
+    text.parse()
+}
+
+/// `--now` as RFC 3339, e.g. `2026-06-01T00:00:00Z`.
+pub fn parse_now(text: &str) -> Result<DateTime<Utc>, String> {
+    DateTime::parse_from_rfc3339(text)
+        .map(|time| time.with_timezone(&Utc))
+        .map_err(|error| format!("not an RFC 3339 date-time ({error}), e.g. 2026-06-01T00:00:00Z"))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

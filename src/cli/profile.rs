@@ -2,10 +2,10 @@
 //! every row of that profile's table. Exit 0 when no row fails, 1 when one does (or nothing
 //! was recognised), 2 on usage or I/O errors.
 
+use super::common::ProfileFlags;
 use super::output::{CliError, Exit, Output};
-use crate::profiles::{self, AhcVersion, ProfileKind, ProfileOptions};
+use crate::profiles::{self, ProfileKind, ProfileOptions};
 use crate::report::profile_text;
-use chrono::{DateTime, Utc};
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 
@@ -33,16 +33,8 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Master/sub contract version whose validator is reproduced: 1.0 or 1.2.7.
-    #[arg(long, value_name = "V", default_value = "1.0", value_parser = parse_version)]
-    pub profile_version: AhcVersion,
-    /// Directory master/sub artifact paths resolve against (default: the packet's directory).
-    /// Nothing outside it is looked at.
-    #[arg(long, value_name = "DIR")]
-    pub artifact_root: Option<PathBuf>,
-    /// The clock for expiry checks, RFC 3339 (default: the system clock).
-    #[arg(long, value_name = "RFC3339", value_parser = parse_now)]
-    pub now: Option<DateTime<Utc>>,
+    #[command(flatten)]
+    pub profile: ProfileFlags,
     /// Evaluate as this profile instead of detecting one: ahc, cc-msg, cc-contract, cc-store, uaix.
     #[arg(long = "as", value_name = "PROFILE", value_parser = parse_kind)]
     pub force: Option<ProfileKind>,
@@ -52,19 +44,8 @@ pub struct Args {
     pub previous: Option<PathBuf>,
 }
 
-fn parse_version(text: &str) -> Result<AhcVersion, String> {
-    text.parse()
-}
-
 fn parse_kind(text: &str) -> Result<ProfileKind, String> {
     text.parse()
-}
-
-/// `--now` as RFC 3339, e.g. `2026-06-01T00:00:00Z`.
-pub fn parse_now(text: &str) -> Result<DateTime<Utc>, String> {
-    DateTime::parse_from_rfc3339(text)
-        .map(|t| t.with_timezone(&Utc))
-        .map_err(|e| format!("not an RFC 3339 date-time ({e}), e.g. 2026-06-01T00:00:00Z"))
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, CliError> {
@@ -102,20 +83,10 @@ pub(super) fn print_json(
 
 pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let options = ProfileOptions {
-        profile_version: args.profile_version,
-        artifact_root: args.artifact_root.clone(),
-        now: args.now,
         force: args.force,
         previous_status: args.previous.as_deref().map(previous_status).transpose()?,
+        ..args.profile.options()?
     };
-    if let Some(root) = &options.artifact_root {
-        if !root.is_dir() {
-            return Err(CliError::Usage(format!(
-                "--artifact-root {}: not a directory",
-                root.display()
-            )));
-        }
-    }
     let bytes = read(&args.file)?;
     let report = match serde_json::from_slice::<serde_json::Value>(&bytes) {
         Ok(value) => profiles::evaluate(&value, &bytes, Some(&args.file), &options),

@@ -2,6 +2,7 @@
 //! a file is before it says anything about it.
 
 use crate::freeze::{detect_canonical, CanonicalShape};
+use crate::profiles::ProfileKind;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -80,6 +81,14 @@ impl PacketKind {
         PacketKind::ALL.into_iter().find(|kind| kind.tag() == tag)
     }
 
+    /// Packets evaluated by one of the other handoff profiles.
+    pub fn is_profile(self) -> bool {
+        matches!(
+            self,
+            PacketKind::MasterSub | PacketKind::ContextCore | PacketKind::Uaix
+        )
+    }
+
     pub fn canonical_shape(self) -> Option<CanonicalShape> {
         match self {
             PacketKind::CanonicalPayload => Some(CanonicalShape::Payload),
@@ -141,6 +150,16 @@ pub fn classify(parsed: Result<&Value, &str>, file_name: Option<&str>) -> Classi
             PacketKind::RawA2a,
             "top-level `event_type` (adapter packet shape)",
         );
+    }
+    if let Some(detection) = crate::profiles::detect(value) {
+        let kind = match detection.kind {
+            ProfileKind::Ahc => PacketKind::MasterSub,
+            ProfileKind::CcMsg | ProfileKind::CcContract | ProfileKind::CcStore => {
+                PacketKind::ContextCore
+            }
+            ProfileKind::Uaix => PacketKind::Uaix,
+        };
+        return Classification::new(kind, detection.reason);
     }
     let mut keys: Vec<&str> = object.keys().map(String::as_str).take(6).collect();
     if object.len() > 6 {

@@ -9,15 +9,18 @@ use crate::freeze::{
     audit, explain_conversion, matched_rows, Audit, Explanation, HandoffState, RowSet,
 };
 use crate::json::{scan_duplicate_keys, Digest, DuplicateKey};
+use crate::profiles::{self, ProfileOptions, ProfileReport};
 use crate::rules::Severity;
 use serde_json::Value;
 
-/// Which modes a raw packet is converted in.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// How packets are evaluated: the modes a raw packet is converted in, and the options of the
+/// other handoff profiles.
+#[derive(Clone, Debug)]
 pub struct EvaluateOptions {
     /// Conversion options; their `mode` is replaced by each mode in `modes`.
     pub conversion: ConvertOptions,
     pub modes: Vec<Mode>,
+    pub profile: ProfileOptions,
 }
 
 impl Default for EvaluateOptions {
@@ -25,6 +28,7 @@ impl Default for EvaluateOptions {
         EvaluateOptions {
             conversion: ConvertOptions::default(),
             modes: Mode::BOTH.to_vec(),
+            profile: ProfileOptions::default(),
         }
     }
 }
@@ -70,6 +74,9 @@ pub struct PacketSummary {
     pub audit_warnings: u32,
     /// For canonical input: the state of the first handoff object audited.
     pub canonical_state: Option<HandoffState>,
+    /// Master/sub, ContextCore and UAIX packets: rows that failed / warned.
+    pub profile_failures: u32,
+    pub profile_warnings: u32,
     /// For raw packets: one entry per evaluated mode, strict first.
     pub modes: [Option<ModeSummary>; 2],
 }
@@ -127,6 +134,8 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
         audit_errors: 0,
         audit_warnings: 0,
         canonical_state: None,
+        profile_failures: 0,
+        profile_warnings: 0,
         modes: [None, None],
     };
     match (classification.kind, &parsed) {
@@ -154,6 +163,17 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
                 };
                 summary.modes[mode_index(mode)] = Some(ModeSummary { mode, result, rows });
             }
+        }
+        (kind, Ok(value)) if kind.is_profile() => {
+            let report = profiles::evaluate(
+                value,
+                &packet.bytes,
+                Some(&packet.source.path),
+                &options.profile,
+            );
+            let counts = report.counts();
+            summary.profile_failures = counts.fail as u32;
+            summary.profile_warnings = counts.warn as u32;
         }
         (kind, Ok(value)) => {
             if let Some(shape) = kind.canonical_shape() {
@@ -188,6 +208,8 @@ pub struct PacketDetail {
     pub explanations: Vec<Explanation>,
     /// Canonical input: the freeze audit.
     pub audit: Option<Audit>,
+    /// Master/sub, ContextCore and UAIX packets: the profile report.
+    pub profile: Option<ProfileReport>,
 }
 
 impl PacketDetail {
@@ -216,6 +238,15 @@ pub fn detail(source: Source, bytes: Vec<u8>, options: &EvaluateOptions) -> Pack
         (Some(shape), Ok(value)) => Some(audit(value, shape)),
         _ => None,
     };
+    let profile = match &parsed {
+        Ok(value) if classification.kind.is_profile() => Some(profiles::evaluate(
+            value,
+            &bytes,
+            Some(&source.path),
+            &options.profile,
+        )),
+        _ => None,
+    };
     PacketDetail {
         source,
         classification,
@@ -224,6 +255,7 @@ pub fn detail(source: Source, bytes: Vec<u8>, options: &EvaluateOptions) -> Pack
         duplicate_keys,
         explanations,
         audit,
+        profile,
     }
 }
 

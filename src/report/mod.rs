@@ -1,5 +1,6 @@
 //! Presenting outcomes as text and JSON. No terminal code: plain strings, with every
 //! packet-derived string passed through `json::safe_text`.
 
+pub mod crosswalk_text;
 pub mod explain;
 pub mod profile_text;

@@ -19,16 +19,18 @@ pub enum Tab {
     Digests,
     Findings,
     Rules,
+    Formats,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 6] = [
+    pub const ALL: [Tab; 7] = [
         Tab::Raw,
         Tab::Conversion,
         Tab::Handoff,
         Tab::Digests,
         Tab::Findings,
         Tab::Rules,
+        Tab::Formats,
     ];
 
     pub fn title(self) -> &'static str {
@@ -39,6 +41,7 @@ impl Tab {
             Tab::Digests => "Digests",
             Tab::Findings => "Findings",
             Tab::Rules => "Rules",
+            Tab::Formats => "Formats",
         }
     }
 

@@ -170,6 +170,13 @@ pub static KEYMAP: &[Binding] = &[
     bind!(Global, [ch('6')], Command::GoTab(5), "", "Rules tab"),
     bind!(
         Global,
+        [ch('7')],
+        Command::GoTab(6),
+        "",
+        "Formats tab (cross-format view)"
+    ),
+    bind!(
+        Global,
         [key(KeyCode::Enter)],
         Command::Enter,
         "enter detail",

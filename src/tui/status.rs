@@ -46,7 +46,12 @@ impl Status {
 /// rejection in a mode is an outcome, not an error); canonical input is judged by its audit;
 /// anything that could not be evaluated at all is an error.
 pub fn status_of(summary: &PacketSummary, mode: Mode) -> Status {
-    if summary.duplicate_keys > 0 || summary.audit_errors > 0 || summary.audit_warnings > 0 {
+    if summary.duplicate_keys > 0
+        || summary.audit_errors > 0
+        || summary.audit_warnings > 0
+        || summary.profile_failures > 0
+        || summary.profile_warnings > 0
+    {
         return Status::Finding;
     }
     match summary.kind {
@@ -55,9 +60,13 @@ pub fn status_of(summary: &PacketSummary, mode: Mode) -> Status {
             Some(ModeResult::Converted { .. } | ModeResult::Rejected { .. }) => Status::NoGolden,
             None => Status::Error,
         },
-        PacketKind::CanonicalPayload | PacketKind::EvidenceEvent | PacketKind::AdapterBatch => {
-            Status::Conforms
-        }
+        // Canonical input and profile packets are judged by their own rule tables.
+        PacketKind::CanonicalPayload
+        | PacketKind::EvidenceEvent
+        | PacketKind::AdapterBatch
+        | PacketKind::MasterSub
+        | PacketKind::ContextCore
+        | PacketKind::Uaix => Status::Conforms,
         _ => Status::NoGolden,
     }
 }

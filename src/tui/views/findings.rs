@@ -44,6 +44,25 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
     if let Some(audit) = &detail.audit {
         lines.extend(audit_lines(audit, theme));
     }
+    if let Some(report) = &detail.profile {
+        for finding in &report.findings {
+            lines.push(Line::from(vec![
+                Span::styled(format!("  [{}] ", finding.rule), theme.warn()),
+                Span::styled(format!("{} ", finding.path), theme.accent()),
+                Span::raw(safe(&finding.message)),
+            ]));
+        }
+        for outcome in report
+            .outcomes
+            .iter()
+            .filter(|outcome| outcome.verdict == crate::rules::Verdict::Fail)
+        {
+            lines.push(Line::from(vec![
+                Span::styled(format!("  FAIL [{}] ", outcome.rule), theme.bad()),
+                Span::raw(safe(outcome.message.as_deref().unwrap_or(""))),
+            ]));
+        }
+    }
     if lines.len() == before + 1 {
         lines.push(Line::from(Span::styled("  no findings", theme.good())));
     }

@@ -16,6 +16,11 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
     let lines = match (detail.explanation(app.mode), &detail.audit) {
         (Some(explanation), _) => explanation_lines(app, explanation, area.width, theme),
         (None, Some(audit)) => super::findings::audit_lines(audit, theme),
+        (None, None) if detail.profile.is_some() => detail
+            .profile
+            .as_ref()
+            .map(|report| super::profile::report_lines(report, theme))
+            .unwrap_or_default(),
         (None, None) => vec![
             heading("No K1-A handoff seam on this packet.", theme),
             Line::from(Span::styled(

@@ -3,10 +3,12 @@
 mod conversion;
 mod digests;
 mod findings;
+mod formats;
 mod handoff;
 pub mod layout;
 mod list;
 mod overlays;
+mod profile;
 mod raw;
 mod rules;
 pub mod text;
@@ -158,9 +160,10 @@ fn detail(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         height: inner.height - 2,
         ..inner
     };
-    if app.tab == Tab::Rules {
-        rules::draw(app, frame, body, theme);
-        return;
+    match app.tab {
+        Tab::Rules => return rules::draw(app, frame, body, theme),
+        Tab::Formats => return formats::draw(app, frame, body, theme),
+        _ => {}
     }
     let Some(selected) = &app.detail else {
         frame.render_widget(Paragraph::new(empty_message(app)).style(theme.dim()), body);
@@ -186,7 +189,7 @@ fn detail(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         Tab::Handoff => handoff::draw(app, detail, frame, body, theme),
         Tab::Digests => digests::draw(app, detail, frame, body, theme),
         Tab::Findings => findings::draw(app, detail, frame, body, theme),
-        Tab::Rules => {}
+        Tab::Rules | Tab::Formats => {}
     }
 }
 
