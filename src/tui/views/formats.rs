@@ -2,6 +2,7 @@
 //! the A2A handoff seam), with the selected packet's own values when it is one of them.
 
 use super::text::{heading, safe};
+use crate::profiles::{crosswalk, Expressibility};
 use crate::report::crosswalk_text::table_lines;
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
@@ -10,17 +11,50 @@ use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
 pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
-    let mut lines = vec![heading(
-        "what each format can express of the A2A handoff seam",
-        theme,
-    )];
-    for (index, text) in table_lines().into_iter().enumerate() {
-        let style = if index == 0 {
-            theme.accent()
-        } else {
-            theme.text()
-        };
-        lines.push(Line::from(Span::styled(text, style)));
+    let mut lines = vec![
+        heading(
+            "what each format can express of the A2A handoff seam",
+            theme,
+        ),
+        Line::from(Span::styled(
+            "~field: comes close but means something else; -: cannot express",
+            theme.dim(),
+        )),
+    ];
+    let table = table_lines();
+    let table_width = table
+        .iter()
+        .map(|line| line.chars().count())
+        .max()
+        .unwrap_or(0);
+    if table_width <= usize::from(area.width) {
+        lines.extend(table.into_iter().map(|text| Line::from(Span::raw(text))));
+    } else {
+        // Too wide for the table: one block per format.
+        for column in crosswalk() {
+            lines.push(Line::default());
+            lines.push(Line::from(vec![
+                Span::styled(format!("{} ", column.id), theme.accent()),
+                Span::styled(column.name, theme.title()),
+            ]));
+            for cell in &column.cells {
+                let field = match (cell.expressibility, cell.field) {
+                    (Expressibility::Field, Some(field)) => field.to_owned(),
+                    (Expressibility::Partial, Some(field)) => format!("~{field}"),
+                    _ => "-".to_owned(),
+                };
+                let style = if field == "-" {
+                    theme.dim()
+                } else {
+                    theme.text()
+                };
+                lines.push(Line::from(vec![
+                    Span::styled(format!("  {:<22}", cell.role.label()), theme.dim()),
+                    Span::styled(format!("{field:<20} "), style),
+                    Span::styled(cell.note, theme.dim()),
+                ]));
+            }
+        }
     }
     if let Some(report) = app
         .selected_detail()
@@ -30,10 +64,12 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         lines.push(heading("this packet's seam values", theme));
         for seam in &report.seam {
             let value = match (&seam.field, &seam.value) {
-                (Some(field), Some(value)) => format!(
-                    "{field} = {}",
-                    serde_json::to_string(value).unwrap_or_default()
-                ),
+                (Some(field), Some(value)) => {
+                    format!(
+                        "{field} = {}",
+                        serde_json::to_string(value).unwrap_or_default()
+                    )
+                }
                 (Some(field), None) => format!("{field} (absent)"),
                 (None, _) => "cannot be expressed in this format".to_owned(),
             };
