@@ -1,0 +1,142 @@
+//! The interactive inspector as a person uses it: the real binary in a real terminal (tmux),
+//! driven with send-keys and read with capture-pane. `.ci/run` installs tmux when missing.
+
+use std::path::Path;
+use std::process::Command;
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+struct Session {
+    socket: String,
+}
+
+impl Session {
+    /// Starts the inspector in a tmux server of its own (tests run in parallel).
+    fn start(name: &str, args: &str) -> Session {
+        let socket = format!("handoff-inspector-{name}-{}", std::process::id());
+        let binary = env!("CARGO_BIN_EXE_handoff-inspector");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        // After the inspector exits, print its exit code and keep the pane open to read it.
+        let script = format!(
+            "cd {} && {binary} {args}; echo EXIT=$?; sleep 30",
+            root.display()
+        );
+        let status = Command::new("tmux")
+            .args([
+                "-L",
+                &socket,
+                "new-session",
+                "-d",
+                "-x",
+                "120",
+                "-y",
+                "40",
+                "sh",
+                "-c",
+                &script,
+            ])
+            .env_remove("TMUX")
+            .status()
+            .expect("tmux must be installed (.ci/run installs it)");
+        assert!(status.success());
+        Session { socket }
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        for key in keys {
+            let status = Command::new("tmux")
+                .args(["-L", &self.socket, "send-keys", "-t", "0", key])
+                .status()
+                .unwrap();
+            assert!(status.success());
+        }
+    }
+
+    fn screen(&self) -> String {
+        let output = Command::new("tmux")
+            .args(["-L", &self.socket, "capture-pane", "-p", "-t", "0"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// Waits until the screen shows `text` (a readiness wait, not a performance check).
+    fn wait_for(&self, text: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {text:?}; screen:\n{screen}"
+            );
+            sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .status();
+    }
+}
+
+#[test]
+fn browse_explain_what_if_and_quit_in_a_real_terminal() {
+    let session = Session::start("browse", "--color never fixtures/a2a");
+    session.wait_for("28 packets");
+    session.keys(&["3", "/", "happy_task_requested.json", "Enter"]);
+    let screen = session.wait_for("typed positive: task + message refs");
+    assert!(
+        screen.contains("fixtures/a2a/happy_task_requested.json"),
+        "{screen}"
+    );
+    assert!(screen.contains("● P"), "{screen}");
+
+    session.keys(&["w"]);
+    session.wait_for("what-if (in memory; nothing is written)");
+    session.keys(&["k"]);
+    let screen = session.wait_for("\"analysis\"");
+    assert!(screen.contains("defaults (not visible)"), "{screen}");
+    session.keys(&["Escape", "?"]);
+    session.wait_for("keys (any key closes)");
+    session.keys(&["x", "6"]);
+    session.wait_for("K1-A rule coverage in this corpus");
+
+    session.keys(&["q"]);
+    let screen = session.wait_for("EXIT=0");
+    // The alternate screen is gone: none of the inspector's frame is left on the terminal.
+    assert!(
+        !screen.contains("handoff-inspector  28 packets"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn a_small_terminal_gets_a_message_and_ctrl_c_quits() {
+    let session = Session::start("small", "--color never fixtures/a2a");
+    session.wait_for("28 packets");
+    let status = Command::new("tmux")
+        .args([
+            "-L",
+            &session.socket,
+            "resize-window",
+            "-t",
+            "0",
+            "-x",
+            "60",
+            "-y",
+            "20",
+        ])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let screen = session.wait_for("needs at least 80x24");
+    assert!(screen.contains("60x20"), "{screen}");
+    session.keys(&["C-c"]);
+    session.wait_for("EXIT=0");
+}
