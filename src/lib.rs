@@ -6,6 +6,7 @@
 //! modules are thin faces over this library.
 
 pub mod json;
+pub mod migrate;
 pub mod rules;
 
 // Faces over the core. The core modules above never import these.

@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 use std::io::Write;
 
+mod migrate;
 mod output;
 
 pub use output::{CliError, Exit, Output};
@@ -27,7 +28,10 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Migrate an A2A v0.3 object to v1.0 (or back), step by step.
+    Migrate(migrate::Args),
+}
 
 /// Parses the process arguments, runs, and returns the process exit code.
 pub fn main() -> std::process::ExitCode {
@@ -50,6 +54,8 @@ pub fn main() -> std::process::ExitCode {
     }
 }
 
-fn dispatch(command: &Command, _output: &mut Output) -> Result<Exit, CliError> {
-    match *command {}
+fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {
+    match command {
+        Command::Migrate(args) => migrate::run(args, output),
+    }
 }
