@@ -171,6 +171,20 @@ pub fn looks_like_send_params(obj: &Obj) -> bool {
         )
 }
 
+/// A REST / v1.0 list-configs response body: `{configs: [...], nextPageToken}`.
+pub fn looks_like_push_config_list(obj: &Obj) -> bool {
+    obj.get("configs")
+        .and_then(Value::as_array)
+        .is_some_and(|configs| {
+            configs.iter().all(|config| {
+                config.as_object().is_some_and(|config| {
+                    looks_like_task_push_config(config) || config.contains_key("url")
+                })
+            })
+        })
+        && keys_within(obj, &["configs", "nextPageToken"])
+}
+
 pub fn looks_like_list_tasks_result(obj: &Obj) -> bool {
     is_array(obj, "tasks")
         && [
@@ -205,6 +219,7 @@ pub fn classify_object(obj: &Obj) -> Option<ObjectKind> {
         (looks_like_message, ObjectKind::Message),
         (looks_like_artifact, ObjectKind::Artifact),
         (looks_like_list_tasks_result, ObjectKind::ListTasksResult),
+        (looks_like_push_config_list, ObjectKind::PushConfigList),
         (looks_like_send_params, ObjectKind::SendMessageParams),
         (looks_like_security_scheme, ObjectKind::SecurityScheme),
         (looks_like_task_status, ObjectKind::TaskStatus),
