@@ -58,6 +58,8 @@ mod reverse;
 mod shape;
 mod signals;
 pub mod step;
+#[cfg(test)]
+mod step_tests;
 mod stepper;
 mod steps_forward;
 mod steps_reverse;

@@ -125,9 +125,11 @@ pub fn looks_like_part(obj: &Obj) -> bool {
                 .iter()
                 .any(|key| file.contains_key(*key))
         });
-    let v10_file = (is_string(obj, "raw") || is_string(obj, "url"))
+    let v10_part = ["text", "raw", "url", "data"]
+        .iter()
+        .any(|key| obj.contains_key(*key))
         && (obj.contains_key("mediaType") || obj.contains_key("filename"));
-    file_object || v10_file
+    file_object || v10_part
 }
 
 pub fn looks_like_security_scheme(obj: &Obj) -> bool {
