@@ -52,16 +52,16 @@ pub struct Args {
     /// The version to migrate to.
     #[arg(long, value_enum, default_value = "1.0")]
     pub to: Target,
-    /// Print the step tables (Markdown) and exit.
+    /// Print the step ids of both directions (Markdown) and exit.
     #[arg(long, conflicts_with_all = ["file", "steps", "format", "choices"])]
     pub list_steps: bool,
 }
 
 pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
     if args.list_steps {
-        out.line("### v0.3 -> v1.0\n");
+        out.line("Steps v0.3 -> v1.0, in order:\n");
         out.line(help::steps_markdown(Direction::Forward).trim_end());
-        out.line("\n### v1.0 -> v0.3 (`--to 0.3`)\n");
+        out.line("\nSteps v1.0 -> v0.3 (`--to 0.3`), in order:\n");
         out.line(help::steps_markdown(Direction::Reverse).trim_end());
         return Ok(Exit::Ok);
     }

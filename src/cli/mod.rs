@@ -29,7 +29,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Migrate an A2A v0.3 object to v1.0 (or back), step by step.
+    // Help text lives on `migrate::Args`, generated from the step table.
     Migrate(migrate::Args),
 }
 

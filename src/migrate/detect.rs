@@ -127,13 +127,7 @@ pub fn detect_explained(value: &Value) -> Result<Detection, NotA2a> {
     if let Some(reason) = adapter_artifact(obj) {
         return Err(NotA2a(reason));
     }
-    let (object, how) = root_kind(obj).ok_or_else(|| {
-        NotA2a(
-            "no A2A object found: no JSON-RPC envelope, no `kind` discriminator, and no \
-             Task, Message, event, push-config or Agent Card shape"
-                .into(),
-        )
-    })?;
+    let (object, how) = root_kind(obj).ok_or_else(|| NotA2a(no_shape_reason(obj)))?;
     let method = (object == ObjectKind::JsonRpcRequest)
         .then(|| obj.get("method").and_then(Value::as_str).map(str::to_owned))
         .flatten();
@@ -144,6 +138,22 @@ pub fn detect_explained(value: &Value) -> Result<Detection, NotA2a> {
         }
     }
     Ok(decide(object, method, how, &signals))
+}
+
+fn no_shape_reason(obj: &Map<String, Value>) -> String {
+    let bare_part = !obj.is_empty()
+        && obj
+            .keys()
+            .all(|key| matches!(key.as_str(), "text" | "data" | "metadata"));
+    if bare_part {
+        return "no A2A object found: a bare `text` or `data` member (with `metadata`) reads the \
+                same in v0.3 without `kind` and in v1.0, and is too common to claim as a Part; \
+                add `kind` to migrate it"
+            .into();
+    }
+    "no A2A object found: no JSON-RPC envelope, no `kind` discriminator, and no Task, \
+     Message, event, push-config or Agent Card shape"
+        .into()
 }
 
 fn json_type(value: &Value) -> &'static str {

@@ -1,7 +1,7 @@
 //! Help text and docs generated from the step and choice tables, so they cannot drift.
 
 use super::choices::ChoiceDef;
-use super::step::{Direction, StepDef};
+use super::step::{Direction, Phase, StepDef};
 use super::{choices_for, steps_for};
 
 /// `lossy, choice KEY=DEFAULT, advisory` (empty when none apply).
@@ -70,21 +70,46 @@ pub fn after_help() -> String {
     )
 }
 
-fn markdown_cell(text: &str) -> String {
-    text.replace('|', "\\|")
+fn phase_label(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Envelope => "envelope",
+        Phase::Params => "params",
+        Phase::Core => "core objects",
+        Phase::Card => "agent card",
+        Phase::Transport => "transport (advice)",
+    }
 }
 
-/// A Markdown table of the steps of `direction` (used for the README).
+/// The step ids of `direction` as one Markdown bullet per phase, in order, each marked with
+/// its flags: `(lossy)`, `(choice)`, `(advice)`. Short enough for the README.
 pub fn steps_markdown(direction: Direction) -> String {
-    let mut out = String::from("| # | step id | what it does | flags |\n|---|---|---|---|\n");
-    for (index, step) in steps_for(direction).iter().enumerate() {
-        out.push_str(&format!(
-            "| {} | `{}` | {} | {} |\n",
-            index + 1,
-            step.id,
-            markdown_cell(step.title),
-            markdown_cell(&flags(step))
-        ));
+    let mut out = String::new();
+    let mut current: Option<Phase> = None;
+    for step in steps_for(direction) {
+        if current != Some(step.phase) {
+            if current.is_some() {
+                out.push('\n');
+            }
+            out.push_str(&format!("- {}: ", phase_label(step.phase)));
+            current = Some(step.phase);
+        } else {
+            out.push_str(", ");
+        }
+        let mut marks = Vec::new();
+        if step.lossy {
+            marks.push("lossy");
+        }
+        if step.choice.is_some() {
+            marks.push("choice");
+        }
+        if step.advisory {
+            marks.push("advice");
+        }
+        out.push_str(&format!("`{}`", step.id));
+        if !marks.is_empty() {
+            out.push_str(&format!(" ({})", marks.join(", ")));
+        }
     }
+    out.push('\n');
     out
 }
