@@ -48,6 +48,42 @@ pub enum ObjectKind {
 }
 
 impl ObjectKind {
+    /// Every kind, for tests and for views that list them.
+    pub const ALL: &'static [ObjectKind] = &[
+        ObjectKind::Task,
+        ObjectKind::TaskStatus,
+        ObjectKind::Message,
+        ObjectKind::Part,
+        ObjectKind::Artifact,
+        ObjectKind::StatusUpdateEvent,
+        ObjectKind::ArtifactUpdateEvent,
+        ObjectKind::StreamResponse,
+        ObjectKind::PushNotificationConfig,
+        ObjectKind::TaskPushNotificationConfig,
+        ObjectKind::AuthenticationInfo,
+        ObjectKind::PushConfigList,
+        ObjectKind::AgentCard,
+        ObjectKind::AgentInterface,
+        ObjectKind::AgentCapabilities,
+        ObjectKind::AgentSkill,
+        ObjectKind::SecurityScheme,
+        ObjectKind::OAuthFlows,
+        ObjectKind::SendMessageParams,
+        ObjectKind::SendMessageConfiguration,
+        ObjectKind::GetTaskParams,
+        ObjectKind::CancelTaskParams,
+        ObjectKind::SubscribeParams,
+        ObjectKind::GetPushConfigParams,
+        ObjectKind::ListPushConfigsParams,
+        ObjectKind::DeletePushConfigParams,
+        ObjectKind::ListTasksParams,
+        ObjectKind::ListTasksResult,
+        ObjectKind::ExtendedCardParams,
+        ObjectKind::JsonRpcRequest,
+        ObjectKind::JsonRpcResponse,
+        ObjectKind::JsonRpcError,
+    ];
+
     /// A few words for people.
     pub fn label(self) -> &'static str {
         use ObjectKind::*;
