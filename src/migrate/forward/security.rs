@@ -182,13 +182,16 @@ fn keep_one_flow(scheme: &mut Value, at: &JsonPath, kept: &str, ctx: &mut StepCt
 
 pub fn oauth_flows_single(doc: &mut Value, ctx: &mut StepCtx<'_>) {
     if ctx.detection.object == ObjectKind::SecurityScheme {
-        let flows = flows_mut(doc).map(|(flows, _)| present_flows(flows));
-        if let Some(flows) = flows.filter(|flows| flows.len() > 1) {
+        let flows = flows_mut(doc)
+            .map(|(flows, _)| present_flows(flows))
+            .unwrap_or_default();
+        if let [first, _, ..] = flows.as_slice() {
+            // A lone scheme has no name to split under: keep the chosen flow, or the first.
             let chosen = ctx.choose();
             let kept = if flows.contains(&chosen.as_str()) {
                 chosen
             } else {
-                flows[0].to_owned()
+                (*first).to_owned()
             };
             keep_one_flow(doc, &JsonPath::root(), &kept, ctx);
         }
@@ -242,11 +245,12 @@ fn split_scheme(
     ctx: &mut StepCtx<'_>,
 ) -> Vec<String> {
     let schemes_at = card_at.key("securitySchemes");
-    let Some(original) = schemes.get(name).cloned() else {
+    let (Some(original), Some((first, rest))) = (schemes.get(name).cloned(), flows.split_first())
+    else {
         return Vec::new();
     };
     let mut new_names = Vec::new();
-    for flow in flows.iter().skip(1) {
+    for flow in rest {
         let mut new_name = format!("{name}-{flow}");
         let mut counter = 2;
         while schemes.contains_key(&new_name) {
@@ -266,12 +270,12 @@ fn split_scheme(
     }
     if let Some(scheme) = schemes.get_mut(name) {
         if let Some((kept_flows, _)) = flows_mut(scheme) {
-            kept_flows.retain(|key, _| key == flows[0] || !OAUTH_FLOWS.contains(&key.as_str()));
+            kept_flows.retain(|key, _| key == first || !OAUTH_FLOWS.contains(&key.as_str()));
         }
     }
     let others: Vec<String> = new_names
         .iter()
-        .zip(flows.iter().skip(1))
+        .zip(rest)
         .map(|(new, flow)| format!("{} (`{flow}`)", safe_text(new)))
         .collect();
     ctx.warn(
@@ -280,7 +284,7 @@ fn split_scheme(
             "v1.0 allows one OAuth flow per scheme: split into {} (`{}`) and {}; requirements \
              naming it were duplicated for each",
             safe_text(name),
-            flows[0],
+            first,
             others.join(", ")
         ),
     );
