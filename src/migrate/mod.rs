@@ -51,6 +51,7 @@ pub mod choice_defs;
 pub mod choices;
 pub mod detect;
 pub mod diff;
+pub mod edit;
 mod forward;
 pub mod help;
 pub mod model;

@@ -224,6 +224,15 @@ pub static TASK_STATES: &[(&str, &str)] = &[
     ("unknown", "TASK_STATE_UNSPECIFIED"),
 ];
 
+/// Where task states live: (object, member).
+pub static STATE_MEMBERS: &[(ObjectKind, &str)] = &[
+    (ObjectKind::TaskStatus, "state"),
+    (ObjectKind::ListTasksParams, "status"),
+];
+
+/// Where roles live: (object, member).
+pub static ROLE_MEMBERS: &[(ObjectKind, &str)] = &[(ObjectKind::Message, "role")];
+
 /// The v0.3 REST/gRPC spelling that differs from v1.0 (double L).
 pub const REST_CANCELLED: &str = "TASK_STATE_CANCELLED";
 

@@ -8,12 +8,31 @@ mod v10;
 pub use v03::V03_CHECKS;
 pub use v10::V10_CHECKS;
 
+use super::edit::shown;
 use super::model::ObjectKind;
-use super::step::shown;
 use super::walk::collect;
 use crate::json::JsonPath;
-use crate::rules::{Finding, Severity};
+use crate::rules::{Finding, RuleRow, Severity};
 use serde_json::{Map, Value};
+
+/// A check row: what a pass may and must not be read as is the same for every row.
+const fn row(
+    id: &'static str,
+    title: &'static str,
+    condition: &'static str,
+    result: &'static str,
+    source: &'static str,
+) -> RuleRow {
+    RuleRow {
+        id,
+        title,
+        condition,
+        result,
+        may_imply: "the migrated JSON has this shape",
+        must_not_imply: "the object's content is correct, authorized or accepted by a peer",
+        source,
+    }
+}
 
 /// Checks `value` (rooted at an object of `root` kind) against v1.0.
 pub fn check_v10(value: &Value, root: ObjectKind) -> Vec<Finding> {
@@ -90,6 +109,22 @@ impl Checker {
                     at.key(key),
                     format!("`{key}` = {} is not a {version} field", shown(value)),
                 );
+            }
+        }
+    }
+
+    /// For each `(member, required)` present as an object, its `required` fields.
+    pub fn required_in_members(
+        &mut self,
+        rule: &str,
+        kind: ObjectKind,
+        obj: &Map<String, Value>,
+        at: &JsonPath,
+        members: &[(&str, &[&str])],
+    ) {
+        for (member, required) in members {
+            if let Some(Value::Object(inner)) = obj.get(*member) {
+                self.required(rule, kind, inner, &at.key(member), required);
             }
         }
     }

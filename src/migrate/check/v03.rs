@@ -1,29 +1,11 @@
 //! The v0.3 JSON-RPC dialect checks for `migrate --to 0.3` results (S03,
 //! `specification/json/a2a.json` v0.3.0).
 
-use super::Checker;
+use super::{row, Checker};
 use crate::json::JsonPath;
 use crate::migrate::model::{method_row, ObjectKind, ROLES, TASK_STATES};
-use crate::rules::{RuleRow, RuleTable};
+use crate::rules::RuleTable;
 use serde_json::{Map, Value};
-
-const fn row(
-    id: &'static str,
-    title: &'static str,
-    condition: &'static str,
-    result: &'static str,
-    source: &'static str,
-) -> RuleRow {
-    RuleRow {
-        id,
-        title,
-        condition,
-        result,
-        may_imply: "the converted JSON has this shape",
-        must_not_imply: "the object's content is correct, authorized or accepted by a peer",
-        source,
-    }
-}
 
 pub static V03_CHECKS: RuleTable = RuleTable {
     id: "a2a-v03",
@@ -193,7 +175,7 @@ pub(super) fn check_object(
                         at.key("method"),
                         format!(
                             "method {} is not a v0.3.0 method",
-                            crate::migrate::step::shown(&Value::String(method.to_owned()))
+                            crate::migrate::edit::shown(&Value::String(method.to_owned()))
                         ),
                     );
                 }

@@ -1,30 +1,12 @@
 //! The v1.0 checks (P10, `specification/a2a.proto` v1.0.0; spec sections 3 and 4).
 
-use super::Checker;
+use super::{row, Checker};
 use crate::json::JsonPath;
 use crate::migrate::base64::{self, Base64};
 use crate::migrate::model::{method_row, ObjectKind, OAUTH_FLOWS, TASK_STATES};
 use crate::migrate::timestamp;
-use crate::rules::{RuleRow, RuleTable};
+use crate::rules::RuleTable;
 use serde_json::{Map, Value};
-
-const fn row(
-    id: &'static str,
-    title: &'static str,
-    condition: &'static str,
-    result: &'static str,
-    source: &'static str,
-) -> RuleRow {
-    RuleRow {
-        id,
-        title,
-        condition,
-        result,
-        may_imply: "the migrated JSON has this shape",
-        must_not_imply: "the object's content is correct, authorized or accepted by a peer",
-        source,
-    }
-}
 
 pub static V10_CHECKS: RuleTable = RuleTable {
     id: "a2a-v10",
@@ -205,7 +187,7 @@ pub(super) fn check_object(
                         at.key("protocolVersion"),
                         format!(
                         "protocolVersion {} has patch digits; v1.0 cards SHOULD use Major.Minor",
-                        crate::migrate::step::shown(&Value::String(version.to_owned()))
+                        crate::migrate::edit::shown(&Value::String(version.to_owned()))
                     ),
                     );
                 }
@@ -283,7 +265,7 @@ pub(super) fn check_object(
                         at.key("method"),
                         format!(
                             "method {} is not a v1.0 method",
-                            crate::migrate::step::shown(&Value::String(method.to_owned()))
+                            crate::migrate::edit::shown(&Value::String(method.to_owned()))
                         ),
                     );
                 }
@@ -328,7 +310,7 @@ fn check_timestamp(obj: &Map<String, Value>, at: &JsonPath, key: &str, c: &mut C
             at.key(key),
             format!(
                 "`{key}` = {} is not RFC 3339 in UTC `Z`",
-                crate::migrate::step::shown(value)
+                crate::migrate::edit::shown(value)
             ),
         );
     }
@@ -351,20 +333,21 @@ fn check_scheme(obj: &Map<String, Value>, at: &JsonPath, c: &mut Checker) {
         ("oauth2SecurityScheme", &["flows"]),
         ("openIdConnectSecurityScheme", &["openIdConnectUrl"]),
     ];
-    for (member, required) in member_fields {
-        if let Some(Value::Object(inner)) = obj.get(*member) {
-            let inner_at = at.key(member);
-            c.required(
-                "V10-REQUIRED",
-                ObjectKind::SecurityScheme,
-                inner,
-                &inner_at,
-                required,
-            );
-            if *member == "apiKeySecurityScheme" {
-                c.stale("V10-STALE", inner, &inner_at, &["in"], "v1.0");
-            }
-        }
+    c.required_in_members(
+        "V10-REQUIRED",
+        ObjectKind::SecurityScheme,
+        obj,
+        at,
+        member_fields,
+    );
+    if let Some(Value::Object(api_key)) = obj.get("apiKeySecurityScheme") {
+        c.stale(
+            "V10-STALE",
+            api_key,
+            &at.key("apiKeySecurityScheme"),
+            &["in"],
+            "v1.0",
+        );
     }
 }
 
@@ -381,15 +364,5 @@ fn check_flows(obj: &Map<String, Value>, at: &JsonPath, c: &mut Checker) {
             &["deviceAuthorizationUrl", "tokenUrl", "scopes"],
         ),
     ];
-    for (flow, required) in flow_fields {
-        if let Some(Value::Object(inner)) = obj.get(*flow) {
-            c.required(
-                "V10-REQUIRED",
-                ObjectKind::OAuthFlows,
-                inner,
-                &at.key(flow),
-                required,
-            );
-        }
-    }
+    c.required_in_members("V10-REQUIRED", ObjectKind::OAuthFlows, obj, at, flow_fields);
 }

@@ -2,8 +2,9 @@
 //! dropped capabilities and signatures.
 
 use crate::json::{safe_text, JsonPath};
+use crate::migrate::edit::{remove, rename, shown};
 use crate::migrate::model::ObjectKind;
-use crate::migrate::step::{each, remove, rename, shown, StepCtx};
+use crate::migrate::step::{each, StepCtx};
 use serde_json::{json, Map, Value};
 
 fn same_interface(a: &Value, b: &Value) -> bool {

@@ -1,28 +1,50 @@
 //! Phase B: the JSON-RPC envelope (methods, result wrappers, errors) and the webhook body.
 
 use crate::json::JsonPath;
-use crate::migrate::model::{method_row, ObjectKind, ERROR_DOMAIN, ERROR_INFO_TYPE, ERROR_REASONS};
+use crate::migrate::edit::{insert, map_string, remove, shown};
+use crate::migrate::model::{
+    method_row, MethodRow, ObjectKind, ERROR_DOMAIN, ERROR_INFO_TYPE, ERROR_REASONS,
+};
 use crate::migrate::shape::{classify_object, wrapper_member};
-use crate::migrate::step::{each, insert, map_string, remove, shown, StepCtx};
+use crate::migrate::step::{each, StepCtx};
 use serde_json::{json, Map, Value};
 
-pub fn method_rename(doc: &mut Value, ctx: &mut StepCtx<'_>) {
+/// Renames every request's method to its name in the other version; returns where a method
+/// was renamed, with its row.
+pub(crate) fn rename_methods(
+    doc: &mut Value,
+    ctx: &mut StepCtx<'_>,
+    to_v10: bool,
+) -> Vec<(JsonPath, &'static MethodRow)> {
+    let mut renamed = Vec::new();
     each(doc, ctx, ObjectKind::JsonRpcRequest, |obj, at, ctx| {
-        let renamed = map_string(ctx, obj, at, "method", |method| {
+        let result = map_string(ctx, obj, at, "method", |method| {
             method_row(method)
-                .filter(|row| row.v03 == method)
-                .map(|row| row.v10)
+                .filter(|row| {
+                    if to_v10 {
+                        row.v03 == method
+                    } else {
+                        row.v10 == method
+                    }
+                })
+                .map(|row| if to_v10 { row.v10 } else { row.v03 })
         });
-        if let Ok(Some(old)) = renamed {
-            if method_row(&old).is_some_and(|row| !row.in_v03) {
-                ctx.note(
-                    &at.key("method"),
-                    "`tasks/list` was not a v0.3.0 JSON-RPC method (only a draft); v1.0 \
-                     `ListTasks` is new",
-                );
-            }
+        if let Some(row) = result.ok().flatten().as_deref().and_then(method_row) {
+            renamed.push((at.key("method"), row));
         }
     });
+    renamed
+}
+
+pub fn method_rename(doc: &mut Value, ctx: &mut StepCtx<'_>) {
+    for (at, row) in rename_methods(doc, ctx, true) {
+        if !row.in_v03 {
+            ctx.note(
+                &at,
+                "`tasks/list` was not a v0.3.0 JSON-RPC method (only a draft); v1.0 `ListTasks` is new",
+            );
+        }
+    }
 }
 
 /// Moves `result` into `{member: result}`.

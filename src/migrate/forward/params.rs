@@ -1,8 +1,9 @@
 //! Phase C: request params (send configuration, history length, request metadata, push-config
 //! ids and shapes, push authentication) and the pre-release `tasks/list` shapes.
 
+use crate::migrate::edit::{drop_member, insert, remove, rename, shown};
 use crate::migrate::model::ObjectKind;
-use crate::migrate::step::{each, insert, remove, rename, shown, StepCtx};
+use crate::migrate::step::{each, StepCtx};
 use crate::migrate::timestamp;
 use serde_json::{Map, Value};
 
@@ -87,19 +88,13 @@ const METADATA_DROPPED: &[ObjectKind] = &[
 ];
 
 pub fn drop_request_metadata(doc: &mut Value, ctx: &mut StepCtx<'_>) {
-    for kind in METADATA_DROPPED {
-        each(doc, ctx, *kind, |obj, at, ctx| {
-            if let Some(dropped) = remove(ctx, obj, at, "metadata") {
-                ctx.warn(
-                    &at.key("metadata"),
-                    format!(
-                        "dropped `metadata` = {}: the v1.0 request has no such field",
-                        shown(&dropped)
-                    ),
-                );
-            }
-        });
-    }
+    drop_member(
+        doc,
+        ctx,
+        METADATA_DROPPED,
+        "metadata",
+        "the v1.0 request has no such field",
+    );
 }
 
 fn rename_task_id(ctx: &mut StepCtx<'_>, obj: &mut Map<String, Value>, at: &crate::json::JsonPath) {

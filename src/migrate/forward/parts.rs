@@ -3,8 +3,9 @@
 
 use crate::json::JsonPath;
 use crate::migrate::base64::{self, Base64};
+use crate::migrate::edit::{remove, rename, shown};
 use crate::migrate::model::ObjectKind;
-use crate::migrate::step::{each, remove, rename, shown, StepCtx};
+use crate::migrate::step::{each, StepCtx};
 use serde_json::{Map, Value};
 
 fn kind_is(obj: &Map<String, Value>, expected: &str) -> bool {

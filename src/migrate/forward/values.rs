@@ -2,8 +2,11 @@
 //! of Tasks, Messages and stream events.
 
 use crate::json::safe_text;
-use crate::migrate::model::{ObjectKind, REST_CANCELLED, ROLES, TASK_STATES};
-use crate::migrate::step::{each, map_string, remove, shown, StepCtx};
+use crate::migrate::edit::{map_enum, remove, shown};
+use crate::migrate::model::{
+    ObjectKind, REST_CANCELLED, ROLES, ROLE_MEMBERS, STATE_MEMBERS, TASK_STATES,
+};
+use crate::migrate::step::{each, StepCtx};
 use crate::migrate::timestamp::{self, Normalised};
 use serde_json::Value;
 
@@ -18,22 +21,13 @@ fn v10_state(state: &str) -> Option<&'static str> {
 }
 
 pub fn taskstate_enum(doc: &mut Value, ctx: &mut StepCtx<'_>) {
-    for (kind, key) in [
-        (ObjectKind::TaskStatus, "state"),
-        (ObjectKind::ListTasksParams, "status"),
-    ] {
-        each(doc, ctx, kind, |obj, at, ctx| {
-            if let Err(unknown) = map_string(ctx, obj, at, key, v10_state) {
-                ctx.error(
-                    &at.key(key),
-                    format!(
-                        "task state {} is not a v0.3 or v1.0 value; left as it was",
-                        shown(&Value::String(unknown))
-                    ),
-                );
-            }
-        });
-    }
+    map_enum(
+        doc,
+        ctx,
+        STATE_MEMBERS,
+        v10_state,
+        "is not a v0.3 or v1.0 task state",
+    );
 }
 
 fn v10_role(role: &str) -> Option<&'static str> {
@@ -45,17 +39,13 @@ fn v10_role(role: &str) -> Option<&'static str> {
 }
 
 pub fn role_enum(doc: &mut Value, ctx: &mut StepCtx<'_>) {
-    each(doc, ctx, ObjectKind::Message, |obj, at, ctx| {
-        if let Err(unknown) = map_string(ctx, obj, at, "role", v10_role) {
-            ctx.error(
-                &at.key("role"),
-                format!(
-                    "role {} is not a v0.3 or v1.0 value; left as it was",
-                    shown(&Value::String(unknown))
-                ),
-            );
-        }
-    });
+    map_enum(
+        doc,
+        ctx,
+        ROLE_MEMBERS,
+        v10_role,
+        "is not a v0.3 or v1.0 role",
+    );
 }
 
 pub fn timestamp_utc_z(doc: &mut Value, ctx: &mut StepCtx<'_>) {

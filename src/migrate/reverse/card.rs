@@ -2,8 +2,9 @@
 //! flag, security), and the transport advice.
 
 use crate::json::{safe_text, JsonPath};
+use crate::migrate::edit::{insert, remove, shown};
 use crate::migrate::model::{ObjectKind, SECURITY_SCHEME_MEMBERS};
-use crate::migrate::step::{each, insert, remove, shown, StepCtx};
+use crate::migrate::step::{each, StepCtx};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 

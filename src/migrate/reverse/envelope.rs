@@ -1,28 +1,22 @@
 //! Reverse phase B: method names, result wrappers, the webhook body, errors.
 
 use crate::json::JsonPath;
-use crate::migrate::model::{method_row, ObjectKind};
+use crate::migrate::edit::shown;
+use crate::migrate::model::ObjectKind;
 use crate::migrate::shape::wrapper_member;
-use crate::migrate::step::{each, map_string, shown, StepCtx};
+use crate::migrate::step::{each, StepCtx};
 use serde_json::{Map, Value};
 
 pub fn method_rename(doc: &mut Value, ctx: &mut StepCtx<'_>) {
-    each(doc, ctx, ObjectKind::JsonRpcRequest, |obj, at, ctx| {
-        let renamed = map_string(ctx, obj, at, "method", |method| {
-            method_row(method)
-                .filter(|row| row.v10 == method)
-                .map(|row| row.v03)
-        });
-        if let Ok(Some(old)) = renamed {
-            if method_row(&old).is_some_and(|row| !row.in_v03) {
-                ctx.warn(
-                    &at.key("method"),
-                    "ListTasks has no v0.3.0 JSON-RPC method; renamed to the draft `tasks/list`, \
-                     which v0.3 servers may not know",
-                );
-            }
+    for (at, row) in crate::migrate::forward::envelope::rename_methods(doc, ctx, false) {
+        if !row.in_v03 {
+            ctx.warn(
+                &at,
+                "ListTasks has no v0.3.0 JSON-RPC method; renamed to the draft `tasks/list`, \
+                 which v0.3 servers may not know",
+            );
         }
-    });
+    }
 }
 
 /// Replaces `{member: inner}` at `key` with `inner`, when the wrapper member is one of

@@ -1,7 +1,8 @@
 //! Reverse phase C: tenant, send configuration, push-config params and shapes, ListTasks.
 
+use crate::migrate::edit::{drop_member, remove, rename, shown};
 use crate::migrate::model::ObjectKind;
-use crate::migrate::step::{each, remove, rename, shown, StepCtx};
+use crate::migrate::step::{each, StepCtx};
 use serde_json::{Map, Value};
 
 const TENANT_HOLDERS: &[ObjectKind] = &[
@@ -20,18 +21,7 @@ const TENANT_HOLDERS: &[ObjectKind] = &[
 ];
 
 pub fn drop_tenant(doc: &mut Value, ctx: &mut StepCtx<'_>) {
-    for kind in TENANT_HOLDERS {
-        each(doc, ctx, *kind, |obj, at, ctx| {
-            if let Some(tenant) = remove(ctx, obj, at, "tenant") {
-                if tenant.as_str() != Some("") {
-                    ctx.warn(
-                        &at.key("tenant"),
-                        format!("dropped `tenant` = {}: v0.3 has no tenant", shown(&tenant)),
-                    );
-                }
-            }
-        });
-    }
+    drop_member(doc, ctx, TENANT_HOLDERS, "tenant", "v0.3 has no tenant");
 }
 
 pub fn return_immediately_to_blocking(doc: &mut Value, ctx: &mut StepCtx<'_>) {

@@ -1,8 +1,9 @@
 //! Reverse phase D, parts: the unified v1.0 Part back to `kind`-discriminated v0.3 parts.
 
 use crate::json::JsonPath;
+use crate::migrate::edit::{insert, shown};
 use crate::migrate::model::ObjectKind;
-use crate::migrate::step::{each, insert, shown, StepCtx};
+use crate::migrate::step::{each, StepCtx};
 use serde_json::{json, Map, Value};
 
 /// v0.3 text and data parts have no `mediaType` or `filename`; name what is dropped.

@@ -1,7 +1,11 @@
 //! Reverse phase D, outside parts: states, roles, `kind`, and the reconstructed `final`.
 
-use crate::migrate::model::{ObjectKind, INTERRUPTED_STATES, ROLES, TASK_STATES, TERMINAL_STATES};
-use crate::migrate::step::{each, insert, map_string, shown, StepCtx};
+use crate::migrate::edit::{insert, map_enum};
+use crate::migrate::model::{
+    ObjectKind, INTERRUPTED_STATES, REST_CANCELLED, ROLES, ROLE_MEMBERS, STATE_MEMBERS,
+    TASK_STATES, TERMINAL_STATES,
+};
+use crate::migrate::step::{each, StepCtx};
 use serde_json::Value;
 
 fn v03_state(state: &str) -> Option<&'static str> {
@@ -9,26 +13,11 @@ fn v03_state(state: &str) -> Option<&'static str> {
         .iter()
         .find(|(v03, v10)| *v03 == state || *v10 == state)
         .map(|(v03, _)| *v03)
-        .or((state == crate::migrate::model::REST_CANCELLED).then_some("canceled"))
+        .or((state == REST_CANCELLED).then_some("canceled"))
 }
 
 pub fn taskstate_enum(doc: &mut Value, ctx: &mut StepCtx<'_>) {
-    for (kind, key) in [
-        (ObjectKind::TaskStatus, "state"),
-        (ObjectKind::ListTasksParams, "status"),
-    ] {
-        each(doc, ctx, kind, |obj, at, ctx| {
-            if let Err(unknown) = map_string(ctx, obj, at, key, v03_state) {
-                ctx.error(
-                    &at.key(key),
-                    format!(
-                        "task state {} has no v0.3 value; left as it was",
-                        shown(&Value::String(unknown))
-                    ),
-                );
-            }
-        });
-    }
+    map_enum(doc, ctx, STATE_MEMBERS, v03_state, "has no v0.3 task state");
 }
 
 fn v03_role(role: &str) -> Option<&'static str> {
@@ -39,17 +28,7 @@ fn v03_role(role: &str) -> Option<&'static str> {
 }
 
 pub fn role_enum(doc: &mut Value, ctx: &mut StepCtx<'_>) {
-    each(doc, ctx, ObjectKind::Message, |obj, at, ctx| {
-        if let Err(unknown) = map_string(ctx, obj, at, "role", v03_role) {
-            ctx.error(
-                &at.key("role"),
-                format!(
-                    "role {} has no v0.3 value; left as it was",
-                    shown(&Value::String(unknown))
-                ),
-            );
-        }
-    });
+    map_enum(doc, ctx, ROLE_MEMBERS, v03_role, "has no v0.3 role");
 }
 
 fn add_kind(doc: &mut Value, ctx: &mut StepCtx<'_>, kind: ObjectKind, value: &str) {
