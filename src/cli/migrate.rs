@@ -135,7 +135,7 @@ fn read_input(file: &PathBuf, name: &str) -> Result<Vec<u8>, CliError> {
 }
 
 fn complain(text: &str) {
-    let _ = writeln!(std::io::stderr(), "{text}");
+    let _ = writeln!(std::io::stderr(), "{}", safe_text(text));
 }
 
 /// Pretty canonical JSON in which every character unsafe for a terminal is a `\uXXXX` escape.
@@ -286,11 +286,12 @@ fn print_trace(name: &str, migration: &Migration, out: &mut Output) {
     out.line(&format!("result ({}):", target_label(migration.direction)));
     out.line(&terminal_safe_json(&migration.result));
     out.line("");
-    let step_warnings = migration
+    // Step warnings were printed under their steps; these come from detection and parsing.
+    let input_notes = migration
         .warnings
         .iter()
         .filter(|finding| matches!(finding.rule.as_str(), "detect" | "input"));
-    for warning in step_warnings {
+    for warning in input_notes {
         out.line(&finding_line(warning));
     }
     let lossy = migration.steps.iter().filter(|run| run.step.lossy).count();

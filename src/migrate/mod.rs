@@ -35,6 +35,7 @@
 //! let effect = migration.effect_of_switching_off(&["taskstate-enum"], 2);
 //! assert!(!effect.is_empty());
 //! ```
+//! [`diff::full`] gives the whole document with every line marked, for a scrolling view.
 //! A step that is switched off never hides objects from later steps: the walker finds every
 //! object by position in both the v0.3 and the v1.0 shape. Flags for marking the list are on
 //! the step (`run.step.lossy`, `run.step.advisory`) and on the run (`run.choice`: the value
