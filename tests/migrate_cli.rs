@@ -596,6 +596,8 @@ fn not_a2a_input_exits_1_with_the_reason() {
         ("canonical-payload.json", "a canonical A2A adapter payload"),
         ("evidence-event.json", "an adapter evidence event"),
         ("not-json.json", "not JSON"),
+        ("jsonrpc-response.json", "carries nothing A2A-specific"),
+        ("jsonrpc-request.json", "\"eth_call\" is not an A2A method"),
     ];
     for (file, reason) in cases {
         let output = run_path(&["migrate"], &fixtures().join("not-a2a").join(file));

@@ -127,7 +127,7 @@ pub fn detect_explained(value: &Value) -> Result<Detection, NotA2a> {
     if let Some(reason) = adapter_artifact(obj) {
         return Err(NotA2a(reason));
     }
-    let (object, how) = root_kind(obj).ok_or_else(|| NotA2a(no_shape_reason(obj)))?;
+    let (object, how) = root_kind(obj).map_err(NotA2a)?;
     let method = (object == ObjectKind::JsonRpcRequest)
         .then(|| obj.get("method").and_then(Value::as_str).map(str::to_owned))
         .flatten();
@@ -196,28 +196,61 @@ fn adapter_artifact(obj: &Map<String, Value>) -> Option<String> {
     None
 }
 
-fn root_kind(obj: &Map<String, Value>) -> Option<(ObjectKind, String)> {
-    if let Some(kind) = shape::classify_envelope(obj) {
-        let how = match kind {
-            ObjectKind::JsonRpcRequest => "a JSON-RPC envelope with `method`",
-            _ => "a JSON-RPC envelope with `result` or `error`",
-        };
-        if kind == ObjectKind::JsonRpcRequest {
-            let known = obj
-                .get("method")
-                .and_then(Value::as_str)
-                .and_then(method_row)
-                .is_some();
-            if !known {
-                return None;
+/// The root's kind and how it was told, or why the object is not an A2A object.
+fn root_kind(obj: &Map<String, Value>) -> Result<(ObjectKind, String), String> {
+    match shape::classify_envelope(obj) {
+        Some(ObjectKind::JsonRpcRequest) => {
+            let method = obj.get("method").and_then(Value::as_str).unwrap_or("");
+            if method_row(method).is_none() {
+                return Err(format!(
+                    "a JSON-RPC request, but {} is not an A2A method of v0.3 or v1.0",
+                    crate::migrate::edit::shown(&Value::String(method.to_owned()))
+                ));
             }
+            return Ok((
+                ObjectKind::JsonRpcRequest,
+                "a JSON-RPC envelope with an A2A `method`".into(),
+            ));
         }
-        return Some((kind, how.into()));
+        Some(kind) => {
+            return a2a_response(obj)
+                .map(|how| (kind, how.into()))
+                .ok_or_else(|| {
+                    "a JSON-RPC response whose result or error carries nothing A2A-specific (a \
+                     null or unknown result, or a generic error code)"
+                        .into()
+                })
+        }
+        None => {}
     }
     if let Some(kind) = shape::kind_discriminated(obj) {
-        return Some((kind, "its `kind` discriminator".into()));
+        return Ok((kind, "its `kind` discriminator".into()));
     }
-    shape::classify_object(obj).map(|kind| (kind, "its shape (no `kind` member)".into()))
+    shape::classify_object(obj)
+        .map(|kind| (kind, "its shape (no `kind` member)".into()))
+        .ok_or_else(|| no_shape_reason(obj))
+}
+
+/// A JSON-RPC response is claimed only when its result is an A2A object (or the list-configs
+/// result), or its error has an A2A code (-32001..-32009) or an A2A ErrorInfo.
+fn a2a_response(obj: &Map<String, Value>) -> Option<&'static str> {
+    if obj.get("result").and_then(shape::classify_result).is_some() {
+        return Some("a JSON-RPC response with an A2A `result`");
+    }
+    let error = obj.get("error")?;
+    let a2a_code = error
+        .get("code")
+        .and_then(Value::as_i64)
+        .is_some_and(|code| (-32009..=-32001).contains(&code));
+    let a2a_info = error
+        .get("data")
+        .and_then(Value::as_array)
+        .is_some_and(|items| {
+            items.iter().any(|item| {
+                item.get("domain").and_then(Value::as_str) == Some(super::model::ERROR_DOMAIN)
+            })
+        });
+    (a2a_code || a2a_info).then_some("a JSON-RPC response with an A2A error")
 }
 
 fn decide(
@@ -387,6 +420,9 @@ mod tests {
             json!({"hello": "world"}),
             json!([1, 2]),
             json!({"jsonrpc": "2.0", "id": 1, "method": "eth_call"}),
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"balance": 3}}),
+            json!({"jsonrpc": "2.0", "id": 1, "result": null}),
+            json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "no such method"}}),
         ] {
             assert!(detect(&value).is_none(), "{value}");
         }

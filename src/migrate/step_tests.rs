@@ -357,7 +357,7 @@ fn reverse_cases() -> Vec<Case> {
         speaks(
             "to03-error-rename-32007",
             json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32007, "message": "no card"}}),
-            json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "no method"}}),
+            json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32002, "message": "not cancelable"}}),
         ),
         case(
             "to03-drop-tenant",
