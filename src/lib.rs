@@ -9,6 +9,7 @@ pub mod a2a;
 pub mod corpus;
 pub mod freeze;
 pub mod json;
+pub mod migrate;
 pub mod profiles;
 pub mod report;
 pub mod rules;

@@ -10,6 +10,7 @@ mod convert;
 mod digest;
 mod explain;
 mod formats;
+mod migrate;
 mod output;
 mod profile;
 
@@ -69,6 +70,8 @@ pub enum Command {
     Profile(profile::Args),
     /// Show which field of each handoff format plays each A2A handoff-seam role.
     Formats(formats::Args),
+    // Help text lives on `migrate::Args`, generated from the step table.
+    Migrate(migrate::Args),
 }
 
 /// Parses the process arguments, runs, and returns the process exit code.
@@ -130,5 +133,6 @@ fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {
         Command::Digest(args) => digest::run(args, output),
         Command::Profile(args) => profile::run(args, output),
         Command::Formats(args) => formats::run(args, output),
+        Command::Migrate(args) => migrate::run(args, output),
     }
 }

@@ -68,6 +68,19 @@ impl JsonPath {
                 Segment::Index(index) => current.as_array()?.get(*index),
             })
     }
+
+    /// Looks the path up in a value, for editing in place.
+    pub fn lookup_mut<'v>(
+        &self,
+        value: &'v mut serde_json::Value,
+    ) -> Option<&'v mut serde_json::Value> {
+        self.0
+            .iter()
+            .try_fold(value, |current, segment| match segment {
+                Segment::Key(key) => current.as_object_mut()?.get_mut(key),
+                Segment::Index(index) => current.as_array_mut()?.get_mut(*index),
+            })
+    }
 }
 
 fn is_plain_identifier(key: &str) -> bool {
@@ -134,5 +147,17 @@ mod tests {
         );
         assert_eq!(JsonPath::keys(&["a", "b"]).lookup(&value), None);
         assert_eq!(JsonPath::root().lookup(&value), Some(&value));
+    }
+
+    #[test]
+    fn lookup_mut_edits_in_place() {
+        let mut value = json!({"a": [{"b": 1}]});
+        *JsonPath::keys(&["a"])
+            .index(0)
+            .key("b")
+            .lookup_mut(&mut value)
+            .unwrap() = json!(2);
+        assert_eq!(value, json!({"a": [{"b": 2}]}));
+        assert!(JsonPath::keys(&["a", "b"]).lookup_mut(&mut value).is_none());
     }
 }

@@ -1,0 +1,338 @@
+//! `handoff-inspector migrate FILE`: A2A v0.3 -> v1.0 (or back with `--to 0.3`), printing the
+//! migrated object, or the step trace with a diff per step.
+
+use super::{CliError, Exit, Output};
+use crate::json::{canonical_pretty, is_unsafe_char, safe_text, scan_duplicate_keys};
+use crate::migrate::{choices_for, help, Choices, Direction, Migration, PathChange, StepRun};
+use crate::rules::{Finding, Severity};
+use clap::ValueEnum;
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Target {
+    #[value(name = "1.0")]
+    V10,
+    #[value(name = "0.3")]
+    V03,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Migrate an A2A v0.3 object to v1.0 (or back), step by step",
+    long_about = "Migrate one A2A object (Task, Message, Part, Artifact, stream event, JSON-RPC \
+                  request or response, push config, Agent Card) from v0.3 (JSON-RPC or \
+                  HTTP+JSON dialect) to v1.0, or from v1.0 back to the v0.3 JSON-RPC dialect \
+                  with --to 0.3.\n\nBy default prints the migrated object as JSON on stdout \
+                  and warnings on stderr. --steps prints each step with its diff; --format \
+                  json prints the whole report.\n\nExit codes: 0 migrated (or already in the \
+                  target version), 1 the input is not an A2A object, 2 usage or I/O error.",
+    after_long_help = help::after_help()
+)]
+pub struct Args {
+    /// The JSON file to migrate (`-` reads standard input).
+    #[arg(required_unless_present = "list_steps")]
+    pub file: Option<PathBuf>,
+    /// Print the step trace with a diff per step instead of the bare result.
+    #[arg(long)]
+    pub steps: bool,
+    /// Trace format: text, or json for {detected, steps, result, warnings, findings}.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Decide a choice point, e.g. --choice history-length-zero=keep (repeatable).
+    #[arg(long = "choice", value_name = "KEY=VALUE")]
+    pub choices: Vec<String>,
+    /// The version to migrate to.
+    #[arg(long, value_enum, default_value = "1.0")]
+    pub to: Target,
+    /// Print the step ids of both directions (Markdown) and exit.
+    #[arg(long, conflicts_with_all = ["file", "steps", "format", "choices"])]
+    pub list_steps: bool,
+}
+
+pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
+    if args.list_steps {
+        out.line("Steps v0.3 -> v1.0, in order:\n");
+        out.line(help::steps_markdown(Direction::Forward).trim_end());
+        out.line("\nSteps v1.0 -> v0.3 (`--to 0.3`), in order:\n");
+        out.line(help::steps_markdown(Direction::Reverse).trim_end());
+        return Ok(Exit::Ok);
+    }
+    let Some(file) = &args.file else {
+        return Err(CliError::Usage("migrate: FILE is required".into()));
+    };
+    let direction = match args.to {
+        Target::V10 => Direction::Forward,
+        Target::V03 => Direction::Reverse,
+    };
+    let choices = Choices::parse(
+        args.choices.iter().map(String::as_str),
+        &choices_for(direction),
+    )
+    .map_err(CliError::Usage)?;
+    let name = safe_text(&file.display().to_string()).into_owned();
+    let bytes = read_input(file, &name)?;
+    let input: Value = match serde_json::from_slice(&bytes) {
+        Ok(value) => value,
+        Err(error) => {
+            complain(&format!("{name}: not an A2A object: not JSON ({error})"));
+            return Ok(Exit::Findings);
+        }
+    };
+    let mut migration = match Migration::run(&input, direction, &choices) {
+        Ok(migration) => migration,
+        Err(why) => {
+            complain(&format!("{name}: not an A2A object: {why}"));
+            return Ok(Exit::Findings);
+        }
+    };
+    for duplicate in scan_duplicate_keys(&bytes) {
+        migration.warnings.insert(
+            0,
+            Finding::new(
+                "input",
+                Severity::Warning,
+                duplicate.path,
+                format!(
+                    "key appears {} times; only the last value was read",
+                    duplicate.occurrences
+                ),
+            ),
+        );
+    }
+    match (args.steps, args.format) {
+        (false, None) => {
+            out.line(&terminal_safe_json(&migration.result));
+            complain(&summary(&name, &migration));
+            for finding in migration.warnings.iter().chain(&migration.findings) {
+                complain(&finding_line(finding));
+            }
+        }
+        (_, Some(Format::Json)) => out.line(&terminal_safe_json(&migration.report())),
+        _ => print_trace(&name, &migration, out),
+    }
+    Ok(Exit::Ok)
+}
+
+fn read_input(file: &PathBuf, name: &str) -> Result<Vec<u8>, CliError> {
+    let io_error = |error| CliError::Io {
+        path: name.to_owned(),
+        error,
+    };
+    if file.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin().read_to_end(&mut bytes).map_err(io_error)?;
+        return Ok(bytes);
+    }
+    std::fs::read(file).map_err(io_error)
+}
+
+fn complain(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{}", safe_text(text));
+}
+
+/// Pretty canonical JSON in which every character unsafe for a terminal is a `\uXXXX` escape.
+/// Outside strings pretty JSON holds only ASCII punctuation, spaces and newlines, and inside
+/// strings serde_json already escapes C0 controls, so any other unsafe character is inside a
+/// string and the escape keeps the JSON equal.
+fn terminal_safe_json(value: &Value) -> String {
+    let text = canonical_pretty(value);
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c != '\n' && is_unsafe_char(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn summary(name: &str, migration: &Migration) -> String {
+    let count = |severity: Severity| {
+        migration
+            .warnings
+            .iter()
+            .filter(|finding| finding.severity == severity)
+            .count()
+    };
+    format!(
+        "{name}: {} -> {}: {} step(s), {} warning(s), {} error(s) in migration, {} finding(s) in the check",
+        migration.detection.summary(),
+        target_label(migration.direction),
+        migration.steps.len(),
+        count(Severity::Warning),
+        count(Severity::Error),
+        migration.findings.len()
+    )
+}
+
+fn target_label(direction: Direction) -> &'static str {
+    match direction {
+        Direction::Forward => "v1.0",
+        Direction::Reverse => "v0.3",
+    }
+}
+
+fn finding_line(finding: &Finding) -> String {
+    let severity = match finding.severity {
+        Severity::Note => "note",
+        Severity::Warning => "warning",
+        Severity::Error => "error",
+    };
+    format!(
+        "{severity}: [{}] {}: {}",
+        finding.rule,
+        finding.path,
+        safe_text(&finding.message)
+    )
+}
+
+fn path_change(change: &PathChange) -> String {
+    let show = |path: &Option<crate::json::JsonPath>, absent: &str| {
+        path.as_ref()
+            .map_or_else(|| absent.to_owned(), ToString::to_string)
+    };
+    format!(
+        "{} -> {}",
+        show(&change.before, "(new)"),
+        show(&change.after, "(removed)")
+    )
+}
+
+const PATHS_SHOWN: usize = 12;
+
+fn print_step(index: usize, total: usize, run: &StepRun, out: &mut Output) {
+    let step = run.step;
+    out.line(&format!(
+        "step {}/{total}  {}: {}",
+        index + 1,
+        step.id,
+        step.title
+    ));
+    for change in run.changes.iter().take(PATHS_SHOWN) {
+        out.line(&format!("  path     {}", path_change(change)));
+    }
+    if run.changes.len() > PATHS_SHOWN {
+        out.line(&format!(
+            "  path     ... and {} more",
+            run.changes.len() - PATHS_SHOWN
+        ));
+    }
+    out.line(&format!("  why      {}", step.why));
+    let mut flags = Vec::new();
+    if step.lossy {
+        flags.push("LOSSY".to_owned());
+    }
+    if step.advisory {
+        flags.push("advisory".to_owned());
+    }
+    if let Some(choice) = &run.choice {
+        let taken = if choice.default { "default" } else { "chosen" };
+        flags.push(format!(
+            "CHOICE {}={} ({taken}; other: {})",
+            choice.key,
+            safe_text(&choice.value),
+            choice.override_hint
+        ));
+    }
+    if !flags.is_empty() {
+        out.line(&format!("  flags    {}", flags.join(" | ")));
+    }
+    out.line(&format!(
+        "  digest   {} -> {}",
+        run.before_digest().short(12),
+        run.after_digest().short(12)
+    ));
+    for hunk in run.diff(2) {
+        for line in hunk {
+            out.line(&format!("    {}{}", line.tag.sign(), line.text));
+        }
+    }
+    for warning in &run.warnings {
+        out.line(&format!("  {}", finding_line(warning)));
+    }
+    out.line("");
+}
+
+fn print_trace(name: &str, migration: &Migration, out: &mut Output) {
+    out.line(&format!(
+        "{name}: {} -> {}",
+        migration.detection.summary(),
+        target_label(migration.direction)
+    ));
+    out.line("detected from:");
+    for reason in &migration.detection.reasons {
+        out.line(&format!("  {reason}"));
+    }
+    for conflict in &migration.detection.conflicts {
+        out.line(&format!("  MIXED: {conflict}"));
+    }
+    out.line("");
+    let total = migration.steps.len();
+    for (index, run) in migration.steps.iter().enumerate() {
+        print_step(index, total, run, out);
+    }
+    out.line(&format!("result ({}):", target_label(migration.direction)));
+    out.line(&terminal_safe_json(&migration.result));
+    out.line("");
+    // Step warnings were printed under their steps; these come from detection and parsing.
+    let input_notes = migration
+        .warnings
+        .iter()
+        .filter(|finding| matches!(finding.rule.as_str(), "detect" | "input"));
+    for warning in input_notes {
+        out.line(&finding_line(warning));
+    }
+    let lossy = migration.steps.iter().filter(|run| run.step.lossy).count();
+    let choices = migration
+        .steps
+        .iter()
+        .filter(|run| run.choice.is_some())
+        .count();
+    out.line(&format!(
+        "{total} step(s) applied, {lossy} lossy, {choices} with a choice; {} warning(s)",
+        migration.warnings.len()
+    ));
+    if migration.findings.is_empty() {
+        out.line(&format!(
+            "check against {}: no findings",
+            target_label(migration.direction)
+        ));
+    } else {
+        out.line(&format!(
+            "check against {}: {} finding(s)",
+            target_label(migration.direction),
+            migration.findings.len()
+        ));
+        for finding in &migration.findings {
+            out.line(&format!("  {}", finding_line(finding)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn safe_json_escapes_only_unsafe_characters_and_stays_equal() {
+        let value = json!({"a": "x\u{202e}y\u{e0041}é\n"});
+        let text = terminal_safe_json(&value);
+        assert!(text.contains("\\u202e"));
+        assert!(text.contains("\\udb40\\udc41"));
+        assert!(text.contains('é'));
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value);
+    }
+}

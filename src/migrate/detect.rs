@@ -1,0 +1,430 @@
+//! Detection of an A2A object's version, dialect and type, with the reasons (spec section 2).
+//!
+//! The root kind comes from the JSON-RPC envelope, a `kind` discriminator or the object's
+//! shape; the version comes from the signals every nested object carries. Objects that carry
+//! both v0.3 and v1.0 signals are reported as mixed, and migrated from v0.3.
+
+use super::model::{method_row, ObjectKind};
+use super::shape;
+use super::signals::{object_signals, Class, Signal};
+use super::walk::collect;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Version {
+    #[serde(rename = "0.3")]
+    V0_3,
+    /// The v1.0 release candidate (`blocking`, nested push configs with v1.0 method names).
+    #[serde(rename = "1.0-rc")]
+    V1_0Rc,
+    #[serde(rename = "1.0")]
+    V1_0,
+    /// Nothing in the object differs between v0.3 and v1.0.
+    #[serde(rename = "indeterminate")]
+    Indeterminate,
+}
+
+impl Version {
+    pub fn label(self) -> &'static str {
+        match self {
+            Version::V0_3 => "v0.3",
+            Version::V1_0Rc => "v1.0 release candidate",
+            Version::V1_0 => "v1.0",
+            Version::Indeterminate => "version indeterminate",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dialect {
+    /// v0.3 JSON-RPC / Agent-Card dialect (`kind`, kebab-case enums, `file.uri`).
+    JsonRpc,
+    /// v0.3 HTTP+JSON / gRPC ProtoJSON (`TASK_STATE_CANCELLED`, `content`, `fileWithUri`).
+    Rest,
+    /// v1.0 ProtoJSON, the only v1.0 form.
+    ProtoJson,
+    /// Pre-release v1.0 shapes.
+    PreRelease,
+    /// No dialect-specific field.
+    Unknown,
+}
+
+impl Dialect {
+    pub fn label(self) -> &'static str {
+        match self {
+            Dialect::JsonRpc => "JSON-RPC dialect",
+            Dialect::Rest => "HTTP+JSON/gRPC dialect",
+            Dialect::ProtoJson => "ProtoJSON",
+            Dialect::PreRelease => "pre-release shapes",
+            Dialect::Unknown => "no dialect-specific field",
+        }
+    }
+}
+
+/// What an input is, and why the tool thinks so.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Detection {
+    pub version: Version,
+    pub dialect: Dialect,
+    pub object: ObjectKind,
+    /// The JSON-RPC method of a request, as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// True when the object carries signals of both versions.
+    pub mixed: bool,
+    /// Human-readable reasons, each naming a JSON path; terminal-safe.
+    pub reasons: Vec<String>,
+    /// The signals that contradict the detected version (empty unless `mixed`).
+    pub conflicts: Vec<String>,
+}
+
+impl Detection {
+    /// `A2A v0.3 Task (JSON-RPC dialect)`.
+    pub fn summary(&self) -> String {
+        let object = match &self.method {
+            Some(method) => format!("{} {}", self.object.label(), crate::json::safe_text(method)),
+            None => self.object.label().to_owned(),
+        };
+        let mixed = if self.mixed { ", mixed versions" } else { "" };
+        format!(
+            "A2A {} {} ({}{})",
+            self.version.label(),
+            object,
+            self.dialect.label(),
+            mixed
+        )
+    }
+}
+
+/// Why an input is not an A2A object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotA2a(pub String);
+
+impl fmt::Display for NotA2a {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The version, dialect and type of an A2A v0.3 or v1.0 object; `None` for other JSON,
+/// including the A2A adapter's own packets, canonical payloads and evidence events.
+pub fn detect(value: &Value) -> Option<Detection> {
+    detect_explained(value).ok()
+}
+
+/// Like [`detect`], with the reason when the input is not an A2A object.
+pub fn detect_explained(value: &Value) -> Result<Detection, NotA2a> {
+    let Some(obj) = value.as_object() else {
+        return Err(NotA2a(format!(
+            "the top-level JSON value is {}, not an object",
+            json_type(value)
+        )));
+    };
+    if let Some(reason) = adapter_artifact(obj) {
+        return Err(NotA2a(reason));
+    }
+    let (object, how) = root_kind(obj).map_err(NotA2a)?;
+    let method = (object == ObjectKind::JsonRpcRequest)
+        .then(|| obj.get("method").and_then(Value::as_str).map(str::to_owned))
+        .flatten();
+    let mut signals = Vec::new();
+    for node in collect(value, object) {
+        if let Some(node_obj) = node.path.lookup(value).and_then(Value::as_object) {
+            object_signals(node.kind, node_obj, &node.path, &mut signals);
+        }
+    }
+    Ok(decide(object, method, how, &signals))
+}
+
+fn no_shape_reason(obj: &Map<String, Value>) -> String {
+    let bare_part = !obj.is_empty()
+        && obj
+            .keys()
+            .all(|key| matches!(key.as_str(), "text" | "data" | "metadata"));
+    if bare_part {
+        return "no A2A object found: a bare `text` or `data` member (with `metadata`) reads the \
+                same in v0.3 without `kind` and in v1.0, and is too common to claim as a Part; \
+                add `kind` to migrate it"
+            .into();
+    }
+    "no A2A object found: no JSON-RPC envelope, no `kind` discriminator, and no Task, \
+     Message, event, push-config or Agent Card shape"
+        .into()
+}
+
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The adapter's own artifacts look A2A-ish but are not protocol objects; the corpus
+/// classifier must keep them apart.
+fn adapter_artifact(obj: &Map<String, Value>) -> Option<String> {
+    let text = |key: &str| obj.get(key).and_then(Value::as_str);
+    if text("protocol") == Some("a2a") && obj.contains_key("event_type") {
+        return Some(
+            "a raw A2A adapter packet (top-level `protocol` \"a2a\" with `event_type`), \
+             not an A2A protocol object"
+                .into(),
+        );
+    }
+    if text("adapter_id") == Some("assay-adapter-a2a") {
+        return Some(
+            "a canonical A2A adapter payload (`adapter_id` \"assay-adapter-a2a\"), not an A2A \
+             protocol object"
+                .into(),
+        );
+    }
+    let evidence_type = text("type").is_some_and(|t| t.starts_with("assay.adapter.a2a."));
+    if obj.contains_key("specversion") && evidence_type {
+        return Some(
+            "an adapter evidence event (`specversion` with `type` assay.adapter.a2a.*), not \
+             an A2A protocol object"
+                .into(),
+        );
+    }
+    None
+}
+
+/// The root's kind and how it was told, or why the object is not an A2A object.
+fn root_kind(obj: &Map<String, Value>) -> Result<(ObjectKind, String), String> {
+    match shape::classify_envelope(obj) {
+        Some(ObjectKind::JsonRpcRequest) => {
+            let method = obj.get("method").and_then(Value::as_str).unwrap_or("");
+            if method_row(method).is_none() {
+                return Err(format!(
+                    "a JSON-RPC request, but {} is not an A2A method of v0.3 or v1.0",
+                    crate::migrate::edit::shown(&Value::String(method.to_owned()))
+                ));
+            }
+            return Ok((
+                ObjectKind::JsonRpcRequest,
+                "a JSON-RPC envelope with an A2A `method`".into(),
+            ));
+        }
+        Some(kind) => {
+            return a2a_response(obj)
+                .map(|how| (kind, how.into()))
+                .ok_or_else(|| {
+                    "a JSON-RPC response whose result or error carries nothing A2A-specific (a \
+                     null or unknown result, or a generic error code)"
+                        .into()
+                })
+        }
+        None => {}
+    }
+    if let Some(kind) = shape::kind_discriminated(obj) {
+        return Ok((kind, "its `kind` discriminator".into()));
+    }
+    shape::classify_object(obj)
+        .map(|kind| (kind, "its shape (no `kind` member)".into()))
+        .ok_or_else(|| no_shape_reason(obj))
+}
+
+/// A JSON-RPC response is claimed only when its result is an A2A object (or the list-configs
+/// result), or its error has an A2A code (-32001..-32009) or an A2A ErrorInfo.
+fn a2a_response(obj: &Map<String, Value>) -> Option<&'static str> {
+    if obj.get("result").and_then(shape::classify_result).is_some() {
+        return Some("a JSON-RPC response with an A2A `result`");
+    }
+    let error = obj.get("error")?;
+    let a2a_code = error
+        .get("code")
+        .and_then(Value::as_i64)
+        .is_some_and(|code| (-32009..=-32001).contains(&code));
+    let a2a_info = error
+        .get("data")
+        .and_then(Value::as_array)
+        .is_some_and(|items| {
+            items.iter().any(|item| {
+                item.get("domain").and_then(Value::as_str) == Some(super::model::ERROR_DOMAIN)
+            })
+        });
+    (a2a_code || a2a_info).then_some("a JSON-RPC response with an A2A error")
+}
+
+fn decide(
+    object: ObjectKind,
+    method: Option<String>,
+    how: String,
+    signals: &[Signal],
+) -> Detection {
+    let has = |class: Class| signals.iter().any(|signal| signal.class == class);
+    let old = has(Class::Rpc) || has(Class::Rest) || has(Class::V03);
+    let rc_only = has(Class::V03OrRc) && !old;
+    let (version, dialect) = if old || (rc_only && !has(Class::V10)) {
+        let dialect = if has(Class::Rpc) {
+            Dialect::JsonRpc
+        } else if has(Class::Rest) || has(Class::ProtoJson) {
+            Dialect::Rest
+        } else {
+            // JSON-RPC is the v0.3 default transport and the card's dialect.
+            Dialect::JsonRpc
+        };
+        (Version::V0_3, dialect)
+    } else if rc_only {
+        (Version::V1_0Rc, Dialect::PreRelease)
+    } else if has(Class::V10) || has(Class::ProtoJson) {
+        (Version::V1_0, Dialect::ProtoJson)
+    } else {
+        (Version::Indeterminate, Dialect::Unknown)
+    };
+    let conflicting = |class: Class| match (version, dialect) {
+        (Version::V0_3, Dialect::JsonRpc) => {
+            matches!(class, Class::V10 | Class::ProtoJson | Class::Rest)
+        }
+        (Version::V0_3, _) => matches!(class, Class::V10 | Class::Rpc),
+        _ => false,
+    };
+    let supporting: Vec<&Signal> = signals.iter().filter(|s| !conflicting(s.class)).collect();
+    let against: Vec<&Signal> = signals.iter().filter(|s| conflicting(s.class)).collect();
+    let mut reasons = vec![format!("object: {} (from {how})", object.label())];
+    reasons.extend(grouped(&supporting));
+    if version == Version::Indeterminate {
+        reasons.push("no field or value that differs between v0.3 and v1.0".into());
+    }
+    let conflicts = grouped(&against);
+    Detection {
+        version,
+        dialect,
+        object,
+        method,
+        mixed: !conflicts.is_empty(),
+        reasons,
+        conflicts,
+    }
+}
+
+/// One line per kind of signal: the first path, and how many more there are.
+fn grouped(signals: &[&Signal]) -> Vec<String> {
+    let mut groups: BTreeMap<(Class, &str), (&Signal, usize)> = BTreeMap::new();
+    let mut order = Vec::new();
+    for signal in signals {
+        let key = (signal.class, signal.what.as_str());
+        match groups.get_mut(&key) {
+            Some((_, count)) => *count += 1,
+            None => {
+                groups.insert(key, (signal, 0));
+                order.push(key);
+            }
+        }
+    }
+    order
+        .into_iter()
+        .filter_map(|key| groups.get(&key))
+        .map(|(signal, more)| {
+            let more = if *more > 0 {
+                format!(" (and {more} more)")
+            } else {
+                String::new()
+            };
+            format!(
+                "{}: {} [{}]{more}",
+                signal.path,
+                signal.what,
+                signal.class.label()
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn v03_jsonrpc_task_without_kind() {
+        let found = detect(&json!({"id": "t", "contextId": "c", "status": {"state": "completed"}}))
+            .unwrap();
+        assert_eq!(found.version, Version::V0_3);
+        assert_eq!(found.dialect, Dialect::JsonRpc);
+        assert_eq!(found.object, ObjectKind::Task);
+        assert!(!found.mixed);
+        assert!(found.reasons[0].contains("shape"), "{:?}", found.reasons);
+        assert!(
+            found.reasons[1].contains("$.status.state"),
+            "{:?}",
+            found.reasons
+        );
+    }
+
+    #[test]
+    fn v03_rest_message() {
+        let found =
+            detect(&json!({"messageId": "m", "role": "ROLE_USER", "content": [{"text": "hi"}]}))
+                .unwrap();
+        assert_eq!(
+            (found.version, found.dialect),
+            (Version::V0_3, Dialect::Rest)
+        );
+    }
+
+    #[test]
+    fn v10_and_indeterminate() {
+        let v10 =
+            detect(&json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "t"}}))
+                .unwrap();
+        assert_eq!(
+            (v10.version, v10.dialect),
+            (Version::V1_0, Dialect::ProtoJson)
+        );
+        let plain = detect(&json!({"kind": "task", "id": "t", "status": {}})).unwrap();
+        assert_eq!(plain.version, Version::V0_3);
+        let neither = detect(&json!({"artifactId": "a", "parts": [{"text": "x"}]})).unwrap();
+        assert_eq!(neither.version, Version::Indeterminate);
+    }
+
+    #[test]
+    fn mixed_versions_are_named() {
+        let found = detect(
+            &json!({"kind": "task", "id": "t", "status": {"state": "TASK_STATE_COMPLETED"}}),
+        )
+        .unwrap();
+        assert_eq!(found.version, Version::V0_3);
+        assert!(found.mixed);
+        assert!(
+            found.conflicts[0].contains("$.status.state"),
+            "{:?}",
+            found.conflicts
+        );
+    }
+
+    #[test]
+    fn release_candidate_shapes() {
+        let found = detect(
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {
+            "message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "hi"}]},
+            "configuration": {"blocking": true}}}),
+        )
+        .unwrap();
+        assert_eq!(found.version, Version::V1_0Rc);
+    }
+
+    #[test]
+    fn adapter_artifacts_and_plain_json_are_not_claimed() {
+        for value in [
+            json!({"protocol": "a2a", "event_type": "task", "task": {"kind": "task"}}),
+            json!({"adapter_id": "assay-adapter-a2a", "task": {}}),
+            json!({"specversion": "1.0", "type": "assay.adapter.a2a.message", "data": {}}),
+            json!({"hello": "world"}),
+            json!([1, 2]),
+            json!({"jsonrpc": "2.0", "id": 1, "method": "eth_call"}),
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"balance": 3}}),
+            json!({"jsonrpc": "2.0", "id": 1, "result": null}),
+            json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "no such method"}}),
+        ] {
+            assert!(detect(&value).is_none(), "{value}");
+        }
+    }
+}

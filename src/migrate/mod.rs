@@ -1,0 +1,91 @@
+//! A2A v0.3 <-> v1.0 migration, step by step (spec: `a2a-v03-to-v10.md`).
+//!
+//! The migration is an ordered list of small named steps declared as static data
+//! ([`FORWARD_STEPS`], [`REVERSE_STEPS`]): each [`StepDef`] has an id, a title, the paths it
+//! rewrites, the spec fact behind it, and flags (lossy, advisory, and the [`ChoiceDef`] it
+//! asks with its default). The same table feeds the trace, `--help`, `--list-steps` and the
+//! README list.
+//!
+//! # Detecting
+//! [`detect`] names the version (v0.3, v1.0, v1.0 release candidate, or indeterminate), the
+//! dialect (v0.3 JSON-RPC or HTTP+JSON, v1.0 ProtoJSON) and the object type, with reasons
+//! that each name a JSON path. It accepts v0.3 examples that omit `kind`, `role` or
+//! `messageId`, and it does not claim the A2A adapter's raw packets, canonical payloads or
+//! evidence events.
+//!
+//! # The stepper API (what the TUI's Migrate tab is a view over)
+//! ```
+//! use handoff_inspector::migrate::{Choices, Direction, Migration};
+//! let input = serde_json::json!({"kind": "task", "id": "t", "contextId": "c",
+//!     "status": {"state": "completed"}});
+//! let migration = Migration::run(&input, Direction::Forward, &Choices::none()).unwrap();
+//! // The detected object:
+//! assert_eq!(migration.detection.object.label(), "Task");
+//! // The applicable steps, in order, each with before/after values and the paths it changed:
+//! let ids: Vec<&str> = migration.steps.iter().map(|run| run.step.id).collect();
+//! assert!(ids.contains(&"taskstate-enum"));
+//! let run = migration.steps.iter().find(|run| run.step.id == "taskstate-enum").unwrap();
+//! let (_before, _after, _paths) = (&run.before, &run.after, &run.changes);
+//! // A per-step line diff of canonical pretty JSON (hunks with 2 lines of context):
+//! let hunks = run.diff(2);
+//! assert!(!hunks.is_empty());
+//! // The cumulative result with some steps switched off, and its effect on the result:
+//! let without = migration.result_without(&["taskstate-enum"]);
+//! assert_eq!(without["status"]["state"], "completed");
+//! let effect = migration.effect_of_switching_off(&["taskstate-enum"], 2);
+//! assert!(!effect.is_empty());
+//! ```
+//! [`diff::full`] gives the whole document with every line marked, for a scrolling view.
+//! A step that is switched off never hides objects from later steps: the walker finds every
+//! object by position in both the v0.3 and the v1.0 shape. Flags for marking the list are on
+//! the step (`run.step.lossy`, `run.step.advisory`) and on the run (`run.choice`: the value
+//! taken, whether it was the default, and the `--choice` that overrides it).
+//!
+//! # Checking
+//! The result is checked against the target version ([`check::V10_CHECKS`],
+//! [`check::V03_CHECKS`]); failures are findings with paths. Every field a step drops or
+//! rewrites with a loss is named in a warning; every other change is in the step's paths.
+
+pub mod base64;
+pub mod check;
+pub mod choice_defs;
+pub mod choices;
+pub mod detect;
+pub mod diff;
+pub mod edit;
+mod forward;
+pub mod help;
+pub mod model;
+mod reverse;
+mod shape;
+mod signals;
+pub mod step;
+#[cfg(test)]
+mod step_tests;
+mod stepper;
+mod steps_forward;
+mod steps_reverse;
+pub mod timestamp;
+mod walk;
+
+pub use choices::{ChoiceDef, ChoiceTaken, Choices};
+pub use detect::{detect, detect_explained, Detection, Dialect, NotA2a, Version};
+pub use diff::{DiffLine, LineTag};
+pub use model::ObjectKind;
+pub use step::{Direction, PathChange, Phase, StepDef};
+pub use stepper::{step_by_id, steps_for, Migration, StepRun};
+pub use steps_forward::FORWARD_STEPS;
+pub use steps_reverse::REVERSE_STEPS;
+
+/// The choices the steps of `direction` ask, each once, in step order.
+pub fn choices_for(direction: Direction) -> Vec<&'static ChoiceDef> {
+    let mut declared: Vec<&'static ChoiceDef> = Vec::new();
+    for step in steps_for(direction) {
+        if let Some(choice) = step.choice {
+            if !declared.iter().any(|known| known.key == choice.key) {
+                declared.push(choice);
+            }
+        }
+    }
+    declared
+}

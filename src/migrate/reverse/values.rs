@@ -1,0 +1,81 @@
+//! Reverse phase D, outside parts: states, roles, `kind`, and the reconstructed `final`.
+
+use crate::migrate::edit::{insert, map_enum};
+use crate::migrate::model::{
+    ObjectKind, INTERRUPTED_STATES, REST_CANCELLED, ROLES, ROLE_MEMBERS, STATE_MEMBERS,
+    TASK_STATES, TERMINAL_STATES,
+};
+use crate::migrate::step::{each, StepCtx};
+use serde_json::Value;
+
+fn v03_state(state: &str) -> Option<&'static str> {
+    TASK_STATES
+        .iter()
+        .find(|(v03, v10)| *v03 == state || *v10 == state)
+        .map(|(v03, _)| *v03)
+        .or((state == REST_CANCELLED).then_some("canceled"))
+}
+
+pub fn taskstate_enum(doc: &mut Value, ctx: &mut StepCtx<'_>) {
+    map_enum(doc, ctx, STATE_MEMBERS, v03_state, "has no v0.3 task state");
+}
+
+fn v03_role(role: &str) -> Option<&'static str> {
+    ROLES
+        .iter()
+        .find(|(v03, v10)| *v03 == role || *v10 == role)
+        .map(|(v03, _)| *v03)
+}
+
+pub fn role_enum(doc: &mut Value, ctx: &mut StepCtx<'_>) {
+    map_enum(doc, ctx, ROLE_MEMBERS, v03_role, "has no v0.3 role");
+}
+
+fn add_kind(doc: &mut Value, ctx: &mut StepCtx<'_>, kind: ObjectKind, value: &str) {
+    each(doc, ctx, kind, |obj, at, ctx| {
+        if !obj.contains_key("kind") {
+            insert(ctx, obj, at, "kind", Value::String(value.to_owned()));
+        }
+    });
+}
+
+pub fn add_kind_task_message(doc: &mut Value, ctx: &mut StepCtx<'_>) {
+    add_kind(doc, ctx, ObjectKind::Task, "task");
+    add_kind(doc, ctx, ObjectKind::Message, "message");
+}
+
+/// True when the state (either spelling) ends a v0.3 stream under the chosen rule.
+fn is_final(state: &str, with_interrupted: bool) -> bool {
+    let v10 = TASK_STATES
+        .iter()
+        .find(|(v03, v10)| *v03 == state || *v10 == state)
+        .map_or(state, |(_, v10)| *v10);
+    TERMINAL_STATES.contains(&v10) || (with_interrupted && INTERRUPTED_STATES.contains(&v10))
+}
+
+pub fn status_event_add_final(doc: &mut Value, ctx: &mut StepCtx<'_>) {
+    each(doc, ctx, ObjectKind::StatusUpdateEvent, |obj, at, ctx| {
+        if !obj.contains_key("final") {
+            let with_interrupted = ctx.choose() == "terminal-or-interrupted";
+            let state = obj
+                .get("status")
+                .and_then(|status| status.get("state"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let value = is_final(state, with_interrupted);
+            insert(ctx, obj, at, "final", Value::Bool(value));
+            ctx.warn(
+                &at.key("final"),
+                format!(
+                    "reconstructed `final` = {value} from the state (v1.0 has no `final`; the \
+                     end of the stream said it)"
+                ),
+            );
+        }
+    });
+    add_kind(doc, ctx, ObjectKind::StatusUpdateEvent, "status-update");
+}
+
+pub fn artifact_event_add_kind(doc: &mut Value, ctx: &mut StepCtx<'_>) {
+    add_kind(doc, ctx, ObjectKind::ArtifactUpdateEvent, "artifact-update");
+}

@@ -1,0 +1,342 @@
+//! Telling an A2A object's kind from its shape. Published v0.3 examples often omit `kind`,
+//! `role` or `messageId` (spec section 2), so every test below accepts the shape alone; `kind`
+//! wins when present. Each test is narrow enough not to claim ordinary JSON.
+
+use super::model::{ObjectKind, SECURITY_SCHEME_MEMBERS, TASK_STATES, WRAPPER_MEMBERS};
+use serde_json::{Map, Value};
+
+type Obj = Map<String, Value>;
+
+/// A shape test and the kind it recognises.
+type ShapeTest = (fn(&Obj) -> bool, ObjectKind);
+
+fn is_object(obj: &Obj, key: &str) -> bool {
+    obj.get(key).is_some_and(Value::is_object)
+}
+
+fn is_array(obj: &Obj, key: &str) -> bool {
+    obj.get(key).is_some_and(Value::is_array)
+}
+
+fn is_string(obj: &Obj, key: &str) -> bool {
+    obj.get(key).is_some_and(Value::is_string)
+}
+
+fn keys_within(obj: &Obj, allowed: &[&str]) -> bool {
+    obj.keys().all(|key| allowed.contains(&key.as_str()))
+}
+
+/// The kind named by a v0.3 `kind` discriminator.
+pub fn kind_discriminated(obj: &Obj) -> Option<ObjectKind> {
+    match obj.get("kind")?.as_str()? {
+        "task" => Some(ObjectKind::Task),
+        "message" => Some(ObjectKind::Message),
+        "status-update" => Some(ObjectKind::StatusUpdateEvent),
+        "artifact-update" => Some(ObjectKind::ArtifactUpdateEvent),
+        "text" | "file" | "data" => Some(ObjectKind::Part),
+        _ => None,
+    }
+}
+
+/// `{"task": {...}}` and the other three: exactly one wrapper member holding an object.
+pub fn wrapper_member(obj: &Obj) -> Option<(&'static str, ObjectKind)> {
+    if obj.len() != 1 {
+        return None;
+    }
+    WRAPPER_MEMBERS
+        .iter()
+        .find(|(member, _)| is_object(obj, member))
+        .copied()
+}
+
+pub fn looks_like_task(obj: &Obj) -> bool {
+    is_string(obj, "id") && is_object(obj, "status") && !obj.contains_key("taskId")
+}
+
+pub fn looks_like_status_event(obj: &Obj) -> bool {
+    is_string(obj, "taskId") && is_object(obj, "status")
+}
+
+pub fn looks_like_artifact_event(obj: &Obj) -> bool {
+    is_string(obj, "taskId") && is_object(obj, "artifact")
+}
+
+pub fn looks_like_message(obj: &Obj) -> bool {
+    let has_content = is_array(obj, "parts") || is_array(obj, "content");
+    has_content && (is_string(obj, "role") || is_string(obj, "messageId"))
+}
+
+pub fn looks_like_artifact(obj: &Obj) -> bool {
+    is_string(obj, "artifactId") && is_array(obj, "parts")
+}
+
+pub fn looks_like_card(obj: &Obj) -> bool {
+    let named = is_string(obj, "name");
+    let described = is_array(obj, "skills") || is_object(obj, "capabilities");
+    let located = [
+        "url",
+        "supportedInterfaces",
+        "protocolVersion",
+        "defaultInputModes",
+    ]
+    .iter()
+    .any(|key| obj.contains_key(*key));
+    named && described && located
+}
+
+pub fn looks_like_task_push_config(obj: &Obj) -> bool {
+    let nested = is_object(obj, "pushNotificationConfig")
+        && (is_string(obj, "taskId") || is_string(obj, "name"));
+    let flat = is_string(obj, "taskId") && is_string(obj, "url");
+    nested || flat
+}
+
+pub fn looks_like_push_config(obj: &Obj) -> bool {
+    is_string(obj, "url")
+        && (obj.contains_key("authentication") || obj.contains_key("token"))
+        && keys_within(obj, &["id", "url", "token", "authentication"])
+}
+
+const PART_KEYS: &[&str] = &[
+    "kind",
+    "text",
+    "file",
+    "data",
+    "raw",
+    "url",
+    "mediaType",
+    "filename",
+    "metadata",
+];
+
+/// Strict: a bare `{"text": ...}` or `{"data": ...}` is too common to claim on its own.
+pub fn looks_like_part(obj: &Obj) -> bool {
+    if matches!(kind_discriminated(obj), Some(ObjectKind::Part)) {
+        return true;
+    }
+    if !keys_within(obj, PART_KEYS) {
+        return false;
+    }
+    let file_object = obj
+        .get("file")
+        .and_then(Value::as_object)
+        .is_some_and(|file| {
+            ["uri", "bytes", "fileWithUri", "fileWithBytes"]
+                .iter()
+                .any(|key| file.contains_key(*key))
+        });
+    let v10_part = ["text", "raw", "url", "data"]
+        .iter()
+        .any(|key| obj.contains_key(*key))
+        && (obj.contains_key("mediaType") || obj.contains_key("filename"));
+    file_object || v10_part
+}
+
+pub fn looks_like_security_scheme(obj: &Obj) -> bool {
+    let typed = obj
+        .get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| SECURITY_SCHEME_MEMBERS.iter().any(|(v03, _)| *v03 == t));
+    let wrapped = obj.len() == 1
+        && SECURITY_SCHEME_MEMBERS
+            .iter()
+            .any(|(_, member)| is_object(obj, member));
+    typed || wrapped
+}
+
+/// A known state value in any of the three spellings.
+pub fn is_known_state(state: &str) -> bool {
+    TASK_STATES
+        .iter()
+        .any(|(v03, v10)| *v03 == state || *v10 == state)
+        || state == super::model::REST_CANCELLED
+}
+
+pub fn looks_like_task_status(obj: &Obj) -> bool {
+    obj.get("state")
+        .and_then(Value::as_str)
+        .is_some_and(is_known_state)
+        && keys_within(obj, &["state", "message", "timestamp"])
+}
+
+pub fn looks_like_send_params(obj: &Obj) -> bool {
+    let message = obj.get("message").or_else(|| obj.get("request"));
+    let message_like = message.and_then(Value::as_object).is_some_and(|m| {
+        ["role", "parts", "content", "messageId"]
+            .iter()
+            .any(|key| m.contains_key(*key))
+    });
+    message_like
+        && keys_within(
+            obj,
+            &["message", "request", "configuration", "metadata", "tenant"],
+        )
+}
+
+/// A REST / v1.0 list-configs response body: `{configs: [...], nextPageToken}`.
+pub fn looks_like_push_config_list(obj: &Obj) -> bool {
+    obj.get("configs")
+        .and_then(Value::as_array)
+        .is_some_and(|configs| {
+            configs.iter().all(|config| {
+                config.as_object().is_some_and(|config| {
+                    looks_like_task_push_config(config) || config.contains_key("url")
+                })
+            })
+        })
+        && keys_within(obj, &["configs", "nextPageToken"])
+}
+
+pub fn looks_like_list_tasks_result(obj: &Obj) -> bool {
+    is_array(obj, "tasks")
+        && [
+            "nextPageToken",
+            "totalSize",
+            "pageSize",
+            "next_page_token",
+            "total_size",
+            "page_size",
+        ]
+        .iter()
+        .any(|key| obj.contains_key(*key))
+}
+
+/// The kind of a bare A2A object (not a JSON-RPC envelope), by `kind` or by shape.
+pub fn classify_object(obj: &Obj) -> Option<ObjectKind> {
+    if let Some(kind) = kind_discriminated(obj) {
+        return Some(kind);
+    }
+    if wrapper_member(obj).is_some() {
+        return Some(ObjectKind::StreamResponse);
+    }
+    let tests: &[ShapeTest] = &[
+        (looks_like_card, ObjectKind::AgentCard),
+        (
+            looks_like_task_push_config,
+            ObjectKind::TaskPushNotificationConfig,
+        ),
+        (looks_like_status_event, ObjectKind::StatusUpdateEvent),
+        (looks_like_artifact_event, ObjectKind::ArtifactUpdateEvent),
+        (looks_like_task, ObjectKind::Task),
+        (looks_like_message, ObjectKind::Message),
+        (looks_like_artifact, ObjectKind::Artifact),
+        (looks_like_list_tasks_result, ObjectKind::ListTasksResult),
+        (looks_like_push_config_list, ObjectKind::PushConfigList),
+        (looks_like_send_params, ObjectKind::SendMessageParams),
+        (looks_like_security_scheme, ObjectKind::SecurityScheme),
+        (looks_like_task_status, ObjectKind::TaskStatus),
+        (looks_like_part, ObjectKind::Part),
+        (looks_like_push_config, ObjectKind::PushNotificationConfig),
+    ];
+    tests
+        .iter()
+        .find(|(test, _)| test(obj))
+        .map(|(_, kind)| *kind)
+}
+
+/// The kind of a JSON-RPC `result`: the list-configs array or object, or a bare object.
+/// `null` (the delete result) has no kind.
+pub fn classify_result(result: &Value) -> Option<ObjectKind> {
+    match result {
+        Value::Array(items) if items.iter().all(Value::is_object) => {
+            Some(ObjectKind::PushConfigList)
+        }
+        Value::Object(obj) if is_array(obj, "configs") && !obj.contains_key("tasks") => {
+            Some(ObjectKind::PushConfigList)
+        }
+        Value::Object(obj) => classify_object(obj),
+        _ => None,
+    }
+}
+
+/// A JSON-RPC envelope: a request (`method`) or a response (`result` / `error`).
+pub fn classify_envelope(obj: &Obj) -> Option<ObjectKind> {
+    let envelope_marked = obj.contains_key("jsonrpc") || obj.contains_key("id");
+    if is_string(obj, "method") && (envelope_marked || obj.contains_key("params")) {
+        return Some(ObjectKind::JsonRpcRequest);
+    }
+    if envelope_marked && (obj.contains_key("result") || is_object(obj, "error")) {
+        return Some(ObjectKind::JsonRpcResponse);
+    }
+    None
+}
+
+/// Kinds whose position can hold either the bare object or its v1.0 wrapper, so the
+/// walker re-classifies them each time (a step may have wrapped or unwrapped them).
+pub fn is_streamish(kind: ObjectKind) -> bool {
+    matches!(
+        kind,
+        ObjectKind::Task
+            | ObjectKind::Message
+            | ObjectKind::StatusUpdateEvent
+            | ObjectKind::ArtifactUpdateEvent
+            | ObjectKind::StreamResponse
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn classify(value: Value) -> Option<ObjectKind> {
+        classify_object(value.as_object().unwrap())
+    }
+
+    #[test]
+    fn kind_wins_then_shape() {
+        assert_eq!(
+            classify(json!({"kind": "task", "id": "t"})),
+            Some(ObjectKind::Task)
+        );
+        assert_eq!(
+            classify(json!({"id": "t", "contextId": "c", "status": {"state": "working"}})),
+            Some(ObjectKind::Task)
+        );
+        assert_eq!(
+            classify(json!({"role": "user", "parts": []})),
+            Some(ObjectKind::Message)
+        );
+        assert_eq!(
+            classify(json!({"taskId": "t", "contextId": "c", "status": {}, "final": true})),
+            Some(ObjectKind::StatusUpdateEvent)
+        );
+        assert_eq!(
+            classify(json!({"statusUpdate": {"taskId": "t"}})),
+            Some(ObjectKind::StreamResponse)
+        );
+    }
+
+    #[test]
+    fn ordinary_json_is_not_claimed() {
+        assert_eq!(classify(json!({"text": "hello"})), None);
+        assert_eq!(classify(json!({"data": {"a": 1}})), None);
+        assert_eq!(classify(json!({"name": "x", "url": "https://e"})), None);
+        assert_eq!(classify(json!({"id": 1, "status": "ok"})), None);
+        assert_eq!(classify(json!({"task": 1})), None);
+        assert_eq!(classify(json!({"state": "ok"})), None);
+    }
+
+    #[test]
+    fn results_and_envelopes() {
+        assert_eq!(
+            classify_result(&json!([{"taskId": "t"}])),
+            Some(ObjectKind::PushConfigList)
+        );
+        assert_eq!(
+            classify_result(&json!({"configs": []})),
+            Some(ObjectKind::PushConfigList)
+        );
+        assert_eq!(classify_result(&Value::Null), None);
+        let request = json!({"jsonrpc": "2.0", "id": 1, "method": "tasks/get"});
+        assert_eq!(
+            classify_envelope(request.as_object().unwrap()),
+            Some(ObjectKind::JsonRpcRequest)
+        );
+        let response = json!({"jsonrpc": "2.0", "id": 1, "result": null});
+        assert_eq!(
+            classify_envelope(response.as_object().unwrap()),
+            Some(ObjectKind::JsonRpcResponse)
+        );
+    }
+}

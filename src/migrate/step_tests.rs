@@ -1,0 +1,582 @@
+//! Every step, run on its own: it applies where it should, leaves other input alone, and
+//! applying it twice is the same as applying it once. The last test makes sure no step of
+//! either table is without a case.
+
+use super::choices::Choices;
+use super::detect::detect_explained;
+use super::step::StepCtx;
+use super::{step_by_id, FORWARD_STEPS, REVERSE_STEPS};
+use serde_json::{json, Value};
+
+struct Case {
+    id: &'static str,
+    applies: Value,
+    /// False when the step only speaks (advice, or a choice whose default changes nothing).
+    changes: bool,
+    not: Value,
+}
+
+fn case(id: &'static str, applies: Value, not: Value) -> Case {
+    Case {
+        id,
+        applies,
+        changes: true,
+        not,
+    }
+}
+
+fn speaks(id: &'static str, applies: Value, not: Value) -> Case {
+    Case {
+        id,
+        applies,
+        changes: false,
+        not,
+    }
+}
+
+fn rpc(method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+}
+
+fn response(result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "result": result})
+}
+
+fn card(extra: Value) -> Value {
+    let mut card = json!({"protocolVersion": "0.3.0", "name": "A", "description": "d",
+        "url": "https://a.example/rpc", "version": "1", "capabilities": {},
+        "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": []});
+    if let (Some(card), Some(extra)) = (card.as_object_mut(), extra.as_object()) {
+        card.extend(extra.clone());
+    }
+    card
+}
+
+fn card10(extra: Value) -> Value {
+    let mut card = json!({"name": "A", "description": "d", "version": "1", "capabilities": {},
+        "supportedInterfaces": [{"url": "https://a.example/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}],
+        "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": []});
+    if let (Some(card), Some(extra)) = (card.as_object_mut(), extra.as_object()) {
+        card.extend(extra.clone());
+    }
+    card
+}
+
+fn task03(extra: Value) -> Value {
+    let mut task =
+        json!({"kind": "task", "id": "t", "contextId": "c", "status": {"state": "working"}});
+    if let (Some(task), Some(extra)) = (task.as_object_mut(), extra.as_object()) {
+        task.extend(extra.clone());
+    }
+    task
+}
+
+fn message(parts: Value) -> Value {
+    json!({"kind": "message", "role": "user", "messageId": "m", "parts": parts})
+}
+
+fn message10(parts: Value) -> Value {
+    json!({"role": "ROLE_USER", "messageId": "m", "parts": parts})
+}
+
+fn forward_cases() -> Vec<Case> {
+    let push03 = json!({"url": "https://h.example", "authentication": {"schemes": ["Bearer"]}});
+    vec![
+        case(
+            "jsonrpc-method-rename",
+            rpc("tasks/get", json!({"id": "t"})),
+            rpc("GetTask", json!({"id": "t"})),
+        ),
+        case(
+            "send-result-wrap",
+            response(task03(json!({}))),
+            response(json!({"task": {"id": "t", "status": {"state": "working"}}})),
+        ),
+        case(
+            "stream-result-wrap",
+            response(
+                json!({"kind": "status-update", "taskId": "t", "contextId": "c", "status": {"state": "working"}, "final": false}),
+            ),
+            response(task03(json!({}))),
+        ),
+        speaks(
+            "webhook-body-wrap",
+            task03(json!({})),
+            message(json!([{"kind": "text", "text": "x"}])),
+        ),
+        case(
+            "list-push-configs-result-wrap",
+            response(
+                json!([{"taskId": "t", "pushNotificationConfig": {"url": "https://h.example"}}]),
+            ),
+            response(json!({"configs": []})),
+        ),
+        speaks(
+            "error-rename-32007",
+            json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32007, "message": "no card"}}),
+            json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "no task"}}),
+        ),
+        case(
+            "error-data-to-errorinfo",
+            json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "no task", "data": {"taskId": "t"}}}),
+            json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "no task", "data": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo"}]}}),
+        ),
+        case(
+            "rest-send-request-message",
+            json!({"request": {"messageId": "m", "role": "ROLE_USER", "content": [{"text": "x"}]}}),
+            json!({"message": {"messageId": "m", "role": "ROLE_USER", "content": [{"text": "x"}]}}),
+        ),
+        case(
+            "send-config-blocking-to-returnImmediately",
+            rpc(
+                "message/send",
+                json!({"message": message(json!([])), "configuration": {"blocking": false}}),
+            ),
+            rpc(
+                "message/send",
+                json!({"message": message(json!([])), "configuration": {"returnImmediately": true}}),
+            ),
+        ),
+        case(
+            "send-config-push-rename",
+            rpc(
+                "message/send",
+                json!({"message": message(json!([])), "configuration": {"pushNotificationConfig": push03}}),
+            ),
+            rpc(
+                "message/send",
+                json!({"message": message(json!([])), "configuration": {}}),
+            ),
+        ),
+        case(
+            "history-length-zero",
+            rpc("tasks/get", json!({"id": "t", "historyLength": 0})),
+            rpc("tasks/get", json!({"id": "t", "historyLength": 3})),
+        ),
+        case(
+            "drop-request-metadata",
+            rpc("tasks/get", json!({"id": "t", "metadata": {"a": 1}})),
+            rpc("tasks/cancel", json!({"id": "t", "metadata": {"a": 1}})),
+        ),
+        case(
+            "push-config-params-ids",
+            rpc(
+                "tasks/pushNotificationConfig/get",
+                json!({"id": "t", "pushNotificationConfigId": "c"}),
+            ),
+            rpc(
+                "GetTaskPushNotificationConfig",
+                json!({"taskId": "t", "id": "c"}),
+            ),
+        ),
+        case(
+            "task-push-config-flatten",
+            json!({"taskId": "t", "pushNotificationConfig": push03}),
+            json!({"taskId": "t", "url": "https://h.example"}),
+        ),
+        case(
+            "push-auth-schemes-to-scheme",
+            json!({"taskId": "t", "url": "https://h.example", "authentication": {"schemes": ["Bearer"]}}),
+            json!({"taskId": "t", "url": "https://h.example", "authentication": {"scheme": "Bearer"}}),
+        ),
+        case(
+            "list-tasks-draft-params",
+            rpc(
+                "tasks/list",
+                json!({"page_size": 5, "lastUpdatedAfter": 1700000000000_i64}),
+            ),
+            rpc("ListTasks", json!({"pageSize": 5})),
+        ),
+        case(
+            "taskstate-enum",
+            task03(json!({})),
+            json!({"id": "t", "status": {"state": "TASK_STATE_WORKING"}}),
+        ),
+        case("role-enum", message(json!([])), message10(json!([]))),
+        case(
+            "timestamp-utc-z",
+            task03(json!({"status": {"state": "working", "timestamp": "2025-01-01T10:00:00"}})),
+            task03(json!({"status": {"state": "working", "timestamp": "2025-01-01T10:00:00Z"}})),
+        ),
+        case(
+            "part-text",
+            json!({"kind": "text", "text": "x", "metadata": {}}),
+            json!({"text": "x", "mediaType": "text/plain"}),
+        ),
+        case(
+            "part-file-uri",
+            json!({"kind": "file", "file": {"uri": "https://f.example/a", "mimeType": "a/b"}}),
+            json!({"kind": "file", "file": {"bytes": "aGk="}}),
+        ),
+        speaks(
+            "part-file-data",
+            message(json!([{"kind": "file", "file": {"data": "aGk="}}])),
+            message(json!([{"kind": "file", "file": {"bytes": "aGk="}}])),
+        ),
+        case(
+            "part-file-bytes",
+            json!({"kind": "file", "file": {"bytes": "aGk=", "name": "h"}}),
+            json!({"kind": "file", "file": {"uri": "https://f.example/a"}}),
+        ),
+        case(
+            "part-data",
+            json!({"kind": "data", "data": {"a": 1}}),
+            json!({"raw": "aGk=", "mediaType": "a/b"}),
+        ),
+        case(
+            "part-rest-dialect",
+            json!({"messageId": "m", "role": "ROLE_USER", "content": [{"file": {"fileWithUri": "https://f.example/a"}}]}),
+            message10(json!([{"text": "x"}])),
+        ),
+        case(
+            "drop-kind-task-message",
+            task03(json!({})),
+            json!({"id": "t", "status": {"state": "working"}}),
+        ),
+        case(
+            "status-event-drop-final",
+            json!({"kind": "status-update", "taskId": "t", "contextId": "c", "status": {"state": "working"}, "final": false}),
+            json!({"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}),
+        ),
+        case(
+            "artifact-event-drop-kind",
+            json!({"kind": "artifact-update", "taskId": "t", "contextId": "c", "artifact": {"artifactId": "a", "parts": []}}),
+            json!({"taskId": "t", "contextId": "c", "artifact": {"artifactId": "a", "parts": []}}),
+        ),
+        case(
+            "card-interfaces-merge",
+            card(
+                json!({"additionalInterfaces": [{"url": "https://a.example/g", "transport": "GRPC"}]}),
+            ),
+            card10(json!({})),
+        ),
+        case(
+            "card-protocol-version-into-interfaces",
+            json!({"protocolVersion": "0.3.0", "name": "A", "skills": [], "supportedInterfaces": [{"url": "u", "protocolBinding": "JSONRPC"}]}),
+            card10(json!({})),
+        ),
+        case(
+            "card-extended-card-capability",
+            card(json!({"supportsAuthenticatedExtendedCard": true})),
+            card(json!({})),
+        ),
+        case(
+            "card-drop-state-transition-history",
+            card(json!({"capabilities": {"stateTransitionHistory": true}})),
+            card(json!({})),
+        ),
+        case(
+            "card-security-requirements",
+            card(json!({"security": [{"k": []}]})),
+            card10(json!({"securityRequirements": [{"schemes": {"k": {}}}]})),
+        ),
+        case(
+            "security-scheme-type-to-member",
+            card(
+                json!({"securitySchemes": {"k": {"type": "apiKey", "in": "header", "name": "K"}}}),
+            ),
+            card10(
+                json!({"securitySchemes": {"k": {"apiKeySecurityScheme": {"location": "header", "name": "K"}}}}),
+            ),
+        ),
+        case(
+            "oauth-flows-single",
+            card(
+                json!({"securitySchemes": {"o": {"type": "oauth2", "flows": {
+                "clientCredentials": {"tokenUrl": "https://t.example", "scopes": {}},
+                "password": {"tokenUrl": "https://t.example", "scopes": {}}}}}}),
+            ),
+            card(
+                json!({"securitySchemes": {"o": {"type": "oauth2", "flows": {
+                "clientCredentials": {"tokenUrl": "https://t.example", "scopes": {}}}}}}),
+            ),
+        ),
+        speaks(
+            "oauth-deprecated-flow-advice",
+            card(
+                json!({"securitySchemes": {"o": {"type": "oauth2", "flows": {"password": {"tokenUrl": "https://t.example", "scopes": {}}}}}}),
+            ),
+            card(
+                json!({"securitySchemes": {"o": {"type": "oauth2", "flows": {"clientCredentials": {"tokenUrl": "https://t.example", "scopes": {}}}}}}),
+            ),
+        ),
+        case(
+            "card-signatures-invalidated",
+            card(json!({"signatures": [{"protected": "p", "signature": "s"}]})),
+            card(json!({"signatures": []})),
+        ),
+        speaks(
+            "http-path-drop-v1",
+            json!({"messageId": "m", "role": "ROLE_USER", "content": []}),
+            message(json!([])),
+        ),
+        speaks(
+            "headers",
+            rpc("tasks/get", json!({"id": "t"})),
+            task03(json!({})),
+        ),
+        speaks(
+            "content-type",
+            json!({"messageId": "m", "role": "ROLE_USER", "content": []}),
+            message(json!([])),
+        ),
+    ]
+}
+
+fn reverse_cases() -> Vec<Case> {
+    vec![
+        case(
+            "to03-jsonrpc-method",
+            rpc("GetTask", json!({"id": "t"})),
+            rpc("tasks/get", json!({"id": "t"})),
+        ),
+        case(
+            "to03-send-result-unwrap",
+            response(json!({"task": {"id": "t", "status": {"state": "TASK_STATE_WORKING"}}})),
+            response(json!({"statusUpdate": {"taskId": "t", "status": {}}})),
+        ),
+        case(
+            "to03-stream-result-unwrap",
+            response(json!({"statusUpdate": {"taskId": "t", "status": {}}})),
+            response(json!({"task": {"id": "t", "status": {"state": "TASK_STATE_WORKING"}}})),
+        ),
+        case(
+            "to03-webhook-body-unwrap",
+            json!({"task": {"id": "t", "status": {"state": "TASK_STATE_WORKING"}}}),
+            json!({"id": "t", "status": {"state": "TASK_STATE_WORKING"}}),
+        ),
+        case(
+            "to03-list-push-configs-result-unwrap",
+            response(
+                json!({"configs": [{"taskId": "t", "url": "https://h.example"}], "nextPageToken": "p2"}),
+            ),
+            response(
+                json!([{"taskId": "t", "pushNotificationConfig": {"url": "https://h.example"}}]),
+            ),
+        ),
+        speaks(
+            "to03-error-rename-32007",
+            json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32007, "message": "no card"}}),
+            json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32002, "message": "not cancelable"}}),
+        ),
+        case(
+            "to03-drop-tenant",
+            rpc("GetTask", json!({"id": "t", "tenant": "acme"})),
+            rpc("GetTask", json!({"id": "t"})),
+        ),
+        case(
+            "to03-send-config-blocking",
+            rpc(
+                "SendMessage",
+                json!({"message": message10(json!([])), "configuration": {"returnImmediately": true}}),
+            ),
+            rpc(
+                "SendMessage",
+                json!({"message": message10(json!([])), "configuration": {}}),
+            ),
+        ),
+        case(
+            "to03-send-config-push-rename",
+            rpc(
+                "SendMessage",
+                json!({"message": message10(json!([])), "configuration": {"taskPushNotificationConfig": {"url": "https://h.example"}}}),
+            ),
+            rpc(
+                "SendMessage",
+                json!({"message": message10(json!([])), "configuration": {}}),
+            ),
+        ),
+        speaks(
+            "to03-history-length-zero",
+            rpc("GetTask", json!({"id": "t", "historyLength": 0})),
+            rpc("GetTask", json!({"id": "t", "historyLength": 2})),
+        ),
+        case(
+            "to03-push-config-params-ids",
+            rpc(
+                "DeleteTaskPushNotificationConfig",
+                json!({"taskId": "t", "id": "c"}),
+            ),
+            rpc(
+                "tasks/pushNotificationConfig/delete",
+                json!({"id": "t", "pushNotificationConfigId": "c"}),
+            ),
+        ),
+        case(
+            "to03-task-push-config-nest",
+            json!({"taskId": "t", "id": "c", "url": "https://h.example"}),
+            json!({"taskId": "t", "pushNotificationConfig": {"url": "https://h.example"}}),
+        ),
+        case(
+            "to03-push-auth-scheme-to-schemes",
+            json!({"url": "https://h.example", "authentication": {"scheme": "Bearer"}}),
+            json!({"url": "https://h.example", "authentication": {"schemes": ["Bearer"]}}),
+        ),
+        speaks(
+            "to03-list-tasks",
+            rpc("ListTasks", json!({"pageSize": 5})),
+            rpc("GetTask", json!({"id": "t"})),
+        ),
+        case(
+            "to03-taskstate-enum",
+            json!({"id": "t", "status": {"state": "TASK_STATE_WORKING"}}),
+            task03(json!({})),
+        ),
+        case("to03-role-enum", message10(json!([])), message(json!([]))),
+        case(
+            "to03-part-text",
+            json!({"text": "x", "mediaType": "text/plain"}),
+            json!({"kind": "text", "text": "x"}),
+        ),
+        case(
+            "to03-part-file-url",
+            json!({"url": "https://f.example/a", "mediaType": "a/b"}),
+            json!({"raw": "aGk=", "mediaType": "a/b"}),
+        ),
+        case(
+            "to03-part-file-raw",
+            json!({"raw": "aGk=", "mediaType": "a/b"}),
+            json!({"url": "https://f.example/a", "mediaType": "a/b"}),
+        ),
+        case(
+            "to03-part-data",
+            message10(json!([{"data": 3}])),
+            message10(json!([{"text": "x"}])),
+        ),
+        case(
+            "to03-add-kind-task-message",
+            json!({"id": "t", "status": {"state": "TASK_STATE_WORKING"}}),
+            task03(json!({})),
+        ),
+        case(
+            "to03-status-event-add-final",
+            json!({"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED"}}),
+            json!({"kind": "status-update", "taskId": "t", "contextId": "c", "status": {"state": "completed"}, "final": true}),
+        ),
+        case(
+            "to03-artifact-event-add-kind",
+            json!({"taskId": "t", "contextId": "c", "artifact": {"artifactId": "a", "parts": [{"text": "x"}]}}),
+            json!({"kind": "artifact-update", "taskId": "t", "contextId": "c", "artifact": {"artifactId": "a", "parts": []}}),
+        ),
+        case(
+            "to03-card-protocol-version",
+            card10(json!({})),
+            card(json!({})),
+        ),
+        case(
+            "to03-card-interfaces-split",
+            card10(json!({})),
+            card(json!({})),
+        ),
+        case(
+            "to03-card-extended-card-capability",
+            card10(json!({"capabilities": {"extendedAgentCard": true}})),
+            card10(json!({})),
+        ),
+        case(
+            "to03-card-security-requirements",
+            card10(json!({"securityRequirements": [{"schemes": {"k": {}}}]})),
+            card10(json!({})),
+        ),
+        case(
+            "to03-security-scheme-member-to-type",
+            card10(
+                json!({"securitySchemes": {"k": {"apiKeySecurityScheme": {"location": "header", "name": "K"}}}}),
+            ),
+            card(
+                json!({"securitySchemes": {"k": {"type": "apiKey", "in": "header", "name": "K"}}}),
+            ),
+        ),
+        case(
+            "to03-oauth-v1-only-fields",
+            card10(
+                json!({"securitySchemes": {"o": {"oauth2SecurityScheme": {"flows": {"authorizationCode": {
+                "authorizationUrl": "https://a.example", "tokenUrl": "https://t.example", "scopes": {}, "pkceRequired": true}}}}}}),
+            ),
+            card10(
+                json!({"securitySchemes": {"o": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {
+                "tokenUrl": "https://t.example", "scopes": {}}}}}}}),
+            ),
+        ),
+        case(
+            "to03-card-signatures-invalidated",
+            card10(json!({"signatures": [{"protected": "p", "signature": "s"}]})),
+            card10(json!({})),
+        ),
+        speaks(
+            "to03-headers",
+            rpc("GetTask", json!({"id": "t"})),
+            card10(json!({})),
+        ),
+    ]
+}
+
+/// Runs one step on `doc` (detected as a whole) and says whether it applied.
+fn run_step(id: &str, doc: &Value) -> (Value, bool) {
+    let step = step_by_id(id).unwrap_or_else(|| panic!("no step {id}"));
+    let detection = detect_explained(doc).unwrap_or_else(|why| panic!("{id}: {why}: {doc}"));
+    let choices = Choices::none();
+    let mut out = doc.clone();
+    let mut ctx = StepCtx::new(step, &detection, &choices);
+    (step.apply)(&mut out, &mut ctx);
+    let applied = ctx.applied();
+    // Idempotent: the same step on its own output (with the original detection) changes nothing.
+    let mut again = out.clone();
+    let mut ctx = StepCtx::new(step, &detection, &choices);
+    (step.apply)(&mut again, &mut ctx);
+    assert_eq!(again, out, "{id} is not idempotent on {doc}");
+    (out, applied)
+}
+
+fn check_cases(cases: Vec<Case>) {
+    for case in cases {
+        let (after, applied) = run_step(case.id, &case.applies);
+        assert!(applied, "{} did not apply to {}", case.id, case.applies);
+        if case.changes {
+            assert_ne!(
+                after, case.applies,
+                "{} applied but changed nothing",
+                case.id
+            );
+        } else {
+            assert_eq!(after, case.applies, "{} must not edit", case.id);
+        }
+        let (after, applied) = run_step(case.id, &case.not);
+        assert!(!applied, "{} applied to {}", case.id, case.not);
+        assert_eq!(after, case.not, "{} changed {}", case.id, case.not);
+    }
+}
+
+#[test]
+fn forward_steps_apply_do_not_apply_and_are_idempotent() {
+    check_cases(forward_cases());
+}
+
+#[test]
+fn reverse_steps_apply_do_not_apply_and_are_idempotent() {
+    check_cases(reverse_cases());
+}
+
+#[test]
+fn every_step_has_a_case_and_ids_are_unique() {
+    let covered: Vec<&str> = forward_cases()
+        .iter()
+        .chain(reverse_cases().iter())
+        .map(|case| case.id)
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for step in FORWARD_STEPS.iter().chain(REVERSE_STEPS.iter()) {
+        assert!(seen.insert(step.id), "duplicate step id {}", step.id);
+        assert!(covered.contains(&step.id), "no case for {}", step.id);
+        assert!(
+            !step.why.is_empty() && !step.source.is_empty(),
+            "{}",
+            step.id
+        );
+        assert!(
+            step.advisory || !step.changes.is_empty(),
+            "{} declares no paths",
+            step.id
+        );
+    }
+}

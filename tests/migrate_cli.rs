@@ -1,0 +1,736 @@
+//! `handoff-inspector migrate` through the real binary: every fixture pair, re-migration,
+//! the trace and report formats, choices, bad input and exit codes.
+
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_handoff-inspector"))
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/migrate")
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+fn run_path(args: &[&str], path: &Path) -> Output {
+    bin()
+        .args(args)
+        .arg(path)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout_json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "stdout is not JSON ({error}): {}\nstderr: {}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// An input fixture, its expected output, and the `--to` that turns one into the other.
+struct Pair {
+    input: PathBuf,
+    expected: PathBuf,
+    to: &'static str,
+}
+
+fn pairs(dir: &Path) -> Vec<Pair> {
+    let mut pairs = Vec::new();
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    for name in &names {
+        let (stem, to, target) = if let Some(stem) = name
+            .strip_suffix(".v03.jsonrpc.json")
+            .map(|stem| format!("{stem}.v03.jsonrpc"))
+            .or_else(|| {
+                name.strip_suffix(".v03.rest.json")
+                    .map(|stem| format!("{stem}.v03.rest"))
+            }) {
+            (stem, "1.0", "v10")
+        } else if let Some(stem) = name
+            .strip_suffix(".v10.json")
+            .filter(|stem| !stem.contains(".v03."))
+        {
+            (format!("{stem}.v10"), "0.3", "v03")
+        } else {
+            continue;
+        };
+        let expected = dir.join(format!("{stem}.{target}.json"));
+        assert!(
+            expected.exists(),
+            "{name} has no expected output {}",
+            expected.display()
+        );
+        pairs.push(Pair {
+            input: dir.join(name),
+            expected,
+            to,
+        });
+    }
+    pairs
+}
+
+fn main_pairs() -> Vec<Pair> {
+    pairs(&fixtures())
+}
+
+fn bad_pairs() -> Vec<Pair> {
+    pairs(&fixtures().join("bad"))
+}
+
+#[test]
+fn every_fixture_migrates_to_its_expected_output() {
+    let all: Vec<Pair> = main_pairs().into_iter().chain(bad_pairs()).collect();
+    assert!(all.len() >= 50, "only {} fixture pairs", all.len());
+    for pair in all {
+        let output = run_path(&["migrate", "--to", pair.to], &pair.input);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}: {}",
+            pair.input.display(),
+            stderr(&output)
+        );
+        assert_eq!(
+            stdout_json(&output),
+            read_json(&pair.expected),
+            "{} differs from {}",
+            pair.input.display(),
+            pair.expected.display()
+        );
+    }
+}
+
+#[test]
+fn both_dialects_and_every_object_type_have_fixtures() {
+    let names: Vec<String> = main_pairs()
+        .iter()
+        .map(|pair| {
+            pair.input
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    let has = |needle: &str| names.iter().any(|name| name.starts_with(needle));
+    for object in [
+        "task.v03.jsonrpc",
+        "task.v03.rest",
+        "task-status.",
+        "message.v03.jsonrpc",
+        "message.v03.rest",
+        "part-text.",
+        "part-file-uri.v03.jsonrpc",
+        "part-file-uri.v03.rest",
+        "part-file-bytes.v03.jsonrpc",
+        "part-file-bytes.v03.rest",
+        "part-data.",
+        "artifact.",
+        "status-update-event.v03.jsonrpc",
+        "status-update-event.v03.rest",
+        "artifact-update-event.v03.jsonrpc",
+        "artifact-update-event.v03.rest",
+        "send-message-request.v03.jsonrpc",
+        "send-message-request.v03.rest",
+        "send-message-response-task.",
+        "send-message-response-message.",
+        "stream-status-update.",
+        "stream-artifact-update.",
+        "stream-response.v03.rest",
+        "get-task-request.",
+        "cancel-task-request.",
+        "resubscribe-request.",
+        "push-config-set-request.",
+        "push-config-get-request.",
+        "push-config-list-request.",
+        "push-config-delete-request.",
+        "push-config-list-response.v03.jsonrpc",
+        "push-config-list-response.v03.rest",
+        "push-config-get-response.",
+        "task-push-notification-config.v03.jsonrpc",
+        "task-push-notification-config.v03.rest",
+        "push-notification-config.",
+        "extended-card-request.",
+        "error-response.",
+        "error-32007.",
+        "list-tasks-draft-request.",
+        "agent-card.v03.jsonrpc",
+        "agent-card.v03.rest",
+        "task.v10",
+        "agent-card.v10",
+    ] {
+        assert!(has(object), "no fixture for {object}");
+    }
+}
+
+/// The `--format json` report of one file.
+fn report(args: &[&str], path: &Path) -> Value {
+    let mut all = vec!["migrate", "--format", "json"];
+    all.extend_from_slice(args);
+    let output = run_path(&all, path);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}: {}",
+        path.display(),
+        stderr(&output)
+    );
+    stdout_json(&output)
+}
+
+#[test]
+fn well_formed_fixtures_pass_the_target_check() {
+    for pair in main_pairs() {
+        let report = report(&["--to", pair.to], &pair.input);
+        assert_eq!(report["findings"], json!([]), "{}", pair.input.display());
+        let errors: Vec<&Value> = report["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|warning| warning["severity"] == "error")
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:?}", pair.input.display());
+    }
+}
+
+#[test]
+fn migrating_a_migrated_object_changes_nothing() {
+    for pair in main_pairs() {
+        let expected = read_json(&pair.expected);
+        let again = run_path(&["migrate", "--to", pair.to], &pair.expected);
+        if again.status.code() == Some(1) {
+            // A bare v1.0 text or data part reads the same as a v0.3 part without `kind`, and
+            // is too common to claim; the tool says so instead of guessing.
+            let keys: Vec<&String> = expected.as_object().unwrap().keys().collect();
+            assert!(
+                keys.iter()
+                    .all(|key| ["text", "data", "metadata"].contains(&key.as_str())),
+                "{}: {}",
+                pair.expected.display(),
+                stderr(&again)
+            );
+            assert!(
+                stderr(&again).contains("too common to claim"),
+                "{}",
+                stderr(&again)
+            );
+            continue;
+        }
+        let report = report(&["--to", pair.to], &pair.expected);
+        assert_eq!(report["result"], expected, "{}", pair.expected.display());
+        for step in report["steps"].as_array().unwrap() {
+            assert_eq!(
+                step["before_digest"],
+                step["after_digest"],
+                "{}: step {} changed a migrated object",
+                pair.expected.display(),
+                step["id"]
+            );
+        }
+    }
+}
+
+#[test]
+fn every_step_is_exercised_by_some_fixture() {
+    let mut seen = BTreeSet::new();
+    for pair in main_pairs().into_iter().chain(bad_pairs()) {
+        let report = report(&["--to", pair.to], &pair.input);
+        for step in report["steps"].as_array().unwrap() {
+            seen.insert(step["id"].as_str().unwrap().to_owned());
+        }
+    }
+    let list = run(&["migrate", "--list-steps"]);
+    let table = String::from_utf8_lossy(&list.stdout);
+    let ids: Vec<&str> = table
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|id| !id.starts_with("--"))
+        .collect();
+    assert!(ids.len() >= 60, "{ids:?}");
+    for id in ids {
+        assert!(seen.contains(id), "no fixture exercises step {id}");
+    }
+}
+
+#[test]
+fn v10_input_is_recognised_and_left_unchanged_with_a_note() {
+    let path = fixtures().join("task.v03.jsonrpc.v10.json");
+    let output = run_path(&["migrate"], &path);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout_json(&output), read_json(&path));
+    assert!(
+        stderr(&output).contains("already A2A v1.0: left unchanged"),
+        "{}",
+        stderr(&output)
+    );
+    let report = report(&[], &path);
+    assert_eq!(report["detected"]["version"], "1.0");
+    assert_eq!(report["steps"], json!([]));
+}
+
+#[test]
+fn json_report_has_the_documented_shape() {
+    let report = report(
+        &[],
+        &fixtures().join("send-message-request.v03.jsonrpc.json"),
+    );
+    assert_eq!(report["detected"]["version"], "0.3");
+    assert_eq!(report["detected"]["dialect"], "json-rpc");
+    assert_eq!(report["detected"]["object"], "json-rpc-request");
+    assert!(report["detected"]["reasons"].as_array().unwrap().len() >= 2);
+    let steps = report["steps"].as_array().unwrap();
+    let ids: Vec<&str> = steps
+        .iter()
+        .map(|step| step["id"].as_str().unwrap())
+        .collect();
+    for id in [
+        "jsonrpc-method-rename",
+        "send-config-blocking-to-returnImmediately",
+        "send-config-push-rename",
+        "history-length-zero",
+        "push-auth-schemes-to-scheme",
+        "role-enum",
+        "part-text",
+    ] {
+        assert!(ids.contains(&id), "{id} missing from {ids:?}");
+    }
+    for step in steps {
+        for key in [
+            "id",
+            "title",
+            "paths",
+            "lossy",
+            "choice",
+            "before_digest",
+            "after_digest",
+        ] {
+            assert!(step.get(key).is_some(), "step without {key}: {step}");
+        }
+        assert_eq!(step["before_digest"].as_str().unwrap().len(), 64);
+    }
+    let history = steps
+        .iter()
+        .find(|step| step["id"] == "history-length-zero")
+        .unwrap();
+    assert_eq!(history["lossy"], true);
+    assert_eq!(history["choice"]["key"], "history-length-zero");
+    assert_eq!(history["choice"]["value"], "unlimited");
+    assert_eq!(history["choice"]["default"], true);
+    assert_eq!(
+        history["choice"]["override_hint"],
+        "--choice history-length-zero=keep"
+    );
+    assert_eq!(
+        history["paths"],
+        json!([{"before": "$.params.configuration.historyLength", "after": null}])
+    );
+    // Consecutive steps chain: each starts where the previous one ended.
+    for window in steps.windows(2) {
+        assert_eq!(window[0]["after_digest"], window[1]["before_digest"]);
+    }
+    assert_eq!(
+        report["result"],
+        read_json(&fixtures().join("send-message-request.v03.jsonrpc.v10.json"))
+    );
+    assert!(report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w["rule"] == "history-length-zero"));
+}
+
+#[test]
+fn steps_trace_shows_each_step_with_its_diff_and_marks() {
+    let output = run_path(
+        &["migrate", "--steps"],
+        &fixtures().join("agent-card.v03.jsonrpc.json"),
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("A2A v0.3 AgentCard (JSON-RPC dialect) -> v1.0"),
+        "{text}"
+    );
+    assert!(text.contains("detected from:"));
+    assert!(text.contains("step 1/"));
+    assert!(text.contains("card-interfaces-merge: url, preferredTransport"));
+    assert!(
+        text.contains("  path     $.url -> $.supportedInterfaces[0].url"),
+        "{text}"
+    );
+    assert!(text.contains("LOSSY"));
+    assert!(text.contains("CHOICE interface-protocol-version=0.3 (default; other: --choice interface-protocol-version=1.0)"), "{text}");
+    assert!(
+        text.contains("    -  \"preferredTransport\": \"JSONRPC\","),
+        "{text}"
+    );
+    assert!(
+        text.contains("    +      \"protocolBinding\": \"JSONRPC\""),
+        "{text}"
+    );
+    assert!(text.contains("check against v1.0: no findings"));
+}
+
+#[test]
+fn choices_change_the_result() {
+    let cases: &[(&str, &str, &str, Value)] = &[
+        (
+            "send-message-request.v03.jsonrpc.json",
+            "history-length-zero=keep",
+            "/params/configuration/historyLength",
+            json!(0),
+        ),
+        (
+            "send-message-response-task.v03.jsonrpc.json",
+            "task-result=get",
+            "/result/id",
+            json!("task-3"),
+        ),
+        (
+            "agent-card.v03.jsonrpc.json",
+            "interface-protocol-version=1.0",
+            "/supportedInterfaces/0/protocolVersion",
+            json!("1.0"),
+        ),
+        (
+            "agent-card.v03.jsonrpc.json",
+            "interface-protocol-version=card",
+            "/supportedInterfaces/1/protocolVersion",
+            json!("0.3.0"),
+        ),
+        (
+            "agent-card.v03.jsonrpc.json",
+            "signatures=keep",
+            "/signatures/0/signature",
+            json!("c2lnbmF0dXJl"),
+        ),
+        (
+            "task.v03.jsonrpc.json",
+            "bare-task=webhook",
+            "/task/id",
+            json!("task-1"),
+        ),
+        (
+            "error-response.v03.jsonrpc.json",
+            "error-data=keep",
+            "/error/data/retryable",
+            json!(false),
+        ),
+        (
+            "bad/multi-push-schemes.v03.jsonrpc.json",
+            "push-auth-scheme=Basic",
+            "/params/authentication/scheme",
+            json!("Basic"),
+        ),
+        (
+            "bad/multi-oauth-flows.v03.jsonrpc.json",
+            "oauth-flow=clientCredentials",
+            "/securitySchemes/oauth/oauth2SecurityScheme/flows/clientCredentials/tokenUrl",
+            json!("https://auth.example.com/token"),
+        ),
+        (
+            "bad/naive-timestamp.v03.jsonrpc.json",
+            "naive-timestamp-zone=+02:00",
+            "/status/timestamp",
+            json!("2025-04-02T14:59:25.331844Z"),
+        ),
+        (
+            "bad/invalid-base64.v03.jsonrpc.json",
+            "invalid-base64=repair",
+            "/raw",
+            json!("iVBORw0KGgo="),
+        ),
+        (
+            "bad/file-data-slip.v03.jsonrpc.json",
+            "file-data=bytes",
+            "/parts/0/raw",
+            json!("aGk="),
+        ),
+    ];
+    for (file, choice, pointer, expected) in cases {
+        let output = run_path(&["migrate", "--choice", choice], &fixtures().join(file));
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{file} {choice}: {}",
+            stderr(&output)
+        );
+        let result = stdout_json(&output);
+        assert_eq!(
+            result.pointer(pointer),
+            Some(expected),
+            "{file} {choice}: {result}"
+        );
+    }
+    let output = run_path(
+        &[
+            "migrate",
+            "--to",
+            "0.3",
+            "--choice",
+            "final=terminal-or-interrupted",
+        ],
+        &fixtures().join("stream-status-update.v10.json"),
+    );
+    assert_eq!(
+        stdout_json(&output).pointer("/result/final"),
+        Some(&json!(true))
+    );
+    let output = run_path(
+        &["migrate", "--choice", "push-config-id=cfg-7"],
+        &write_temp(
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "tasks/pushNotificationConfig/get", "params": {"id": "t"}}),
+        ),
+    );
+    assert_eq!(
+        stdout_json(&output)["params"],
+        json!({"taskId": "t", "id": "cfg-7"})
+    );
+}
+
+fn write_temp(value: &Value) -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!("migrate-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{}.json", NEXT.fetch_add(1, Ordering::SeqCst)));
+    std::fs::write(&path, serde_json::to_vec(value).unwrap()).unwrap();
+    path
+}
+
+#[test]
+fn bad_input_is_named_in_a_warning_or_finding() {
+    let cases: &[(&str, &str)] = &[
+        ("mixed-versions.v03.jsonrpc.json", "mixed versions: detected v0.3 but found $.status.state"),
+        ("invalid-base64.v03.jsonrpc.json", "error: [part-file-bytes] $.raw: not valid base64"),
+        ("invalid-base64.v03.jsonrpc.json", "error: [V10-BASE64] $.raw"),
+        ("naive-timestamp.v03.jsonrpc.json", "warning: [timestamp-utc-z] $.status.timestamp: 2025-04-02T16:59:25.331844 had no zone"),
+        ("multi-oauth-flows.v03.jsonrpc.json", "warning: [oauth-flows-single] $.securitySchemes.oauth: v1.0 allows one OAuth flow per scheme"),
+        ("multi-push-schemes.v03.jsonrpc.json", "warning: [push-auth-schemes-to-scheme] $.params.authentication.schemes: v1.0 holds one scheme: kept Bearer, dropped Basic"),
+        ("file-data-slip.v03.jsonrpc.json", "error: [part-file-data] $.parts[0].file.data"),
+        ("missing-role.v03.jsonrpc.json", "error: [V10-REQUIRED] $.role: Message requires `role`"),
+        ("list-tasks-request.v10.json", "error: [V03-METHOD] $.method"),
+    ];
+    for (file, expected) in cases {
+        let path = fixtures().join("bad").join(file);
+        let to = if file.ends_with(".v10.json") {
+            "0.3"
+        } else {
+            "1.0"
+        };
+        let output = run_path(&["migrate", "--to", to], &path);
+        assert_eq!(output.status.code(), Some(0), "{file}");
+        assert!(
+            stderr(&output).contains(expected),
+            "{file}: expected {expected:?} in\n{}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn dropped_fields_are_named() {
+    let cases: &[(&str, &str)] = &[
+        ("status-update-event.v03.jsonrpc.json", "[status-event-drop-final] $.final: dropped `final` = false"),
+        ("get-task-request.v03.jsonrpc.json", "[drop-request-metadata] $.params.metadata: dropped `metadata` = {\"x\":\"y\"}"),
+        ("agent-card.v03.jsonrpc.json", "[card-drop-state-transition-history] $.capabilities.stateTransitionHistory: dropped"),
+        ("agent-card.v03.jsonrpc.json", "[card-signatures-invalidated] $.signatures: dropped 1 signature(s)"),
+        ("agent-card.v03.jsonrpc.json", "[card-protocol-version-into-interfaces] $.protocolVersion: patch digits dropped: 0.3.0 became 0.3"),
+        ("error-response.v03.jsonrpc.json", "`retryable` = false became its JSON text"),
+        ("send-message-request.v03.jsonrpc.json", "[history-length-zero] $.params.configuration.historyLength: dropped `historyLength: 0`"),
+    ];
+    for (file, expected) in cases {
+        let output = run_path(&["migrate"], &fixtures().join(file));
+        assert!(
+            stderr(&output).contains(expected),
+            "{file}: expected {expected:?} in\n{}",
+            stderr(&output)
+        );
+    }
+    let output = run_path(
+        &["migrate", "--to", "0.3"],
+        &fixtures().join("agent-card-oauth.v10.json"),
+    );
+    for expected in [
+        "[to03-drop-tenant] $.supportedInterfaces[0].tenant: dropped `tenant` = \"acme\"",
+        "pkceRequired: dropped `pkceRequired` = true",
+        "[to03-card-protocol-version] $.supportedInterfaces: interfaces declared 1.0",
+    ] {
+        assert!(
+            stderr(&output).contains(expected),
+            "expected {expected:?} in\n{}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn not_a2a_input_exits_1_with_the_reason() {
+    let cases: &[(&str, &str)] = &[
+        ("plain.json", "no A2A object found"),
+        ("array.json", "the top-level JSON value is an array"),
+        ("adapter-packet.json", "a raw A2A adapter packet"),
+        ("canonical-payload.json", "a canonical A2A adapter payload"),
+        ("evidence-event.json", "an adapter evidence event"),
+        ("not-json.json", "not JSON"),
+        ("jsonrpc-response.json", "carries nothing A2A-specific"),
+        ("jsonrpc-request.json", "\"eth_call\" is not an A2A method"),
+    ];
+    for (file, reason) in cases {
+        let output = run_path(&["migrate"], &fixtures().join("not-a2a").join(file));
+        assert_eq!(output.status.code(), Some(1), "{file}");
+        assert!(output.stdout.is_empty(), "{file}");
+        let message = stderr(&output);
+        assert!(
+            message.contains("not an A2A object") && message.contains(reason),
+            "{file}: {message}"
+        );
+        assert!(
+            message.contains(file),
+            "{file}: the message names the file: {message}"
+        );
+    }
+}
+
+#[test]
+fn usage_and_io_errors_exit_2() {
+    let task = fixtures().join("task.v03.jsonrpc.json");
+    let task = task.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["migrate", "/nonexistent/task.json"],
+            "/nonexistent/task.json",
+        ),
+        (&["migrate", "--choice", "nope=1", task], "unknown key"),
+        (
+            &["migrate", "--choice", "task-result=maybe", task],
+            "expected send, get",
+        ),
+        (
+            &["migrate", "--choice", "naive-timestamp-zone=Mars", task],
+            "offset",
+        ),
+        (
+            &["migrate", "--choice", "final=terminal", task],
+            "unknown key",
+        ),
+        (&["migrate", "--choice", "novalue", task], "KEY=VALUE"),
+        (&["migrate", "--to", "2.0", task], "2.0"),
+        (&["migrate"], "FILE"),
+    ];
+    for (args, message) in cases {
+        let output = run(args);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains(message),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn reads_standard_input() {
+    let mut child = bin()
+        .args(["migrate", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(br#"{"kind": "text", "text": "hi"}"#)
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout_json(&output), json!({"text": "hi"}));
+}
+
+#[test]
+fn terminal_unsafe_text_is_escaped_but_the_json_is_equal() {
+    let input = json!({"kind": "text", "text": "left\u{202e}right \u{1b}[2J \u{9b}"});
+    let path = write_temp(&input);
+    let output = run_path(&["migrate"], &path);
+    let text = String::from_utf8(output.stdout.clone()).unwrap();
+    assert!(!text.contains('\u{202e}') && !text.contains('\u{1b}') && !text.contains('\u{9b}'));
+    assert_eq!(
+        stdout_json(&output),
+        json!({"text": "left\u{202e}right \u{1b}[2J \u{9b}"})
+    );
+    let trace = run_path(&["migrate", "--steps"], &path);
+    let trace = String::from_utf8(trace.stdout).unwrap();
+    assert!(!trace.contains('\u{202e}') && !trace.contains('\u{1b}') && !trace.contains('\u{9b}'));
+}
+
+#[test]
+fn duplicate_keys_are_named() {
+    let dir = std::env::temp_dir().join(format!("migrate-dup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("dup.json");
+    std::fs::write(&path, br#"{"kind": "text", "text": "a", "text": "b"}"#).unwrap();
+    let output = run_path(&["migrate"], &path);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        stderr(&output).contains("warning: [input] $.text: key appears 2 times"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn readme_lists_the_generated_step_table() {
+    let list = run(&["migrate", "--list-steps"]);
+    assert_eq!(list.status.code(), Some(0));
+    let table = String::from_utf8(list.stdout).unwrap();
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    assert!(
+        readme.contains(table.trim_end()),
+        "README.md's migrate section must contain the output of `migrate --list-steps`:\n{table}"
+    );
+}
+
+#[test]
+fn help_lists_steps_and_choices() {
+    let output = run(&["migrate", "--help"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    for needle in [
+        "jsonrpc-method-rename",
+        "to03-status-event-add-final",
+        "history-length-zero=unlimited",
+        "Exit codes",
+    ] {
+        assert!(text.contains(needle), "{needle} missing from --help");
+    }
+}
