@@ -303,7 +303,7 @@ fn navigation_skips_group_headers_and_keeps_bounds() {
     // Tabs wrap both ways.
     keys(&mut app, "1");
     press(&mut app, KeyCode::BackTab);
-    assert_eq!(app.tab, Tab::Formats);
+    assert_eq!(app.tab, *Tab::ALL.last().unwrap());
     press(&mut app, KeyCode::Tab);
     assert_eq!(app.tab, Tab::Raw);
     // m toggles the mode; q quits; Ctrl-C quits.
@@ -363,4 +363,40 @@ fn filter_menu_by_status() {
         app.selected_summary().unwrap().source.file_name(),
         Some("duplicate_task_kind.json")
     );
+}
+
+#[test]
+fn migrate_tab_steps_and_switches_steps_off() {
+    let mut app = app_on("fixtures/migrate", true);
+    select(&mut app, "task.v03.jsonrpc.json");
+    keys(&mut app, "7");
+    assert_eq!(app.tab, Tab::Migrate);
+    keys(&mut app, "l");
+    let steps: Vec<&str> = app
+        .selected_detail()
+        .and_then(|detail| detail.migration.as_ref())
+        .map(|migration| migration.steps.iter().map(|run| run.step.id).collect())
+        .unwrap();
+    assert!(steps.len() >= 2, "{steps:?}");
+    keys(&mut app, "nn");
+    assert_eq!(app.migrate_cursor, 2.min(steps.len() - 1));
+    keys(&mut app, "p");
+    assert_eq!(app.migrate_cursor, 1);
+    let first = draw(&app, 120, 40);
+    let text = screen_text(first.backend().buffer());
+    assert!(text.contains(&format!("{}: ", steps[1])), "{text}");
+    keys(&mut app, " ");
+    assert_eq!(app.migrate_off, vec![steps[1]]);
+    let text = screen_text(draw(&app, 120, 40).backend().buffer());
+    assert!(
+        text.contains(&format!("effect of switching off: {}", steps[1])),
+        "{text}"
+    );
+    keys(&mut app, " ");
+    assert!(app.migrate_off.is_empty());
+    // Selecting another packet starts its migration from the first step, all steps on.
+    keys(&mut app, " h");
+    press(&mut app, KeyCode::Down);
+    assert_eq!(app.migrate_cursor, 0);
+    assert!(app.migrate_off.is_empty());
 }

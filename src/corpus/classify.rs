@@ -2,6 +2,7 @@
 //! a file is before it says anything about it.
 
 use crate::freeze::{detect_canonical, CanonicalShape};
+use crate::migrate::Version;
 use crate::profiles::ProfileKind;
 use serde::Serialize;
 use serde_json::Value;
@@ -160,6 +161,17 @@ pub fn classify(parsed: Result<&Value, &str>, file_name: Option<&str>) -> Classi
             ProfileKind::Uaix => PacketKind::Uaix,
         };
         return Classification::new(kind, detection.reason);
+    }
+    if let Some(detection) = crate::migrate::detect(value) {
+        let kind = match detection.version {
+            Version::V0_3 => PacketKind::A2aV03,
+            // Indeterminate objects read the same in both versions: nothing to migrate.
+            Version::V1_0 | Version::V1_0Rc | Version::Indeterminate => PacketKind::A2aV10,
+        };
+        return Classification::new(
+            kind,
+            format!("{}: {}", detection.summary(), detection.reasons.join("; ")),
+        );
     }
     let mut keys: Vec<&str> = object.keys().map(String::as_str).take(6).collect();
     if object.len() > 6 {

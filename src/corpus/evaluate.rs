@@ -8,7 +8,9 @@ use crate::a2a::{convert, CanonicalType, ConvertOptions, ErrorKind, Mode};
 use crate::freeze::{
     audit, explain_conversion, matched_rows, Audit, Explanation, HandoffState, RowSet,
 };
+use crate::freeze::{relabel_outcome, RelabelOutcome};
 use crate::json::{scan_duplicate_keys, Digest, DuplicateKey};
+use crate::migrate::{Choices, Direction, Migration};
 use crate::profiles::{self, ProfileOptions, ProfileReport};
 use crate::rules::Severity;
 use serde_json::Value;
@@ -77,6 +79,8 @@ pub struct PacketSummary {
     /// Master/sub, ContextCore and UAIX packets: rows that failed / warned.
     pub profile_failures: u32,
     pub profile_warnings: u32,
+    /// A2A protocol objects: findings of the migration (mixed versions, checks on the result).
+    pub migration_findings: u32,
     /// For raw packets: one entry per evaluated mode, strict first.
     pub modes: [Option<ModeSummary>; 2],
 }
@@ -136,6 +140,7 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
         canonical_state: None,
         profile_failures: 0,
         profile_warnings: 0,
+        migration_findings: 0,
         modes: [None, None],
     };
     match (classification.kind, &parsed) {
@@ -162,6 +167,17 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
                     },
                 };
                 summary.modes[mode_index(mode)] = Some(ModeSummary { mode, result, rows });
+            }
+        }
+        (PacketKind::A2aV03 | PacketKind::A2aV10, Ok(value)) => {
+            let direction = if classification.kind == PacketKind::A2aV03 {
+                Direction::Forward
+            } else {
+                Direction::Reverse
+            };
+            if let Ok(migration) = Migration::run(value, direction, &Choices::none()) {
+                let mixed = u32::from(migration.detection.mixed);
+                summary.migration_findings = migration.findings.len() as u32 + mixed;
             }
         }
         (kind, Ok(value)) if kind.is_profile() => {
@@ -210,6 +226,10 @@ pub struct PacketDetail {
     pub audit: Option<Audit>,
     /// Master/sub, ContextCore and UAIX packets: the profile report.
     pub profile: Option<ProfileReport>,
+    /// A2A protocol objects: the migration to the other version (v0.3 -> v1.0, v1.0 -> v0.3).
+    pub migration: Option<Migration>,
+    /// Raw adapter packets: what relabelling the packet as A2A 1.0 does at the adapter.
+    pub relabel: Option<RelabelOutcome>,
 }
 
 impl PacketDetail {
@@ -247,6 +267,18 @@ pub fn detail(source: Source, bytes: Vec<u8>, options: &EvaluateOptions) -> Pack
         )),
         _ => None,
     };
+    let migration = match (&parsed, classification.kind) {
+        (Ok(value), PacketKind::A2aV03) => {
+            Migration::run(value, Direction::Forward, &Choices::none()).ok()
+        }
+        (Ok(value), PacketKind::A2aV10) => {
+            Migration::run(value, Direction::Reverse, &Choices::none()).ok()
+        }
+        _ => None,
+    };
+    let relabel = (classification.kind == PacketKind::RawA2a)
+        .then(|| relabel_outcome(&bytes, &options.conversion))
+        .flatten();
     PacketDetail {
         source,
         classification,
@@ -256,6 +288,8 @@ pub fn detail(source: Source, bytes: Vec<u8>, options: &EvaluateOptions) -> Pack
         explanations,
         audit,
         profile,
+        migration,
+        relabel,
     }
 }
 

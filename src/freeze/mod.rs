@@ -3,11 +3,13 @@
 
 mod audit;
 mod explain;
+mod relabel;
 mod states;
 mod table;
 
 pub use audit::{audit, detect_canonical, Audit, CanonicalShape};
 pub use explain::{explain, explain_conversion, matched_rows, Explanation, FieldDecision, RowSet};
+pub use relabel::{relabel_outcome, RelabelOutcome, RELABELLED_VERSION};
 pub use states::{handoff_state, HandoffState};
 pub use table::{
     cell_reachable, HandoffField, CONVERSION_TABLE, COVERAGE_ROW_IDS, GUARDRAIL, HANDOFF_FIELDS,

@@ -19,17 +19,19 @@ pub enum Tab {
     Digests,
     Findings,
     Rules,
+    Migrate,
     Formats,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 7] = [
+    pub const ALL: [Tab; 8] = [
         Tab::Raw,
         Tab::Conversion,
         Tab::Handoff,
         Tab::Digests,
         Tab::Findings,
         Tab::Rules,
+        Tab::Migrate,
         Tab::Formats,
     ];
 
@@ -41,6 +43,7 @@ impl Tab {
             Tab::Digests => "Digests",
             Tab::Findings => "Findings",
             Tab::Rules => "Rules",
+            Tab::Migrate => "Migrate",
             Tab::Formats => "Formats",
         }
     }
@@ -162,6 +165,9 @@ pub struct App {
     pub search: Option<String>,
     pub overlay: Option<Overlay>,
     pub rules_cursor: (usize, usize),
+    /// Migrate tab: the selected step and the steps switched off.
+    pub migrate_cursor: usize,
+    pub migrate_off: Vec<&'static str>,
     pub coverage: Vec<[u32; 2]>,
     pub diff_layout: DiffLayout,
     pub message: Option<String>,
@@ -198,6 +204,8 @@ impl App {
             search: None,
             overlay: None,
             rules_cursor: (0, 0),
+            migrate_cursor: 0,
+            migrate_off: Vec::new(),
             coverage: vec![[0, 0]; COVERAGE_ROW_IDS.len()],
             diff_layout: DiffLayout::Unified,
             message: None,
@@ -341,6 +349,8 @@ impl App {
             return;
         }
         self.detail_scroll = 0;
+        self.migrate_cursor = 0;
+        self.migrate_off.clear();
         let source = &self.packets[index].source;
         let expected = Mode::BOTH.map(|mode| super::pairing::expected_payload(source, mode));
         self.detail = Some(SelectedDetail {

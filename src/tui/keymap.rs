@@ -30,6 +30,9 @@ pub enum Command {
     Help,
     WhatIf,
     DiffLayout,
+    StepNext,
+    StepPrev,
+    Toggle,
     WhatIfEvent,
     WhatIfKind,
     WhatIfTaskId,
@@ -41,6 +44,8 @@ pub enum Command {
 pub enum Context {
     Global,
     WhatIf,
+    /// The Migrate tab with the detail focused.
+    Migrate,
 }
 
 impl Context {
@@ -48,6 +53,7 @@ impl Context {
         match self {
             Context::Global => "Browse",
             Context::WhatIf => "What-if panel",
+            Context::Migrate => "Migrate tab (detail focused)",
         }
     }
 }
@@ -173,6 +179,13 @@ pub static KEYMAP: &[Binding] = &[
         [ch('7')],
         Command::GoTab(6),
         "",
+        "Migrate tab (A2A v0.3 <-> v1.0 steps)"
+    ),
+    bind!(
+        Global,
+        [ch('8')],
+        Command::GoTab(7),
+        "",
         "Formats tab (cross-format view)"
     ),
     bind!(
@@ -289,6 +302,27 @@ pub static KEYMAP: &[Binding] = &[
         "esc close",
         "close the panel (nothing is written)"
     ),
+    bind!(
+        Migrate,
+        [ch('j'), key(KeyCode::Down), ch('n')],
+        Command::StepNext,
+        "n/j next",
+        "next migration step"
+    ),
+    bind!(
+        Migrate,
+        [ch('k'), key(KeyCode::Up), ch('p')],
+        Command::StepPrev,
+        "p/k prev",
+        "previous migration step"
+    ),
+    bind!(
+        Migrate,
+        [key(KeyCode::Char(' '))],
+        Command::Toggle,
+        "space on/off",
+        "switch a step off / on to see its effect"
+    ),
 ];
 
 /// The command a key asks for in `context` (falling back to the global bindings).
@@ -359,7 +393,7 @@ mod tests {
 
     #[test]
     fn no_chord_is_bound_twice_in_one_context() {
-        for context in [Context::Global, Context::WhatIf] {
+        for context in [Context::Global, Context::WhatIf, Context::Migrate] {
             let mut seen = HashSet::new();
             for binding in KEYMAP.iter().filter(|binding| binding.context == context) {
                 for chord in binding.chords {

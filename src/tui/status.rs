@@ -51,6 +51,7 @@ pub fn status_of(summary: &PacketSummary, mode: Mode) -> Status {
         || summary.audit_warnings > 0
         || summary.profile_failures > 0
         || summary.profile_warnings > 0
+        || summary.migration_findings > 0
     {
         return Status::Finding;
     }

@@ -123,9 +123,40 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         }
         None => {}
     }
-    match lookup(Context::Global, &key) {
+    let context = if app.tab == Tab::Migrate && app.focus == Focus::Detail {
+        Context::Migrate
+    } else {
+        Context::Global
+    };
+    match lookup(context, &key) {
         Some(command) => on_command(app, command, key),
         None => Vec::new(),
+    }
+}
+
+/// Migrate tab: move between the steps of the selected packet's migration, switch them off.
+fn on_migrate_command(app: &mut App, command: Command) {
+    let steps: Vec<&'static str> = app
+        .selected_detail()
+        .and_then(|detail| detail.migration.as_ref())
+        .map(|migration| migration.steps.iter().map(|run| run.step.id).collect())
+        .unwrap_or_default();
+    if steps.is_empty() {
+        return;
+    }
+    match command {
+        Command::StepNext => app.migrate_cursor = (app.migrate_cursor + 1).min(steps.len() - 1),
+        Command::StepPrev => app.migrate_cursor = app.migrate_cursor.saturating_sub(1),
+        Command::Toggle => {
+            let id = steps[app.migrate_cursor.min(steps.len() - 1)];
+            match app.migrate_off.iter().position(|off| *off == id) {
+                Some(index) => {
+                    app.migrate_off.remove(index);
+                }
+                None => app.migrate_off.push(id),
+            }
+        }
+        _ => {}
     }
 }
 
@@ -217,6 +248,7 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
             }
         }
         Command::Help => app.overlay = Some(Overlay::Help),
+        Command::StepNext | Command::StepPrev | Command::Toggle => on_migrate_command(app, command),
         _ => {}
     }
     Vec::new()

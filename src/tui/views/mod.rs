@@ -7,6 +7,7 @@ mod formats;
 mod handoff;
 pub mod layout;
 mod list;
+mod migrate;
 mod overlays;
 mod profile;
 mod raw;
@@ -189,6 +190,7 @@ fn detail(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         Tab::Handoff => handoff::draw(app, detail, frame, body, theme),
         Tab::Digests => digests::draw(app, detail, frame, body, theme),
         Tab::Findings => findings::draw(app, detail, frame, body, theme),
+        Tab::Migrate => migrate::draw(app, detail, frame, body, theme),
         Tab::Rules | Tab::Formats => {}
     }
 }
@@ -201,6 +203,21 @@ fn empty_message(app: &App) -> String {
     } else {
         "no packet matches the filter (Esc clears it)".to_owned()
     }
+}
+
+/// Renders prose lines as a scrollable paragraph that wraps at the pane's width.
+pub(super) fn scrolled_wrapped(
+    lines: Vec<Line<'static>>,
+    scroll: u16,
+    frame: &mut Frame,
+    area: Rect,
+) {
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((scroll, 0)),
+        area,
+    );
 }
 
 /// Renders lines as a scrollable paragraph.

@@ -27,6 +27,8 @@ pub fn help(frame: &mut Frame, screen: Rect, theme: &Theme) {
     let browse = super::help_lines(Context::Global, theme);
     let mut panels = super::help_lines(Context::WhatIf, theme);
     panels.push(Line::default());
+    panels.extend(super::help_lines(Context::Migrate, theme));
+    panels.push(Line::default());
     panels.push(heading("Meaning", theme));
     for note in [
         "Every handoff flag is visibility evidence only;",
@@ -42,7 +44,7 @@ pub fn help(frame: &mut Frame, screen: Rect, theme: &Theme) {
     let area = centered(screen, 124, height);
     let inner = panel(frame, area, "keys (any key closes)", theme);
     let [left, right] =
-        Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(inner);
+        Layout::horizontal([Constraint::Percentage(52), Constraint::Percentage(48)]).areas(inner);
     frame.render_widget(Paragraph::new(browse), left);
     frame.render_widget(Paragraph::new(panels), right);
 }

@@ -1,0 +1,265 @@
+//! Migrate tab. For an A2A protocol object: the migration's steps on the left (lossy and
+//! choice steps marked, switched-off steps shown), and on the right the selected step's diff,
+//! or the effect of the switched-off steps on the cumulative result. For a raw adapter
+//! packet: what relabelling it A2A 1.0 does at the adapter, next to the outcome as sent.
+
+use super::text::{heading, safe};
+use crate::corpus::PacketDetail;
+use crate::freeze::{Explanation, RelabelOutcome, CONVERSION_TABLE, RELABELLED_VERSION};
+use crate::migrate::{DiffLine, LineTag, Migration};
+use crate::tui::app::{App, Focus};
+use crate::tui::theme::Theme;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::Frame;
+
+pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
+    if let Some(migration) = &detail.migration {
+        return draw_migration(app, migration, frame, area, theme);
+    }
+    let lines = match &detail.relabel {
+        Some(relabel) => {
+            return super::scrolled_wrapped(
+                relabel_lines(relabel, theme),
+                app.detail_scroll,
+                frame,
+                area,
+            )
+        }
+        None => vec![
+            heading(
+                "Not an A2A protocol object or raw adapter packet: nothing to migrate.",
+                theme,
+            ),
+            Line::from(Span::styled(
+                format!(
+                    "classified as {}: {}",
+                    detail.classification.kind.name(),
+                    safe(&detail.classification.reason)
+                ),
+                theme.dim(),
+            )),
+        ],
+    };
+    super::scrolled(lines, app.detail_scroll, frame, area);
+}
+
+fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rect, theme: &Theme) {
+    let mut header = vec![Line::from(vec![
+        Span::styled(safe(&migration.detection.summary()), theme.title()),
+        Span::styled(format!("  {} steps", migration.steps.len()), theme.dim()),
+    ])];
+    if migration.already_at_target {
+        header.push(Line::from(Span::styled(
+            "already at the target version: left unchanged",
+            theme.good(),
+        )));
+    }
+    for conflict in &migration.detection.conflicts {
+        header.push(Line::from(Span::styled(
+            format!("mixed versions: {}", safe(conflict)),
+            theme.warn(),
+        )));
+    }
+    let fails = migration.findings.len();
+    header.push(Line::from(Span::styled(
+        format!(
+            "{} warning(s), {} check finding(s) on the result",
+            migration.warnings.len(),
+            fails
+        ),
+        if fails > 0 { theme.bad() } else { theme.dim() },
+    )));
+    let [top, body] = Layout::vertical([
+        Constraint::Length(header.len() as u16 + 1),
+        Constraint::Min(3),
+    ])
+    .areas(area);
+    super::scrolled(header, 0, frame, top);
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(42), Constraint::Percentage(58)]).areas(body);
+
+    let cursor = app
+        .migrate_cursor
+        .min(migration.steps.len().saturating_sub(1));
+    let focused = app.focus == Focus::Detail;
+    let list: Vec<Line> = migration
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(index, run)| {
+            let off = app.migrate_off.contains(&run.step.id);
+            let mut flags = Vec::new();
+            if run.step.lossy {
+                flags.push("lossy");
+            }
+            if run.choice.is_some() {
+                flags.push("choice");
+            }
+            if run.step.advisory {
+                flags.push("advice");
+            }
+            let line = Line::from(vec![
+                Span::styled(
+                    if off { " ○ " } else { " ● " },
+                    if off { theme.dim() } else { theme.good() },
+                ),
+                Span::styled(
+                    format!("{} ", run.step.id),
+                    if off { theme.dim() } else { theme.text() },
+                ),
+                Span::styled(flags.join(" "), theme.warn()),
+            ]);
+            if index == cursor && focused {
+                line.style(theme.selected())
+            } else {
+                line
+            }
+        })
+        .collect();
+    let list_scroll = cursor.saturating_sub(usize::from(left.height) / 2) as u16;
+    frame.render_widget(
+        ratatui::widgets::Paragraph::new(list).scroll((list_scroll, 0)),
+        left,
+    );
+
+    let mut lines = Vec::new();
+    if !app.migrate_off.is_empty() {
+        lines.push(heading(
+            &format!("effect of switching off: {}", app.migrate_off.join(", ")),
+            theme,
+        ));
+        let hunks = migration.effect_of_switching_off(&app.migrate_off, 2);
+        lines.extend(diff_lines(&hunks, theme));
+        lines.push(Line::default());
+    }
+    if let Some(run) = migration.steps.get(cursor) {
+        lines.push(heading(
+            &format!("{}: {}", run.step.id, run.step.title),
+            theme,
+        ));
+        lines.push(Line::from(Span::styled(
+            format!("why: {} ({})", run.step.why, run.step.source),
+            theme.dim(),
+        )));
+        for change in &run.changes {
+            let before = change
+                .before
+                .as_ref()
+                .map(|path| path.to_string())
+                .unwrap_or_else(|| "(added)".into());
+            let after = change
+                .after
+                .as_ref()
+                .map(|path| path.to_string())
+                .unwrap_or_else(|| "(removed)".into());
+            lines.push(Line::from(Span::raw(format!("  {before} -> {after}"))));
+        }
+        if let Some(choice) = &run.choice {
+            let taken = if choice.default { "default" } else { "chosen" };
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "choice {} = {} ({taken}); {}",
+                    choice.key,
+                    safe(&choice.value),
+                    safe(&choice.override_hint)
+                ),
+                theme.warn(),
+            )));
+        }
+        for warning in &run.warnings {
+            lines.push(Line::from(Span::styled(
+                format!("warning: {} {}", warning.path, safe(&warning.message)),
+                theme.warn(),
+            )));
+        }
+        lines.extend(diff_lines(&run.diff(2), theme));
+    }
+    if !focused {
+        lines.push(Line::from(Span::styled(
+            "l or Enter to step through (n/p, j/k; space switches a step off)",
+            theme.dim(),
+        )));
+    }
+    super::scrolled(lines, app.detail_scroll, frame, right);
+}
+
+fn diff_lines(hunks: &[Vec<DiffLine>], theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for (index, hunk) in hunks.iter().enumerate() {
+        if index > 0 {
+            lines.push(Line::from(Span::styled("  ⋯", theme.dim())));
+        }
+        for line in hunk {
+            let style = match line.tag {
+                LineTag::Same => theme.dim(),
+                LineTag::Removed => theme.diff_removed(),
+                LineTag::Added => theme.diff_added(),
+            };
+            lines.push(Line::from(Span::styled(
+                format!("{} {}", line.tag.sign(), line.text),
+                style,
+            )));
+        }
+    }
+    lines
+}
+
+fn outcome_line(label: &str, explanation: &Explanation, theme: &Theme) -> Line<'static> {
+    match (&explanation.conversion.result, explanation.state) {
+        (Err(error), _) => Line::from(vec![
+            Span::styled(format!("  {label:<22}"), theme.dim()),
+            Span::styled(format!("rejected [{}] ", error.rule), theme.bad()),
+            Span::raw(safe(&error.message)),
+        ]),
+        (Ok(_), state) => Line::from(vec![
+            Span::styled(format!("  {label:<22}"), theme.dim()),
+            Span::styled(
+                state
+                    .map(|state| state.name())
+                    .unwrap_or("NOT a legal state"),
+                theme.accent(),
+            ),
+        ]),
+    }
+}
+
+fn relabel_lines(relabel: &RelabelOutcome, theme: &Theme) -> Vec<Line<'static>> {
+    let sent = relabel
+        .sent_version
+        .as_deref()
+        .unwrap_or("(no string version)");
+    let mut lines = vec![
+        heading("What an A2A v1.0 migration means for the handoff seam", theme),
+        Line::from(Span::raw(format!(
+            "This raw adapter packet says version {}. Relabelled {RELABELLED_VERSION}, the adapter rejects it:",
+            safe(sent)
+        ))),
+    ];
+    if let Some(row) = CONVERSION_TABLE.row("C7") {
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {} ", row.id), theme.highlight()),
+            Span::raw(format!("{} -> {}", row.condition, row.result)),
+        ]));
+    }
+    lines.push(Line::default());
+    for (mode, as_sent, relabelled) in &relabel.modes {
+        lines.push(heading(&format!("{mode} mode"), theme));
+        lines.push(outcome_line(
+            &format!("as sent ({})", safe(sent)),
+            as_sent,
+            theme,
+        ));
+        lines.push(outcome_line(
+            &format!("relabelled {RELABELLED_VERSION}"),
+            relabelled,
+            theme,
+        ));
+        lines.push(Line::default());
+    }
+    lines.push(Line::from(Span::styled(
+        "The adapter's supported range is >=0.2 <1.0: no handoff rule runs on a v1.0 packet.",
+        theme.dim(),
+    )));
+    lines
+}
