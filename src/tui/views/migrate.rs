@@ -76,8 +76,16 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
     ])
     .areas(area);
     super::scrolled(header, 0, frame, top);
+    // The step list is as wide as its longest line (id + flags), at most two fifths.
+    let longest = migration
+        .steps
+        .iter()
+        .map(|run| run.step.id.len() + 16)
+        .max()
+        .unwrap_or(20) as u16;
+    let list_width = longest.min(body.width * 2 / 5);
     let [left, right] =
-        Layout::horizontal([Constraint::Percentage(42), Constraint::Percentage(58)]).areas(body);
+        Layout::horizontal([Constraint::Length(list_width), Constraint::Min(10)]).areas(body);
 
     let cursor = app
         .migrate_cursor
@@ -181,7 +189,12 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
             theme.dim(),
         )));
     }
-    super::scrolled(lines, app.detail_scroll, frame, right);
+    let right = Rect {
+        x: right.x + 1,
+        width: right.width.saturating_sub(1),
+        ..right
+    };
+    super::scrolled_wrapped(lines, app.detail_scroll, frame, right);
 }
 
 fn diff_lines(hunks: &[Vec<DiffLine>], theme: &Theme) -> Vec<Line<'static>> {
