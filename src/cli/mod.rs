@@ -13,6 +13,7 @@ mod formats;
 mod migrate;
 mod output;
 mod profile;
+mod render;
 
 pub use output::{CliError, Exit, Output};
 
@@ -72,6 +73,7 @@ pub enum Command {
     Formats(formats::Args),
     // Help text lives on `migrate::Args`, generated from the step table.
     Migrate(migrate::Args),
+    Render(render::Args),
 }
 
 /// Parses the process arguments, runs, and returns the process exit code.
@@ -134,5 +136,6 @@ fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {
         Command::Profile(args) => profile::run(args, output),
         Command::Formats(args) => formats::run(args, output),
         Command::Migrate(args) => migrate::run(args, output),
+        Command::Render(args) => render::run(args, output),
     }
 }

@@ -61,6 +61,10 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
             theme.warn(),
         )));
     }
+    header.push(Line::from(Span::styled(
+        "● on  ○ switched off   L lossy  C needs a choice (default taken)  A advice only",
+        theme.dim(),
+    )));
     let fails = migration.findings.len();
     header.push(Line::from(Span::styled(
         format!(
@@ -76,14 +80,14 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
     ])
     .areas(area);
     super::scrolled(header, 0, frame, top);
-    // The step list is as wide as its longest line (id + flags), at most two fifths.
+    // The step list is as wide as its longest line (id + flags), at most 45%.
     let longest = migration
         .steps
         .iter()
-        .map(|run| run.step.id.len() + 16)
+        .map(|run| run.step.id.len() + 9)
         .max()
         .unwrap_or(20) as u16;
-    let list_width = longest.min(body.width * 2 / 5);
+    let list_width = longest.min(body.width * 9 / 20);
     let [left, right] =
         Layout::horizontal([Constraint::Length(list_width), Constraint::Min(10)]).areas(body);
 
@@ -97,26 +101,24 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
         .enumerate()
         .map(|(index, run)| {
             let off = app.migrate_off.contains(&run.step.id);
-            let mut flags = Vec::new();
-            if run.step.lossy {
-                flags.push("lossy");
-            }
-            if run.choice.is_some() {
-                flags.push("choice");
-            }
-            if run.step.advisory {
-                flags.push("advice");
-            }
+            let flags = [
+                (run.step.lossy, "L"),
+                (run.choice.is_some(), "C"),
+                (run.step.advisory, "A"),
+            ]
+            .iter()
+            .map(|(on, letter)| if *on { *letter } else { " " })
+            .collect::<String>();
             let line = Line::from(vec![
                 Span::styled(
                     if off { " ○ " } else { " ● " },
                     if off { theme.dim() } else { theme.good() },
                 ),
+                Span::styled(flags, theme.warn()),
                 Span::styled(
-                    format!("{} ", run.step.id),
+                    format!(" {}", run.step.id),
                     if off { theme.dim() } else { theme.text() },
                 ),
-                Span::styled(flags.join(" "), theme.warn()),
             ]);
             if index == cursor && focused {
                 line.style(theme.selected())

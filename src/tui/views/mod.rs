@@ -15,7 +15,7 @@ mod rules;
 pub mod text;
 
 use super::app::{App, Focus, Overlay, Tab};
-use super::keymap::{binding_label, Context, KEYMAP};
+use super::keymap::{binding_label, Binding, Command, Context, KEYMAP};
 use super::theme::Theme;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -104,6 +104,7 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     } else {
         let context = match app.overlay {
             Some(Overlay::WhatIf(_)) => Context::WhatIf,
+            _ if app.tab == Tab::Migrate && app.focus == Focus::Detail => Context::Migrate,
             _ => Context::Global,
         };
         let mut spans = Vec::new();
@@ -113,10 +114,16 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
                 theme.accent(),
             ));
         }
-        for binding in KEYMAP
-            .iter()
-            .filter(|binding| binding.context == context && !binding.short.is_empty())
-        {
+        // The context's own keys; outside browsing, help and quit stay in view too.
+        let always = |binding: &&Binding| {
+            context != Context::Global
+                && binding.context == Context::Global
+                && matches!(binding.command, Command::Help | Command::Quit)
+        };
+        let shown = KEYMAP.iter().filter(|binding| {
+            (binding.context == context && !binding.short.is_empty()) || always(binding)
+        });
+        for binding in shown {
             let (key, word) = binding.short.split_once(' ').unwrap_or((binding.short, ""));
             spans.push(Span::styled(format!(" {key}"), theme.key()));
             spans.push(Span::styled(format!(" {word} "), theme.dim()));

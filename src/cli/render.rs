@@ -1,0 +1,73 @@
+//! `render`: draw one view of the interactive inspector, headless, as an SVG on stdout.
+
+use super::common::ModeArg;
+use super::{CliError, Exit, Output};
+use crate::tui::render::{render, RenderSpec, View};
+use crate::tui::svg::buffer_to_svg;
+use std::path::PathBuf;
+
+/// Draw a view of the interactive inspector into an SVG (stdout), exactly as the terminal
+/// would show it, colours included: for screenshots, docs and reviews without a terminal.
+///
+/// Example: `handoff-inspector render --view handoff --size 120x40 --select happy_task_requested.json fixtures/a2a > handoff.svg`
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Which view to draw.
+    #[arg(long, value_enum, default_value = "handoff")]
+    pub view: View,
+    /// Terminal size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "120x40", value_parser = parse_size)]
+    pub size: (u16, u16),
+    /// Select the first packet whose path or text contains TEXT.
+    #[arg(long, value_name = "TEXT")]
+    pub select: Option<String>,
+    /// Mode to show.
+    #[arg(long, value_enum, default_value = "strict")]
+    pub mode: ModeArg,
+    /// Keys to press before drawing, e.g. `lnn` or `<Down><Enter>`.
+    #[arg(long, default_value = "")]
+    pub keys: String,
+    /// Draw without colour (as NO_COLOR would).
+    #[arg(long)]
+    pub no_color: bool,
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+fn parse_size(text: &str) -> Result<(u16, u16), String> {
+    let (width, height) = text
+        .split_once('x')
+        .ok_or("expected WIDTHxHEIGHT, e.g. 120x40")?;
+    let width: u16 = width.parse().map_err(|_| format!("bad width {width:?}"))?;
+    let height: u16 = height
+        .parse()
+        .map_err(|_| format!("bad height {height:?}"))?;
+    if !(20..=500).contains(&width) || !(5..=300).contains(&height) {
+        return Err("size out of range (20x5 to 500x300)".into());
+    }
+    Ok((width, height))
+}
+
+pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
+    for path in &args.paths {
+        if !path.exists() {
+            return Err(CliError::Io {
+                path: path.display().to_string(),
+                error: std::io::ErrorKind::NotFound.into(),
+            });
+        }
+    }
+    let spec = RenderSpec {
+        paths: args.paths.clone(),
+        view: args.view,
+        width: args.size.0,
+        height: args.size.1,
+        select: args.select.clone(),
+        mode: args.mode.into(),
+        keys: args.keys.clone(),
+        color: !args.no_color,
+    };
+    let buffer = render(&spec).map_err(CliError::Usage)?;
+    output.line(buffer_to_svg(&buffer).trim_end());
+    Ok(Exit::Ok)
+}
