@@ -347,6 +347,20 @@ pub fn lookup(context: Context, event: &KeyEvent) -> Option<Command> {
         .map(|binding| binding.command)
 }
 
+/// The keymap as Markdown tables, one per context (for the README; a test keeps it current).
+pub fn keymap_markdown() -> String {
+    let mut out = String::new();
+    for context in [Context::Global, Context::WhatIf, Context::Migrate] {
+        out.push_str(&format!("| {} | |\n|---|---|\n", context.title()));
+        for binding in KEYMAP.iter().filter(|binding| binding.context == context) {
+            let keys = binding_label(binding).replace('|', "\\|");
+            out.push_str(&format!("| `{keys}` | {} |\n", binding.help));
+        }
+        out.push('\n');
+    }
+    out.trim_end().to_owned()
+}
+
 /// How a chord is written in the status bar and help.
 pub fn chord_label(chord: &Chord) -> String {
     let base = match chord.code {

@@ -1,0 +1,108 @@
+//! The committed screenshots in `screenshots/` are exactly what the code draws. After a
+//! deliberate change to a screen, regenerate them with
+//! `UPDATE_SCREENSHOTS=1 cargo test --test screenshots` and look at the result.
+
+use handoff_inspector::a2a::Mode;
+use handoff_inspector::tui::render::{render, RenderSpec, View};
+use handoff_inspector::tui::svg::buffer_to_svg;
+use std::path::{Path, PathBuf};
+
+struct Shot {
+    file: &'static str,
+    paths: &'static [&'static str],
+    view: View,
+    size: (u16, u16),
+    select: Option<&'static str>,
+    keys: &'static str,
+}
+
+const SHOTS: &[Shot] = &[
+    Shot {
+        file: "list-handoff.svg",
+        paths: &["fixtures/a2a"],
+        view: View::Handoff,
+        size: (120, 40),
+        select: Some("happy_task_requested.json"),
+        keys: "",
+    },
+    Shot {
+        file: "digest-diff.svg",
+        paths: &["screenshots/demo-drift"],
+        view: View::Digests,
+        size: (120, 40),
+        select: Some("delegation.json"),
+        keys: "",
+    },
+    Shot {
+        file: "rules-matrix.svg",
+        paths: &["fixtures/a2a"],
+        view: View::Rules,
+        size: (120, 40),
+        select: None,
+        keys: "l",
+    },
+    Shot {
+        file: "migrate-stepper.svg",
+        paths: &["fixtures/migrate"],
+        view: View::Migrate,
+        size: (120, 36),
+        select: Some("migrate/task.v03.jsonrpc.json"),
+        keys: "lnn",
+    },
+    Shot {
+        file: "what-if.svg",
+        paths: &["fixtures/a2a"],
+        view: View::WhatIf,
+        size: (120, 40),
+        select: Some("happy_task_requested.json"),
+        keys: "k",
+    },
+];
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn draw(shot: &Shot) -> String {
+    // Paths are relative to the crate root, so the pictures carry no machine-specific path.
+    std::env::set_current_dir(root()).unwrap();
+    let spec = RenderSpec {
+        paths: shot.paths.iter().map(PathBuf::from).collect(),
+        view: shot.view,
+        width: shot.size.0,
+        height: shot.size.1,
+        select: shot.select.map(str::to_owned),
+        mode: Mode::Strict,
+        keys: shot.keys.to_owned(),
+        color: true,
+    };
+    buffer_to_svg(&render(&spec).unwrap())
+}
+
+#[test]
+fn committed_screenshots_match_what_the_code_draws() {
+    let update = std::env::var_os("UPDATE_SCREENSHOTS").is_some();
+    let mut stale = Vec::new();
+    for shot in SHOTS {
+        let path = root().join("screenshots").join(shot.file);
+        let drawn = draw(shot);
+        if update {
+            std::fs::write(&path, &drawn).unwrap();
+        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(drawn.as_str()) {
+            stale.push(shot.file);
+        }
+    }
+    assert!(stale.is_empty(), "screenshots no longer match the code: {stale:?}; run UPDATE_SCREENSHOTS=1 cargo test --test screenshots");
+}
+
+#[test]
+fn the_readme_shows_every_screenshot() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    for shot in SHOTS {
+        assert!(
+            readme.contains(&format!("screenshots/{}", shot.file)),
+            "README does not show {}",
+            shot.file
+        );
+    }
+}
