@@ -734,3 +734,21 @@ fn help_lists_steps_and_choices() {
         assert!(text.contains(needle), "{needle} missing from --help");
     }
 }
+
+#[test]
+fn a_raw_adapter_packet_shows_the_seam_consequence_of_relabelling() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/a2a/happy_task_requested.json");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_handoff-inspector"))
+        .arg("migrate")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "not an A2A protocol object");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("strict relabelled 1.0: rejected [C7] unsupported_protocol_version: unsupported A2A version: 1.0"), "{stderr}");
+    assert!(
+        stderr.contains("strict as sent (0.2): typed positive: task + message refs"),
+        "{stderr}"
+    );
+}

@@ -140,3 +140,39 @@ fn a_small_terminal_gets_a_message_and_ctrl_c_quits() {
     session.keys(&["C-c"]);
     session.wait_for("EXIT=0");
 }
+
+#[test]
+fn files_changed_on_disk_are_rechecked_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/a2a");
+    for name in ["happy_task_requested.json", "happy_artifact_shared.json"] {
+        std::fs::copy(fixtures.join(name), dir.path().join(name)).unwrap();
+    }
+    let session = Session::start("reload", &format!("--color never {}", dir.path().display()));
+    session.wait_for("2 packets");
+    session.keys(&["/", "happy_task", "Enter"]);
+    session.wait_for("typed positive: task + message refs");
+    // Turn the delegation into an analysis task on disk: the flags must follow.
+    let packet = std::fs::read_to_string(dir.path().join("happy_task_requested.json")).unwrap();
+    std::fs::write(
+        dir.path().join("happy_task_requested.json"),
+        packet.replace("\"delegation\"", "\"analysis\""),
+    )
+    .unwrap();
+    let screen = session.wait_for("defaults (not visible)");
+    assert!(
+        screen.contains("2 packets"),
+        "the file is replaced, not added: {screen}"
+    );
+    assert!(
+        screen.contains("happy_task_requested.json"),
+        "the selection is kept: {screen}"
+    );
+    // A new file appears in the list.
+    std::fs::copy(
+        fixtures.join("n7_task_updated_delegation.json"),
+        dir.path().join("n7.json"),
+    )
+    .unwrap();
+    session.wait_for("3 packets");
+}

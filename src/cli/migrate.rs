@@ -2,8 +2,11 @@
 //! migrated object, or the step trace with a diff per step.
 
 use super::{CliError, Exit, Output};
+use crate::a2a::ConvertOptions;
+use crate::freeze::relabel_outcome;
 use crate::json::{canonical_pretty, is_unsafe_char, safe_text, scan_duplicate_keys};
 use crate::migrate::{choices_for, help, Choices, Direction, Migration, PathChange, StepRun};
+use crate::report::relabel_text::relabel_text;
 use crate::rules::{Finding, Severity};
 use clap::ValueEnum;
 use serde_json::Value;
@@ -90,6 +93,14 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
         Ok(migration) => migration,
         Err(why) => {
             complain(&format!("{name}: not an A2A object: {why}"));
+            // A raw adapter packet: say what relabelling it 1.0 would do at the adapter.
+            if let Some(relabel) = relabel_outcome(&bytes, &ConvertOptions::default()) {
+                if input.get("event_type").is_some() || input.get("protocol").is_some() {
+                    for line in relabel_text(&relabel).lines() {
+                        complain(line);
+                    }
+                }
+            }
             return Ok(Exit::Findings);
         }
     };

@@ -4,3 +4,4 @@
 pub mod crosswalk_text;
 pub mod explain;
 pub mod profile_text;
+pub mod relabel_text;
