@@ -131,11 +131,5 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             }
         }
     });
-    Ok(if load_errors > 0 {
-        Exit::Usage
-    } else if failed > 0 {
-        Exit::Findings
-    } else {
-        Exit::Ok
-    })
+    Ok(Exit::from_counts(load_errors, failed))
 }

@@ -95,13 +95,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         }
     });
     result?;
-    Ok(if load_errors > 0 {
-        Exit::Usage
-    } else if findings > 0 {
-        Exit::Findings
-    } else {
-        Exit::Ok
-    })
+    Ok(Exit::from_counts(load_errors, findings))
 }
 
 fn text(output: &mut Output, text: &str) -> Result<(), CliError> {

@@ -12,6 +12,19 @@ pub enum Exit {
     Usage = 2,
 }
 
+impl Exit {
+    /// The exit of a command over many packets: I/O problems first, then failed packets.
+    pub fn from_counts(load_errors: usize, failures: usize) -> Exit {
+        if load_errors > 0 {
+            Exit::Usage
+        } else if failures > 0 {
+            Exit::Findings
+        } else {
+            Exit::Ok
+        }
+    }
+}
+
 impl From<Exit> for std::process::ExitCode {
     fn from(exit: Exit) -> Self {
         std::process::ExitCode::from(exit as u8)

@@ -132,7 +132,10 @@ pub fn classify(parsed: Result<&Value, &str>, file_name: Option<&str>) -> Classi
     let Some(object) = value.as_object() else {
         return Classification::new(
             PacketKind::Unknown,
-            format!("the JSON root is {}, not an object", json_kind(value)),
+            format!(
+                "the JSON root is {}, not an object",
+                crate::json::type_with_article(value)
+            ),
         );
     };
     if let Some((shape, reason)) = detect_canonical(value) {
@@ -184,17 +187,6 @@ pub fn classify(parsed: Result<&Value, &str>, file_name: Option<&str>) -> Classi
             crate::json::safe_text(&keys.join(", "))
         ),
     )
-}
-
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]

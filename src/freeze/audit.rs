@@ -237,7 +237,10 @@ impl Auditor {
             self.error(
                 "HT",
                 handoff_path,
-                format!("handoff must be an object, found {}", json_type(handoff)),
+                format!(
+                    "handoff must be an object, found {}",
+                    crate::json::type_with_article(handoff)
+                ),
             );
             return;
         };
@@ -266,7 +269,10 @@ impl Auditor {
                 self.error(
                     "HT",
                     path.key(key),
-                    format!("`{key}` must be a boolean, found {}", json_type(value)),
+                    format!(
+                        "`{key}` must be a boolean, found {}",
+                        crate::json::type_with_article(value)
+                    ),
                 );
             }
         }
@@ -283,7 +289,10 @@ impl Auditor {
             Some(other) => self.error(
                 "HT",
                 path.key("source_kind"),
-                format!("`source_kind` must be a string, found {}", json_type(other)),
+                format!(
+                    "`source_kind` must be a string, found {}",
+                    crate::json::type_with_article(other)
+                ),
             ),
             None => {}
         }
@@ -439,17 +448,6 @@ fn lossiness_substitutions(lossiness: Option<&Value>) -> Option<Vec<Substitution
             .filter(|sub| notes.iter().any(|note| note.as_str() == Some(sub.note())))
             .collect(),
     )
-}
-
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 fn shown(value: Option<&Value>) -> String {

@@ -121,7 +121,7 @@ pub fn detect_explained(value: &Value) -> Result<Detection, NotA2a> {
     let Some(obj) = value.as_object() else {
         return Err(NotA2a(format!(
             "the top-level JSON value is {}, not an object",
-            json_type(value)
+            crate::json::type_with_article(value)
         )));
     };
     if let Some(reason) = adapter_artifact(obj) {
@@ -154,17 +154,6 @@ fn no_shape_reason(obj: &Map<String, Value>) -> String {
     "no A2A object found: no JSON-RPC envelope, no `kind` discriminator, and no Task, \
      Message, event, push-config or Agent Card shape"
         .into()
-}
-
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// The adapter's own artifacts look A2A-ish but are not protocol objects; the corpus

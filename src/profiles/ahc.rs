@@ -4,8 +4,9 @@
 use super::ahc_artifacts::{ArtifactRoot, ArtifactStatus};
 use super::py;
 use super::report::ProfileReport;
-use super::rows::{clip, evidence, json_type, Rows};
+use super::rows::{clip, evidence, Rows};
 use super::ProfileOptions;
+use crate::json::type_name;
 use crate::json::JsonPath;
 use crate::rules::{Evidence, Verdict};
 use serde_json::{Map, Value};
@@ -162,7 +163,7 @@ pub(crate) fn invalid_json(
 
 fn check_non_object_root(cx: &mut Context, shown: &str) {
     let root = JsonPath::root();
-    let kind = json_type(cx.root);
+    let kind = type_name(cx.root);
     if cx.v127() {
         cx.rows.fail(
             "AHC-01",
@@ -531,7 +532,7 @@ fn check_mutations(cx: &mut Context, map: &Map<String, Value>) {
                         cx.ev(&path.index(index)),
                         format!(
                             "attempted_mutations[{index}] is an {}; Python's set() would raise TypeError; not compared",
-                            json_type(item)
+                            type_name(item)
                         ),
                     );
                 }
@@ -573,7 +574,7 @@ fn check_mutations(cx: &mut Context, map: &Map<String, Value>) {
                 cx.ev(&path),
                 format!(
                     "attempted_mutations is a {}; Python's set() would raise TypeError; not compared",
-                    json_type(other)
+                    type_name(other)
                 ),
             );
             Vec::new()

@@ -7,8 +7,9 @@ use super::contextcore_mapping::{otel_attributes, state_mapping};
 use super::detect::ProfileKind;
 use super::py;
 use super::report::{ContextCoreView, ProfileReport};
-use super::rows::{clip, evidence, json_type, whole_packet, Rows};
+use super::rows::{clip, evidence, whole_packet, Rows};
 use super::ProfileOptions;
+use crate::json::type_name;
 use crate::json::JsonPath;
 use crate::rules::Verdict;
 use serde_json::{Map, Value};
@@ -299,7 +300,7 @@ fn check_message_like(
             evidence(&JsonPath::root(), value),
             format!(
                 "the root is {}; a ContextCore handoff is an object",
-                json_type(value)
+                type_name(value)
             ),
         );
         return;
@@ -382,7 +383,7 @@ fn check_fields(
                 format!(
                     "[derived] {} is {}; the dataclass declares {} (nothing upstream checks it)",
                     at.key(name),
-                    json_type(value),
+                    type_name(value),
                     field.expect.name()
                 ),
             ),

@@ -2,9 +2,10 @@
 
 use super::report::{ProfileReport, UaixView};
 use super::rows::bounded;
-use super::rows::{clip, evidence, json_type, redacted_evidence, whole_packet, Rows};
+use super::rows::{clip, evidence, redacted_evidence, whole_packet, Rows};
 use super::uaix_scan::{claim_hits, date_time_members, is_utc_z, secret_hits, SecretHit};
 use super::{uaix_integrity, ProfileOptions};
+use crate::json::type_name;
 use crate::json::JsonPath;
 use crate::json::Segment;
 use crate::rules::Verdict;
@@ -118,7 +119,7 @@ pub(crate) fn evaluate(value: &Value, options: &ProfileOptions, report: &mut Pro
                 evidence(&JsonPath::root(), value),
                 format!(
                     "the root is {}; a UAIX envelope is an object",
-                    json_type(value)
+                    type_name(value)
                 ),
             );
             rows.mark_untouched(Verdict::NotApplicable, "the root is not an object");
@@ -197,7 +198,7 @@ fn check_members(
             Some(value) if !shape.accepts(value) => rows.fail(
                 rule,
                 evidence(&path, root),
-                format!("{path} is {}; expected {}", json_type(value), shape.name()),
+                format!("{path} is {}; expected {}", type_name(value), shape.name()),
             ),
             Some(Value::String(text)) if text.trim().is_empty() => {
                 rows.warn(rule, evidence(&path, root), format!("{path} is empty"))
@@ -317,7 +318,7 @@ fn check_identities(map: &Map<String, Value>, root: &Value, rows: &mut Rows) {
                 rows.fail(
                     "UAIX-05",
                     evidence(&path, root),
-                    format!("{path} is {}; expected string", json_type(value)),
+                    format!("{path} is {}; expected string", type_name(value)),
                 );
             }
         }

@@ -17,14 +17,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             "Not a raw A2A packet: nothing is converted.",
             theme,
         )];
-        lines.push(Line::from(Span::styled(
-            format!(
-                "classified as {}: {}",
-                detail.classification.kind.name(),
-                safe(&detail.classification.reason)
-            ),
-            theme.dim(),
-        )));
+        lines.push(super::text::classified_as(detail, theme));
         if let Some(value) = &detail.parsed {
             lines.push(Line::default());
             lines.extend(json_value_lines(value, theme));

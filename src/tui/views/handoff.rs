@@ -23,14 +23,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             .unwrap_or_default(),
         (None, None) => vec![
             heading("No K1-A handoff seam on this packet.", theme),
-            Line::from(Span::styled(
-                format!(
-                    "classified as {}: {}",
-                    detail.classification.kind.name(),
-                    safe(&detail.classification.reason)
-                ),
-                theme.dim(),
-            )),
+            super::text::classified_as(detail, theme),
         ],
     };
     super::scrolled(lines, app.detail_scroll, frame, area);
@@ -88,21 +81,9 @@ fn explanation_lines(
                 theme.dim(),
             )));
             for (index, field) in explanation.fields.iter().enumerate() {
-                let value = serde_json::to_string(&field.value).unwrap_or_default();
                 let selected = app.focus == Focus::Detail && app.detail_cursor == index;
-                let marker = if selected { "▸ " } else { "  " };
-                let line = Line::from(vec![
-                    Span::raw(format!("{marker}{:<20} ", field.field)),
-                    Span::styled(
-                        format!("{value:<16} "),
-                        if value == "true" || value == "\"typed_payload\"" {
-                            theme.good()
-                        } else {
-                            theme.text()
-                        },
-                    ),
-                    Span::styled(field.decided_by.join(" "), theme.highlight()),
-                ]);
+                let line =
+                    super::text::field_line(if selected { "▸ " } else { "  " }, field, theme);
                 lines.push(if selected {
                     line.style(theme.selected())
                 } else {

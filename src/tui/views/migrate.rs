@@ -31,14 +31,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
                 "Not an A2A protocol object or raw adapter packet: nothing to migrate.",
                 theme,
             ),
-            Line::from(Span::styled(
-                format!(
-                    "classified as {}: {}",
-                    detail.classification.kind.name(),
-                    safe(&detail.classification.reason)
-                ),
-                theme.dim(),
-            )),
+            super::text::classified_as(detail, theme),
         ],
     };
     super::scrolled(lines, app.detail_scroll, frame, area);

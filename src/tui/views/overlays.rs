@@ -137,19 +137,7 @@ pub fn whatif(whatif: &WhatIf, frame: &mut Frame, screen: Rect, theme: &Theme) {
                 Span::raw(converted.canonical_type.name()),
             ]));
             for field in &explanation.fields {
-                let value = serde_json::to_string(&field.value).unwrap_or_default();
-                lines.push(Line::from(vec![
-                    Span::raw(format!("  {:<20} ", field.field)),
-                    Span::styled(
-                        format!("{value:<16} "),
-                        if value == "true" || value == "\"typed_payload\"" {
-                            theme.good()
-                        } else {
-                            theme.text()
-                        },
-                    ),
-                    Span::styled(field.decided_by.join(" "), theme.highlight()),
-                ]));
+                lines.push(super::text::field_line("  ", field, theme));
             }
             lines.push(Line::from(vec![
                 Span::styled("  state ", theme.dim()),

@@ -18,6 +18,36 @@ pub fn heading(text: &str, theme: &Theme) -> Line<'static> {
     Line::from(Span::styled(text.to_owned(), theme.title()))
 }
 
+/// One handoff field as `marker field value decided-by`: positive values in the good colour.
+pub fn field_line(
+    marker: &str,
+    field: &crate::freeze::FieldDecision,
+    theme: &Theme,
+) -> Line<'static> {
+    let value = serde_json::to_string(&field.value).unwrap_or_default();
+    let positive = value == "true" || value == "\"typed_payload\"";
+    Line::from(vec![
+        Span::raw(format!("{marker}{:<20} ", field.field)),
+        Span::styled(
+            format!("{value:<16} "),
+            if positive { theme.good() } else { theme.text() },
+        ),
+        Span::styled(field.decided_by.join(" "), theme.highlight()),
+    ])
+}
+
+/// `classified as KIND: reason`, for tabs that have nothing to show for this kind of packet.
+pub fn classified_as(detail: &crate::corpus::PacketDetail, theme: &Theme) -> Line<'static> {
+    Line::from(Span::styled(
+        format!(
+            "classified as {}: {}",
+            detail.classification.kind.name(),
+            safe(&detail.classification.reason)
+        ),
+        theme.dim(),
+    ))
+}
+
 /// A JSON text line with keys, strings, numbers and literals coloured.
 pub fn json_line(line: &str, theme: &Theme) -> Line<'static> {
     let colour = |color: Color| {
