@@ -210,7 +210,7 @@ pub fn explain_conversion(conversion: Conversion) -> Explanation {
             .collect(),
         Err(error) => vec![error.rule],
     };
-    let (packet, fields) = match (&conversion.packet, &conversion.fields) {
+    let (packet, fields) = match (conversion.packet.as_ref(), &conversion.fields) {
         (Some(packet), Some(fields)) => (packet, fields),
         _ => {
             // Rejected before the typed fields were read: no K1-A row can apply.
