@@ -3,7 +3,7 @@
 //! looked up.
 
 use super::{CanonicalType, TypedFields};
-use crate::json::{digest_value, Digest};
+use crate::json::{canonical_bytes, digest_bytes, Digest};
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
 
@@ -40,6 +40,10 @@ impl HandoffFlags {
 
     pub fn digest(self) -> Digest {
         handoff_table()[self.index()].1
+    }
+
+    pub fn canonical_bytes(self) -> &'static [u8] {
+        &handoff_table()[self.index()].2
     }
 }
 
@@ -78,27 +82,33 @@ impl DiscoveryFlags {
     pub fn digest(self) -> Digest {
         discovery_table()[self.index()].1
     }
+
+    pub fn canonical_bytes(self) -> &'static [u8] {
+        &discovery_table()[self.index()].2
+    }
 }
 
-fn handoff_table() -> &'static [(Value, Digest); 8] {
-    static TABLE: OnceLock<[(Value, Digest); 8]> = OnceLock::new();
+/// Each possible object with its digest and canonical bytes.
+type Entry = (Value, Digest, Vec<u8>);
+
+fn entry(object: Value) -> Entry {
+    let bytes = canonical_bytes(&object);
+    (object, digest_bytes(&bytes), bytes)
+}
+
+fn handoff_table() -> &'static [Entry; 8] {
+    static TABLE: OnceLock<[Entry; 8]> = OnceLock::new();
     TABLE.get_or_init(|| {
         std::array::from_fn(|bits| {
-            let object = handoff_object(bits & 4 != 0, bits & 2 != 0, bits & 1 != 0);
-            let digest = digest_value(&object);
-            (object, digest)
+            entry(handoff_object(bits & 4 != 0, bits & 2 != 0, bits & 1 != 0))
         })
     })
 }
 
-fn discovery_table() -> &'static [(Value, Digest); 4] {
-    static TABLE: OnceLock<[(Value, Digest); 4]> = OnceLock::new();
+fn discovery_table() -> &'static [Entry; 4] {
+    static TABLE: OnceLock<[Entry; 4]> = OnceLock::new();
     TABLE.get_or_init(|| {
-        std::array::from_fn(|bits| {
-            let object = discovery_object(bits & 2 != 0, bits & 1 != 0);
-            let digest = digest_value(&object);
-            (object, digest)
-        })
+        std::array::from_fn(|bits| entry(discovery_object(bits & 2 != 0, bits & 1 != 0)))
     })
 }
 

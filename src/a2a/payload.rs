@@ -1,8 +1,8 @@
 //! The canonical payload (spec section 7) and its event (section 6), kept as the few facts
-//! they follow from. Serializing a `Payload` writes its canonical bytes directly: members
-//! are emitted in byte order of their keys, the order `serde_json::Map` would sort them
-//! into, so digests need no intermediate `Value`; the `Value` form (for `event()` and
-//! output) is built from the same `Serialize` impl, so the two cannot drift apart.
+//! they follow from. The payload is described once, as a tree whose members are listed in
+//! byte order of their keys (the order `serde_json::Map` sorts them into); that tree is
+//! rendered either straight to canonical bytes, for digests, with no intermediate `Value`,
+//! or to the `Value` that `event()` and the output carry.
 
 use super::event::{event_time, EVENT_SOURCE, MEDIA_TYPE};
 use super::flags::{DiscoveryFlags, HandoffFlags};
@@ -115,16 +115,83 @@ impl Payload {
 
     /// The canonical bytes of the payload.
     pub fn canonical_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(1024);
-        // Writing into a `Vec` cannot fail: there is no I/O and every key is a string.
-        if serde_json::to_writer(&mut out, self).is_err() {
-            out.clear();
-        }
-        out
+        self.with_tree(|tree| {
+            let mut out = Vec::with_capacity(1024);
+            write_node(tree, &mut out);
+            out
+        })
     }
 
     pub fn to_value(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
+        self.with_tree(node_value)
+    }
+
+    /// The payload as a tree of members in byte order of their keys (absent ones `None`),
+    /// borrowing its leaves; both renderings above walk this one description.
+    fn with_tree<R>(&self, render: impl FnOnce(&Node<'_>) -> R) -> R {
+        let fields = &*self.fields;
+        let agent = [
+            (
+                "capabilities",
+                fields.agent_capabilities.as_deref().map(Node::TextList),
+            ),
+            ("id", Some(Node::Text(self.agent_id()))),
+            ("name", text(&fields.agent_name)),
+            ("role", text(&fields.agent_role)),
+        ];
+        let artifact = self.artifact_id().map(|id| {
+            [
+                ("id", Some(Node::Text(id))),
+                ("media_type", text(&fields.artifact_media_type)),
+                ("name", text(&fields.artifact_name)),
+            ]
+        });
+        let message = self.message_id().map(|id| {
+            [
+                ("id", Some(Node::Text(id))),
+                ("role", text(&fields.message_role)),
+            ]
+        });
+        let task = self.task_id().map(|id| {
+            [
+                ("id", Some(Node::Text(id))),
+                ("kind", text(&fields.task_kind)),
+                ("status", text(&fields.task_status)),
+            ]
+        });
+        let (handoff, discovery) = (self.handoff(), self.discovery);
+        let top = [
+            ("adapter_id", Some(Node::Text(ADAPTER_ID))),
+            ("adapter_version", Some(Node::Text(&self.adapter_version))),
+            ("agent", Some(Node::Object(&agent))),
+            (
+                "artifact",
+                artifact.as_ref().map(|members| Node::Object(members)),
+            ),
+            ("attributes", self.attributes.as_ref().map(Node::Attributes)),
+            (
+                "discovery",
+                Some(Node::Fixed(discovery.object(), discovery.canonical_bytes())),
+            ),
+            (
+                "handoff",
+                Some(Node::Fixed(handoff.object(), handoff.canonical_bytes())),
+            ),
+            (
+                "message",
+                message.as_ref().map(|members| Node::Object(members)),
+            ),
+            ("protocol", Some(Node::Text("a2a"))),
+            ("protocol_name", Some(Node::Text("a2a"))),
+            ("protocol_version", Some(Node::Text(&self.protocol_version))),
+            ("task", task.as_ref().map(|members| Node::Object(members))),
+            (
+                "unmapped_fields_count",
+                Some(Node::Count(self.unmapped_fields_count)),
+            ),
+            ("upstream_event_type", text(&fields.event_type)),
+        ];
+        render(&Node::Object(&top))
     }
 
     /// The CloudEvents envelope with this payload as `data`.
@@ -150,38 +217,105 @@ impl Payload {
     }
 }
 
-/// A member value of the small objects `agent`, `task`, `artifact`, `message`.
-enum Member<'a> {
+/// A node of the payload tree.
+enum Node<'a> {
     Text(&'a str),
-    List(&'a [String]),
+    Count(usize),
+    TextList(&'a [String]),
+    /// Members in byte order of their keys; `None` members are left out.
+    Object(&'a [(&'static str, Option<Node<'a>>)]),
+    /// A handoff or discovery object, with its canonical bytes.
+    Fixed(&'static Value, &'static [u8]),
+    /// Raw attributes, normalized when rendered.
+    Attributes(&'a Value),
 }
 
-impl Serialize for Member<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Member::Text(text) => serializer.serialize_str(text),
-            Member::List(items) => serializer.collect_seq(items.iter()),
-        }
-    }
-}
-
-/// An object of the present members, given in byte order of their keys.
-struct Members<'a, const N: usize>([(&'static str, Option<Member<'a>>); N]);
-
-impl<const N: usize> Serialize for Members<'_, N> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        for (key, value) in &self.0 {
-            if let Some(value) = value {
-                map.serialize_entry(key, value)?;
+/// Canonical bytes, exactly as `serde_json` writes the equivalent `Value` (see the module
+/// comment); strings that need no escaping are copied as they are.
+fn write_node(node: &Node<'_>, out: &mut Vec<u8>) {
+    match node {
+        Node::Text(text) => write_text(text, out),
+        // `Display` of an integer is the digits `serde_json` writes.
+        Node::Count(count) => out.extend_from_slice(count.to_string().as_bytes()),
+        Node::TextList(items) => {
+            out.push(b'[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push(b',');
+                }
+                write_text(item, out);
             }
+            out.push(b']');
         }
-        map.end()
+        Node::Object(members) => {
+            debug_assert!(members.windows(2).all(|pair| pair[0].0 < pair[1].0));
+            out.push(b'{');
+            let mut first = true;
+            for (key, value) in members.iter() {
+                if let Some(value) = value {
+                    if !first {
+                        out.push(b',');
+                    }
+                    first = false;
+                    write_text(key, out);
+                    out.push(b':');
+                    write_node(value, out);
+                }
+            }
+            out.push(b'}');
+        }
+        Node::Fixed(_, bytes) => out.extend_from_slice(bytes),
+        Node::Attributes(attributes) => {
+            // Writing into a `Vec` cannot fail: there is no I/O and every key is a string.
+            let _ = serde_json::to_writer(&mut *out, &Normalized(attributes));
+        }
     }
 }
 
-fn text(value: &Option<String>) -> Option<Member<'_>> {
-    value.as_deref().map(Member::Text)
+/// A JSON string. `serde_json` escapes exactly the control characters, `"` and backslash;
+/// a string without them is written verbatim, any other through `serde_json` itself.
+fn write_text(text: &str, out: &mut Vec<u8>) {
+    // A fold without early exit, so the compiler can vectorize the scan.
+    let needs_escape = text.bytes().fold(false, |needs, byte| {
+        needs | (byte < 0x20) | (byte == b'"') | (byte == b'\\')
+    });
+    if !needs_escape {
+        out.reserve(text.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'"');
+    } else {
+        let _ = serde_json::to_writer(&mut *out, text);
+    }
+}
+
+fn text(value: &Option<String>) -> Option<Node<'_>> {
+    value.as_deref().map(Node::Text)
+}
+
+fn node_value(node: &Node<'_>) -> Value {
+    match node {
+        Node::Text(text) => Value::String((*text).to_owned()),
+        Node::Count(count) => Value::from(*count),
+        Node::TextList(items) => items
+            .iter()
+            .map(|item| Value::String(item.clone()))
+            .collect(),
+        Node::Object(members) => Value::Object(
+            members
+                .iter()
+                .filter_map(|(key, value)| {
+                    value
+                        .as_ref()
+                        .map(|value| ((*key).to_owned(), node_value(value)))
+                })
+                .collect(),
+        ),
+        Node::Fixed(value, _) => (*value).clone(),
+        Node::Attributes(attributes) => {
+            serde_json::to_value(Normalized(attributes)).unwrap_or(Value::Null)
+        }
+    }
 }
 
 /// Attributes normalized: object keys sorted at every level (the map already iterates in
@@ -207,68 +341,6 @@ impl Serialize for Normalized<'_> {
             Value::Array(items) => serializer.collect_seq(items.iter().map(Normalized)),
             scalar => scalar.serialize(serializer),
         }
-    }
-}
-
-impl Serialize for Payload {
-    /// Members in byte order of their keys; see the module comment.
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let fields = &*self.fields;
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("adapter_id", ADAPTER_ID)?;
-        map.serialize_entry("adapter_version", &*self.adapter_version)?;
-        let capabilities = fields.agent_capabilities.as_deref().map(Member::List);
-        map.serialize_entry(
-            "agent",
-            &Members([
-                ("capabilities", capabilities),
-                ("id", Some(Member::Text(self.agent_id()))),
-                ("name", text(&fields.agent_name)),
-                ("role", text(&fields.agent_role)),
-            ]),
-        )?;
-        if let Some(id) = self.artifact_id() {
-            map.serialize_entry(
-                "artifact",
-                &Members([
-                    ("id", Some(Member::Text(id))),
-                    ("media_type", text(&fields.artifact_media_type)),
-                    ("name", text(&fields.artifact_name)),
-                ]),
-            )?;
-        }
-        if let Some(attributes) = &self.attributes {
-            map.serialize_entry("attributes", &Normalized(attributes))?;
-        }
-        map.serialize_entry("discovery", self.discovery.object())?;
-        map.serialize_entry("handoff", self.handoff().object())?;
-        if let Some(id) = self.message_id() {
-            map.serialize_entry(
-                "message",
-                &Members([
-                    ("id", Some(Member::Text(id))),
-                    ("role", text(&fields.message_role)),
-                ]),
-            )?;
-        }
-        map.serialize_entry("protocol", "a2a")?;
-        map.serialize_entry("protocol_name", "a2a")?;
-        map.serialize_entry("protocol_version", &self.protocol_version)?;
-        if let Some(id) = self.task_id() {
-            map.serialize_entry(
-                "task",
-                &Members([
-                    ("id", Some(Member::Text(id))),
-                    ("kind", text(&fields.task_kind)),
-                    ("status", text(&fields.task_status)),
-                ]),
-            )?;
-        }
-        map.serialize_entry("unmapped_fields_count", &self.unmapped_fields_count)?;
-        if let Some(event_type) = &fields.event_type {
-            map.serialize_entry("upstream_event_type", event_type)?;
-        }
-        map.end()
     }
 }
 
