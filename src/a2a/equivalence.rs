@@ -5,6 +5,7 @@
 //! Packets are generated as text, not as `Value`s, to reach what a `Value` cannot hold:
 //! duplicate keys, escaped keys and strings, key order, invalid JSON and invalid UTF-8.
 
+use super::fields::RECOGNISED_TOP_LEVEL_KEYS;
 use super::{convert, reference, ConvertOptions, Mode};
 use crate::json::{canonical_bytes, digest_value};
 use proptest::prelude::*;
@@ -152,17 +153,6 @@ const UNKNOWN_KEYS: &[&str] = &[
     "protocol ",
     "é",
 ];
-const TOP_KEYS: &[&str] = &[
-    "protocol",
-    "version",
-    "event_type",
-    "timestamp",
-    "agent",
-    "task",
-    "artifact",
-    "message",
-    "attributes",
-];
 
 fn number() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -201,7 +191,7 @@ fn key() -> impl Strategy<Value = String> {
     prop_oneof![
         3 => one_of(MEMBER_KEYS),
         1 => one_of(UNKNOWN_KEYS),
-        1 => one_of(TOP_KEYS),
+        1 => one_of(&RECOGNISED_TOP_LEVEL_KEYS),
     ]
 }
 

@@ -157,32 +157,38 @@ mod tests {
 
     #[test]
     fn table_digests_match_the_spec() {
-        let hex = |flags: HandoffFlags| flags.digest().to_hex();
-        let handoff = |visible, task_ref_visible, message_ref_visible| HandoffFlags {
-            visible,
-            task_ref_visible,
-            message_ref_visible,
-        };
-        assert_eq!(
-            hex(handoff(false, false, false)),
-            "60e992b4881c03d816cd94929856d8c8cade113f62273d42a8a75412533a294a"
-        );
-        assert_eq!(
-            hex(handoff(true, true, true)),
-            "e478af7359a254678c90b5eb2737d63f79c6d667a2b5c4bc323442f07d09d33b"
-        );
-        assert_eq!(
-            hex(handoff(true, false, true)),
-            "0be260743587b9594018a4ab7809560157be088be0372a8ae7c7faa6a744effe"
-        );
-        assert_eq!(
-            hex(handoff(true, true, false)),
-            "c956bc2d9e8ddd8e2f914f1b0ea5393625fd354248c614a0251687f816d0d623"
-        );
-        assert_eq!(
-            hex(handoff(true, false, false)),
-            "d38c94c8e5bc2259dbae7a2b92bf1cfa6d0f57cb011b1b7e70dc6f9277330b5b"
-        );
+        // (visible, task_ref_visible, message_ref_visible) and the spec's digest.
+        let legal = [
+            (
+                (false, false, false),
+                "60e992b4881c03d816cd94929856d8c8cade113f62273d42a8a75412533a294a",
+            ),
+            (
+                (true, true, true),
+                "e478af7359a254678c90b5eb2737d63f79c6d667a2b5c4bc323442f07d09d33b",
+            ),
+            (
+                (true, false, true),
+                "0be260743587b9594018a4ab7809560157be088be0372a8ae7c7faa6a744effe",
+            ),
+            (
+                (true, true, false),
+                "c956bc2d9e8ddd8e2f914f1b0ea5393625fd354248c614a0251687f816d0d623",
+            ),
+            (
+                (true, false, false),
+                "d38c94c8e5bc2259dbae7a2b92bf1cfa6d0f57cb011b1b7e70dc6f9277330b5b",
+            ),
+        ];
+        for ((visible, task_ref_visible, message_ref_visible), digest) in legal {
+            let flags = HandoffFlags {
+                visible,
+                task_ref_visible,
+                message_ref_visible,
+            };
+            assert_eq!(flags.digest().to_hex(), digest);
+            assert_eq!(flags.canonical_bytes(), canonical_bytes(flags.object()));
+        }
         let defaults = DiscoveryFlags::of(None);
         assert_eq!(
             defaults.digest().to_hex(),

@@ -63,10 +63,13 @@ impl<'de> RawPacket<'de> {
     }
 }
 
-/// Implements the scalar visits of a visitor that accepts any JSON value: each scalar
-/// yields `$value`.
-macro_rules! accept_scalars {
-    ($value:expr) => {
+/// Implements the visits of a visitor that accepts any JSON value: every scalar, and each
+/// of the kinds named (`str`, `seq`, `map`, parsed in full), yields `$value`.
+macro_rules! accept_others {
+    ($value:expr $(, $kind:ident)*) => {
+        fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+            formatter.write_str("any JSON value")
+        }
         fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Self::Value, E> {
             Ok($value)
         }
@@ -91,6 +94,22 @@ macro_rules! accept_scalars {
         fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
             Ok($value)
         }
+        $(accept_others!(@$kind $value);)*
+    };
+    (@str $value:expr) => {
+        fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+    };
+    (@seq $value:expr) => {
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+            SkipVisitor.visit_seq(seq).map(|_| $value)
+        }
+    };
+    (@map $value:expr) => {
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            SkipVisitor.visit_map(map).map(|_| $value)
+        }
     };
 }
 
@@ -108,15 +127,7 @@ struct SkipVisitor;
 impl<'de> Visitor<'de> for SkipVisitor {
     type Value = Skip;
 
-    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("any JSON value")
-    }
-
-    accept_scalars!(Skip);
-
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Skip, E> {
-        Ok(Skip)
-    }
+    accept_others!(Skip, str);
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Skip, A::Error> {
         while seq.next_element::<Skip>()?.is_some() {}
@@ -144,11 +155,7 @@ struct MaybeTextVisitor;
 impl<'de> Visitor<'de> for MaybeTextVisitor {
     type Value = MaybeText<'de>;
 
-    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("any JSON value")
-    }
-
-    accept_scalars!(MaybeText(None));
+    accept_others!(MaybeText(None), seq, map);
 
     fn visit_borrowed_str<E: serde::de::Error>(self, text: &'de str) -> Result<Self::Value, E> {
         Ok(MaybeText(Some(Cow::Borrowed(text))))
@@ -160,14 +167,6 @@ impl<'de> Visitor<'de> for MaybeTextVisitor {
 
     fn visit_string<E: serde::de::Error>(self, text: String) -> Result<Self::Value, E> {
         Ok(MaybeText(Some(Cow::Owned(text))))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        SkipVisitor.visit_seq(seq).map(|_| MaybeText(None))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        SkipVisitor.visit_map(map).map(|_| MaybeText(None))
     }
 }
 
@@ -185,15 +184,7 @@ struct CapabilitiesVisitor;
 impl<'de> Visitor<'de> for CapabilitiesVisitor {
     type Value = Capabilities<'de>;
 
-    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("any JSON value")
-    }
-
-    accept_scalars!(Capabilities(None));
-
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(Capabilities(None))
-    }
+    accept_others!(Capabilities(None), str, map);
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut strings = Vec::new();
@@ -201,10 +192,6 @@ impl<'de> Visitor<'de> for CapabilitiesVisitor {
             strings.extend(item);
         }
         Ok(Capabilities(Some(strings)))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        SkipVisitor.visit_map(map).map(|_| Capabilities(None))
     }
 }
 
@@ -227,19 +214,7 @@ impl<'de> DeserializeSeed<'de> for MembersSeed {
 impl<'de> Visitor<'de> for MembersSeed {
     type Value = Members<'de>;
 
-    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("any JSON value")
-    }
-
-    accept_scalars!(Members::default());
-
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(Members::default())
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        SkipVisitor.visit_seq(seq).map(|_| Members::default())
-    }
+    accept_others!(Members::default(), str, seq);
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut members = Members::default();
@@ -273,19 +248,7 @@ struct RawPacketVisitor;
 impl<'de> Visitor<'de> for RawPacketVisitor {
     type Value = RawPacket<'de>;
 
-    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("any JSON value")
-    }
-
-    accept_scalars!(RawPacket::default());
-
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(RawPacket::default())
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        SkipVisitor.visit_seq(seq).map(|_| RawPacket::default())
-    }
+    accept_others!(RawPacket::default(), str, seq);
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut packet = RawPacket {

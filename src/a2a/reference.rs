@@ -4,6 +4,7 @@
 
 use super::checks::{limits_violation, version_supported, LimitViolation};
 use super::event::{event_time, EVENT_SOURCE};
+use super::fields::RECOGNISED_TOP_LEVEL_KEYS;
 use super::flags::{discovery_object, handoff_object};
 use super::{
     canonical_type_for, CanonicalType, ConversionError, ConvertOptions, ErrorKind, Lossiness, Mode,
@@ -14,17 +15,6 @@ use serde_json::{json, Map, Value};
 
 const ADAPTER_ID: &str = "assay-adapter-a2a";
 const MEDIA_TYPE: &str = "application/json";
-const RECOGNISED_TOP_LEVEL_KEYS: [&str; 9] = [
-    "protocol",
-    "version",
-    "event_type",
-    "timestamp",
-    "agent",
-    "task",
-    "artifact",
-    "message",
-    "attributes",
-];
 
 /// The reference's converted packet: the event as a built `Value`.
 #[derive(Clone, Debug, PartialEq)]
