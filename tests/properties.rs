@@ -2,7 +2,7 @@
 
 use handoff_inspector::a2a::{convert, CanonicalType, ConvertOptions, Mode};
 use handoff_inspector::freeze::{audit, detect_canonical, explain, HandoffState};
-use handoff_inspector::json::{canonical_bytes, scan_duplicate_keys};
+use handoff_inspector::json::{canonical_bytes, digest_value, scan_duplicate_keys};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -133,6 +133,20 @@ proptest! {
         let second = convert(bytes.as_bytes(), &options(lenient));
         let canonical = |c: &handoff_inspector::a2a::Conversion| c.converted().map(|c| canonical_bytes(&c.batch()));
         prop_assert_eq!(canonical(&first), canonical(&second));
+    }
+
+    #[test]
+    fn digests_match_the_built_event_and_the_packet_parses_on_demand(packet in packet(), lenient in any::<bool>()) {
+        let bytes = packet.to_string();
+        let conversion = convert(bytes.as_bytes(), &options(lenient));
+        prop_assert_eq!(conversion.packet.as_ref(), Some(&packet));
+        if let Some(converted) = conversion.converted() {
+            // Digests first: they are computed without building the event.
+            let digests = (converted.payload_digest(), converted.handoff_digest(), converted.discovery_digest());
+            let payload = &converted.event()["data"];
+            prop_assert_eq!(digests, (digest_value(payload), digest_value(&payload["handoff"]), digest_value(&payload["discovery"])));
+            prop_assert_eq!(converted.subject(), converted.event()["subject"].as_str().unwrap());
+        }
     }
 
     #[test]

@@ -1,16 +1,24 @@
 //! The conversion itself, step by step in the spec's order (first failure wins).
+//!
+//! The packet is read in one borrowing pass (`raw.rs`) that keeps only the typed fields and
+//! `attributes`; the payload is kept as the facts it follows from (`payload.rs`) and its
+//! digest taken from bytes written directly. `reference.rs` (test-only) keeps the first,
+//! `Value`-building version of this file as the oracle both are compared against.
 
 use super::checks::{limits_violation, version_supported, LimitViolation};
-use super::event::{event_time, EVENT_SOURCE};
+use super::event::MEDIA_TYPE;
+use super::flags::DiscoveryFlags;
+use super::packet::Packet;
+use super::payload::{substitutions, Payload};
+use super::raw::RawPacket;
 use super::{
     canonical_type_for, CanonicalType, Conversion, ConversionError, ConvertOptions, Converted,
-    ErrorKind, Lossiness, Mode, RawPayloadRef, Substitution, TypedFields,
+    ErrorKind, Lossiness, Mode, RawPayloadRef, TypedFields, DEFAULT_ADAPTER_VERSION,
 };
-use crate::json::digest_bytes;
-use serde_json::{Map, Value};
-
-pub const ADAPTER_ID: &str = "assay-adapter-a2a";
-pub const MEDIA_TYPE: &str = "application/json";
+use crate::json::{digest_bytes, Digest};
+use serde_json::Value;
+use std::borrow::Cow;
+use std::sync::Arc;
 
 fn error(kind: ErrorKind, rule: &'static str, message: impl Into<String>) -> ConversionError {
     ConversionError {
@@ -22,7 +30,7 @@ fn error(kind: ErrorKind, rule: &'static str, message: impl Into<String>) -> Con
 
 /// Converts one raw packet in the mode given by `options`.
 pub fn convert(payload: &[u8], options: &ConvertOptions) -> Conversion {
-    let (mut packet, mut fields) = (None, None);
+    let (mut packet, mut fields) = (Packet::default(), None);
     let result = convert_into(payload, options, &mut packet, &mut fields);
     Conversion {
         mode: options.mode,
@@ -35,8 +43,8 @@ pub fn convert(payload: &[u8], options: &ConvertOptions) -> Conversion {
 fn convert_into(
     payload: &[u8],
     options: &ConvertOptions,
-    packet_slot: &mut Option<Value>,
-    fields_slot: &mut Option<TypedFields>,
+    packet_slot: &mut Packet,
+    fields_slot: &mut Option<Arc<TypedFields>>,
 ) -> Result<Converted, ConversionError> {
     // Step 1: size.
     if let Some(limit) = options.max_payload_bytes {
@@ -50,51 +58,33 @@ fn convert_into(
     }
     // Step 2: the raw reference.
     let raw_payload_ref = RawPayloadRef {
-        sha256: digest_bytes(payload).to_hex(),
+        sha256: lower_hex(&digest_bytes(payload)),
         size_bytes: payload.len(),
         media_type: MEDIA_TYPE,
     };
-    // Step 3: JSON (serde_json also rejects invalid UTF-8 here).
-    let packet: Value = serde_json::from_slice(payload).map_err(|parse| {
-        error(
-            ErrorKind::Measurement,
-            "C3",
-            format!("invalid A2A payload JSON: {parse}"),
-        )
-    })?;
-    let packet = packet_slot.insert(packet);
-    // Step 4: structure limits.
-    match limits_violation(packet, options.max_json_depth, options.max_array_length) {
-        Some(LimitViolation::Depth(limit)) => {
-            return Err(error(
-                ErrorKind::Measurement,
-                "C4D",
-                format!("payload exceeds max_json_depth ({limit})"),
-            ))
-        }
-        Some(LimitViolation::ArrayLength(limit)) => {
-            return Err(error(
-                ErrorKind::Measurement,
-                "C4A",
-                format!("payload exceeds max_array_length ({limit})"),
-            ))
-        }
-        None => {}
-    }
-    // Step 5: protocol.
-    let root = match packet.as_object() {
-        Some(root) if root.get("protocol").and_then(Value::as_str) == Some("a2a") => root,
-        _ => {
-            return Err(error(
-                ErrorKind::Measurement,
-                "C5",
-                "protocol must be 'a2a'",
-            ))
-        }
+    *packet_slot = Packet::of(payload);
+    // Steps 3 and 4: JSON (serde_json also rejects invalid UTF-8 here), structure limits.
+    let checked;
+    let mut raw = if options.max_json_depth.is_some() || options.max_array_length.is_some() {
+        // The limits are defined on the parsed tree (the last of duplicate keys, members in
+        // key order), so the optional check walks a full `Value`.
+        checked = serde_json::from_slice::<Value>(payload).map_err(invalid_json)?;
+        check_limits(&checked, options)?;
+        RawPacket::read(&checked)
+    } else {
+        RawPacket::parse(payload).map_err(invalid_json)?
     };
+    // Step 5: protocol.
+    if !raw.is_object || raw.protocol.as_deref() != Some("a2a") {
+        return Err(error(
+            ErrorKind::Measurement,
+            "C5",
+            "protocol must be 'a2a'",
+        ));
+    }
     // Steps 6 and 7: version.
-    let version = match root.get("version").and_then(Value::as_str) {
-        Some(version) => version.to_owned(),
+    let version = match raw.version.take() {
+        Some(version) => version.into_owned(),
         None => match &options.protocol_version {
             Some(version) => version.clone(),
             None => {
@@ -113,7 +103,9 @@ fn convert_into(
             format!("unsupported A2A version: {version}"),
         ));
     }
-    let fields = fields_slot.insert(TypedFields::read(root));
+    let attributes = raw.attributes.take();
+    let fields = Arc::new(TypedFields::from_raw(raw));
+    *fields_slot = Some(Arc::clone(&fields));
     let mapped_type = canonical_type_for(fields.event_type.as_deref());
 
     // Strict rejections, in order.
@@ -151,243 +143,76 @@ fn convert_into(
         }
     }
 
-    Ok(build(
-        root,
-        fields,
-        mapped_type,
-        &version,
-        options,
-        raw_payload_ref,
-    ))
-}
-
-/// Everything after the checks: substitutions, payload, event. Cannot fail.
-fn build(
-    root: &Map<String, Value>,
-    fields: &TypedFields,
-    mapped_type: Option<CanonicalType>,
-    version: &str,
-    options: &ConvertOptions,
-    raw_payload_ref: RawPayloadRef,
-) -> Converted {
-    let mut substitutions = Vec::new();
-    let agent_id = fields.agent_id.clone().unwrap_or_else(|| {
-        substitutions.push(Substitution::AgentId);
-        "unknown-agent".to_owned()
-    });
-    let canonical_type = mapped_type.unwrap_or_else(|| {
-        substitutions.push(Substitution::GenericMessageEvent);
-        CanonicalType::Message
-    });
-    let task_id = match (&fields.task_id, canonical_type.is_task_event()) {
-        (Some(id), _) => Some(id.clone()),
-        (None, true) => {
-            substitutions.push(Substitution::TaskId);
-            Some("unknown-task".to_owned())
-        }
-        (None, false) => None,
-    };
-    let artifact_id = match (
-        &fields.artifact_id,
-        canonical_type == CanonicalType::ArtifactShared,
-    ) {
-        (Some(id), _) => Some(id.clone()),
-        (None, true) => {
-            substitutions.push(Substitution::ArtifactId);
-            Some("unknown-artifact".to_owned())
-        }
-        (None, false) => None,
-    };
-    let message_id = match (&fields.message_id, canonical_type == CanonicalType::Message) {
-        (Some(id), _) => Some(id.clone()),
-        (None, true) => {
-            substitutions.push(Substitution::MessageId);
-            Some("unknown-message".to_owned())
-        }
-        (None, false) => None,
-    };
-
-    let primary_id = match canonical_type {
-        CanonicalType::TaskRequested | CanonicalType::TaskUpdated => task_id.clone(),
-        CanonicalType::ArtifactShared => artifact_id.clone(),
-        CanonicalType::Message => message_id.clone(),
-        CanonicalType::AgentCapabilities => None,
-    }
-    .unwrap_or_else(|| agent_id.clone());
-
-    let mut payload = Map::new();
-    let text = |value: &str| Value::String(value.to_owned());
-    payload.insert("adapter_id".into(), text(ADAPTER_ID));
-    payload.insert("adapter_version".into(), text(&options.adapter_version));
-    payload.insert("protocol".into(), text("a2a"));
-    payload.insert("protocol_name".into(), text("a2a"));
-    payload.insert("protocol_version".into(), text(version));
-    if let Some(event_type) = &fields.event_type {
-        payload.insert("upstream_event_type".into(), text(event_type));
-    }
-
-    let mut agent = Map::new();
-    agent.insert("id".into(), text(&agent_id));
-    insert_text(&mut agent, "name", &fields.agent_name);
-    insert_text(&mut agent, "role", &fields.agent_role);
-    if let Some(capabilities) = &fields.agent_capabilities {
-        agent.insert(
-            "capabilities".into(),
-            capabilities.iter().map(|item| text(item)).collect(),
-        );
-    }
-    payload.insert("agent".into(), Value::Object(agent));
-
-    if let Some(id) = task_id {
-        let mut task = Map::new();
-        task.insert("id".into(), Value::String(id));
-        insert_text(&mut task, "status", &fields.task_status);
-        insert_text(&mut task, "kind", &fields.task_kind);
-        payload.insert("task".into(), Value::Object(task));
-    }
-    if let Some(id) = artifact_id {
-        let mut artifact = Map::new();
-        artifact.insert("id".into(), Value::String(id));
-        insert_text(&mut artifact, "name", &fields.artifact_name);
-        insert_text(&mut artifact, "media_type", &fields.artifact_media_type);
-        payload.insert("artifact".into(), Value::Object(artifact));
-    }
-    if let Some(id) = message_id {
-        let mut message = Map::new();
-        message.insert("id".into(), Value::String(id));
-        insert_text(&mut message, "role", &fields.message_role);
-        payload.insert("message".into(), Value::Object(message));
-    }
-    if let Some(attributes) = root.get("attributes") {
-        payload.insert("attributes".into(), normalize_attributes(attributes));
-    }
-    payload.insert("discovery".into(), discovery(root.get("attributes")));
-    payload.insert("handoff".into(), handoff(canonical_type, fields));
-
+    // Everything after the checks (substitutions, payload) cannot fail.
+    let (canonical_type, substitutions) = substitutions(&fields, mapped_type);
     let unmapped_fields_count = fields.unmapped_keys.len() + substitutions.len();
-    payload.insert(
-        "unmapped_fields_count".into(),
-        Value::from(unmapped_fields_count),
-    );
-
-    let run_id = format!("a2a:{primary_id}");
-    let mut event = Map::new();
-    event.insert("specversion".into(), text("1.0"));
-    event.insert("type".into(), text(canonical_type.name()));
-    event.insert("source".into(), text(EVENT_SOURCE));
-    event.insert("id".into(), Value::String(format!("{run_id}:0")));
-    event.insert(
-        "time".into(),
-        Value::String(event_time(fields.timestamp.as_deref())),
-    );
-    event.insert("datacontenttype".into(), text(MEDIA_TYPE));
-    event.insert("subject".into(), Value::String(primary_id));
-    event.insert("assayrunid".into(), Value::String(run_id));
-    event.insert("assayseq".into(), Value::from(0));
-    event.insert("data".into(), Value::Object(payload));
-
-    Converted {
+    let adapter_version = if options.adapter_version == DEFAULT_ADAPTER_VERSION {
+        Cow::Borrowed(DEFAULT_ADAPTER_VERSION)
+    } else {
+        Cow::Owned(options.adapter_version.clone())
+    };
+    let payload = Payload {
+        fields,
         canonical_type,
-        event: Value::Object(event),
-        lossiness: Lossiness {
+        adapter_version,
+        protocol_version: version,
+        discovery: DiscoveryFlags::of(attributes.as_ref()),
+        attributes,
+        unmapped_fields_count,
+    };
+    Ok(Converted::new(
+        payload,
+        Lossiness {
             unmapped_fields_count,
             raw_payload_ref,
             substitutions,
         },
-    }
+    ))
 }
 
-fn insert_text(object: &mut Map<String, Value>, key: &str, value: &Option<String>) {
-    if let Some(value) = value {
-        object.insert(key.to_owned(), Value::String(value.clone()));
-    }
-}
-
-/// Object keys sorted at every level (the map type sorts them); an array whose items are all
-/// strings is sorted; other arrays keep their order with items normalized.
-pub fn normalize_attributes(value: &Value) -> Value {
-    match value {
-        Value::Object(members) => Value::Object(
-            members
-                .iter()
-                .map(|(key, item)| (key.clone(), normalize_attributes(item)))
-                .collect(),
-        ),
-        Value::Array(items) if items.iter().all(Value::is_string) => {
-            let mut sorted = items.clone();
-            sorted.sort_unstable_by(|left, right| left.as_str().cmp(&right.as_str()));
-            Value::Array(sorted)
-        }
-        Value::Array(items) => Value::Array(items.iter().map(normalize_attributes).collect()),
-        other => other.clone(),
-    }
-}
-
-/// G4-A `discovery`, computed from the raw `attributes.assay_g4` object.
-pub fn discovery(attributes: Option<&Value>) -> Value {
-    let (agent_card, extended) = discovery_flags(attributes);
-    discovery_object(agent_card, extended)
-}
-
-/// `(agent_card_visible, extended_card_access_visible)` read from raw attributes.
-pub fn discovery_flags(attributes: Option<&Value>) -> (bool, bool) {
-    let g4 = attributes
-        .and_then(|attributes| attributes.get("assay_g4"))
-        .filter(|g4| g4.is_object());
-    let flag = |member: &str| {
-        g4.and_then(|g4| g4.get(member))
-            .and_then(|object| object.get("visible"))
-            == Some(&Value::Bool(true))
-    };
-    (flag("agent_card"), flag("extended_card_access"))
-}
-
-/// The discovery object for its two observable flags (the other two follow from them).
-pub fn discovery_object(agent_card_visible: bool, extended_card_access_visible: bool) -> Value {
-    let mut discovery = Map::new();
-    discovery.insert("agent_card_visible".into(), Value::Bool(agent_card_visible));
-    discovery.insert(
-        "agent_card_source_kind".into(),
-        Value::String(
-            if agent_card_visible {
-                "attributes"
-            } else {
-                "unknown"
-            }
-            .to_owned(),
-        ),
-    );
-    discovery.insert(
-        "extended_card_access_visible".into(),
-        Value::Bool(extended_card_access_visible),
-    );
-    discovery.insert("signature_material_visible".into(), Value::Bool(false));
-    Value::Object(discovery)
-}
-
-/// K1-A v1 `handoff`: the positive typed rule, or the defaults.
-pub fn handoff(canonical_type: CanonicalType, fields: &TypedFields) -> Value {
-    let visible = canonical_type == CanonicalType::TaskRequested
-        && fields.task_kind.as_deref() == Some("delegation");
-    handoff_object(
-        visible,
-        visible && fields.task_id.is_some(),
-        visible && fields.message_id.is_some(),
+fn invalid_json(parse: serde_json::Error) -> ConversionError {
+    error(
+        ErrorKind::Measurement,
+        "C3",
+        format!("invalid A2A payload JSON: {parse}"),
     )
 }
 
-/// The handoff object for its three booleans (`source_kind` follows `visible`).
-pub fn handoff_object(visible: bool, task_ref_visible: bool, message_ref_visible: bool) -> Value {
-    let mut handoff = Map::new();
-    handoff.insert("visible".into(), Value::Bool(visible));
-    handoff.insert(
-        "source_kind".into(),
-        Value::String(if visible { "typed_payload" } else { "unknown" }.to_owned()),
-    );
-    handoff.insert("task_ref_visible".into(), Value::Bool(task_ref_visible));
-    handoff.insert(
-        "message_ref_visible".into(),
-        Value::Bool(message_ref_visible),
-    );
-    Value::Object(handoff)
+fn check_limits(packet: &Value, options: &ConvertOptions) -> Result<(), ConversionError> {
+    match limits_violation(packet, options.max_json_depth, options.max_array_length) {
+        Some(LimitViolation::Depth(limit)) => Err(error(
+            ErrorKind::Measurement,
+            "C4D",
+            format!("payload exceeds max_json_depth ({limit})"),
+        )),
+        Some(LimitViolation::ArrayLength(limit)) => Err(error(
+            ErrorKind::Measurement,
+            "C4A",
+            format!("payload exceeds max_array_length ({limit})"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `Digest::to_hex` without the formatting machinery (this runs once per packet).
+fn lower_hex(digest: &Digest) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut hex = String::with_capacity(64);
+    for byte in digest.0 {
+        for nibble in [byte >> 4, byte & 0x0f] {
+            hex.push(char::from(DIGITS[usize::from(nibble)]));
+        }
+    }
+    hex
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_matches_the_digest_display() {
+        let digest = digest_bytes(b"abc");
+        assert_eq!(lower_hex(&digest), digest.to_hex());
+    }
 }

@@ -6,6 +6,7 @@ use serde::Serialize;
 /// Used when `timestamp` is absent or not RFC 3339 (Unix 1700100000).
 pub const DEFAULT_EVENT_TIME: &str = "2023-11-16T02:00:00Z";
 pub const EVENT_SOURCE: &str = "urn:assay:adapter:a2a";
+pub const MEDIA_TYPE: &str = "application/json";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum CanonicalType {

@@ -1,7 +1,8 @@
 //! Typed fields (spec section 3): a field is typed only when it is a JSON string at that exact
 //! path; any other JSON type counts as absent.
 
-use serde_json::{Map, Value};
+use super::raw::{RawPacket, Text};
+use std::borrow::Cow;
 
 /// The top-level keys the adapter maps; every other top-level key is unmapped.
 pub const RECOGNISED_TOP_LEVEL_KEYS: [&str; 9] = [
@@ -37,52 +38,38 @@ pub struct TypedFields {
     pub unmapped_keys: Vec<String>,
 }
 
-fn string_at(object: &Map<String, Value>, key: &str) -> Option<String> {
-    object.get(key).and_then(Value::as_str).map(str::to_owned)
-}
-
-fn nested_string(root: &Map<String, Value>, outer: &str, inner: &str) -> Option<String> {
-    root.get(outer)
-        .and_then(Value::as_object)
-        .and_then(|object| string_at(object, inner))
+fn owned(text: Option<Text<'_>>) -> Option<String> {
+    text.map(Cow::into_owned)
 }
 
 impl TypedFields {
-    pub fn read(root: &Map<String, Value>) -> TypedFields {
-        let agent_capabilities = root
-            .get("agent")
-            .and_then(Value::as_object)
-            .and_then(|agent| agent.get("capabilities"))
-            .and_then(Value::as_array)
-            .map(|items| {
-                let mut strings: Vec<String> = items
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect();
-                strings.sort_unstable();
-                strings
-            });
+    /// The typed fields of a packet read by `RawPacket` (strings only, last value wins).
+    pub(super) fn from_raw(raw: RawPacket<'_>) -> TypedFields {
+        let [agent_id, agent_name, agent_role] = raw.agent.strings;
+        let [task_id, task_status, task_kind] = raw.task.strings;
+        let [artifact_id, artifact_name, artifact_media_type] = raw.artifact.strings;
+        let [message_id, message_role, _] = raw.message.strings;
+        let agent_capabilities = raw.agent.capabilities.map(|items| {
+            let mut strings: Vec<String> = items.into_iter().map(Cow::into_owned).collect();
+            strings.sort_unstable();
+            strings
+        });
         TypedFields {
-            event_type: string_at(root, "event_type"),
-            timestamp: string_at(root, "timestamp"),
-            agent_id: nested_string(root, "agent", "id"),
-            agent_name: nested_string(root, "agent", "name"),
-            agent_role: nested_string(root, "agent", "role"),
+            event_type: owned(raw.event_type),
+            timestamp: owned(raw.timestamp),
+            agent_id: owned(agent_id),
+            agent_name: owned(agent_name),
+            agent_role: owned(agent_role),
             agent_capabilities,
-            task_id: nested_string(root, "task", "id"),
-            task_status: nested_string(root, "task", "status"),
-            task_kind: nested_string(root, "task", "kind"),
-            artifact_id: nested_string(root, "artifact", "id"),
-            artifact_name: nested_string(root, "artifact", "name"),
-            artifact_media_type: nested_string(root, "artifact", "media_type"),
-            message_id: nested_string(root, "message", "id"),
-            message_role: nested_string(root, "message", "role"),
-            unmapped_keys: root
-                .keys()
-                .filter(|key| !RECOGNISED_TOP_LEVEL_KEYS.contains(&key.as_str()))
-                .cloned()
-                .collect(),
+            task_id: owned(task_id),
+            task_status: owned(task_status),
+            task_kind: owned(task_kind),
+            artifact_id: owned(artifact_id),
+            artifact_name: owned(artifact_name),
+            artifact_media_type: owned(artifact_media_type),
+            message_id: owned(message_id),
+            message_role: owned(message_role),
+            unmapped_keys: raw.unmapped_keys.into_iter().map(Cow::into_owned).collect(),
         }
     }
 }
@@ -90,17 +77,17 @@ impl TypedFields {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+
+    fn read(bytes: &[u8]) -> TypedFields {
+        TypedFields::from_raw(RawPacket::parse(bytes).unwrap())
+    }
 
     #[test]
     fn only_strings_are_typed() {
-        let packet = json!({
-            "agent": {"id": 7, "role": "planner", "capabilities": ["b", 1, "a"]},
-            "task": {"id": null, "kind": ["delegation"]},
-            "message": "msg-1",
-            "extra": 1, "zeta": 2
-        });
-        let fields = TypedFields::read(packet.as_object().unwrap());
+        let fields = read(
+            br#"{"zeta": 2, "agent": {"id": 7, "role": "planner", "capabilities": ["b", 1, "a"]},
+            "task": {"id": null, "kind": ["delegation"]}, "message": "msg-1", "extra": 1}"#,
+        );
         assert_eq!(fields.agent_id, None);
         assert_eq!(fields.agent_role.as_deref(), Some("planner"));
         assert_eq!(
@@ -115,9 +102,8 @@ mod tests {
 
     #[test]
     fn capabilities_that_are_not_an_array_are_absent() {
-        let packet = json!({"agent": {"capabilities": "search"}});
         assert_eq!(
-            TypedFields::read(packet.as_object().unwrap()).agent_capabilities,
+            read(br#"{"agent": {"capabilities": "search"}}"#).agent_capabilities,
             None
         );
     }

@@ -5,8 +5,17 @@ mod checks;
 mod convert;
 mod event;
 mod fields;
+mod flags;
 mod options;
 mod outcome;
+mod packet;
+mod payload;
+mod raw;
+
+#[cfg(test)]
+mod equivalence;
+#[cfg(test)]
+mod reference;
 
 pub use checks::{limits_violation, parse_version};
 pub use convert::convert;
@@ -16,3 +25,4 @@ pub use options::{ConvertOptions, Mode, DEFAULT_ADAPTER_VERSION};
 pub use outcome::{
     Conversion, ConversionError, Converted, ErrorKind, Lossiness, RawPayloadRef, Substitution,
 };
+pub use packet::Packet;

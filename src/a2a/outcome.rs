@@ -1,12 +1,13 @@
 //! What a conversion returns: the emitted batch, or an error as data; plus the facts the
 //! freeze explanation needs (typed presence before substitution, substitutions made).
 
-use super::convert::{discovery_object, handoff_object};
+use super::packet::Packet;
+use super::payload::Payload;
 use super::{CanonicalType, Mode, TypedFields};
-use crate::json::{digest_value, Digest};
+use crate::json::{digest_bytes, Digest};
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -115,89 +116,75 @@ impl Lossiness {
     }
 }
 
-/// A converted packet: the canonical event (whose `data` is the payload) and its lossiness.
-#[derive(Clone, Debug, PartialEq)]
+/// A converted packet: the canonical payload, its event and its lossiness. The event is a
+/// `Value` built on first use: digests are computed from the payload's canonical bytes,
+/// written directly, so converting and digesting never builds it.
+#[derive(Clone, Debug)]
 pub struct Converted {
     pub canonical_type: CanonicalType,
-    pub(super) event: Value,
     pub lossiness: Lossiness,
+    payload: Payload,
+    event: OnceLock<Value>,
+}
+
+/// Equal when converted from equal facts (whether the event was built yet does not count).
+impl PartialEq for Converted {
+    fn eq(&self, other: &Converted) -> bool {
+        self.canonical_type == other.canonical_type
+            && self.lossiness == other.lossiness
+            && self.payload == other.payload
+    }
 }
 
 impl Converted {
+    pub(super) fn new(payload: Payload, lossiness: Lossiness) -> Converted {
+        Converted {
+            canonical_type: payload.canonical_type,
+            lossiness,
+            payload,
+            event: OnceLock::new(),
+        }
+    }
+
     /// The CloudEvents envelope; its `data` is the payload.
     pub fn event(&self) -> &Value {
-        &self.event
+        self.event.get_or_init(|| self.payload.event())
     }
 
     /// The event `subject` (the primary id).
     pub fn subject(&self) -> &str {
-        self.event["subject"].as_str().unwrap_or("")
+        self.payload.primary_id()
     }
 
     pub fn payload(&self) -> &Value {
-        &self.event["data"]
+        &self.event()["data"]
     }
 
     pub fn handoff(&self) -> &Value {
-        &self.event["data"]["handoff"]
+        self.payload.handoff().object()
     }
 
     pub fn discovery(&self) -> &Value {
-        &self.event["data"]["discovery"]
+        self.payload.discovery.object()
     }
 
     pub fn batch(&self) -> Value {
-        json!({"events": [self.event], "lossiness": self.lossiness.to_json()})
+        json!({"events": [self.event()], "lossiness": self.lossiness.to_json()})
     }
 
+    /// SHA-256 of the payload's canonical bytes, written without building the payload.
     pub fn payload_digest(&self) -> Digest {
-        digest_value(self.payload())
+        digest_bytes(&self.payload.canonical_bytes())
     }
 
-    /// The handoff digest. The converter only builds the handoff from three booleans, so the
-    /// eight possible digests are computed once, from the same builder, and looked up.
+    /// The handoff digest: one of the eight possible objects, digested once.
     pub fn handoff_digest(&self) -> Digest {
-        static DIGESTS: OnceLock<[Digest; 8]> = OnceLock::new();
-        let digests = DIGESTS.get_or_init(|| {
-            std::array::from_fn(|bits| {
-                digest_value(&handoff_object(bits & 4 != 0, bits & 2 != 0, bits & 1 != 0))
-            })
-        });
-        let handoff = self.handoff();
-        let flag = |key: &str| handoff.get(key).and_then(Value::as_bool);
-        match (
-            flag("visible"),
-            flag("task_ref_visible"),
-            flag("message_ref_visible"),
-        ) {
-            (Some(visible), Some(task_ref), Some(message_ref)) => {
-                digests[usize::from(visible) << 2
-                    | usize::from(task_ref) << 1
-                    | usize::from(message_ref)]
-            }
-            _ => digest_value(handoff),
-        }
+        self.payload.handoff().digest()
     }
 
-    /// The discovery digest, looked up the same way (four possible objects).
+    /// The discovery digest: one of the four possible objects, digested once.
     pub fn discovery_digest(&self) -> Digest {
-        static DIGESTS: OnceLock<[Digest; 4]> = OnceLock::new();
-        let digests = DIGESTS.get_or_init(|| {
-            std::array::from_fn(|bits| {
-                digest_value(&discovery_object(bits & 2 != 0, bits & 1 != 0))
-            })
-        });
-        let discovery = self.discovery();
-        let flag = |key: &str| discovery.get(key).and_then(Value::as_bool);
-        match (
-            flag("agent_card_visible"),
-            flag("extended_card_access_visible"),
-        ) {
-            (Some(agent_card), Some(extended)) => {
-                digests[usize::from(agent_card) << 1 | usize::from(extended)]
-            }
-            _ => digest_value(discovery),
-        }
+        self.payload.discovery.digest()
     }
 }
 
@@ -205,10 +192,11 @@ impl Converted {
 #[derive(Clone, Debug)]
 pub struct Conversion {
     pub mode: Mode,
-    /// The parsed packet, when it was JSON (kept for explanations and evidence paths).
-    pub packet: Option<Value>,
+    /// The raw packet, parsed on first use when it was JSON (for explanations and evidence
+    /// paths); empty when rejected before it was read.
+    pub packet: Packet,
     /// Typed fields as read before any substitution (absent when the packet did not get that far).
-    pub fields: Option<TypedFields>,
+    pub fields: Option<Arc<TypedFields>>,
     pub result: Result<Converted, ConversionError>,
 }
 
@@ -228,7 +216,7 @@ mod tests {
     use crate::json::digest_value;
 
     #[test]
-    fn memoized_digests_equal_computed_digests() {
+    fn digests_equal_the_digests_of_the_built_event() {
         let packets = [
             r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":{"kind":"delegation"},"message":{"id":"m"},"attributes":{"assay_g4":{"agent_card":{"visible":true}}}}"#,
             r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":{"id":"t","kind":"delegation"},"attributes":{"assay_g4":{"extended_card_access":{"visible":true}}}}"#,
@@ -240,6 +228,12 @@ mod tests {
                 &ConvertOptions::default().with_mode(Mode::Lenient),
             );
             let converted = conversion.converted().unwrap();
+            assert_eq!(converted.handoff(), &converted.payload()["handoff"]);
+            assert_eq!(converted.discovery(), &converted.payload()["discovery"]);
+            assert_eq!(
+                converted.payload_digest(),
+                digest_value(converted.payload())
+            );
             assert_eq!(
                 converted.handoff_digest(),
                 digest_value(converted.handoff())

@@ -161,7 +161,7 @@ fn ignored_signals(explanation: &Explanation) -> Vec<String> {
     {
         return Vec::new();
     }
-    let Some(packet) = &explanation.conversion.packet else {
+    let Some(packet) = explanation.conversion.packet.as_ref() else {
         return Vec::new();
     };
     let mut shown = Vec::new();

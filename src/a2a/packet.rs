@@ -1,0 +1,57 @@
+//! The raw packet as a parsed `Value`, built on first use. The conversion reads its fields
+//! in one borrowing pass and never needs the tree; explanations do, for evidence paths.
+
+use serde_json::Value;
+use std::sync::OnceLock;
+
+/// The packet's bytes, parsed into a `Value` on the first `as_ref()`. Empty when the packet
+/// was rejected before it was read (over `max_payload_bytes`).
+#[derive(Clone, Debug, Default)]
+pub struct Packet {
+    bytes: Option<Box<[u8]>>,
+    parsed: OnceLock<Option<Value>>,
+}
+
+impl Packet {
+    pub(super) fn of(bytes: &[u8]) -> Packet {
+        Packet {
+            bytes: Some(bytes.into()),
+            parsed: OnceLock::new(),
+        }
+    }
+
+    /// The parsed packet, when it is JSON. Named like `Option::as_ref` so code written
+    /// against the former `Option<Value>` field reads the same.
+    pub fn as_ref(&self) -> Option<&Value> {
+        self.parsed
+            .get_or_init(|| {
+                self.bytes
+                    .as_deref()
+                    .and_then(|bytes| serde_json::from_slice(bytes).ok())
+            })
+            .as_ref()
+    }
+
+    pub fn is_some(&self) -> bool {
+        self.as_ref().is_some()
+    }
+
+    pub fn is_none(&self) -> bool {
+        !self.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_on_demand_and_only_json() {
+        assert_eq!(
+            Packet::of(br#"{"a":[1]}"#).as_ref(),
+            Some(&serde_json::json!({"a": [1]}))
+        );
+        assert!(Packet::of(b"{").is_none());
+        assert!(Packet::default().is_none());
+    }
+}
