@@ -15,7 +15,7 @@ use super::{
     canonical_type_for, CanonicalType, Conversion, ConversionError, ConvertOptions, Converted,
     ErrorKind, Lossiness, Mode, RawPayloadRef, TypedFields, DEFAULT_ADAPTER_VERSION,
 };
-use crate::json::{digest_bytes, Digest};
+use crate::json::digest_bytes;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -58,7 +58,7 @@ fn convert_into(
     }
     // Step 2: the raw reference.
     let raw_payload_ref = RawPayloadRef {
-        sha256: lower_hex(&digest_bytes(payload)),
+        sha256: digest_bytes(payload).to_hex(),
         size_bytes: payload.len(),
         media_type: MEDIA_TYPE,
     };
@@ -191,28 +191,5 @@ fn check_limits(packet: &Value, options: &ConvertOptions) -> Result<(), Conversi
             format!("payload exceeds max_array_length ({limit})"),
         )),
         None => Ok(()),
-    }
-}
-
-/// `Digest::to_hex` without the formatting machinery (this runs once per packet).
-fn lower_hex(digest: &Digest) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut hex = String::with_capacity(64);
-    for byte in digest.0 {
-        for nibble in [byte >> 4, byte & 0x0f] {
-            hex.push(char::from(DIGITS[usize::from(nibble)]));
-        }
-    }
-    hex
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hex_matches_the_digest_display() {
-        let digest = digest_bytes(b"abc");
-        assert_eq!(lower_hex(&digest), digest.to_hex());
     }
 }

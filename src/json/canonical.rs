@@ -15,8 +15,15 @@ use std::fmt;
 pub struct Digest(pub [u8; 32]);
 
 impl Digest {
+    /// 64 lowercase hex digits. Written directly: it runs for every packet converted.
     pub fn to_hex(&self) -> String {
-        self.to_string()
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut hex = String::with_capacity(64);
+        for byte in self.0 {
+            hex.push(char::from(DIGITS[usize::from(byte >> 4)]));
+            hex.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
+        }
+        hex
     }
 
     /// Parses 64 hex digits (either case).
@@ -44,10 +51,7 @@ impl Digest {
 
 impl fmt::Display for Digest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for byte in self.0 {
-            write!(f, "{byte:02x}")?;
-        }
-        Ok(())
+        f.write_str(&self.to_hex())
     }
 }
 
@@ -131,5 +135,10 @@ mod tests {
         );
         assert_eq!(Digest::from_hex("zz"), None);
         assert_eq!(digest.short(6), "ba7816");
+        assert_eq!(
+            digest.to_hex(),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(digest.to_string(), digest.to_hex());
     }
 }
