@@ -137,6 +137,12 @@ impl PartialEq for Converted {
 }
 
 impl Converted {
+    /// The packet's `attributes` as received (the payload carries them normalized, with the
+    /// same JSON types), without building the event.
+    pub fn raw_attributes(&self) -> Option<&Value> {
+        self.payload.attributes.as_ref()
+    }
+
     pub(super) fn new(payload: Payload, lossiness: Lossiness) -> Converted {
         Converted {
             canonical_type: payload.canonical_type,

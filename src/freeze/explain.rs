@@ -54,7 +54,8 @@ impl Explanation {
 /// emitted payload; the raw packet is needed only for evidence.
 struct Facts<'a> {
     fields: &'a TypedFields,
-    payload: Option<&'a Value>,
+    /// The packet's `attributes`, when it was converted.
+    attributes: Option<&'a Value>,
     emitted: Option<CanonicalType>,
     mapped: Option<CanonicalType>,
     mode: Mode,
@@ -68,7 +69,7 @@ impl<'a> Facts<'a> {
         let converted = conversion.converted();
         Some(Facts {
             fields,
-            payload: converted.map(|converted| converted.payload()),
+            attributes: converted.and_then(|converted| converted.raw_attributes()),
             emitted: converted.map(|converted| converted.canonical_type),
             mapped: canonical_type_for(fields.event_type.as_deref()),
             mode: conversion.mode,
@@ -91,10 +92,8 @@ impl<'a> Facts<'a> {
         self.is(CanonicalType::TaskRequested) && self.delegation()
     }
 
-    /// The payload carries `attributes` exactly when the packet did (normalization keeps the
-    /// JSON type), so the emitted payload answers for the raw packet.
     fn attributes(&self) -> Option<&Value> {
-        self.payload.and_then(|payload| payload.get("attributes"))
+        self.attributes
     }
 
     fn has_assay_g4(&self) -> bool {
