@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// The file name of a directory's golden manifest.
-pub const GOLDEN_MANIFEST_NAME: &str = "goldens.json";
+pub const GOLDEN_MANIFEST_NAME: &str = crate::golden::MANIFEST_FILE_NAME;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -107,18 +107,83 @@ impl PacketSummary {
     }
 }
 
-/// Parses once for classification; `Err` carries the parser's message.
+/// Parses for classification; `Err` carries the reason in plain words.
 fn parse(bytes: &[u8]) -> Result<Value, String> {
-    serde_json::from_slice(bytes).map_err(|error| error.to_string())
+    serde_json::from_slice(bytes).map_err(|error| not_json_reason(bytes, &error))
+}
+
+/// Why bytes are not JSON: a byte-order mark or invalid UTF-8 named as such (the parser
+/// would only say "expected value" or "invalid unicode"), otherwise the parser's message.
+pub fn not_json_reason(bytes: &[u8], error: &serde_json::Error) -> String {
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return "starts with a UTF-8 byte-order mark (EF BB BF); JSON text must not carry one, and the adapter rejects it as invalid JSON".to_owned();
+    }
+    if let Err(utf8) = std::str::from_utf8(bytes) {
+        return format!("invalid UTF-8 at byte {}", utf8.valid_up_to());
+    }
+    error.to_string()
+}
+
+/// The reason bytes are not JSON (for a packet already classified as not JSON).
+pub(crate) fn not_json_reason_of(bytes: &[u8]) -> String {
+    match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+        Ok(_) => "parsed on a second reading".to_owned(),
+        Err(error) => not_json_reason(bytes, &error),
+    }
+}
+
+/// Whether a packet of this kind is converted: raw packets, and bytes that are not JSON at
+/// all (the converter's own verdict on those is its invalid-JSON error, which a golden
+/// manifest can record as expected).
+pub(crate) fn converted_kind(kind: PacketKind) -> bool {
+    matches!(kind, PacketKind::RawA2a | PacketKind::NotJson)
+}
+
+fn mode_summary(mode: Mode, conversion: &crate::a2a::Conversion) -> Option<ModeSummary> {
+    let rows = matched_rows(conversion);
+    let result = match conversion.converted() {
+        Some(converted) => ModeResult::Converted {
+            canonical_type: converted.canonical_type,
+            state: crate::freeze::handoff_state(converted.handoff()),
+            digests: DigestSet {
+                payload: converted.payload_digest(),
+                handoff: converted.handoff_digest(),
+                discovery: converted.discovery_digest(),
+            },
+        },
+        None => {
+            let error = conversion.error()?;
+            ModeResult::Rejected {
+                kind: error.kind,
+                rule: error.rule,
+            }
+        }
+    };
+    Some(ModeSummary { mode, result, rows })
 }
 
 /// Evaluates one packet into its summary.
 pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary {
-    let parsed = parse(&packet.bytes);
-    let classification = classify(
-        parsed.as_ref().map_err(String::as_str),
-        packet.source.file_name(),
-    );
+    // The first mode's conversion parses the packet anyway; classification reuses that parse,
+    // so a raw packet is parsed once per mode and never once more.
+    let first = options.modes.first().map(|&mode| {
+        (
+            mode,
+            convert(&packet.bytes, &options.conversion.with_mode(mode)),
+        )
+    });
+    let reparsed;
+    let parsed: Result<&Value, &str> = match first
+        .as_ref()
+        .and_then(|(_, conversion)| conversion.packet.as_ref())
+    {
+        Some(value) => Ok(value),
+        None => {
+            reparsed = parse(&packet.bytes);
+            reparsed.as_ref().map_err(String::as_str)
+        }
+    };
+    let classification = classify(parsed, packet.source.file_name());
     let mut summary = PacketSummary {
         source: packet.source.clone(),
         offset: packet.offset,
@@ -129,41 +194,19 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
         canonical_state: None,
         modes: [None, None],
     };
-    match (classification.kind, &parsed) {
-        (PacketKind::RawA2a, _) => {
-            for &mode in &options.modes {
-                let conversion = convert(&packet.bytes, &options.conversion.with_mode(mode));
-                let rows = matched_rows(&conversion);
-                let result = match conversion.converted() {
-                    Some(converted) => ModeResult::Converted {
-                        canonical_type: converted.canonical_type,
-                        state: crate::freeze::handoff_state(converted.handoff()),
-                        digests: DigestSet {
-                            payload: converted.payload_digest(),
-                            handoff: converted.handoff_digest(),
-                            discovery: converted.discovery_digest(),
-                        },
-                    },
-                    None => match conversion.error() {
-                        Some(error) => ModeResult::Rejected {
-                            kind: error.kind,
-                            rule: error.rule,
-                        },
-                        None => continue,
-                    },
-                };
-                summary.modes[mode_index(mode)] = Some(ModeSummary { mode, result, rows });
-            }
+    if converted_kind(classification.kind) {
+        if let Some((mode, conversion)) = &first {
+            summary.modes[mode_index(*mode)] = mode_summary(*mode, conversion);
         }
-        (kind, Ok(value)) => {
-            if let Some(shape) = kind.canonical_shape() {
-                let audit = audit(value, shape);
-                summary.audit_errors = count(&audit, Severity::Error);
-                summary.audit_warnings = count(&audit, Severity::Warning);
-                summary.canonical_state = audit.states.first().copied().flatten();
-            }
+        for &mode in options.modes.iter().skip(1) {
+            let conversion = convert(&packet.bytes, &options.conversion.with_mode(mode));
+            summary.modes[mode_index(mode)] = mode_summary(mode, &conversion);
         }
-        (_, Err(_)) => {}
+    } else if let (Some(shape), Ok(value)) = (classification.kind.canonical_shape(), parsed) {
+        let audit = audit(value, shape);
+        summary.audit_errors = count(&audit, Severity::Error);
+        summary.audit_warnings = count(&audit, Severity::Warning);
+        summary.canonical_state = audit.states.first().copied().flatten();
     }
     summary
 }
@@ -203,7 +246,7 @@ pub fn detail(source: Source, bytes: Vec<u8>, options: &EvaluateOptions) -> Pack
     let parsed = parse(&bytes);
     let classification = classify(parsed.as_ref().map_err(String::as_str), source.file_name());
     let duplicate_keys = scan_duplicate_keys(&bytes);
-    let explanations = if classification.kind == PacketKind::RawA2a {
+    let explanations = if converted_kind(classification.kind) {
         options
             .modes
             .iter()

@@ -33,6 +33,23 @@ impl HandoffState {
         }
     }
 
+    /// The stable snake_case key used in JSON output and golden manifests.
+    pub fn key(self) -> &'static str {
+        match self {
+            HandoffState::Defaults => "defaults",
+            HandoffState::TaskAndMessageRefs => "task_and_message_refs",
+            HandoffState::MessageRefOnly => "message_ref_only",
+            HandoffState::TaskRefOnly => "task_ref_only",
+            HandoffState::NoRefs => "no_refs",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<HandoffState> {
+        HandoffState::ALL
+            .into_iter()
+            .find(|state| state.key() == key)
+    }
+
     /// A short label for lists.
     pub fn short(self) -> &'static str {
         match self {
@@ -107,6 +124,11 @@ mod tests {
                 "{state:?}"
             );
             assert_eq!(handoff_state(&state.to_json()), Some(state));
+            assert_eq!(HandoffState::from_key(state.key()), Some(state));
+            assert_eq!(
+                serde_json::to_value(state).unwrap(),
+                Value::String(state.key().to_owned())
+            );
         }
     }
 
