@@ -5,7 +5,9 @@ mod check;
 mod classify;
 mod evaluate;
 mod pair;
+mod pipeline;
 mod read;
+mod run;
 mod source;
 mod status;
 mod walk;
@@ -22,7 +24,9 @@ pub use evaluate::{
 pub use pair::{
     expected_payload_name, manifest_key, paired_raw_name, PairedFiles, Pairing, PAYLOAD_SUFFIX,
 };
+pub use pipeline::{stream_packets, PacketOrError, PipelineOptions, BATCH_PACKETS};
 pub use read::{read_packets, reread_packet, LoadError, RawPacket, DEFAULT_MAX_FILE_BYTES};
+pub use run::{check_corpus, is_manifest_file, CheckItem, CorpusRun, Manifests};
 pub use source::{FileFormat, Source};
 pub use status::{worst_status, CheckFinding, FindingKind, Status};
 pub use walk::{walk, WalkItem};

@@ -1,0 +1,157 @@
+//! The streaming parallel pipeline: one thread reads packets in walk order into batches, the
+//! rayon pool maps each batch in parallel, and the caller's sink receives the results in the
+//! original order. At most a few batches are in flight, so memory stays bounded however large
+//! the corpus is, and no parsed tree outlives its packet's map.
+
+use super::{read_packets, LoadError, RawPacket, WalkItem};
+use rayon::prelude::*;
+use std::sync::mpsc::sync_channel;
+
+/// Packets per batch: large enough to amortize the hand-over, small enough that a few
+/// batches in flight stay a few megabytes.
+pub const BATCH_PACKETS: usize = 1024;
+/// A batch is also closed once its packets hold this many bytes.
+const BATCH_BYTES: usize = 8 << 20;
+/// Batches read ahead of the one being mapped.
+const BATCHES_IN_FLIGHT: usize = 4;
+
+/// One input of the pipeline: a packet, or a file or line that yielded none.
+pub type PacketOrError = Result<RawPacket, LoadError>;
+
+/// How the pipeline runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PipelineOptions {
+    pub max_file_bytes: u64,
+    /// Worker threads; `None` uses one per core.
+    pub jobs: Option<usize>,
+}
+
+impl Default for PipelineOptions {
+    fn default() -> Self {
+        PipelineOptions {
+            max_file_bytes: super::DEFAULT_MAX_FILE_BYTES,
+            jobs: None,
+        }
+    }
+}
+
+/// Reads every packet of `items` and maps each with `map` in parallel; `sink` gets the
+/// results in walk order (walk errors in place). `skip` drops files before they are read.
+pub fn stream_packets<T, M, S>(
+    items: &[WalkItem],
+    options: PipelineOptions,
+    skip: &(dyn Fn(&std::path::Path) -> bool + Sync),
+    map: M,
+    mut sink: S,
+) -> Result<(), String>
+where
+    T: Send,
+    M: Fn(PacketOrError) -> T + Sync,
+    S: FnMut(T),
+{
+    let pool = match options.jobs {
+        Some(jobs) => Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(jobs.max(1))
+                .build()
+                .map_err(|error| format!("cannot start worker threads: {error}"))?,
+        ),
+        None => None,
+    };
+    let (sender, receiver) = sync_channel::<Vec<PacketOrError>>(BATCHES_IN_FLIGHT);
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let mut batch = Vec::with_capacity(BATCH_PACKETS);
+            let mut bytes = 0usize;
+            let mut open = true;
+            let mut push = |item: PacketOrError, batch: &mut Vec<PacketOrError>| {
+                bytes += item.as_ref().map_or(0, |packet| packet.bytes.len());
+                batch.push(item);
+                if batch.len() >= BATCH_PACKETS || bytes >= BATCH_BYTES {
+                    bytes = 0;
+                    let full = std::mem::replace(batch, Vec::with_capacity(BATCH_PACKETS));
+                    // The receiver only goes away when the sink side stopped; stop reading.
+                    open = sender.send(full).is_ok();
+                }
+                open
+            };
+            for item in items {
+                match item {
+                    WalkItem::Error(error) => {
+                        if !push(Err(error.clone()), &mut batch) {
+                            return;
+                        }
+                    }
+                    WalkItem::File { path, format } => {
+                        if skip(path) {
+                            continue;
+                        }
+                        let mut keep_going = true;
+                        read_packets(path, *format, options.max_file_bytes, &mut |item| {
+                            keep_going = push(item, &mut batch);
+                            keep_going
+                        });
+                        if !keep_going {
+                            return;
+                        }
+                    }
+                }
+            }
+            if !batch.is_empty() {
+                let _ = sender.send(batch);
+            }
+        });
+        for batch in receiver {
+            let mapped: Vec<T> = match &pool {
+                Some(pool) => pool.install(|| batch.into_par_iter().map(&map).collect()),
+                None => batch.into_par_iter().map(&map).collect(),
+            };
+            for result in mapped {
+                sink(result);
+            }
+        }
+    });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::walk;
+    use std::io::Write;
+
+    #[test]
+    fn results_arrive_in_walk_order_across_batches() {
+        let dir = tempfile::tempdir().unwrap();
+        let stream = dir.path().join("b.ndjson");
+        let mut file = std::fs::File::create(&stream).unwrap();
+        for index in 0..(BATCH_PACKETS * 2 + 7) {
+            writeln!(file, "{{\"n\":{index}}}").unwrap();
+        }
+        std::fs::write(dir.path().join("a.json"), "{\"n\":-1}").unwrap();
+        std::fs::write(dir.path().join("c.json"), "").unwrap();
+        std::fs::write(dir.path().join("skipped.json"), "{}").unwrap();
+        let items = walk(&[dir.path().to_path_buf()]);
+        let mut seen = Vec::new();
+        stream_packets(
+            &items,
+            PipelineOptions {
+                jobs: Some(2),
+                ..PipelineOptions::default()
+            },
+            &|path| path.ends_with("skipped.json"),
+            |item| match item {
+                Ok(packet) => String::from_utf8(packet.bytes).unwrap(),
+                Err(error) => format!("error {}", error.reason),
+            },
+            |text| seen.push(text),
+        )
+        .unwrap();
+        assert_eq!(seen.len(), BATCH_PACKETS * 2 + 7 + 2);
+        assert_eq!(seen[0], "{\"n\":-1}");
+        for (index, text) in seen[1..seen.len() - 1].iter().enumerate() {
+            assert_eq!(*text, format!("{{\"n\":{index}}}"));
+        }
+        assert_eq!(seen.last().unwrap(), "error empty file");
+    }
+}
