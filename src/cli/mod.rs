@@ -4,10 +4,14 @@
 use clap::{Parser, Subcommand};
 use std::io::Write;
 
+mod bless;
+mod check;
 mod common;
 mod convert;
+mod derive;
 mod digest;
 mod explain;
+mod ls;
 mod output;
 
 pub use output::{CliError, Exit, Output};
@@ -35,6 +39,10 @@ pub enum Command {
     Convert(convert::Args),
     Explain(explain::Args),
     Digest(digest::Args),
+    Ls(ls::Args),
+    Check(check::Args),
+    Bless(bless::Args),
+    Derive(derive::Args),
 }
 
 /// Parses the process arguments, runs, and returns the process exit code.
@@ -63,5 +71,9 @@ fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {
         Command::Convert(args) => convert::run(args, output),
         Command::Explain(args) => explain::run(args, output),
         Command::Digest(args) => digest::run(args, output),
+        Command::Ls(args) => ls::run(args, output),
+        Command::Check(args) => check::run(args, output),
+        Command::Bless(args) => bless::run(args, output),
+        Command::Derive(args) => derive::run(args, output),
     }
 }

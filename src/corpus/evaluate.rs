@@ -126,10 +126,19 @@ pub fn not_json_reason(bytes: &[u8], error: &serde_json::Error) -> String {
 
 /// The reason bytes are not JSON (for a packet already classified as not JSON).
 pub(crate) fn not_json_reason_of(bytes: &[u8]) -> String {
-    match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+    match parse(bytes) {
         Ok(_) => "parsed on a second reading".to_owned(),
-        Err(error) => not_json_reason(bytes, &error),
+        Err(reason) => reason,
     }
+}
+
+/// Classifies a packet from its bytes alone (no conversion): what `ls` shows.
+pub fn classify_packet(packet: &RawPacket) -> Classification {
+    let parsed = parse(&packet.bytes);
+    classify(
+        parsed.as_ref().map_err(String::as_str),
+        packet.source.file_name(),
+    )
 }
 
 /// Whether a packet of this kind is converted: raw packets, and bytes that are not JSON at

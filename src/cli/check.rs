@@ -1,0 +1,143 @@
+//! `check`: every packet of a corpus converted (both modes by default) or audited, compared
+//! with its directory's golden manifest and its paired expected payloads.
+
+use super::common::{ConverterFlags, CorpusFlags, ModesArg};
+use super::{CliError, Exit, Output};
+use crate::corpus::{check_corpus, CheckItem, CheckOptions, EvaluateOptions};
+use crate::report::check_json::{packet_json, JsonStream};
+use crate::report::check_text::check_text;
+use crate::report::junit::JunitWriter;
+use crate::report::review::review_markdown;
+use crate::report::tally::CheckTally;
+use clap::ValueEnum;
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// A summary and the findings grouped by kind.
+    Text,
+    /// One object: per-packet results (one per line) and summary counts.
+    Json,
+    /// JUnit XML: one testcase per packet and mode.
+    Junit,
+    /// The reviewer's report: review checklist, coverage matrix, findings.
+    Markdown,
+}
+
+/// Check every packet under PATH against its golden manifest and paired expected payloads.
+///
+/// Raw packets are converted (both modes by default) and compared with `goldens.json` in their
+/// directory and with NAME.MODE.payload.json beside them; canonical payloads, events and
+/// batches are audited against the freeze; duplicate keys and unreadable input are reported.
+/// A packet without a golden is reported but fails only under --require-golden. Exit 0 when
+/// nothing fails, 1 on any finding, 2 on usage or I/O errors (an unreadable input, a malformed
+/// manifest).
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub converter: ConverterFlags,
+    #[command(flatten)]
+    pub corpus: CorpusFlags,
+    /// Modes to convert raw packets in.
+    #[arg(long, value_enum, default_value = "both")]
+    pub mode: ModesArg,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: CheckFormat,
+    /// Fail packets that have no golden entry.
+    #[arg(long)]
+    pub require_golden: bool,
+    /// Examples listed per group of findings (text and markdown).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub limit: usize,
+    /// Files, directories or NDJSON streams.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
+    let modes = args.mode.modes();
+    let options = CheckOptions {
+        evaluate: EvaluateOptions {
+            conversion: args.converter.options(modes[0]),
+            modes: modes.clone(),
+        },
+        max_file_bytes: args.corpus.max_file_bytes,
+    };
+    let mut tally = CheckTally::new(&modes, args.require_golden, args.limit);
+    let mut failure: Option<CliError> = None;
+    let spool_error = |error: std::io::Error| CliError::Io {
+        path: "(junit spool)".to_owned(),
+        error,
+    };
+    let mut junit = match args.format {
+        CheckFormat::Junit => Some(JunitWriter::new(args.require_golden).map_err(spool_error)?),
+        _ => None,
+    };
+    let mut json = match args.format {
+        CheckFormat::Json => {
+            let (stream, head) = JsonStream::start(&modes);
+            output.line(&head);
+            Some(stream)
+        }
+        _ => None,
+    };
+    check_corpus(
+        &args.paths,
+        &options,
+        args.corpus.pipeline(),
+        true,
+        &mut |item: CheckItem| {
+            tally.add(&item);
+            if let Some(stream) = json.as_mut() {
+                match packet_json(&item) {
+                    Ok(line) => {
+                        if let Some(previous) = stream.push(line) {
+                            output.line(&previous);
+                        }
+                    }
+                    Err(error) => {
+                        failure = Some(CliError::Usage(format!("cannot encode output: {error}")))
+                    }
+                }
+            }
+            if let Some(writer) = junit.as_mut() {
+                if let Err(error) = writer.add(&item) {
+                    failure = Some(spool_error(error));
+                }
+            }
+        },
+    )
+    .map_err(CliError::Usage)?;
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    match args.format {
+        CheckFormat::Text => output.line(check_text(&tally).trim_end()),
+        CheckFormat::Markdown => {
+            let inputs: Vec<String> = args
+                .paths
+                .iter()
+                .map(|path| path.display().to_string())
+                .collect();
+            output.line(review_markdown(&tally, &inputs).trim_end());
+        }
+        CheckFormat::Json => {
+            if let Some(stream) = json.take() {
+                for line in stream.finish(&tally) {
+                    output.line(&line);
+                }
+            }
+        }
+        CheckFormat::Junit => {
+            if let Some(writer) = junit.take() {
+                writer.finish(output).map_err(spool_error)?;
+            }
+        }
+    }
+    Ok(match tally.exit_code() {
+        0 => Exit::Ok,
+        1 => Exit::Findings,
+        _ => Exit::Usage,
+    })
+}
