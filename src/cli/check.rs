@@ -3,7 +3,7 @@
 
 use super::common::{ConverterFlags, CorpusFlags, ModesArg};
 use super::{CliError, Exit, Output};
-use crate::corpus::{check_corpus, CheckItem, CheckOptions, EvaluateOptions};
+use crate::corpus::{check_corpus_with, CheckItem, CheckOptions, EvaluateOptions};
 use crate::report::check_json::{packet_json, JsonStream};
 use crate::report::check_text::check_text;
 use crate::report::junit::JunitWriter;
@@ -50,12 +50,23 @@ pub struct Args {
     /// Examples listed per group of findings (text and markdown).
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub limit: usize,
+    /// Print packets, elapsed time, packets/s and peak memory to stderr when done.
+    #[arg(long)]
+    pub stats: bool,
     /// Files, directories or NDJSON streams.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 }
 
+/// Peak resident memory of this process (Linux `VmHWM`), in KiB.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
+    let started = std::time::Instant::now();
     let modes = args.mode.modes();
     let options = CheckOptions {
         evaluate: EvaluateOptions {
@@ -82,15 +93,24 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         }
         _ => None,
     };
-    check_corpus(
+    // JSON lines are rendered on the worker threads; the sink only writes them in order.
+    let render = |item: CheckItem| {
+        let line = match args.format {
+            CheckFormat::Json => Some(packet_json(&item).map_err(|error| error.to_string())),
+            _ => None,
+        };
+        (item, line)
+    };
+    check_corpus_with(
         &args.paths,
         &options,
         args.corpus.pipeline(),
         true,
-        &mut |item: CheckItem| {
+        &render,
+        &mut |(item, line): (CheckItem, Option<Result<String, String>>)| {
             tally.add(&item);
-            if let Some(stream) = json.as_mut() {
-                match packet_json(&item) {
+            if let (Some(stream), Some(line)) = (json.as_mut(), line) {
+                match line {
                     Ok(line) => {
                         if let Some(previous) = stream.push(line) {
                             output.line(&previous);
@@ -134,6 +154,17 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 writer.finish(output).map_err(spool_error)?;
             }
         }
+    }
+    if args.stats {
+        let seconds = started.elapsed().as_secs_f64();
+        let _ = output.flush();
+        eprintln!(
+            "stats: {} packets, {} load errors in {seconds:.3} s: {:.0} packets/s; peak RSS {}",
+            tally.packets,
+            tally.load_errors,
+            tally.packets as f64 / seconds.max(1e-9),
+            peak_rss_kib().map_or("unknown".to_owned(), |kib| format!("{} MiB", kib / 1024))
+        );
     }
     Ok(match tally.exit_code() {
         0 => Exit::Ok,

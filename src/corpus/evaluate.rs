@@ -151,15 +151,19 @@ pub(crate) fn converted_kind(kind: PacketKind) -> bool {
 fn mode_summary(mode: Mode, conversion: &crate::a2a::Conversion) -> Option<ModeSummary> {
     let rows = matched_rows(conversion);
     let result = match conversion.converted() {
-        Some(converted) => ModeResult::Converted {
-            canonical_type: converted.canonical_type,
-            state: crate::freeze::handoff_state(converted.handoff()),
-            digests: DigestSet {
-                payload: converted.payload_digest(),
-                handoff: converted.handoff_digest(),
-                discovery: converted.discovery_digest(),
-            },
-        },
+        Some(converted) => {
+            // The handoff digest is memoized by the converter; the state is looked up by it.
+            let handoff = converted.handoff_digest();
+            ModeResult::Converted {
+                canonical_type: converted.canonical_type,
+                state: crate::freeze::HandoffState::from_digest(&handoff),
+                digests: DigestSet {
+                    payload: converted.payload_digest(),
+                    handoff,
+                    discovery: converted.discovery_digest(),
+                },
+            }
+        }
         None => {
             let error = conversion.error()?;
             ModeResult::Rejected {
@@ -169,6 +173,19 @@ fn mode_summary(mode: Mode, conversion: &crate::a2a::Conversion) -> Option<ModeS
         }
     };
     Some(ModeSummary { mode, result, rows })
+}
+
+/// The modes differ only where strict rejects and lenient substitutes (spec sections 4 and 5
+/// name the same four conditions), so a packet converted without any substitution converts
+/// identically in the other mode: same payload, digests, state and K1-A rows (N3 needs a
+/// strict rejection, N4 a substituted task id). Reusing the result halves the work for
+/// most packets; the property test `modes_agree_without_substitutions` holds this.
+fn unchanged_in_other_mode(conversion: &crate::a2a::Conversion) -> Option<ModeSummary> {
+    let converted = conversion.converted()?;
+    if !converted.lossiness.substitutions.is_empty() {
+        return None;
+    }
+    mode_summary(conversion.mode, conversion)
 }
 
 /// Evaluates one packet into its summary.
@@ -208,6 +225,13 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
             summary.modes[mode_index(*mode)] = mode_summary(*mode, conversion);
         }
         for &mode in options.modes.iter().skip(1) {
+            if let Some(same) = first
+                .as_ref()
+                .and_then(|(_, first)| unchanged_in_other_mode(first))
+            {
+                summary.modes[mode_index(mode)] = Some(ModeSummary { mode, ..same });
+                continue;
+            }
             let conversion = convert(&packet.bytes, &options.conversion.with_mode(mode));
             summary.modes[mode_index(mode)] = mode_summary(mode, &conversion);
         }

@@ -26,7 +26,7 @@ pub use pair::{
 };
 pub use pipeline::{stream_packets, PacketOrError, PipelineOptions, BATCH_PACKETS};
 pub use read::{read_packets, reread_packet, LoadError, RawPacket, DEFAULT_MAX_FILE_BYTES};
-pub use run::{check_corpus, is_manifest_file, CheckItem, CorpusRun, Manifests};
+pub use run::{check_corpus, check_corpus_with, is_manifest_file, CheckItem, CorpusRun, Manifests};
 pub use source::{FileFormat, Source};
 pub use status::{worst_status, CheckFinding, FindingKind, Status};
 pub use walk::{walk, WalkItem};

@@ -59,59 +59,79 @@ where
         None => None,
     };
     let (sender, receiver) = sync_channel::<Vec<PacketOrError>>(BATCHES_IN_FLIGHT);
+    let (mapped_sender, mapped_receiver) = sync_channel::<Vec<T>>(BATCHES_IN_FLIGHT);
+    let map = &map;
+    let pool = &pool;
     std::thread::scope(|scope| {
+        // Reading: one thread, in walk order.
+        scope.spawn(move || read_batches(items, options.max_file_bytes, skip, &sender));
+        // Mapping: each batch in parallel on the pool, handed on in order. A thread of its
+        // own, so the sink below works on one batch while the pool maps the next.
         scope.spawn(move || {
-            let mut batch = Vec::with_capacity(BATCH_PACKETS);
-            let mut bytes = 0usize;
-            let mut open = true;
-            let mut push = |item: PacketOrError, batch: &mut Vec<PacketOrError>| {
-                bytes += item.as_ref().map_or(0, |packet| packet.bytes.len());
-                batch.push(item);
-                if batch.len() >= BATCH_PACKETS || bytes >= BATCH_BYTES {
-                    bytes = 0;
-                    let full = std::mem::replace(batch, Vec::with_capacity(BATCH_PACKETS));
-                    // The receiver only goes away when the sink side stopped; stop reading.
-                    open = sender.send(full).is_ok();
+            for batch in receiver {
+                let mapped: Vec<T> = match pool {
+                    Some(pool) => pool.install(|| batch.into_par_iter().map(map).collect()),
+                    None => batch.into_par_iter().map(map).collect(),
+                };
+                if mapped_sender.send(mapped).is_err() {
+                    return;
                 }
-                open
-            };
-            for item in items {
-                match item {
-                    WalkItem::Error(error) => {
-                        if !push(Err(error.clone()), &mut batch) {
-                            return;
-                        }
-                    }
-                    WalkItem::File { path, format } => {
-                        if skip(path) {
-                            continue;
-                        }
-                        let mut keep_going = true;
-                        read_packets(path, *format, options.max_file_bytes, &mut |item| {
-                            keep_going = push(item, &mut batch);
-                            keep_going
-                        });
-                        if !keep_going {
-                            return;
-                        }
-                    }
-                }
-            }
-            if !batch.is_empty() {
-                let _ = sender.send(batch);
             }
         });
-        for batch in receiver {
-            let mapped: Vec<T> = match &pool {
-                Some(pool) => pool.install(|| batch.into_par_iter().map(&map).collect()),
-                None => batch.into_par_iter().map(&map).collect(),
-            };
+        for mapped in mapped_receiver {
             for result in mapped {
                 sink(result);
             }
         }
     });
     Ok(())
+}
+
+fn read_batches(
+    items: &[WalkItem],
+    max_file_bytes: u64,
+    skip: &(dyn Fn(&std::path::Path) -> bool + Sync),
+    sender: &std::sync::mpsc::SyncSender<Vec<PacketOrError>>,
+) {
+    let mut batch = Vec::with_capacity(BATCH_PACKETS);
+    let mut bytes = 0usize;
+    let mut open = true;
+    let mut push = |item: PacketOrError, batch: &mut Vec<PacketOrError>| {
+        bytes += item.as_ref().map_or(0, |packet| packet.bytes.len());
+        batch.push(item);
+        if batch.len() >= BATCH_PACKETS || bytes >= BATCH_BYTES {
+            bytes = 0;
+            let full = std::mem::replace(batch, Vec::with_capacity(BATCH_PACKETS));
+            // The receiver only goes away when the other side stopped; stop reading then.
+            open = sender.send(full).is_ok();
+        }
+        open
+    };
+    for item in items {
+        match item {
+            WalkItem::Error(error) => {
+                if !push(Err(error.clone()), &mut batch) {
+                    return;
+                }
+            }
+            WalkItem::File { path, format } => {
+                if skip(path) {
+                    continue;
+                }
+                let mut keep_going = true;
+                read_packets(path, *format, max_file_bytes, &mut |item| {
+                    keep_going = push(item, &mut batch);
+                    keep_going
+                });
+                if !keep_going {
+                    return;
+                }
+            }
+        }
+    }
+    if !batch.is_empty() {
+        let _ = sender.send(batch);
+    }
 }
 
 #[cfg(test)]

@@ -20,16 +20,25 @@ pub enum CheckItem {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum ManifestState {
-    Absent,
+    /// No manifest; the words to say so (made once per directory, not per packet).
+    Absent(String),
     Loaded(GoldenManifest),
     /// Malformed, unreadable or recorded under other options (already reported).
-    Unusable,
+    Unusable(String),
 }
 
 /// The golden manifests of the directories a walk reached.
 #[derive(Clone, Debug, Default)]
 pub struct Manifests {
     dirs: HashMap<PathBuf, ManifestState>,
+}
+
+/// The directory whose manifest records a packet file (`manifest_key`'s, without allocating).
+fn manifest_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
 }
 
 impl Manifests {
@@ -51,8 +60,12 @@ impl Manifests {
             if manifests.dirs.contains_key(&dir) {
                 continue;
             }
+            let shown = |text: String| crate::json::safe_text(&text).into_owned();
             let state = match read_manifest(&dir) {
-                Ok(None) => ManifestState::Absent,
+                Ok(None) => ManifestState::Absent(shown(format!(
+                    "no {GOLDEN_MANIFEST_NAME} in {}",
+                    dir.display()
+                ))),
                 Ok(Some(manifest)) => {
                     let differences = manifest.options.differences(conversion);
                     if require_matching_options && !differences.is_empty() {
@@ -63,7 +76,10 @@ impl Manifests {
                                 differences.join(" ")
                             ),
                         });
-                        ManifestState::Unusable
+                        ManifestState::Unusable(shown(format!(
+                            "{} cannot be used (reported above)",
+                            manifest_path(&dir).display()
+                        )))
                     } else {
                         ManifestState::Loaded(manifest)
                     }
@@ -73,7 +89,10 @@ impl Manifests {
                         source: Source::file(manifest_path(&dir)),
                         reason: format!("malformed golden manifest: {error}"),
                     });
-                    ManifestState::Unusable
+                    ManifestState::Unusable(shown(format!(
+                        "{} cannot be used (reported above)",
+                        manifest_path(&dir).display()
+                    )))
                 }
             };
             manifests.dirs.insert(dir, state);
@@ -89,25 +108,31 @@ impl Manifests {
         }
     }
 
-    /// Looks a packet up; `reason` receives the words for a missing entry.
+    /// Looks a packet up; `reason` receives the words for a missing entry when they have to
+    /// be made for this packet.
     pub fn lookup<'a>(&'a self, source: &Source, reason: &'a mut String) -> GoldenLookup<'a> {
-        let (dir, key) = manifest_key(source);
-        let shown_dir = dir.display().to_string();
-        *reason = match self.dirs.get(&dir) {
-            Some(ManifestState::Loaded(manifest)) => match manifest.entry(&key) {
-                Some(entry) => return GoldenLookup::Entry(entry),
-                None => format!("no entry for {key} in {}", manifest_path(&dir).display()),
-            },
-            Some(ManifestState::Unusable) => format!(
-                "{} cannot be used (reported above)",
-                manifest_path(&dir).display()
-            ),
-            Some(ManifestState::Absent) | None => {
-                format!("no {GOLDEN_MANIFEST_NAME} in {shown_dir}")
+        let dir = manifest_dir(&source.path);
+        match self.dirs.get(dir) {
+            Some(ManifestState::Loaded(manifest)) => {
+                let (_, key) = manifest_key(source);
+                if let Some(entry) = manifest.entry(&key) {
+                    return GoldenLookup::Entry(entry);
+                }
+                *reason = crate::json::safe_text(&format!(
+                    "no entry for {key} in {}",
+                    manifest_path(dir).display()
+                ))
+                .into_owned();
+                GoldenLookup::Missing(reason)
             }
-        };
-        *reason = crate::json::safe_text(reason).into_owned();
-        GoldenLookup::Missing(reason)
+            Some(ManifestState::Absent(words) | ManifestState::Unusable(words)) => {
+                GoldenLookup::Missing(words)
+            }
+            None => {
+                *reason = format!("no {GOLDEN_MANIFEST_NAME} in {}", dir.display());
+                GoldenLookup::Missing(reason)
+            }
+        }
     }
 }
 
@@ -131,6 +156,26 @@ pub fn check_corpus(
     require_matching_options: bool,
     sink: &mut dyn FnMut(CheckItem),
 ) -> Result<CorpusRun, String> {
+    check_corpus_with(
+        paths,
+        options,
+        pipeline,
+        require_matching_options,
+        &|item| item,
+        &mut |item| sink(item),
+    )
+}
+
+/// `check_corpus` with `post` applied to every result on the worker threads (rendering an
+/// output line there keeps the ordered, single-threaded sink short).
+pub fn check_corpus_with<T: Send>(
+    paths: &[PathBuf],
+    options: &CheckOptions,
+    pipeline: PipelineOptions,
+    require_matching_options: bool,
+    post: &(dyn Fn(CheckItem) -> T + Sync),
+    sink: &mut dyn FnMut(T),
+) -> Result<CorpusRun, String> {
     let items = walk(paths);
     let (manifests, errors) = Manifests::load(
         &items,
@@ -138,32 +183,32 @@ pub fn check_corpus(
         require_matching_options,
     );
     for error in errors {
-        sink(CheckItem::LoadError(error));
+        sink(post(CheckItem::LoadError(error)));
     }
     let listed = items.iter().filter_map(|item| match item {
         WalkItem::File { path, .. } => Some(path.clone()),
         WalkItem::Error(_) => None,
     });
     let pairing = Pairing::new(listed);
-    let named: HashSet<&PathBuf> = paths.iter().collect();
+    let named: HashSet<&Path> = paths.iter().map(PathBuf::as_path).collect();
     stream_packets(
         &items,
         pipeline,
         &is_manifest_file,
-        |item| match item {
-            Err(error) => CheckItem::LoadError(error),
-            Ok(packet) => {
-                let mut reason = String::new();
-                let lookup = manifests.lookup(&packet.source, &mut reason);
-                let paired = match packet.source.line {
-                    None => pairing.paired(
-                        &packet.source.path,
-                        named.contains(&packet.source.path.to_path_buf()),
-                    ),
-                    Some(_) => [None, None],
-                };
-                CheckItem::Packet(Box::new(check_packet(&packet, options, lookup, &paired)))
-            }
+        |item| {
+            post(match item {
+                Err(error) => CheckItem::LoadError(error),
+                Ok(packet) => {
+                    let mut reason = String::new();
+                    let lookup = manifests.lookup(&packet.source, &mut reason);
+                    let paired = match packet.source.line {
+                        None => pairing
+                            .paired(&packet.source.path, named.contains(&*packet.source.path)),
+                        Some(_) => [None, None],
+                    };
+                    CheckItem::Packet(Box::new(check_packet(&packet, options, lookup, &paired)))
+                }
+            })
         },
         sink,
     )?;

@@ -236,18 +236,20 @@ impl CheckTally {
             CheckItem::LoadError(error) => {
                 self.load_errors += 1;
                 let finding = CheckFinding::new(FindingKind::LoadError, None, error.reason.clone());
-                self.note_finding(&error.source.to_string(), &finding);
+                self.note_finding(&|| error.source.to_string(), &finding);
             }
             CheckItem::Packet(check) => self.add_packet(check),
         }
     }
 
-    fn note_finding(&mut self, source: &str, finding: &CheckFinding) {
+    /// `source` is only called for the examples kept: formatting a million source names
+    /// that are then thrown away showed in profiles.
+    fn note_finding(&mut self, source: &dyn Fn() -> String, finding: &CheckFinding) {
         let limit = self.example_limit;
         let group = &mut self.groups[finding_index(finding.kind)];
         group.count += 1;
         if group.examples.len() < limit {
-            group.examples.push((source.to_owned(), finding.clone()));
+            group.examples.push((source(), finding.clone()));
         }
     }
 
@@ -258,7 +260,7 @@ impl CheckTally {
         if check.status.fails(self.require_golden) {
             self.failing += 1;
         }
-        let source = check.summary.source.to_string();
+        let source = || check.summary.source.to_string();
         for finding in &check.findings {
             self.note_finding(&source, finding);
         }
@@ -267,14 +269,15 @@ impl CheckTally {
         }
         for mode_summary in check.summary.evaluated_modes() {
             let mode = mode_summary.mode;
-            let label = || format!("{source} ({mode})");
-            for (index, id) in COVERAGE_ROW_IDS.iter().enumerate() {
-                if mode_summary.rows.contains(id) {
-                    let cell = &mut self.coverage[index][mode_index(mode)];
-                    cell.packets += 1;
-                    if cell.examples.len() < CELL_EXAMPLES {
-                        cell.examples.push(label());
-                    }
+            let label = || format!("{} ({mode})", source());
+            for id in mode_summary.rows.ids() {
+                let Some(index) = COVERAGE_ROW_IDS.iter().position(|row| *row == id) else {
+                    continue;
+                };
+                let cell = &mut self.coverage[index][mode_index(mode)];
+                cell.packets += 1;
+                if cell.examples.len() < CELL_EXAMPLES {
+                    cell.examples.push(label());
                 }
             }
             if let ModeResult::Converted { state, .. } = mode_summary.result {
@@ -282,7 +285,7 @@ impl CheckTally {
             }
         }
         if check.summary.kind.canonical_shape().is_some() {
-            self.weigh_audit(check, &source);
+            self.weigh_audit(check, &source());
         }
     }
 
