@@ -44,7 +44,7 @@ fn stages(count: u64) {
         ..EvaluateOptions::default()
     };
     println!("stage (one thread, {count} packets in memory)        packets/s   us/packet");
-    let mut measure = |name: &str, run: &mut dyn FnMut(&RawPacket)| {
+    let measure = |name: &str, run: &mut dyn FnMut(&RawPacket)| {
         let started = Instant::now();
         for packet in &packets {
             run(packet);
