@@ -89,8 +89,8 @@ pub fn diff_json(
         String::new()
     } else {
         line_diff(
-            &canonical_pretty(expected),
-            &canonical_pretty(actual),
+            &(canonical_pretty(expected) + "\n"),
+            &(canonical_pretty(actual) + "\n"),
             expected_name,
             actual_name,
         )

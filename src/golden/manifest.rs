@@ -266,7 +266,7 @@ pub fn parse_manifest(bytes: &[u8]) -> Result<GoldenManifest, ManifestError> {
         Some(other) => {
             return Err(bad(format!(
                 "$.format is {}, expected \"{MANIFEST_FORMAT}\"",
-                crate::json::safe_text(other)
+                quoted(other)
             )))
         }
         None => return Err(bad(format!("$.format is missing (\"{MANIFEST_FORMAT}\")"))),
