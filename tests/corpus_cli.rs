@@ -86,7 +86,7 @@ fn ls_lists_kind_reason_and_pairs() {
 #[test]
 fn bundled_fixtures_conform_in_every_format() {
     let dir = s(&fixtures().join("a2a"));
-    let text = run(&["check", &dir]);
+    let text = run(&["check", "--require-golden", &dir]);
     assert_eq!(text.code, 0, "{}{}", text.stdout, text.stderr);
     assert!(
         text.stdout.contains("status: 28 conforms"),

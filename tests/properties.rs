@@ -173,6 +173,10 @@ proptest! {
         let bytes = packet.to_string();
         let first = convert(bytes.as_bytes(), &options(lenient));
         let other = convert(bytes.as_bytes(), &options(!lenient));
+        if let Some(error) = first.error().filter(|error| error.rule.starts_with('C')) {
+            prop_assert_eq!(Some(error), other.error());
+            prop_assert_eq!(matched_rows(&first), matched_rows(&other));
+        }
         if let Some(converted) = first.converted().filter(|c| c.lossiness.substitutions.is_empty()) {
             let same = other.converted();
             prop_assert!(same.is_some(), "converted in one mode only: {}", bytes);

@@ -58,6 +58,18 @@ pub struct Args {
     pub paths: Vec<PathBuf>,
 }
 
+/// CPU time of this process so far (user + system), in seconds, from `/proc/self/stat`
+/// (fields 14 and 15, in the kernel's fixed 100 Hz user ticks).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) may hold spaces; the fields after it are plain.
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let user: f64 = fields.get(11)?.parse().ok()?;
+    let system: f64 = fields.get(12)?.parse().ok()?;
+    Some((user + system) / 100.0)
+}
+
 /// Peak resident memory of this process (Linux `VmHWM`), in KiB.
 fn peak_rss_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -158,8 +170,14 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     if args.stats {
         let seconds = started.elapsed().as_secs_f64();
         let _ = output.flush();
+        let cpu = cpu_seconds().map_or("unknown".to_owned(), |cpu| {
+            format!(
+                "{cpu:.2} s ({:.2} us/packet)",
+                cpu * 1e6 / (tally.packets.max(1) as f64)
+            )
+        });
         eprintln!(
-            "stats: {} packets, {} load errors in {seconds:.3} s: {:.0} packets/s; peak RSS {}",
+            "stats: {} packets, {} load errors in {seconds:.3} s: {:.0} packets/s; cpu {cpu}; peak RSS {}",
             tally.packets,
             tally.load_errors,
             tally.packets as f64 / seconds.max(1e-9),
