@@ -70,3 +70,13 @@ pub fn copy_files(from: &Path, to: &Path) {
         }
     }
 }
+
+/// The names in a directory, sorted.
+pub fn dir_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}

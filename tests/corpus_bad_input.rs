@@ -3,7 +3,7 @@
 //! written.
 
 mod common_bin;
-use common_bin::run;
+use common_bin::{dir_names, run};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fs;
@@ -69,15 +69,6 @@ impl Drop for BadCorpus {
     }
 }
 
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 /// source (relative to the corpus) -> (kind, status, first finding's message)
 fn results(report: &Value, root: &Path) -> BTreeMap<String, (String, String, String)> {
     let prefix = format!("{}/", root.display());
@@ -107,7 +98,7 @@ fn results(report: &Value, root: &Path) -> BTreeMap<String, (String, String, Str
 fn every_bad_input_is_reported_and_the_rest_is_checked() {
     let corpus = bad_corpus();
     let root = corpus.dir.path();
-    let before = listing(root);
+    let before = dir_names(root);
     let result = run(&[
         "check",
         "--format",
@@ -219,7 +210,7 @@ fn every_bad_input_is_reported_and_the_rest_is_checked() {
     assert_eq!(summary["exit_code"], 2);
     assert!(summary["load_errors"].as_u64().unwrap() >= 10);
     // Nothing was written.
-    assert_eq!(listing(root), before);
+    assert_eq!(dir_names(root), before);
 
     // The text report names every one against its path and line.
     let text = run(&["check", "--max-file-bytes", "200", &root.to_string_lossy()]);

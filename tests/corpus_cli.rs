@@ -2,7 +2,7 @@
 //! drift with its diff, the manifest's safety rules, and the derive + bless + check round trip.
 
 mod common_bin;
-use common_bin::{a2a, copy_files, fixtures, run, run_env, Run};
+use common_bin::{a2a, copy_files, dir_names, fixtures, run, run_env, Run};
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
@@ -268,15 +268,6 @@ fn manifest_problems_are_usage_errors() {
     assert!(malformed
         .stdout
         .contains("malformed golden manifest: $.format is \"something else\""));
-}
-
-fn dir_names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]

@@ -76,7 +76,7 @@ pub struct PacketCheck {
 
 impl PacketCheck {
     pub fn mode(&self, mode: Mode) -> Option<&ModeCheck> {
-        self.modes[mode_index(mode)].as_ref()
+        self.modes[mode.index()].as_ref()
     }
 
     /// What a bless records for this packet: `None` for kinds that are not converted.
@@ -92,13 +92,6 @@ impl PacketCheck {
             entry.set_mode(mode_summary.mode, Some(recorded_mode(mode_summary)));
         }
         Some(entry)
-    }
-}
-
-fn mode_index(mode: Mode) -> usize {
-    match mode {
-        Mode::Strict => 0,
-        Mode::Lenient => 1,
     }
 }
 
@@ -149,7 +142,7 @@ pub fn check_packet(
         for mode_summary in summary.evaluated_modes() {
             let mode = mode_summary.mode;
             let expected = entry.and_then(|entry| entry.mode(mode));
-            verdicts[mode_index(mode)] = match expected {
+            verdicts[mode.index()] = match expected {
                 Some(expected) => match golden_finding(mode, expected, mode_summary) {
                     Some(finding) => {
                         findings.push(finding);
@@ -159,7 +152,7 @@ pub fn check_packet(
                 },
                 None => GoldenVerdict::Missing,
             };
-            if let Some(path) = &paired[mode_index(mode)] {
+            if let Some(path) = &paired[mode.index()] {
                 findings.extend(paired_finding(packet, options, mode_summary, path));
             }
         }
@@ -175,10 +168,10 @@ pub fn check_packet(
     let mut modes = [None, None];
     for mode_summary in summary.evaluated_modes() {
         let mode = mode_summary.mode;
-        modes[mode_index(mode)] = Some(ModeCheck {
+        modes[mode.index()] = Some(ModeCheck {
             mode,
             status: worst_status(baseline, &findings, Some(mode)),
-            golden: verdicts[mode_index(mode)],
+            golden: verdicts[mode.index()],
         });
     }
     PacketCheck {
@@ -238,7 +231,7 @@ fn missing_golden_findings(
     let missing: Vec<Mode> = summary
         .evaluated_modes()
         .map(|mode_summary| mode_summary.mode)
-        .filter(|&mode| verdicts[mode_index(mode)] == GoldenVerdict::Missing)
+        .filter(|&mode| verdicts[mode.index()] == GoldenVerdict::Missing)
         .collect();
     if missing.is_empty() {
         return;

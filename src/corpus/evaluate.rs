@@ -74,16 +74,9 @@ pub struct PacketSummary {
     pub modes: [Option<ModeSummary>; 2],
 }
 
-fn mode_index(mode: Mode) -> usize {
-    match mode {
-        Mode::Strict => 0,
-        Mode::Lenient => 1,
-    }
-}
-
 impl PacketSummary {
     pub fn mode(&self, mode: Mode) -> Option<&ModeSummary> {
-        self.modes[mode_index(mode)].as_ref()
+        self.modes[mode.index()].as_ref()
     }
 
     pub fn evaluated_modes(&self) -> impl Iterator<Item = &ModeSummary> {
@@ -229,18 +222,18 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
     };
     if converted_kind(classification.kind) {
         if let Some((mode, conversion)) = &first {
-            summary.modes[mode_index(*mode)] = mode_summary(*mode, conversion);
+            summary.modes[mode.index()] = mode_summary(*mode, conversion);
         }
         for &mode in options.modes.iter().skip(1) {
             if let Some(same) = first
                 .as_ref()
                 .and_then(|(_, first)| unchanged_in_other_mode(first))
             {
-                summary.modes[mode_index(mode)] = Some(ModeSummary { mode, ..same });
+                summary.modes[mode.index()] = Some(ModeSummary { mode, ..same });
                 continue;
             }
             let conversion = convert(&packet.bytes, &options.conversion.with_mode(mode));
-            summary.modes[mode_index(mode)] = mode_summary(mode, &conversion);
+            summary.modes[mode.index()] = mode_summary(mode, &conversion);
         }
     } else if let (Some(shape), Ok(value)) = (classification.kind.canonical_shape(), parsed) {
         let audit = audit(value, shape);

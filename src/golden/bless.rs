@@ -81,19 +81,14 @@ fn shown(value: &Option<String>) -> String {
 }
 
 fn describe_options(options: &RecordedOptions) -> String {
-    let mut parts = vec![format!("adapter_version {}", options.adapter_version)];
-    if let Some(version) = &options.protocol_version {
-        parts.push(format!("protocol_version {version}"));
-    }
-    for (name, value) in [
-        ("max_payload_bytes", options.max_payload_bytes),
-        ("max_json_depth", options.max_json_depth),
-        ("max_array_length", options.max_array_length),
-    ] {
-        if let Some(value) = value {
-            parts.push(format!("{name} {value}"));
-        }
-    }
+    let parts: Vec<String> = options
+        .fields()
+        .into_iter()
+        .map(|(key, value)| match value {
+            serde_json::Value::String(text) => format!("{key} {text}"),
+            other => format!("{key} {other}"),
+        })
+        .collect();
     safe_text(&parts.join(", ")).into_owned()
 }
 

@@ -82,6 +82,28 @@ impl RecordedOptions {
         }
     }
 
+    /// The options that are set, by manifest key, adapter_version first: what the manifest
+    /// writes, and what a bless reports when they change.
+    pub fn fields(&self) -> Vec<(&'static str, Value)> {
+        let mut fields = vec![(
+            "adapter_version",
+            Value::from(self.adapter_version.as_str()),
+        )];
+        if let Some(version) = &self.protocol_version {
+            fields.push(("protocol_version", Value::from(version.as_str())));
+        }
+        for (key, value) in [
+            ("max_payload_bytes", self.max_payload_bytes),
+            ("max_json_depth", self.max_json_depth),
+            ("max_array_length", self.max_array_length),
+        ] {
+            if let Some(value) = value {
+                fields.push((key, Value::from(value)));
+            }
+        }
+        fields
+    }
+
     /// Where these options differ from `options`, as `--flag recorded` hints; empty when equal.
     pub fn differences(&self, options: &ConvertOptions) -> Vec<String> {
         let other = RecordedOptions::of(options);
@@ -197,18 +219,11 @@ pub struct GoldenEntry {
 
 impl GoldenEntry {
     pub fn mode(&self, mode: Mode) -> Option<&ModeGolden> {
-        self.modes[mode_index(mode)].as_ref()
+        self.modes[mode.index()].as_ref()
     }
 
     pub fn set_mode(&mut self, mode: Mode, golden: Option<ModeGolden>) {
-        self.modes[mode_index(mode)] = golden;
-    }
-}
-
-pub(crate) fn mode_index(mode: Mode) -> usize {
-    match mode {
-        Mode::Strict => 0,
-        Mode::Lenient => 1,
+        self.modes[mode.index()] = golden;
     }
 }
 
@@ -467,22 +482,11 @@ pub fn render_manifest(manifest: &GoldenManifest) -> String {
     let _ = writeln!(out, "  \"format\": {},", quoted(MANIFEST_FORMAT));
     out.push_str("  \"options\": {\n");
     let options = &manifest.options;
-    let mut fields = vec![format!(
-        "\"adapter_version\": {}",
-        quoted(&options.adapter_version)
-    )];
-    if let Some(version) = &options.protocol_version {
-        fields.push(format!("\"protocol_version\": {}", quoted(version)));
-    }
-    for (key, value) in [
-        ("max_payload_bytes", options.max_payload_bytes),
-        ("max_json_depth", options.max_json_depth),
-        ("max_array_length", options.max_array_length),
-    ] {
-        if let Some(value) = value {
-            fields.push(format!("\"{key}\": {value}"));
-        }
-    }
+    let fields: Vec<String> = options
+        .fields()
+        .into_iter()
+        .map(|(key, value)| format!("\"{key}\": {}", to_safe_json(&value).unwrap_or_default()))
+        .collect();
     push_fields(&mut out, &fields, "    ");
     out.push_str("  },\n");
     if manifest.packets.is_empty() {

@@ -193,16 +193,9 @@ pub fn summary_json(tally: &CheckTally) -> Value {
     }
     let mut modes = Map::new();
     for &mode in &tally.modes {
-        let index = match mode {
-            Mode::Strict => 0,
-            Mode::Lenient => 1,
-        };
         modes.insert(
             mode.name().to_owned(),
-            status_counts(|status| {
-                let position = Status::ALL.iter().position(|s| *s == status).unwrap_or(0);
-                tally.by_mode_status[index][position]
-            }),
+            status_counts(|status| tally.mode_status_count(mode, status)),
         );
     }
     let mut coverage = Map::new();

@@ -2,7 +2,6 @@
 //! first examples (with the changed paths and line diff of mismatches) and how many more.
 
 use super::tally::CheckTally;
-use crate::a2a::Mode;
 use crate::corpus::{CheckFinding, FindingKind, PacketKind, Status};
 use crate::golden::JsonDiff;
 use crate::json::safe_text;
@@ -66,19 +65,12 @@ pub fn summary_lines(tally: &CheckTally) -> Vec<String> {
             |kind| kind.tag().to_owned()
         )
     ));
-    for mode in &tally.modes {
-        let index = match mode {
-            Mode::Strict => 0,
-            Mode::Lenient => 1,
-        };
+    for &mode in &tally.modes {
         lines.push(format!(
             "{mode}: {}",
             counts_line(
                 &Status::ALL,
-                |status| {
-                    let position = Status::ALL.iter().position(|s| *s == status).unwrap_or(0);
-                    tally.by_mode_status[index][position]
-                },
+                |status| tally.mode_status_count(mode, status),
                 |status| status.label().to_owned()
             )
         ));

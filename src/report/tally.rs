@@ -110,32 +110,23 @@ pub struct CheckTally {
     pub checklist: Vec<QuestionEvidence>,
 }
 
-fn status_index(status: Status) -> usize {
-    Status::ALL
-        .iter()
-        .position(|candidate| *candidate == status)
+/// Position of `item` in `all` (the `ALL` arrays index the tally's counters).
+fn index_in<T: PartialEq>(all: &[T], item: &T) -> usize {
+    all.iter()
+        .position(|candidate| candidate == item)
         .unwrap_or(0)
+}
+
+fn status_index(status: Status) -> usize {
+    index_in(&Status::ALL, &status)
 }
 
 fn kind_index(kind: PacketKind) -> usize {
-    PacketKind::ALL
-        .iter()
-        .position(|candidate| *candidate == kind)
-        .unwrap_or(0)
+    index_in(&PacketKind::ALL, &kind)
 }
 
 fn finding_index(kind: FindingKind) -> usize {
-    FindingKind::ALL
-        .iter()
-        .position(|candidate| *candidate == kind)
-        .unwrap_or(0)
-}
-
-fn mode_index(mode: Mode) -> usize {
-    match mode {
-        Mode::Strict => 0,
-        Mode::Lenient => 1,
-    }
+    index_in(&FindingKind::ALL, &kind)
 }
 
 const Q_SURFACE: usize = 0;
@@ -211,13 +202,18 @@ impl CheckTally {
         self.by_kind[kind_index(kind)]
     }
 
+    /// Packets of `mode` with `status`.
+    pub fn mode_status_count(&self, mode: Mode, status: Status) -> u64 {
+        self.by_mode_status[mode.index()][status_index(status)]
+    }
+
     pub fn group(&self, kind: FindingKind) -> &FindingGroup {
         &self.groups[finding_index(kind)]
     }
 
     pub fn cell(&self, row: &str, mode: Mode) -> Option<&CoverageCell> {
         let index = COVERAGE_ROW_IDS.iter().position(|id| *id == row)?;
-        Some(&self.coverage[index][mode_index(mode)])
+        Some(&self.coverage[index][mode.index()])
     }
 
     /// 0 when everything conforms, 1 on any failing packet, 2 when anything could not be read.
@@ -265,7 +261,7 @@ impl CheckTally {
             self.note_finding(&source, finding);
         }
         for mode_check in check.modes.iter().flatten() {
-            self.by_mode_status[mode_index(mode_check.mode)][status_index(mode_check.status)] += 1;
+            self.by_mode_status[mode_check.mode.index()][status_index(mode_check.status)] += 1;
         }
         for mode_summary in check.summary.evaluated_modes() {
             let mode = mode_summary.mode;
@@ -274,7 +270,7 @@ impl CheckTally {
                 let Some(index) = COVERAGE_ROW_IDS.iter().position(|row| *row == id) else {
                     continue;
                 };
-                let cell = &mut self.coverage[index][mode_index(mode)];
+                let cell = &mut self.coverage[index][mode.index()];
                 cell.packets += 1;
                 if cell.examples.len() < CELL_EXAMPLES {
                     cell.examples.push(label());
