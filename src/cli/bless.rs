@@ -1,10 +1,8 @@
 //! `bless`: record (or update) each directory's golden manifest from the current conversion.
 
-use super::common::{ConverterFlags, CorpusFlags, ModesArg};
+use super::common::CorpusRunFlags;
 use super::{CliError, Exit, Output};
-use crate::corpus::{
-    check_corpus, manifest_key, CheckItem, CheckOptions, EvaluateOptions, LoadError, WalkItem,
-};
+use crate::corpus::{check_corpus, manifest_key, CheckItem, LoadError, WalkItem};
 use crate::golden::{
     ci_is_set, manifest_path, plan_bless, write_manifest, BlessPlan, GoldenEntry, PacketKey,
 };
@@ -23,12 +21,7 @@ use std::path::PathBuf;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
-    pub converter: ConverterFlags,
-    #[command(flatten)]
-    pub corpus: CorpusFlags,
-    /// Modes to record (entries keep what they record for the other mode).
-    #[arg(long, value_enum, default_value = "both")]
-    pub mode: ModesArg,
+    pub run: CorpusRunFlags,
     /// Remove entries of packets that no longer exist.
     #[arg(long)]
     pub prune: bool,
@@ -46,20 +39,14 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             "refusing to write golden manifests while CI is set: goldens are recorded by a person and only checked in CI (--dry-run shows what would change)".to_owned(),
         ));
     }
-    let modes = args.mode.modes();
-    let options = CheckOptions {
-        evaluate: EvaluateOptions {
-            conversion: args.converter.options(modes[0]),
-            modes: modes.clone(),
-        },
-        max_file_bytes: args.corpus.max_file_bytes,
-    };
+    let modes = args.run.modes();
+    let options = args.run.check_options();
     let mut recorded: BTreeMap<PathBuf, Vec<(PacketKey, GoldenEntry)>> = BTreeMap::new();
     let mut load_errors: Vec<LoadError> = Vec::new();
     let run = check_corpus(
         &args.paths,
         &options,
-        args.corpus.pipeline(),
+        args.run.corpus.pipeline(),
         false,
         &mut |item| match item {
             CheckItem::LoadError(error) => load_errors.push(error),

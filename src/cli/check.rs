@@ -1,9 +1,9 @@
 //! `check`: every packet of a corpus converted (both modes by default) or audited, compared
 //! with its directory's golden manifest and its paired expected payloads.
 
-use super::common::{ConverterFlags, CorpusFlags, ModesArg};
+use super::common::CorpusRunFlags;
 use super::{CliError, Exit, Output};
-use crate::corpus::{check_corpus_with, CheckItem, CheckOptions, EvaluateOptions};
+use crate::corpus::{check_corpus_with, CheckItem};
 use crate::report::check_json::{packet_json, JsonStream};
 use crate::report::check_text::check_text;
 use crate::report::junit::JunitWriter;
@@ -35,12 +35,7 @@ pub enum CheckFormat {
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
-    pub converter: ConverterFlags,
-    #[command(flatten)]
-    pub corpus: CorpusFlags,
-    /// Modes to convert raw packets in.
-    #[arg(long, value_enum, default_value = "both")]
-    pub mode: ModesArg,
+    pub run: CorpusRunFlags,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: CheckFormat,
@@ -79,14 +74,8 @@ fn peak_rss_kib() -> Option<u64> {
 
 pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let started = std::time::Instant::now();
-    let modes = args.mode.modes();
-    let options = CheckOptions {
-        evaluate: EvaluateOptions {
-            conversion: args.converter.options(modes[0]),
-            modes: modes.clone(),
-        },
-        max_file_bytes: args.corpus.max_file_bytes,
-    };
+    let modes = args.run.modes();
+    let options = args.run.check_options();
     let mut tally = CheckTally::new(&modes, args.require_golden, args.limit);
     let mut failure: Option<CliError> = None;
     let spool_error = |error: std::io::Error| CliError::Io {
@@ -116,7 +105,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     check_corpus_with(
         &args.paths,
         &options,
-        args.corpus.pipeline(),
+        args.run.corpus.pipeline(),
         true,
         &render,
         &mut |(item, line): (CheckItem, Option<Result<String, String>>)| {

@@ -3,7 +3,8 @@
 use super::{CliError, Output};
 use crate::a2a::{ConvertOptions, Mode, DEFAULT_ADAPTER_VERSION};
 use crate::corpus::{
-    read_packets, walk, LoadError, PipelineOptions, RawPacket, WalkItem, DEFAULT_MAX_FILE_BYTES,
+    read_packets, walk, CheckOptions, EvaluateOptions, LoadError, PipelineOptions, RawPacket,
+    WalkItem, DEFAULT_MAX_FILE_BYTES,
 };
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -86,6 +87,37 @@ impl ModesArg {
             ModesArg::Strict => vec![Mode::Strict],
             ModesArg::Lenient => vec![Mode::Lenient],
             ModesArg::Both => Mode::BOTH.to_vec(),
+        }
+    }
+}
+
+/// What `check` and `bless` share: the conversion options, the modes, how the corpus is read.
+#[derive(Clone, Debug, Args)]
+pub struct CorpusRunFlags {
+    #[command(flatten)]
+    pub converter: ConverterFlags,
+    #[command(flatten)]
+    pub corpus: CorpusFlags,
+    /// Modes to convert raw packets in (bless: to record; other modes keep their entries).
+    #[arg(long, value_enum, default_value = "both")]
+    pub mode: ModesArg,
+}
+
+impl CorpusRunFlags {
+    pub fn modes(&self) -> Vec<Mode> {
+        self.mode.modes()
+    }
+
+    pub fn check_options(&self) -> CheckOptions {
+        let modes = self.modes();
+        CheckOptions {
+            evaluate: EvaluateOptions {
+                conversion: self
+                    .converter
+                    .options(modes.first().copied().unwrap_or_default()),
+                modes,
+            },
+            max_file_bytes: self.corpus.max_file_bytes,
         }
     }
 }
