@@ -1,9 +1,10 @@
-//! The streaming parallel pipeline: one thread reads packets in walk order into batches, the
-//! rayon pool maps each batch in parallel, and the caller's sink receives the results in the
-//! original order. At most a few batches are in flight, so memory stays bounded however large
+//! The streaming parallel pipeline: one thread reads NDJSON streams and lists single-packet
+//! files in walk order, in batches; the rayon pool reads those files (opening a file costs
+//! more than converting its packet) and maps each batch in parallel; the caller's sink
+//! receives the results in the original order. At most a few batches are in flight, so memory stays bounded however large
 //! the corpus is, and no parsed tree outlives its packet's map.
 
-use super::{read_packets, LoadError, RawPacket, WalkItem};
+use super::{read_packets, FileFormat, LoadError, RawPacket, WalkItem};
 use rayon::prelude::*;
 use std::sync::mpsc::sync_channel;
 
@@ -17,6 +18,34 @@ const BATCHES_IN_FLIGHT: usize = 4;
 
 /// One input of the pipeline: a packet, or a file or line that yielded none.
 pub type PacketOrError = Result<RawPacket, LoadError>;
+
+/// What the reading thread hands on: a packet read from a stream, or a single-packet file
+/// for a worker to read.
+enum Work {
+    Ready(PacketOrError),
+    File(std::path::PathBuf),
+}
+
+impl Work {
+    fn into_packet(self, max_file_bytes: u64) -> PacketOrError {
+        match self {
+            Work::Ready(item) => item,
+            Work::File(path) => {
+                let mut packet = None;
+                read_packets(&path, FileFormat::Json, max_file_bytes, &mut |item| {
+                    packet = Some(item);
+                    false
+                });
+                packet.unwrap_or_else(|| {
+                    Err(LoadError {
+                        source: super::Source::file(path),
+                        reason: "no packet read".to_owned(),
+                    })
+                })
+            }
+        }
+    }
+}
 
 /// How the pipeline runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,9 +87,10 @@ where
         ),
         None => None,
     };
-    let (sender, receiver) = sync_channel::<Vec<PacketOrError>>(BATCHES_IN_FLIGHT);
+    let (sender, receiver) = sync_channel::<Vec<Work>>(BATCHES_IN_FLIGHT);
     let (mapped_sender, mapped_receiver) = sync_channel::<Vec<T>>(BATCHES_IN_FLIGHT);
-    let map = &map;
+    let max_file_bytes = options.max_file_bytes;
+    let map = &move |work: Work| map(work.into_packet(max_file_bytes));
     let pool = &pool;
     std::thread::scope(|scope| {
         // Reading: one thread, in walk order.
@@ -91,13 +121,15 @@ fn read_batches(
     items: &[WalkItem],
     max_file_bytes: u64,
     skip: &(dyn Fn(&std::path::Path) -> bool + Sync),
-    sender: &std::sync::mpsc::SyncSender<Vec<PacketOrError>>,
+    sender: &std::sync::mpsc::SyncSender<Vec<Work>>,
 ) {
     let mut batch = Vec::with_capacity(BATCH_PACKETS);
     let mut bytes = 0usize;
     let mut open = true;
-    let mut push = |item: PacketOrError, batch: &mut Vec<PacketOrError>| {
-        bytes += item.as_ref().map_or(0, |packet| packet.bytes.len());
+    let mut push = |item: Work, batch: &mut Vec<Work>| {
+        if let Work::Ready(Ok(packet)) = &item {
+            bytes += packet.bytes.len();
+        }
         batch.push(item);
         if batch.len() >= BATCH_PACKETS || bytes >= BATCH_BYTES {
             bytes = 0;
@@ -110,17 +142,26 @@ fn read_batches(
     for item in items {
         match item {
             WalkItem::Error(error) => {
-                if !push(Err(error.clone()), &mut batch) {
+                if !push(Work::Ready(Err(error.clone())), &mut batch) {
                     return;
                 }
             }
-            WalkItem::File { path, format } => {
-                if skip(path) {
-                    continue;
+            WalkItem::File { path, .. } if skip(path) => {}
+            WalkItem::File {
+                path,
+                format: FileFormat::Json,
+            } => {
+                if !push(Work::File(path.clone()), &mut batch) {
+                    return;
                 }
+            }
+            WalkItem::File {
+                path,
+                format: FileFormat::Ndjson,
+            } => {
                 let mut keep_going = true;
-                read_packets(path, *format, max_file_bytes, &mut |item| {
-                    keep_going = push(item, &mut batch);
+                read_packets(path, FileFormat::Ndjson, max_file_bytes, &mut |item| {
+                    keep_going = push(Work::Ready(item), &mut batch);
                     keep_going
                 });
                 if !keep_going {
