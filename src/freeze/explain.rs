@@ -248,6 +248,11 @@ impl RowSet {
         self.0 == 0
     }
 
+    /// Positions in `COVERAGE_ROW_IDS` of the rows in the set, in table order.
+    pub fn indices(self) -> impl Iterator<Item = usize> {
+        (0..COVERAGE_ROW_IDS.len()).filter(move |index| self.0 & (1 << index) != 0)
+    }
+
     /// The ids in table order.
     pub fn ids(self) -> impl Iterator<Item = &'static str> {
         COVERAGE_ROW_IDS
