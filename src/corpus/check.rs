@@ -11,8 +11,8 @@ use super::{
 };
 use crate::a2a::{convert, Mode};
 use crate::freeze::{audit, HandoffState};
-use crate::golden::{diff_json, GoldenEntry, ModeGolden};
-use crate::json::{digest_value, safe_text, scan_duplicate_keys, Digest};
+use crate::golden::{diff_json, shown_value, GoldenEntry, ModeGolden};
+use crate::json::{digest_value, safe_text, scan_duplicate_keys};
 use crate::rules::Severity;
 use serde::Serialize;
 use serde_json::Value;
@@ -276,8 +276,8 @@ pub fn golden_finding(
         .filter_map(|((field, want), (_, got))| match want {
             Some(want) if Some(&want) != got.as_ref() => Some((
                 field,
-                short(&want),
-                got.map(|got| short(&got))
+                shown_value(&want),
+                got.map(|got| shown_value(&got))
                     .unwrap_or_else(|| "absent".to_owned()),
             )),
             _ => None,
@@ -317,15 +317,6 @@ pub fn golden_finding(
         }
     }
     Some(finding)
-}
-
-/// Digests are shown by their first 12 hex digits.
-fn short(value: &str) -> String {
-    if value.len() == 64 && Digest::from_hex(value).is_some() {
-        value[..12].to_owned()
-    } else {
-        safe_text(value).into_owned()
-    }
 }
 
 fn paired_finding(
@@ -465,7 +456,7 @@ mod tests {
         let mut drifted = entry.clone();
         let strict = drifted.modes[0].as_mut().unwrap();
         strict.state = Some(HandoffState::Defaults);
-        strict.handoff = Digest::from_hex(HandoffState::Defaults.digest_hex());
+        strict.handoff = crate::json::Digest::from_hex(HandoffState::Defaults.digest_hex());
         let result = check(POSITIVE.as_bytes(), GoldenLookup::Entry(&drifted));
         assert_eq!(result.status, Status::Mismatch);
         assert_eq!(result.mode(Mode::Strict).unwrap().status, Status::Mismatch);

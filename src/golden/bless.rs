@@ -73,11 +73,9 @@ fn describe_entry(entry: &GoldenEntry) -> String {
 }
 
 fn shown(value: &Option<String>) -> String {
-    match value {
-        Some(value) if value.len() == 64 => value[..12].to_owned(),
-        Some(value) => safe_text(value).into_owned(),
-        None => "absent".to_owned(),
-    }
+    value
+        .as_deref()
+        .map_or("absent".to_owned(), super::manifest::shown_value)
 }
 
 fn describe_options(options: &RecordedOptions) -> String {
@@ -333,6 +331,29 @@ mod tests {
         // A new packet gets only the modes blessed.
         let b = &plan.manifest.packets[&PacketKey::file("b.json")];
         assert!(b.mode(Mode::Strict).is_none());
+    }
+
+    #[test]
+    fn odd_recorded_values_are_shown_whole_and_safe() {
+        // 64 bytes that are not a digest, with multi-byte characters: never cut mid-character.
+        let rule = "é".repeat(32);
+        let mut old = entry(ErrorKind::Measurement);
+        old.modes[0].as_mut().unwrap().rule = Some(rule.clone());
+        let mut existing = manifest_with(&[]);
+        existing.packets.insert(PacketKey::file("a.json"), old);
+        let plan = plan_bless(
+            Some(&existing),
+            vec![(PacketKey::file("a.json"), entry(ErrorKind::Measurement))],
+            &Mode::BOTH,
+            &ConvertOptions::default(),
+            &|_| true,
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            plan.changes[0].to_string(),
+            format!("~ a.json  strict.rule: {rule} -> absent")
+        );
     }
 
     #[test]

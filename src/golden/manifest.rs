@@ -207,6 +207,15 @@ impl ModeGolden {
     }
 }
 
+/// A manifest field's value for people: a digest by its first 12 hex digits, anything else
+/// terminal-safe and whole.
+pub fn shown_value(value: &str) -> String {
+    match Digest::from_hex(value) {
+        Some(digest) => digest.short(12),
+        None => crate::json::safe_text(value).into_owned(),
+    }
+}
+
 /// Everything recorded for one packet.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoldenEntry {

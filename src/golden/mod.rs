@@ -9,8 +9,8 @@ mod write;
 pub use bless::{plan_bless, BlessPlan, Change};
 pub use diff::{diff_json, line_diff, ChangeKind, JsonDiff, PathChange, MAX_LISTED_CHANGES};
 pub use manifest::{
-    parse_manifest, render_manifest, GoldenEntry, GoldenManifest, ManifestError, ModeGolden,
-    PacketKey, RecordedOptions, MANIFEST_FORMAT,
+    parse_manifest, render_manifest, shown_value, GoldenEntry, GoldenManifest, ManifestError,
+    ModeGolden, PacketKey, RecordedOptions, MANIFEST_FORMAT,
 };
 pub use write::{
     ci_is_set, manifest_path, read_manifest, write_manifest, MANIFEST_FILE_NAME, MAX_MANIFEST_BYTES,
