@@ -35,7 +35,9 @@ impl PacketKey {
     }
 
     /// Parses `name` or `name:LINE`; the suffix counts as a line number only after an
-    /// `.ndjson`/`.jsonl` name, so a file name with a colon stays a file name.
+    /// `.ndjson`/`.jsonl` name, so a file name with a colon stays a file name. (The one name
+    /// this cannot tell apart, a single-packet file literally called `x.ndjson:3`, is never
+    /// reached by a directory walk: its extension is not one the walk reads.)
     pub fn parse(text: &str) -> PacketKey {
         if let Some((file, line)) = text.rsplit_once(':') {
             let stream = file.ends_with(".ndjson") || file.ends_with(".jsonl");
@@ -686,6 +688,93 @@ mod tests {
             recorded.differences(&options),
             vec!["--adapter-version 3.4.0", "--max-json-depth unset"]
         );
+    }
+
+    fn arbitrary_entry() -> impl proptest::strategy::Strategy<Value = GoldenEntry> {
+        use proptest::prelude::*;
+        let digest = proptest::option::of(any::<[u8; 32]>().prop_map(Digest));
+        let rows = proptest::option::of(
+            proptest::sample::subsequence(COVERAGE_ROW_IDS.to_vec(), 0..5).prop_map(|ids| {
+                let mut rows = RowSet::default();
+                for id in ids {
+                    rows.insert(id);
+                }
+                rows
+            }),
+        );
+        let converted = (
+            rows.clone(),
+            proptest::option::of(proptest::sample::select(HandoffState::ALL.to_vec())),
+            digest.clone(),
+            digest.clone(),
+            digest,
+        )
+            .prop_map(|(rows, state, handoff, discovery, payload)| ModeGolden {
+                rows,
+                state,
+                handoff,
+                discovery,
+                payload,
+                ..ModeGolden::default()
+            });
+        let rejected =
+            (rows, "[A-Z][0-9]", any::<bool>()).prop_map(|(rows, rule, kind)| ModeGolden {
+                error: Some(if kind {
+                    ErrorKind::Measurement
+                } else {
+                    ErrorKind::StrictLossinessViolation
+                }),
+                rule: Some(rule),
+                rows,
+                ..ModeGolden::default()
+            });
+        let mode = proptest::option::of(prop_oneof![converted, rejected]);
+        (
+            proptest::collection::vec("\\PC{1,12}", 0..3),
+            mode.clone(),
+            mode,
+        )
+            .prop_map(|(duplicate_keys, strict, lenient)| GoldenEntry {
+                duplicate_keys,
+                modes: [strict, lenient],
+            })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_manifest_round_trips(
+            entries in proptest::collection::btree_map(
+                proptest::strategy::Strategy::prop_map(("[a-z\\u{e9}\\u{202e} \"\\\\:]{1,10}", proptest::prelude::any::<bool>(), 1usize..5000),
+                    |(stem, stream, line): (String, bool, usize)| {
+                        // A line number only ever belongs to a stream's key.
+                        if stream {
+                            (format!("{stem}.ndjson"), Some(line))
+                        } else {
+                            (format!("{stem}.json"), None)
+                        }
+                    }),
+                arbitrary_entry(),
+                0..6,
+            ),
+            adapter in "\\PC{1,8}",
+            depth in proptest::option::of(1usize..100),
+        ) {
+            let mut manifest = GoldenManifest::new(&ConvertOptions {
+                adapter_version: adapter,
+                max_json_depth: depth,
+                ..ConvertOptions::default()
+            });
+            for ((file, line), entry) in entries {
+                manifest.packets.insert(PacketKey { file, line }, entry);
+            }
+            let text = render_manifest(&manifest);
+            proptest::prop_assert_eq!(parse_manifest(text.as_bytes()), Ok(manifest));
+        }
+
+        #[test]
+        fn no_bytes_panic_the_parser(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200)) {
+            let _ = parse_manifest(&bytes);
+        }
     }
 
     #[test]
