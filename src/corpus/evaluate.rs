@@ -177,15 +177,11 @@ fn mode_summary(mode: Mode, conversion: &crate::a2a::Conversion) -> Option<ModeS
 /// Likewise the checks before the typed fields are read (spec section 2: size, JSON, limits,
 /// protocol, version; rules `C*`) do not depend on the mode: a packet rejected there is
 /// rejected the same way in both.
-fn unchanged_in_other_mode(conversion: &crate::a2a::Conversion) -> Option<ModeSummary> {
-    let same = match &conversion.result {
+fn same_in_every_mode(conversion: &crate::a2a::Conversion) -> bool {
+    match &conversion.result {
         Ok(converted) => converted.lossiness.substitutions.is_empty(),
         Err(error) => error.rule.starts_with('C'),
-    };
-    if !same {
-        return None;
     }
-    mode_summary(conversion.mode, conversion)
 }
 
 /// Evaluates one packet into its summary.
@@ -221,14 +217,17 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
         modes: [None, None],
     };
     if converted_kind(classification.kind) {
+        // The first mode's summary, when the other modes are certain to give the same.
+        let mut reusable = None;
         if let Some((mode, conversion)) = &first {
-            summary.modes[mode.index()] = mode_summary(*mode, conversion);
+            let first_summary = mode_summary(*mode, conversion);
+            summary.modes[mode.index()] = first_summary;
+            if same_in_every_mode(conversion) {
+                reusable = first_summary;
+            }
         }
         for &mode in options.modes.iter().skip(1) {
-            if let Some(same) = first
-                .as_ref()
-                .and_then(|(_, first)| unchanged_in_other_mode(first))
-            {
+            if let Some(same) = reusable {
                 summary.modes[mode.index()] = Some(ModeSummary { mode, ..same });
                 continue;
             }

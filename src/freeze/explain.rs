@@ -54,21 +54,29 @@ impl Explanation {
 /// emitted payload; the raw packet is needed only for evidence.
 struct Facts<'a> {
     fields: &'a TypedFields,
-    payload: Option<&'a Value>,
     emitted: Option<CanonicalType>,
     mapped: Option<CanonicalType>,
     mode: Mode,
     substitutions: &'a [Substitution],
     rejected_rule: Option<&'static str>,
+    /// The payload carries `attributes` exactly when the packet did (normalization keeps the
+    /// JSON type), so the emitted payload answers for the raw packet. Looked up once: the
+    /// rows ask for it many times per packet.
+    attributes: Option<&'a Value>,
+    has_assay_g4: bool,
 }
 
 impl<'a> Facts<'a> {
     fn of(conversion: &'a Conversion) -> Option<Facts<'a>> {
         let fields = conversion.fields.as_ref()?;
         let converted = conversion.converted();
+        let attributes = converted.and_then(|converted| converted.payload().get("attributes"));
         Some(Facts {
+            attributes,
+            has_assay_g4: attributes
+                .and_then(|attributes| attributes.get("assay_g4"))
+                .is_some_and(Value::is_object),
             fields,
-            payload: converted.map(|converted| converted.payload()),
             emitted: converted.map(|converted| converted.canonical_type),
             mapped: canonical_type_for(fields.event_type.as_deref()),
             mode: conversion.mode,
@@ -91,16 +99,12 @@ impl<'a> Facts<'a> {
         self.is(CanonicalType::TaskRequested) && self.delegation()
     }
 
-    /// The payload carries `attributes` exactly when the packet did (normalization keeps the
-    /// JSON type), so the emitted payload answers for the raw packet.
     fn attributes(&self) -> Option<&Value> {
-        self.payload.and_then(|payload| payload.get("attributes"))
+        self.attributes
     }
 
     fn has_assay_g4(&self) -> bool {
-        self.attributes()
-            .and_then(|attributes| attributes.get("assay_g4"))
-            .is_some_and(Value::is_object)
+        self.has_assay_g4
     }
 
     fn unmapped_count(&self) -> usize {
