@@ -44,8 +44,16 @@ pub fn run(args: &[&str]) -> Run {
 
 /// Runs the binary with environment changes: `Some(value)` sets, `None` removes.
 pub fn run_env(args: &[&str], env: &[(&str, Option<&str>)]) -> Run {
+    run_in(None, args, env)
+}
+
+/// `run_env`, in the working directory `dir` when given.
+pub fn run_in(dir: Option<&Path>, args: &[&str], env: &[(&str, Option<&str>)]) -> Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_handoff-inspector"));
     command.args(args);
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
     for (name, value) in env {
         match value {
             Some(value) => command.env(name, value),

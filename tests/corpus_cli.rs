@@ -2,7 +2,7 @@
 //! drift with its diff, the manifest's safety rules, and the derive + bless + check round trip.
 
 mod common_bin;
-use common_bin::{a2a, copy_files, dir_names, fixtures, run, run_env, Run};
+use common_bin::{a2a, copy_files, dir_names, fixtures, run, run_env, run_in, Run};
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
@@ -345,6 +345,61 @@ fn bless_records_reports_changes_and_keeps_entries() {
     assert!(!fs::read_to_string(dir.path().join("goldens.json"))
         .unwrap()
         .contains("happy_artifact_shared.json"));
+}
+
+#[test]
+fn stream_lines_are_recorded_by_line_and_pruned_when_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |id: &str| {
+        format!(
+            r#"{{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{{"id":"a"}},"task":{{"id":"{id}","kind":"delegation"}}}}"#
+        )
+    };
+    let stream = dir.path().join("s.ndjson");
+    fs::write(
+        &stream,
+        format!("{}\n{}\n\n{}\n", line("t1"), line("t2"), line("t3")),
+    )
+    .unwrap();
+    // Named relative to the working directory, as people type it.
+    let here = Some(dir.path());
+    let first = run_in(here, &["bless", "s.ndjson"], &[("CI", None)]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(
+        first
+            .stdout
+            .starts_with("./goldens.json:\n  + s.ndjson:1  strict: task_ref_only"),
+        "{}",
+        first.stdout
+    );
+    assert!(
+        first.stdout.contains("  + s.ndjson:4  "),
+        "blank line 3 is not a packet: {}",
+        first.stdout
+    );
+    let checked = run_in(here, &["check", "--require-golden", "s.ndjson"], &[]);
+    assert_eq!(checked.code, 0, "{}", checked.stdout);
+    fs::write(&stream, format!("{}\n", line("t1"))).unwrap();
+    let kept = run_in(here, &["bless", "s.ndjson"], &[("CI", None)]);
+    assert!(
+        kept.stdout.contains("2 entries of packets not found kept"),
+        "{}",
+        kept.stdout
+    );
+    let pruned = run_in(here, &["bless", "--prune", "s.ndjson"], &[("CI", None)]);
+    assert!(
+        pruned
+            .stdout
+            .contains("  - s.ndjson:2  (packet gone; --prune)"),
+        "{}",
+        pruned.stdout
+    );
+    assert!(pruned
+        .stdout
+        .contains("  - s.ndjson:4  (packet gone; --prune)"));
+    let manifest = fs::read_to_string(dir.path().join("goldens.json")).unwrap();
+    assert!(manifest.contains("\"s.ndjson:1\": {"));
+    assert!(!manifest.contains("s.ndjson:2"));
 }
 
 #[test]

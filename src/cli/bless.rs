@@ -2,7 +2,7 @@
 
 use super::common::CorpusRunFlags;
 use super::{CliError, Exit, Output};
-use crate::corpus::{check_corpus, manifest_key, CheckItem, LoadError, WalkItem};
+use crate::corpus::{check_corpus, manifest_key, CheckItem, LoadError, Source, WalkItem};
 use crate::golden::{
     ci_is_set, manifest_path, plan_bless, write_manifest, BlessPlan, GoldenEntry, PacketKey,
 };
@@ -68,18 +68,20 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             load_errors.len()
         )));
     }
-    let read_files: HashSet<PathBuf> = run
+    // Files read in this run, as (manifest directory, file name): the form manifest entries
+    // take, whichever way the path was spelled on the command line.
+    let read_files: HashSet<(PathBuf, String)> = run
         .items
         .iter()
         .filter_map(|item| match item {
-            WalkItem::File { path, .. } => Some(path.clone()),
+            WalkItem::File { path, .. } => {
+                let (dir, key) = manifest_key(&Source::file(path.clone()));
+                Some((dir, key.file))
+            }
             WalkItem::Error(_) => None,
         })
         .collect();
-    let mut dirs: Vec<PathBuf> = read_files
-        .iter()
-        .map(|path| manifest_key(&crate::corpus::Source::file(path.clone())).0)
-        .collect();
+    let mut dirs: Vec<PathBuf> = read_files.iter().map(|(dir, _)| dir.clone()).collect();
     dirs.sort();
     dirs.dedup();
     let mut plans: Vec<(PathBuf, BlessPlan)> = Vec::new();
@@ -93,11 +95,10 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         let recorded_keys: HashSet<PacketKey> =
             entries.iter().map(|(key, _)| key.clone()).collect();
         let still_exists = |key: &PacketKey| {
-            let file = dir.join(&key.file);
-            if read_files.contains(&file) {
+            if read_files.contains(&(dir.clone(), key.file.clone())) {
                 recorded_keys.contains(key)
             } else {
-                file.is_file()
+                dir.join(&key.file).is_file()
             }
         };
         match plan_bless(
