@@ -2,12 +2,13 @@
 //!
 //! Layering (nothing below imports anything above):
 //! `json` <- `rules` <- `a2a` <- `freeze`; `migrate` and `profiles` use `json` and `rules`;
-//! `corpus` and `golden` sit on those; `report` sits on top. The binary's `cli` and `tui`
-//! modules are thin faces over this library.
+//! `golden` (manifest format, bless planning, diffs) sits on those, `corpus` on `golden`;
+//! `report` sits on top. The binary's `cli` and `tui` modules are thin faces over this library.
 
 pub mod a2a;
 pub mod corpus;
 pub mod freeze;
+pub mod golden;
 pub mod json;
 pub mod migrate;
 pub mod profiles;

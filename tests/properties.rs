@@ -1,7 +1,10 @@
 //! Invariants of the conversion over generated packets.
 
 use handoff_inspector::a2a::{convert, CanonicalType, ConvertOptions, Mode};
-use handoff_inspector::freeze::{audit, detect_canonical, explain, HandoffState};
+use handoff_inspector::corpus::{summarize, EvaluateOptions, RawPacket, Source};
+use handoff_inspector::freeze::{
+    audit, detect_canonical, explain, matched_rows, unreachable_reason, HandoffState,
+};
 use handoff_inspector::json::{canonical_bytes, digest_value, scan_duplicate_keys};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
@@ -175,5 +178,44 @@ proptest! {
     fn no_json_shaped_input_panics(text in r#"[\[\]{}",:0-9a-z\\ ]{0,64}"#) {
         let _ = explain(text.as_bytes(), &ConvertOptions::default());
         let _ = scan_duplicate_keys(text.as_bytes());
+    }
+
+    #[test]
+    fn modes_agree_without_substitutions(packet in packet(), lenient in any::<bool>()) {
+        // `corpus::summarize` reuses one mode's result for the other when no substitution was
+        // made; this is the spec property that makes that sound.
+        let bytes = packet.to_string();
+        let first = convert(bytes.as_bytes(), &options(lenient));
+        let other = convert(bytes.as_bytes(), &options(!lenient));
+        if let Some(error) = first.error().filter(|error| error.rule.starts_with('C')) {
+            prop_assert_eq!(Some(error), other.error());
+            prop_assert_eq!(matched_rows(&first), matched_rows(&other));
+        }
+        if let Some(converted) = first.converted().filter(|c| c.lossiness.substitutions.is_empty()) {
+            let same = other.converted();
+            prop_assert!(same.is_some(), "converted in one mode only: {}", bytes);
+            let same = same.unwrap();
+            prop_assert_eq!(canonical_bytes(&converted.batch()), canonical_bytes(&same.batch()));
+            prop_assert_eq!(matched_rows(&first), matched_rows(&other));
+        }
+    }
+
+    #[test]
+    fn summaries_equal_full_conversions_in_each_mode(packet in packet()) {
+        let raw = RawPacket { source: Source::file("p.json"), offset: 0, bytes: packet.to_string().into_bytes() };
+        let both = summarize(&raw, &EvaluateOptions::default());
+        for mode in Mode::BOTH {
+            let alone = summarize(&raw, &EvaluateOptions { modes: vec![mode], ..EvaluateOptions::default() });
+            prop_assert_eq!(both.mode(mode), alone.mode(mode));
+        }
+    }
+
+    #[test]
+    fn unreachable_cells_are_never_matched(packet in packet(), lenient in any::<bool>()) {
+        let conversion = convert(packet.to_string().as_bytes(), &options(lenient));
+        let mode = conversion.mode;
+        for id in matched_rows(&conversion).ids() {
+            prop_assert!(unreachable_reason(id, mode).is_none(), "{} matched in {}", id, mode);
+        }
     }
 }

@@ -20,7 +20,7 @@ mod reference;
 pub use checks::{limits_violation, parse_version};
 pub use convert::convert;
 pub use event::{canonical_type_for, CanonicalType, DEFAULT_EVENT_TIME};
-pub use fields::TypedFields;
+pub use fields::{TypedFields, RECOGNISED_TOP_LEVEL_KEYS};
 pub use options::{ConvertOptions, Mode, DEFAULT_ADAPTER_VERSION};
 pub use outcome::{
     Conversion, ConversionError, Converted, ErrorKind, Lossiness, RawPayloadRef, Substitution,

@@ -21,6 +21,14 @@ impl Mode {
         }
     }
 
+    /// Position in `BOTH` (strict 0, lenient 1), for per-mode arrays.
+    pub fn index(self) -> usize {
+        match self {
+            Mode::Strict => 0,
+            Mode::Lenient => 1,
+        }
+    }
+
     pub fn parse(text: &str) -> Option<Mode> {
         match text {
             "strict" => Some(Mode::Strict),

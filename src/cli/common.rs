@@ -2,7 +2,10 @@
 
 use super::{CliError, Output};
 use crate::a2a::{ConvertOptions, Mode, DEFAULT_ADAPTER_VERSION};
-use crate::corpus::{read_packets, walk, LoadError, RawPacket, WalkItem, DEFAULT_MAX_FILE_BYTES};
+use crate::corpus::{
+    read_packets, walk, CheckOptions, EvaluateOptions, LoadError, PipelineOptions, RawPacket,
+    WalkItem, DEFAULT_MAX_FILE_BYTES,
+};
 use crate::profiles::{AhcVersion, ProfileOptions};
 use chrono::{DateTime, Utc};
 use clap::{Args, ValueEnum};
@@ -29,6 +32,19 @@ pub struct ConversionFlags {
     /// Conversion mode: strict rejects lossy packets, lenient substitutes and notes.
     #[arg(long, value_enum, default_value = "strict")]
     pub mode: ModeArg,
+    #[command(flatten)]
+    pub converter: ConverterFlags,
+}
+
+impl ConversionFlags {
+    pub fn options(&self) -> ConvertOptions {
+        self.converter.options(self.mode.into())
+    }
+}
+
+/// The conversion options other than the mode (for commands that run both modes).
+#[derive(Clone, Debug, Args)]
+pub struct ConverterFlags {
     /// adapter_version written into payloads (3.4.0 shipped K1-A and matches the freeze's examples).
     #[arg(long, value_name = "V", default_value = DEFAULT_ADAPTER_VERSION)]
     pub adapter_version: String,
@@ -46,10 +62,10 @@ pub struct ConversionFlags {
     pub max_array_length: Option<usize>,
 }
 
-impl ConversionFlags {
-    pub fn options(&self) -> ConvertOptions {
+impl ConverterFlags {
+    pub fn options(&self, mode: Mode) -> ConvertOptions {
         ConvertOptions {
-            mode: self.mode.into(),
+            mode,
             adapter_version: self.adapter_version.clone(),
             protocol_version: self.protocol_version.clone(),
             max_payload_bytes: self.max_payload_bytes,
@@ -102,6 +118,78 @@ pub fn parse_now(text: &str) -> Result<DateTime<Utc>, String> {
     DateTime::parse_from_rfc3339(text)
         .map(|time| time.with_timezone(&Utc))
         .map_err(|error| format!("not an RFC 3339 date-time ({error}), e.g. 2026-06-01T00:00:00Z"))
+}
+
+/// Which modes a corpus command runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModesArg {
+    Strict,
+    Lenient,
+    Both,
+}
+
+impl ModesArg {
+    pub fn modes(self) -> Vec<Mode> {
+        match self {
+            ModesArg::Strict => vec![Mode::Strict],
+            ModesArg::Lenient => vec![Mode::Lenient],
+            ModesArg::Both => Mode::BOTH.to_vec(),
+        }
+    }
+}
+
+/// What `check` and `bless` share: the conversion options, the modes, how the corpus is read.
+#[derive(Clone, Debug, Args)]
+pub struct CorpusRunFlags {
+    #[command(flatten)]
+    pub converter: ConverterFlags,
+    #[command(flatten)]
+    pub corpus: CorpusFlags,
+    #[command(flatten)]
+    pub profile: ProfileFlags,
+    /// Modes to convert raw packets in (bless: to record; other modes keep their entries).
+    #[arg(long, value_enum, default_value = "both")]
+    pub mode: ModesArg,
+}
+
+impl CorpusRunFlags {
+    pub fn modes(&self) -> Vec<Mode> {
+        self.mode.modes()
+    }
+
+    pub fn check_options(&self) -> Result<CheckOptions, CliError> {
+        let modes = self.modes();
+        Ok(CheckOptions {
+            evaluate: EvaluateOptions {
+                conversion: self
+                    .converter
+                    .options(modes.first().copied().unwrap_or_default()),
+                modes,
+                profile: self.profile.options()?,
+            },
+            max_file_bytes: self.corpus.max_file_bytes,
+        })
+    }
+}
+
+/// How a corpus is read.
+#[derive(Clone, Debug, Args)]
+pub struct CorpusFlags {
+    /// Files (and NDJSON lines) larger than this many bytes are reported, not read.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
+    pub max_file_bytes: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+impl CorpusFlags {
+    pub fn pipeline(&self) -> PipelineOptions {
+        PipelineOptions {
+            max_file_bytes: self.max_file_bytes,
+            jobs: self.jobs,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -5,11 +5,15 @@ use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
 
+mod bless;
+mod check;
 mod common;
 mod convert;
+mod derive;
 mod digest;
 mod explain;
 mod formats;
+mod ls;
 mod migrate;
 mod output;
 mod profile;
@@ -74,6 +78,10 @@ pub enum Command {
     // Help text lives on `migrate::Args`, generated from the step table.
     Migrate(migrate::Args),
     Render(render::Args),
+    Ls(ls::Args),
+    Check(check::Args),
+    Bless(bless::Args),
+    Derive(derive::Args),
 }
 
 /// Parses the process arguments, runs, and returns the process exit code.
@@ -137,5 +145,9 @@ fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {
         Command::Formats(args) => formats::run(args, output),
         Command::Migrate(args) => migrate::run(args, output),
         Command::Render(args) => render::run(args, output),
+        Command::Ls(args) => ls::run(args, output),
+        Command::Check(args) => check::run(args, output),
+        Command::Bless(args) => bless::run(args, output),
+        Command::Derive(args) => derive::run(args, output),
     }
 }

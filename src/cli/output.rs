@@ -81,3 +81,17 @@ impl Output {
         self.inner.flush()
     }
 }
+
+/// For writers that stream bytes (JUnit); a closed pipe ends quietly as with `line`.
+impl Write for Output {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if !self.closed && self.inner.write_all(bytes).is_err() {
+            self.closed = true;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}

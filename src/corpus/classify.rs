@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// The file name of a directory's golden manifest.
-pub const GOLDEN_MANIFEST_NAME: &str = "goldens.json";
+pub const GOLDEN_MANIFEST_NAME: &str = crate::golden::MANIFEST_FILE_NAME;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -149,31 +149,13 @@ pub fn classify(parsed: Result<&Value, &str>, file_name: Option<&str>) -> Classi
     if object.get("protocol").and_then(Value::as_str) == Some("a2a") {
         return Classification::new(PacketKind::RawA2a, "top-level `protocol` is \"a2a\"");
     }
+    if let Some(classification) = other_formats(value) {
+        return classification;
+    }
     if object.contains_key("event_type") {
         return Classification::new(
             PacketKind::RawA2a,
             "top-level `event_type` (adapter packet shape)",
-        );
-    }
-    if let Some(detection) = crate::profiles::detect(value) {
-        let kind = match detection.kind {
-            ProfileKind::Ahc => PacketKind::MasterSub,
-            ProfileKind::CcMsg | ProfileKind::CcContract | ProfileKind::CcStore => {
-                PacketKind::ContextCore
-            }
-            ProfileKind::Uaix => PacketKind::Uaix,
-        };
-        return Classification::new(kind, detection.reason);
-    }
-    if let Some(detection) = crate::migrate::detect(value) {
-        let kind = match detection.version {
-            Version::V0_3 => PacketKind::A2aV03,
-            // Indeterminate objects read the same in both versions: nothing to migrate.
-            Version::V1_0 | Version::V1_0Rc | Version::Indeterminate => PacketKind::A2aV10,
-        };
-        return Classification::new(
-            kind,
-            format!("{}: {}", detection.summary(), detection.reasons.join("; ")),
         );
     }
     let mut keys: Vec<&str> = object.keys().map(String::as_str).take(6).collect();
@@ -187,6 +169,32 @@ pub fn classify(parsed: Result<&Value, &str>, file_name: Option<&str>) -> Classi
             crate::json::safe_text(&keys.join(", "))
         ),
     )
+}
+
+/// The other formats, recognised by their own detectors: master/sub, ContextCore and UAIX
+/// handoffs, then A2A protocol objects. They run after canonical adapter output and
+/// `protocol: "a2a"` packets are recognised and before the weaker `event_type` guess.
+fn other_formats(value: &Value) -> Option<Classification> {
+    if let Some(detection) = crate::profiles::detect(value) {
+        let kind = match detection.kind {
+            ProfileKind::Ahc => PacketKind::MasterSub,
+            ProfileKind::CcMsg | ProfileKind::CcContract | ProfileKind::CcStore => {
+                PacketKind::ContextCore
+            }
+            ProfileKind::Uaix => PacketKind::Uaix,
+        };
+        return Some(Classification::new(kind, detection.reason));
+    }
+    let detection = crate::migrate::detect(value)?;
+    let kind = match detection.version {
+        Version::V0_3 => PacketKind::A2aV03,
+        // Indeterminate objects read the same in both versions: nothing to migrate.
+        Version::V1_0 | Version::V1_0Rc | Version::Indeterminate => PacketKind::A2aV10,
+    };
+    Some(Classification::new(
+        kind,
+        format!("{}: {}", detection.summary(), detection.reasons.join("; ")),
+    ))
 }
 
 #[cfg(test)]

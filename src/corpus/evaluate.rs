@@ -85,16 +85,9 @@ pub struct PacketSummary {
     pub modes: [Option<ModeSummary>; 2],
 }
 
-fn mode_index(mode: Mode) -> usize {
-    match mode {
-        Mode::Strict => 0,
-        Mode::Lenient => 1,
-    }
-}
-
 impl PacketSummary {
     pub fn mode(&self, mode: Mode) -> Option<&ModeSummary> {
-        self.modes[mode_index(mode)].as_ref()
+        self.modes[mode.index()].as_ref()
     }
 
     pub fn evaluated_modes(&self) -> impl Iterator<Item = &ModeSummary> {
@@ -118,18 +111,112 @@ impl PacketSummary {
     }
 }
 
-/// Parses once for classification; `Err` carries the parser's message.
+/// Parses for classification; `Err` carries the reason in plain words.
 fn parse(bytes: &[u8]) -> Result<Value, String> {
-    serde_json::from_slice(bytes).map_err(|error| error.to_string())
+    serde_json::from_slice(bytes).map_err(|error| not_json_reason(bytes, &error))
+}
+
+/// Why bytes are not JSON: a byte-order mark or invalid UTF-8 named as such (the parser
+/// would only say "expected value" or "invalid unicode"), otherwise the parser's message.
+pub fn not_json_reason(bytes: &[u8], error: &serde_json::Error) -> String {
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return "starts with a UTF-8 byte-order mark (EF BB BF); JSON text must not carry one, and the adapter rejects it as invalid JSON".to_owned();
+    }
+    if let Err(utf8) = std::str::from_utf8(bytes) {
+        return format!("invalid UTF-8 at byte {}", utf8.valid_up_to());
+    }
+    error.to_string()
+}
+
+/// The reason bytes are not JSON (for a packet already classified as not JSON).
+pub(crate) fn not_json_reason_of(bytes: &[u8]) -> String {
+    match parse(bytes) {
+        Ok(_) => "parsed on a second reading".to_owned(),
+        Err(reason) => reason,
+    }
+}
+
+/// Classifies a packet from its bytes alone (no conversion): what `ls` shows.
+pub fn classify_packet(packet: &RawPacket) -> Classification {
+    let parsed = parse(&packet.bytes);
+    classify(
+        parsed.as_ref().map_err(String::as_str),
+        packet.source.file_name(),
+    )
+}
+
+/// Whether a packet of this kind is converted: raw packets, and bytes that are not JSON at
+/// all (the converter's own verdict on those is its invalid-JSON error, which a golden
+/// manifest can record as expected).
+pub(crate) fn converted_kind(kind: PacketKind) -> bool {
+    matches!(kind, PacketKind::RawA2a | PacketKind::NotJson)
+}
+
+fn mode_summary(mode: Mode, conversion: &crate::a2a::Conversion) -> Option<ModeSummary> {
+    let rows = matched_rows(conversion);
+    let result = match conversion.converted() {
+        Some(converted) => {
+            // The handoff digest is memoized by the converter; the state is looked up by it.
+            let handoff = converted.handoff_digest();
+            ModeResult::Converted {
+                canonical_type: converted.canonical_type,
+                state: crate::freeze::HandoffState::from_digest(&handoff),
+                digests: DigestSet {
+                    payload: converted.payload_digest(),
+                    handoff,
+                    discovery: converted.discovery_digest(),
+                },
+            }
+        }
+        None => {
+            let error = conversion.error()?;
+            ModeResult::Rejected {
+                kind: error.kind,
+                rule: error.rule,
+            }
+        }
+    };
+    Some(ModeSummary { mode, result, rows })
+}
+
+/// The modes differ only where strict rejects and lenient substitutes (spec sections 4 and 5
+/// name the same four conditions), so a packet converted without any substitution converts
+/// identically in the other mode: same payload, digests, state and K1-A rows (N3 needs a
+/// strict rejection, N4 a substituted task id). Reusing the result halves the work for
+/// most packets; the property test `modes_agree_without_substitutions` holds this.
+///
+/// Likewise the checks before the typed fields are read (spec section 2: size, JSON, limits,
+/// protocol, version; rules `C*`) do not depend on the mode: a packet rejected there is
+/// rejected the same way in both.
+fn same_in_every_mode(conversion: &crate::a2a::Conversion) -> bool {
+    match &conversion.result {
+        Ok(converted) => converted.lossiness.substitutions.is_empty(),
+        Err(error) => error.rule.starts_with('C'),
+    }
 }
 
 /// Evaluates one packet into its summary.
 pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary {
-    let parsed = parse(&packet.bytes);
-    let classification = classify(
-        parsed.as_ref().map_err(String::as_str),
-        packet.source.file_name(),
-    );
+    // The first mode's conversion parses the packet anyway; classification reuses that parse,
+    // so a raw packet is parsed once per mode and never once more.
+    let first = options.modes.first().map(|&mode| {
+        (
+            mode,
+            convert(&packet.bytes, &options.conversion.with_mode(mode)),
+        )
+    });
+    let reparsed;
+    let parsed: Result<&Value, &str> = match first
+        .as_ref()
+        .and_then(|(_, conversion)| conversion.packet.as_ref())
+    {
+        Some(value) => Ok(value),
+        None => {
+            reparsed = parse(&packet.bytes);
+            reparsed.as_ref().map_err(String::as_str)
+        }
+    };
+    let classification = classify(parsed, packet.source.file_name());
     let mut summary = PacketSummary {
         source: packet.source.clone(),
         offset: packet.offset,
@@ -143,65 +230,56 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
         migration_findings: 0,
         modes: [None, None],
     };
-    match (classification.kind, &parsed) {
-        (PacketKind::RawA2a, _) => {
-            for &mode in &options.modes {
-                let conversion = convert(&packet.bytes, &options.conversion.with_mode(mode));
-                let rows = matched_rows(&conversion);
-                let result = match conversion.converted() {
-                    Some(converted) => ModeResult::Converted {
-                        canonical_type: converted.canonical_type,
-                        state: crate::freeze::handoff_state(converted.handoff()),
-                        digests: DigestSet {
-                            payload: converted.payload_digest(),
-                            handoff: converted.handoff_digest(),
-                            discovery: converted.discovery_digest(),
-                        },
-                    },
-                    None => match conversion.error() {
-                        Some(error) => ModeResult::Rejected {
-                            kind: error.kind,
-                            rule: error.rule,
-                        },
-                        None => continue,
-                    },
-                };
-                summary.modes[mode_index(mode)] = Some(ModeSummary { mode, result, rows });
+    if converted_kind(classification.kind) {
+        // The first mode's summary, when the other modes are certain to give the same.
+        let mut reusable = None;
+        if let Some((mode, conversion)) = &first {
+            let first_summary = mode_summary(*mode, conversion);
+            summary.modes[mode.index()] = first_summary;
+            if same_in_every_mode(conversion) {
+                reusable = first_summary;
             }
         }
-        (PacketKind::A2aV03 | PacketKind::A2aV10, Ok(value)) => {
-            let direction = if classification.kind == PacketKind::A2aV03 {
-                Direction::Forward
-            } else {
-                Direction::Reverse
-            };
-            if let Ok(migration) = Migration::run(value, direction, &Choices::none()) {
-                let mixed = u32::from(migration.detection.mixed);
-                summary.migration_findings = migration.findings.len() as u32 + mixed;
+        for &mode in options.modes.iter().skip(1) {
+            if let Some(same) = reusable {
+                summary.modes[mode.index()] = Some(ModeSummary { mode, ..same });
+                continue;
             }
+            let conversion = convert(&packet.bytes, &options.conversion.with_mode(mode));
+            summary.modes[mode.index()] = mode_summary(mode, &conversion);
         }
-        (kind, Ok(value)) if kind.is_profile() => {
-            let report = profiles::evaluate(
-                value,
-                &packet.bytes,
-                Some(&packet.source.path),
-                &options.profile,
-            );
-            let counts = report.counts();
-            summary.profile_failures = counts.fail as u32;
-            summary.profile_warnings = counts.warn as u32;
+    } else if let (Some(shape), Ok(value)) = (classification.kind.canonical_shape(), parsed) {
+        let audit = audit(value, shape);
+        summary.audit_errors = count(&audit, Severity::Error);
+        summary.audit_warnings = count(&audit, Severity::Warning);
+        summary.canonical_state = audit.states.first().copied().flatten();
+    } else if let (true, Ok(value)) = (classification.kind.is_profile(), parsed) {
+        let report = profiles::evaluate(
+            value,
+            &packet.bytes,
+            Some(&packet.source.path),
+            &options.profile,
+        );
+        let counts = report.counts();
+        summary.profile_failures = counts.fail as u32;
+        summary.profile_warnings = counts.warn as u32;
+    } else if let (Some(direction), Ok(value)) = (migration_direction(classification.kind), parsed)
+    {
+        if let Ok(migration) = Migration::run(value, direction, &Choices::none()) {
+            summary.migration_findings =
+                migration.findings.len() as u32 + u32::from(migration.detection.mixed);
         }
-        (kind, Ok(value)) => {
-            if let Some(shape) = kind.canonical_shape() {
-                let audit = audit(value, shape);
-                summary.audit_errors = count(&audit, Severity::Error);
-                summary.audit_warnings = count(&audit, Severity::Warning);
-                summary.canonical_state = audit.states.first().copied().flatten();
-            }
-        }
-        (_, Err(_)) => {}
     }
     summary
+}
+
+/// A2A protocol objects migrate to the other version: v0.3 forward, v1.0 back.
+fn migration_direction(kind: PacketKind) -> Option<Direction> {
+    match kind {
+        PacketKind::A2aV03 => Some(Direction::Forward),
+        PacketKind::A2aV10 => Some(Direction::Reverse),
+        _ => None,
+    }
 }
 
 fn count(audit: &Audit, severity: Severity) -> u32 {
@@ -245,7 +323,7 @@ pub fn detail(source: Source, bytes: Vec<u8>, options: &EvaluateOptions) -> Pack
     let parsed = parse(&bytes);
     let classification = classify(parsed.as_ref().map_err(String::as_str), source.file_name());
     let duplicate_keys = scan_duplicate_keys(&bytes);
-    let explanations = if classification.kind == PacketKind::RawA2a {
+    let explanations = if converted_kind(classification.kind) {
         options
             .modes
             .iter()
@@ -267,13 +345,8 @@ pub fn detail(source: Source, bytes: Vec<u8>, options: &EvaluateOptions) -> Pack
         )),
         _ => None,
     };
-    let migration = match (&parsed, classification.kind) {
-        (Ok(value), PacketKind::A2aV03) => {
-            Migration::run(value, Direction::Forward, &Choices::none()).ok()
-        }
-        (Ok(value), PacketKind::A2aV10) => {
-            Migration::run(value, Direction::Reverse, &Choices::none()).ok()
-        }
+    let migration = match (&parsed, migration_direction(classification.kind)) {
+        (Ok(value), Some(direction)) => Migration::run(value, direction, &Choices::none()).ok(),
         _ => None,
     };
     let relabel = (classification.kind == PacketKind::RawA2a)

@@ -1,17 +1,32 @@
 //! Corpora: walking paths into sources, reading packets (a `.json` file each, or one per
 //! NDJSON line), with every unreadable input reported against its path and line.
 
+mod check;
 mod classify;
 mod evaluate;
+mod pair;
+mod pipeline;
 mod read;
+mod run;
 mod source;
+mod status;
 mod walk;
 
+pub use check::{
+    check_packet, golden_finding, recorded_mode, CheckOptions, GoldenLookup, GoldenVerdict,
+    ModeCheck, PacketCheck,
+};
 pub use classify::{classify, Classification, PacketKind, GOLDEN_MANIFEST_NAME};
 pub use evaluate::{
-    detail, summarize, DigestSet, EvaluateOptions, ModeResult, ModeSummary, PacketDetail,
-    PacketSummary,
+    classify_packet, detail, not_json_reason, summarize, DigestSet, EvaluateOptions, ModeResult,
+    ModeSummary, PacketDetail, PacketSummary,
 };
+pub use pair::{
+    expected_payload_name, manifest_key, paired_raw_name, PairedFiles, Pairing, PAYLOAD_SUFFIX,
+};
+pub use pipeline::{stream_packets, PacketOrError, PipelineOptions, BATCH_PACKETS};
 pub use read::{read_packets, reread_packet, LoadError, RawPacket, DEFAULT_MAX_FILE_BYTES};
+pub use run::{check_corpus, check_corpus_with, is_manifest_file, CheckItem, CorpusRun, Manifests};
 pub use source::{FileFormat, Source};
+pub use status::{worst_status, CheckFinding, FindingKind, Status};
 pub use walk::{walk, WalkItem};

@@ -166,7 +166,12 @@ fn read_lines(
             Ok(RawPacket {
                 source,
                 offset: start,
-                bytes: std::mem::take(&mut line),
+                // The next line starts in a buffer of this one's size, not an empty one that
+                // would grow by doubling for every line of a million-line stream.
+                bytes: {
+                    let capacity = line.len().next_power_of_two().max(64);
+                    std::mem::replace(&mut line, Vec::with_capacity(capacity))
+                },
             })
         };
         if !each(packet) {

@@ -54,22 +54,28 @@ impl Explanation {
 /// emitted payload; the raw packet is needed only for evidence.
 struct Facts<'a> {
     fields: &'a TypedFields,
-    /// The packet's `attributes`, when it was converted.
-    attributes: Option<&'a Value>,
     emitted: Option<CanonicalType>,
     mapped: Option<CanonicalType>,
     mode: Mode,
     substitutions: &'a [Substitution],
     rejected_rule: Option<&'static str>,
+    /// The packet's `attributes`, when it was converted (read without building the event).
+    /// Looked up once: the rows ask for it many times per packet.
+    attributes: Option<&'a Value>,
+    has_assay_g4: bool,
 }
 
 impl<'a> Facts<'a> {
     fn of(conversion: &'a Conversion) -> Option<Facts<'a>> {
         let fields = conversion.fields.as_ref()?;
         let converted = conversion.converted();
+        let attributes = converted.and_then(|converted| converted.raw_attributes());
         Some(Facts {
+            attributes,
+            has_assay_g4: attributes
+                .and_then(|attributes| attributes.get("assay_g4"))
+                .is_some_and(Value::is_object),
             fields,
-            attributes: converted.and_then(|converted| converted.raw_attributes()),
             emitted: converted.map(|converted| converted.canonical_type),
             mapped: canonical_type_for(fields.event_type.as_deref()),
             mode: conversion.mode,
@@ -97,9 +103,7 @@ impl<'a> Facts<'a> {
     }
 
     fn has_assay_g4(&self) -> bool {
-        self.attributes()
-            .and_then(|attributes| attributes.get("assay_g4"))
-            .is_some_and(Value::is_object)
+        self.has_assay_g4
     }
 
     fn unmapped_count(&self) -> usize {
@@ -189,9 +193,9 @@ impl<'a> Facts<'a> {
 pub fn matched_rows(conversion: &Conversion) -> RowSet {
     let mut rows = RowSet::default();
     if let Some(facts) = Facts::of(conversion) {
-        for id in COVERAGE_ROW_IDS {
+        for (index, id) in COVERAGE_ROW_IDS.into_iter().enumerate() {
             if facts.matches(id) {
-                rows.insert(id);
+                rows.0 |= 1 << index;
             }
         }
     }
@@ -203,11 +207,34 @@ pub fn matched_rows(conversion: &Conversion) -> RowSet {
 pub struct RowSet(u32);
 
 impl RowSet {
+    /// The bit of a row id. A `match` rather than a search of `COVERAGE_ROW_IDS`: summaries
+    /// and coverage matrices ask this millions of times (the test below keeps the two in step).
     fn bit(id: &str) -> Option<u32> {
-        COVERAGE_ROW_IDS
-            .iter()
-            .position(|row| *row == id)
-            .map(|index| 1 << index)
+        let index = match id {
+            "P" => 0,
+            "TR" => 1,
+            "MR" => 2,
+            "SYN" => 3,
+            "N1" => 4,
+            "N2" => 5,
+            "N3" => 6,
+            "N4" => 7,
+            "N5" => 8,
+            "N6" => 9,
+            "N7" => 10,
+            "X1" => 11,
+            "X2" => 12,
+            "X3" => 13,
+            "X4" => 14,
+            "X5" => 15,
+            "X6" => 16,
+            "X7" => 17,
+            "X8" => 18,
+            "X9" => 19,
+            "X10" => 20,
+            _ => return None,
+        };
+        Some(1 << index)
     }
 
     pub fn insert(&mut self, id: &str) {
@@ -222,6 +249,11 @@ impl RowSet {
 
     pub fn is_empty(&self) -> bool {
         self.0 == 0
+    }
+
+    /// Positions in `COVERAGE_ROW_IDS` of the rows in the set, in table order.
+    pub fn indices(self) -> impl Iterator<Item = usize> {
+        (0..COVERAGE_ROW_IDS.len()).filter(move |index| self.0 & (1 << index) != 0)
     }
 
     /// The ids in table order.
@@ -417,6 +449,14 @@ mod tests {
             ]
         );
         assert_eq!(explanation.state, Some(HandoffState::Defaults));
+    }
+
+    #[test]
+    fn row_bits_follow_the_coverage_ids() {
+        for (index, id) in COVERAGE_ROW_IDS.into_iter().enumerate() {
+            assert_eq!(RowSet::bit(id), Some(1 << index), "{id}");
+        }
+        assert_eq!(RowSet::bit("H1"), None);
     }
 
     #[test]

@@ -2,16 +2,21 @@
 //! flags, the audit of canonical evidence produced elsewhere, and the named legal states.
 
 mod audit;
+mod checklist;
+mod coverage;
+mod derive;
 mod explain;
 mod relabel;
 mod states;
 mod table;
 
 pub use audit::{audit, detect_canonical, Audit, CanonicalShape};
+pub use checklist::{ChecklistQuestion, FORBIDDEN_PHRASES, REVIEW_CHECKLIST};
+pub use coverage::{unreachable_reason, UNREACHABLE_CELLS};
+pub use derive::{derive_negatives, DerivedPacket, Expected};
 pub use explain::{explain, explain_conversion, matched_rows, Explanation, FieldDecision, RowSet};
 pub use relabel::{relabel_outcome, RelabelOutcome, RELABELLED_VERSION};
 pub use states::{handoff_state, HandoffState};
 pub use table::{
-    cell_reachable, HandoffField, CONVERSION_TABLE, COVERAGE_ROW_IDS, GUARDRAIL, HANDOFF_FIELDS,
-    K1A_TABLE, UNREACHABLE_CELLS,
+    HandoffField, CONVERSION_TABLE, COVERAGE_ROW_IDS, GUARDRAIL, HANDOFF_FIELDS, K1A_TABLE,
 };

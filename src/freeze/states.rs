@@ -33,6 +33,23 @@ impl HandoffState {
         }
     }
 
+    /// The stable snake_case key used in JSON output and golden manifests.
+    pub fn key(self) -> &'static str {
+        match self {
+            HandoffState::Defaults => "defaults",
+            HandoffState::TaskAndMessageRefs => "task_and_message_refs",
+            HandoffState::MessageRefOnly => "message_ref_only",
+            HandoffState::TaskRefOnly => "task_ref_only",
+            HandoffState::NoRefs => "no_refs",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<HandoffState> {
+        HandoffState::ALL
+            .into_iter()
+            .find(|state| state.key() == key)
+    }
+
     /// A short label for lists.
     pub fn short(self) -> &'static str {
         match self {
@@ -81,11 +98,17 @@ impl HandoffState {
         })
     }
 
+    /// The state whose published digest this is. Compares bytes against the five digests
+    /// parsed once (formatting hex for every packet of a large corpus showed in profiles).
     pub fn from_digest(digest: &Digest) -> Option<HandoffState> {
-        let hex = digest.to_hex();
+        static DIGESTS: std::sync::OnceLock<[Option<Digest>; 5]> = std::sync::OnceLock::new();
+        let digests = DIGESTS
+            .get_or_init(|| HandoffState::ALL.map(|state| Digest::from_hex(state.digest_hex())));
         HandoffState::ALL
             .into_iter()
-            .find(|state| state.digest_hex() == hex)
+            .zip(digests)
+            .find(|(_, known)| known.as_ref() == Some(digest))
+            .map(|(state, _)| state)
     }
 }
 
@@ -107,6 +130,11 @@ mod tests {
                 "{state:?}"
             );
             assert_eq!(handoff_state(&state.to_json()), Some(state));
+            assert_eq!(HandoffState::from_key(state.key()), Some(state));
+            assert_eq!(
+                serde_json::to_value(state).unwrap(),
+                Value::String(state.key().to_owned())
+            );
         }
     }
 

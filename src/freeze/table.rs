@@ -268,22 +268,6 @@ pub const COVERAGE_ROW_IDS: [&str; 21] = [
     "X6", "X7", "X8", "X9", "X10",
 ];
 
-/// Coverage cells no packet can exercise, by construction of the conversion: strict mode
-/// never substitutes or falls back (SYN, N2, X2, N4 need lenient), and lenient mode never
-/// rejects a task.requested packet for its missing task.id (N3 needs strict).
-pub const UNREACHABLE_CELLS: [(&str, crate::a2a::Mode); 5] = [
-    ("SYN", crate::a2a::Mode::Strict),
-    ("N2", crate::a2a::Mode::Strict),
-    ("X2", crate::a2a::Mode::Strict),
-    ("N4", crate::a2a::Mode::Strict),
-    ("N3", crate::a2a::Mode::Lenient),
-];
-
-/// Whether `row` can be exercised in `mode` at all.
-pub fn cell_reachable(row: &str, mode: crate::a2a::Mode) -> bool {
-    !UNREACHABLE_CELLS.contains(&(row, mode))
-}
-
 /// The four handoff fields with their freeze "may imply / must not imply" text.
 pub struct HandoffField {
     pub name: &'static str,

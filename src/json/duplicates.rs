@@ -49,8 +49,15 @@ fn frame_path(frames: &[Frame]) -> JsonPath {
 /// Scans JSON text for duplicate keys. Malformed text is scanned as far as it goes; the
 /// parse error itself is reported by whoever parses it.
 pub fn scan_duplicate_keys(bytes: &[u8]) -> Vec<DuplicateKey> {
-    // Fast path: a document without any repeated quoted token cannot repeat a key, but
-    // proving that costs as much as the scan, so we simply scan.
+    // Fast path: most packets repeat no key, and proving that on raw key bytes allocates
+    // nothing, where the full scan below decodes and hashes every key.
+    if !may_repeat_a_key(bytes) {
+        return Vec::new();
+    }
+    full_scan(bytes)
+}
+
+fn full_scan(bytes: &[u8]) -> Vec<DuplicateKey> {
     let mut found = Vec::new();
     let mut frames: Vec<Frame> = Vec::new();
     let mut position = 0;
@@ -125,6 +132,58 @@ pub fn scan_duplicate_keys(bytes: &[u8]) -> Vec<DuplicateKey> {
     found
 }
 
+/// Objects with more keys than this go to the full scan (the quick check compares linearly).
+const QUICK_CHECK_MAX_KEYS: usize = 64;
+
+/// A quick, allocation-light check: `false` only when no object repeats a key. Keys are
+/// compared as raw bytes; a key with an escape (which may spell another key), an object with
+/// many keys or malformed text answers `true`, leaving the decision to the full scan.
+fn may_repeat_a_key(bytes: &[u8]) -> bool {
+    // (is object, expecting a key, index of its first key in `keys`)
+    let mut frames: Vec<(bool, bool, usize)> = Vec::with_capacity(8);
+    let mut keys: Vec<&[u8]> = Vec::with_capacity(32);
+    let mut position = 0;
+    while position < bytes.len() {
+        match bytes[position] {
+            b'{' => frames.push((true, true, keys.len())),
+            b'[' => frames.push((false, false, keys.len())),
+            b'}' | b']' => match frames.pop() {
+                Some((_, _, first)) => keys.truncate(first),
+                None => return true,
+            },
+            b':' => {
+                if let Some((true, expecting_key, _)) = frames.last_mut() {
+                    *expecting_key = false;
+                }
+            }
+            b',' => {
+                if let Some((true, expecting_key, _)) = frames.last_mut() {
+                    *expecting_key = true;
+                }
+            }
+            b'"' => {
+                let end = string_end(bytes, position);
+                if let Some(&(true, true, first)) = frames.last() {
+                    let key = &bytes[position + 1..end.saturating_sub(1).max(position + 1)];
+                    let siblings = &keys[first..];
+                    if key.contains(&b'\\')
+                        || siblings.len() >= QUICK_CHECK_MAX_KEYS
+                        || siblings.contains(&key)
+                    {
+                        return true;
+                    }
+                    keys.push(key);
+                }
+                position = end;
+                continue;
+            }
+            _ => {}
+        }
+        position += 1;
+    }
+    !frames.is_empty()
+}
+
 /// The index just past the closing quote of the string starting at `start`.
 fn string_end(bytes: &[u8], start: usize) -> usize {
     let mut position = start + 1;
@@ -179,6 +238,66 @@ mod tests {
             paths(r#"{"event_type":"a","event_type":"b"}"#),
             vec!["$.event_type x2"]
         );
+    }
+
+    #[test]
+    fn quick_check_never_hides_a_duplicate() {
+        for text in [
+            r#"{"a":1,"a":2}"#,
+            r#"{"a":{"b":1},"c":[{"d":1,"d":2}]}"#,
+            r#"{"k":1,"\u006b":2}"#,
+            r#"{"x":"{\"a\":1,\"a\":2}","y":{"a":1,"a":1}}"#,
+        ] {
+            assert!(may_repeat_a_key(text.as_bytes()), "{text}");
+        }
+        for text in [
+            r#"{"a":1,"b":{"a":1},"c":[{"a":1},{"a":2}]}"#,
+            r#"{"x":"{\"a\":1,\"a\":2}"}"#,
+            "[1,2,3]",
+        ] {
+            assert!(!may_repeat_a_key(text.as_bytes()), "{text}");
+        }
+    }
+
+    fn json_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![Just("1".to_owned()), Just("\"a\"".to_owned())];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4)
+                    .prop_map(|items| format!("[{}]", items.join(","))),
+                proptest::collection::vec(
+                    (
+                        proptest::sample::select(vec!["a", "b", "c", "\\u0061"]),
+                        inner
+                    ),
+                    0..4
+                )
+                .prop_map(|members| {
+                    let members: Vec<String> = members
+                        .iter()
+                        .map(|(key, value)| format!("\"{key}\":{value}"))
+                        .collect();
+                    format!("{{{}}}", members.join(","))
+                }),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn quick_check_never_misses_what_the_full_scan_finds(text in json_text()) {
+            if !full_scan(text.as_bytes()).is_empty() {
+                proptest::prop_assert!(may_repeat_a_key(text.as_bytes()), "{}", text);
+            }
+        }
+
+        #[test]
+        fn quick_check_agrees_with_the_full_scan(text in r#"[{}\[\]":,\\ab1]{0,40}"#) {
+            if !may_repeat_a_key(text.as_bytes()) {
+                proptest::prop_assert!(full_scan(text.as_bytes()).is_empty(), "{}", text);
+            }
+        }
     }
 
     #[test]

@@ -1,7 +1,12 @@
 //! Presenting outcomes as text and JSON. No terminal code: plain strings, with every
 //! packet-derived string passed through `json::safe_text`.
 
+pub mod check_json;
+pub mod check_text;
 pub mod crosswalk_text;
 pub mod explain;
+pub mod junit;
 pub mod profile_text;
 pub mod relabel_text;
+pub mod review;
+pub mod tally;

@@ -3,7 +3,7 @@
 
 use super::text::heading;
 use crate::a2a::Mode;
-use crate::freeze::{cell_reachable, COVERAGE_ROW_IDS, K1A_TABLE};
+use crate::freeze::{unreachable_reason, COVERAGE_ROW_IDS, K1A_TABLE};
 use crate::tui::app::{App, Focus};
 use crate::tui::theme::Theme;
 use ratatui::layout::Rect;
@@ -31,7 +31,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         for column in 0..2 {
             let count = app.coverage[row][column];
             let selected = app.focus == Focus::Detail && app.rules_cursor == (row, column);
-            let reachable = cell_reachable(id, Mode::BOTH[column]);
+            let reachable = unreachable_reason(id, Mode::BOTH[column]).is_none();
             let text = match (count, reachable) {
                 (0, false) => format!("{:>8}", "n/a"),
                 (0, true) => format!("{:>8}", "—"),

@@ -1,0 +1,289 @@
+//! Checking a whole corpus: walk the paths, load each directory's golden manifest once, pair
+//! raw packets with their expected payloads, and check every packet on the pipeline.
+
+use super::check::{check_packet, CheckOptions, GoldenLookup, PacketCheck};
+use super::pair::{manifest_key, Pairing};
+use super::pipeline::{stream_packets, PipelineOptions};
+use super::{walk, LoadError, Source, WalkItem, GOLDEN_MANIFEST_NAME};
+use crate::a2a::ConvertOptions;
+use crate::golden::{manifest_path, read_manifest, GoldenManifest};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// One result of a corpus check, in walk order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CheckItem {
+    Packet(Box<PacketCheck>),
+    /// A file, line or manifest that could not be used, with the reason.
+    LoadError(LoadError),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum ManifestState {
+    /// No manifest; the words to say so (made once per directory, not per packet).
+    Absent(String),
+    Loaded(GoldenManifest),
+    /// Malformed, unreadable or recorded under other options (already reported).
+    Unusable(String),
+}
+
+/// The golden manifests of the directories a walk reached.
+#[derive(Clone, Debug, Default)]
+pub struct Manifests {
+    dirs: HashMap<PathBuf, ManifestState>,
+}
+
+/// The directory whose manifest records a packet file (`manifest_key`'s, without allocating).
+fn manifest_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
+impl Manifests {
+    /// Loads the manifest of every directory holding a walked file. With
+    /// `require_matching_options`, a manifest recorded under other conversion options is
+    /// unusable (and reported): its digests would all differ for that reason alone.
+    pub fn load(
+        items: &[WalkItem],
+        conversion: &ConvertOptions,
+        require_matching_options: bool,
+    ) -> (Manifests, Vec<LoadError>) {
+        let mut manifests = Manifests::default();
+        let mut errors = Vec::new();
+        for item in items {
+            let WalkItem::File { path, .. } = item else {
+                continue;
+            };
+            let (dir, _) = manifest_key(&Source::file(path.clone()));
+            if manifests.dirs.contains_key(&dir) {
+                continue;
+            }
+            let shown = |text: String| crate::json::safe_text(&text).into_owned();
+            let state = match read_manifest(&dir) {
+                Ok(None) => ManifestState::Absent(shown(format!(
+                    "no {GOLDEN_MANIFEST_NAME} in {}",
+                    dir.display()
+                ))),
+                Ok(Some(manifest)) => {
+                    let differences = manifest.options.differences(conversion);
+                    if require_matching_options && !differences.is_empty() {
+                        errors.push(LoadError {
+                            source: Source::file(manifest_path(&dir)),
+                            reason: format!(
+                                "golden manifest recorded under other conversion options; run with {}",
+                                differences.join(" ")
+                            ),
+                        });
+                        ManifestState::Unusable(shown(format!(
+                            "{} cannot be used (reported above)",
+                            manifest_path(&dir).display()
+                        )))
+                    } else {
+                        ManifestState::Loaded(manifest)
+                    }
+                }
+                Err(error) => {
+                    errors.push(LoadError {
+                        source: Source::file(manifest_path(&dir)),
+                        reason: format!("malformed golden manifest: {error}"),
+                    });
+                    ManifestState::Unusable(shown(format!(
+                        "{} cannot be used (reported above)",
+                        manifest_path(&dir).display()
+                    )))
+                }
+            };
+            manifests.dirs.insert(dir, state);
+        }
+        (manifests, errors)
+    }
+
+    /// The loaded manifest of `dir`, if it has a usable one.
+    pub fn get(&self, dir: &Path) -> Option<&GoldenManifest> {
+        match self.dirs.get(dir) {
+            Some(ManifestState::Loaded(manifest)) => Some(manifest),
+            _ => None,
+        }
+    }
+
+    /// Looks a packet up; `reason` receives the words for a missing entry when they have to
+    /// be made for this packet.
+    pub fn lookup<'a>(&'a self, source: &Source, reason: &'a mut String) -> GoldenLookup<'a> {
+        let dir = manifest_dir(&source.path);
+        match self.dirs.get(dir) {
+            Some(ManifestState::Loaded(manifest)) => {
+                let (_, key) = manifest_key(source);
+                if let Some(entry) = manifest.entry(&key) {
+                    return GoldenLookup::Entry(entry);
+                }
+                *reason = crate::json::safe_text(&format!(
+                    "no entry for {key} in {}",
+                    manifest_path(dir).display()
+                ))
+                .into_owned();
+                GoldenLookup::Missing(reason)
+            }
+            Some(ManifestState::Absent(words) | ManifestState::Unusable(words)) => {
+                GoldenLookup::Missing(words)
+            }
+            None => {
+                *reason = format!("no {GOLDEN_MANIFEST_NAME} in {}", dir.display());
+                GoldenLookup::Missing(reason)
+            }
+        }
+    }
+}
+
+/// Whether a walked file is a golden manifest rather than a packet.
+pub fn is_manifest_file(path: &Path) -> bool {
+    path.file_name().and_then(|name| name.to_str()) == Some(GOLDEN_MANIFEST_NAME)
+}
+
+/// What a corpus run saw besides its results.
+pub struct CorpusRun {
+    pub items: Vec<WalkItem>,
+    pub manifests: Manifests,
+}
+
+/// Checks every packet under `paths`; `sink` gets manifest errors first, then every packet
+/// or load error in walk order.
+pub fn check_corpus(
+    paths: &[PathBuf],
+    options: &CheckOptions,
+    pipeline: PipelineOptions,
+    require_matching_options: bool,
+    sink: &mut dyn FnMut(CheckItem),
+) -> Result<CorpusRun, String> {
+    check_corpus_with(
+        paths,
+        options,
+        pipeline,
+        require_matching_options,
+        &|item| item,
+        &mut |item| sink(item),
+    )
+}
+
+/// `check_corpus` with `post` applied to every result on the worker threads (rendering an
+/// output line there keeps the ordered, single-threaded sink short).
+pub fn check_corpus_with<T: Send>(
+    paths: &[PathBuf],
+    options: &CheckOptions,
+    pipeline: PipelineOptions,
+    require_matching_options: bool,
+    post: &(dyn Fn(CheckItem) -> T + Sync),
+    sink: &mut dyn FnMut(T),
+) -> Result<CorpusRun, String> {
+    let items = walk(paths);
+    let (manifests, errors) = Manifests::load(
+        &items,
+        &options.evaluate.conversion,
+        require_matching_options,
+    );
+    for error in errors {
+        sink(post(CheckItem::LoadError(error)));
+    }
+    let listed = items.iter().filter_map(|item| match item {
+        WalkItem::File { path, .. } => Some(path.clone()),
+        WalkItem::Error(_) => None,
+    });
+    let pairing = Pairing::new(listed);
+    let named: HashSet<&Path> = paths.iter().map(PathBuf::as_path).collect();
+    stream_packets(
+        &items,
+        pipeline,
+        &is_manifest_file,
+        |item| {
+            post(match item {
+                Err(error) => CheckItem::LoadError(error),
+                Ok(packet) => {
+                    let mut reason = String::new();
+                    let lookup = manifests.lookup(&packet.source, &mut reason);
+                    let paired = match packet.source.line {
+                        None => pairing
+                            .paired(&packet.source.path, named.contains(&*packet.source.path)),
+                        Some(_) => [None, None],
+                    };
+                    CheckItem::Packet(Box::new(check_packet(&packet, options, lookup, &paired)))
+                }
+            })
+        },
+        sink,
+    )?;
+    Ok(CorpusRun { items, manifests })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::golden::write_manifest;
+
+    const POSITIVE: &str = r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":{"id":"t","kind":"delegation"}}"#;
+
+    fn statuses(paths: &[PathBuf]) -> Vec<String> {
+        let mut out = Vec::new();
+        check_corpus(
+            paths,
+            &CheckOptions::default(),
+            PipelineOptions::default(),
+            true,
+            &mut |item| {
+                out.push(match item {
+                    CheckItem::Packet(check) => format!(
+                        "{} {}",
+                        check.summary.source.file_name().unwrap_or(""),
+                        check.status.key()
+                    ),
+                    CheckItem::LoadError(error) => format!("load {}", error.reason),
+                })
+            },
+        )
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn manifests_are_found_per_directory_and_skipped_as_packets() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.json"), POSITIVE).unwrap();
+        std::fs::write(dir.path().join("b.json"), POSITIVE).unwrap();
+        let paths = [dir.path().to_path_buf()];
+        assert_eq!(
+            statuses(&paths),
+            vec!["a.json no_golden", "b.json no_golden"]
+        );
+        // Record a.json only.
+        let mut recorded = None;
+        check_corpus(
+            &[dir.path().join("a.json")],
+            &CheckOptions::default(),
+            PipelineOptions::default(),
+            true,
+            &mut |item| {
+                if let CheckItem::Packet(check) = item {
+                    recorded = check.recorded();
+                }
+            },
+        )
+        .unwrap();
+        let mut manifest = GoldenManifest::new(&ConvertOptions::default());
+        manifest
+            .packets
+            .insert(crate::golden::PacketKey::file("a.json"), recorded.unwrap());
+        write_manifest(dir.path(), &manifest).unwrap();
+        assert_eq!(
+            statuses(&paths),
+            vec!["a.json conforms", "b.json no_golden"]
+        );
+        // A broken manifest is reported, and nothing is compared against it.
+        std::fs::write(dir.path().join("goldens.json"), "{\"format\":1}").unwrap();
+        let shown = statuses(&paths);
+        assert!(
+            shown[0].starts_with("load malformed golden manifest: $.format"),
+            "{shown:?}"
+        );
+        assert_eq!(&shown[1..], ["a.json no_golden", "b.json no_golden"]);
+    }
+}

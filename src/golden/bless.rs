@@ -1,0 +1,390 @@
+//! Planning a bless: merging what a run recorded into a directory's existing manifest. The
+//! plan says every change before anything is written, and never drops the entry of a packet
+//! that still exists; entries of packets that are gone are dropped only when asked (`prune`).
+
+use super::manifest::{GoldenEntry, GoldenManifest, PacketKey, RecordedOptions};
+use crate::a2a::{ConvertOptions, Mode};
+use crate::json::safe_text;
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A packet recorded for the first time.
+    Added { key: PacketKey, summary: String },
+    /// A recorded field changed: `field` is `strict.payload`, `duplicate_keys`, ...
+    Updated {
+        key: PacketKey,
+        field: String,
+        from: String,
+        to: String,
+    },
+    /// The entry of a packet that is gone, dropped because `prune` was asked.
+    Removed { key: PacketKey },
+    /// The recorded conversion options changed (every entry was recorded again).
+    Options { from: String, to: String },
+}
+
+impl fmt::Display for Change {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = |key: &PacketKey| safe_text(&key.to_string()).into_owned();
+        match self {
+            Change::Added { key, summary } => write!(f, "+ {}  {summary}", name(key)),
+            Change::Updated {
+                key,
+                field,
+                from,
+                to,
+            } => write!(f, "~ {}  {field}: {from} -> {to}", name(key)),
+            Change::Removed { key } => write!(f, "- {}  (packet gone; --prune)", name(key)),
+            Change::Options { from, to } => write!(f, "~ options: {from} -> {to}"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlessPlan {
+    pub manifest: GoldenManifest,
+    pub changes: Vec<Change>,
+    /// Entries recorded again with no change.
+    pub unchanged: usize,
+    /// Entries of packets that are gone, kept because `prune` was not asked.
+    pub kept_gone: Vec<PacketKey>,
+}
+
+impl BlessPlan {
+    pub fn is_unchanged(&self) -> bool {
+        self.changes.is_empty()
+    }
+}
+
+fn describe_entry(entry: &GoldenEntry) -> String {
+    let mut parts: Vec<String> = Mode::BOTH
+        .iter()
+        .filter_map(|&mode| {
+            entry
+                .mode(mode)
+                .map(|golden| format!("{mode}: {}", golden.describe()))
+        })
+        .collect();
+    if !entry.duplicate_keys.is_empty() {
+        parts.push(format!("duplicate keys {}", entry.duplicate_keys.join(" ")));
+    }
+    safe_text(&parts.join("; ")).into_owned()
+}
+
+fn shown(value: &Option<String>) -> String {
+    value
+        .as_deref()
+        .map_or("absent".to_owned(), super::manifest::shown_value)
+}
+
+fn describe_options(options: &RecordedOptions) -> String {
+    let parts: Vec<String> = options
+        .fields()
+        .into_iter()
+        .map(|(key, value)| match value {
+            serde_json::Value::String(text) => format!("{key} {text}"),
+            other => format!("{key} {other}"),
+        })
+        .collect();
+    safe_text(&parts.join(", ")).into_owned()
+}
+
+/// Merges `recorded` (this run's entries, for `modes`) into `existing`.
+///
+/// `still_exists` says whether a packet not recorded in this run is still there (its file
+/// exists and was not read in this run, for instance because only some files were named).
+/// Fails, without a plan, when the options differ from the recorded ones while some entries
+/// would keep digests recorded under the old options.
+pub fn plan_bless(
+    existing: Option<&GoldenManifest>,
+    recorded: Vec<(PacketKey, GoldenEntry)>,
+    modes: &[Mode],
+    options: &ConvertOptions,
+    still_exists: &dyn Fn(&PacketKey) -> bool,
+    prune: bool,
+) -> Result<BlessPlan, String> {
+    let mut manifest = existing
+        .cloned()
+        .unwrap_or_else(|| GoldenManifest::new(options));
+    let mut changes = Vec::new();
+    let current_options = RecordedOptions::of(options);
+    if manifest.options != current_options {
+        let recorded_keys: std::collections::HashSet<&PacketKey> =
+            recorded.iter().map(|(key, _)| key).collect();
+        let stale = manifest.packets.keys().find(|key| {
+            // An entry neither recorded again nor pruned keeps its old digests.
+            let kept = !recorded_keys.contains(key) && (!prune || still_exists(key));
+            kept || (recorded_keys.contains(key) && modes.len() < Mode::BOTH.len())
+        });
+        if let Some(stale) = stale {
+            return Err(format!(
+                "the manifest was recorded with {} and this run uses {}; entries such as {} would keep digests from the old options. Bless the whole directory in both modes (with --prune if packets are gone), or run with {}",
+                describe_options(&manifest.options),
+                describe_options(&current_options),
+                safe_text(&stale.to_string()),
+                manifest.options.differences(options).join(" ")
+            ));
+        }
+        changes.push(Change::Options {
+            from: describe_options(&manifest.options),
+            to: describe_options(&current_options),
+        });
+        manifest.options = current_options;
+    }
+    let mut unchanged = 0;
+    let recorded_keys: std::collections::HashSet<PacketKey> =
+        recorded.iter().map(|(key, _)| key.clone()).collect();
+    for (key, entry) in recorded {
+        let Some(old) = manifest.packets.get(&key).cloned() else {
+            let mut fresh = GoldenEntry {
+                duplicate_keys: entry.duplicate_keys.clone(),
+                ..GoldenEntry::default()
+            };
+            for &mode in modes {
+                fresh.set_mode(mode, entry.mode(mode).cloned());
+            }
+            changes.push(Change::Added {
+                key: key.clone(),
+                summary: describe_entry(&fresh),
+            });
+            manifest.packets.insert(key, fresh);
+            continue;
+        };
+        let mut merged = old.clone();
+        merged.duplicate_keys = entry.duplicate_keys.clone();
+        for &mode in modes {
+            merged.set_mode(mode, entry.mode(mode).cloned());
+        }
+        let before = changes.len();
+        if old.duplicate_keys != merged.duplicate_keys {
+            changes.push(Change::Updated {
+                key: key.clone(),
+                field: "duplicate_keys".to_owned(),
+                from: list_or_none(&old.duplicate_keys),
+                to: list_or_none(&merged.duplicate_keys),
+            });
+        }
+        for mode in Mode::BOTH {
+            let (from, to) = (old.mode(mode), merged.mode(mode));
+            if from == to {
+                continue;
+            }
+            match (from, to) {
+                (Some(from), Some(to)) => {
+                    for ((field, before), (_, after)) in from.fields().into_iter().zip(to.fields())
+                    {
+                        if before != after {
+                            changes.push(Change::Updated {
+                                key: key.clone(),
+                                field: format!("{mode}.{field}"),
+                                from: shown(&before),
+                                to: shown(&after),
+                            });
+                        }
+                    }
+                }
+                (from, to) => changes.push(Change::Updated {
+                    key: key.clone(),
+                    field: mode.name().to_owned(),
+                    from: from.map_or("absent".to_owned(), |golden| golden.describe()),
+                    to: to.map_or("absent".to_owned(), |golden| golden.describe()),
+                }),
+            }
+        }
+        if changes.len() == before {
+            unchanged += 1;
+        }
+        manifest.packets.insert(key, merged);
+    }
+    let mut kept_gone = Vec::new();
+    let gone: Vec<PacketKey> = manifest
+        .packets
+        .keys()
+        .filter(|key| !recorded_keys.contains(*key) && !still_exists(key))
+        .cloned()
+        .collect();
+    for key in gone {
+        if prune {
+            manifest.packets.remove(&key);
+            changes.push(Change::Removed { key });
+        } else {
+            kept_gone.push(key);
+        }
+    }
+    Ok(BlessPlan {
+        manifest,
+        changes,
+        unchanged,
+        kept_gone,
+    })
+}
+
+fn list_or_none(list: &[String]) -> String {
+    if list.is_empty() {
+        "none".to_owned()
+    } else {
+        safe_text(&list.join(" ")).into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::a2a::ErrorKind;
+    use crate::golden::ModeGolden;
+
+    fn entry(error: ErrorKind) -> GoldenEntry {
+        let golden = ModeGolden {
+            error: Some(error),
+            ..ModeGolden::default()
+        };
+        GoldenEntry {
+            duplicate_keys: Vec::new(),
+            modes: [Some(golden.clone()), Some(golden)],
+        }
+    }
+
+    fn manifest_with(keys: &[&str]) -> GoldenManifest {
+        let mut manifest = GoldenManifest::new(&ConvertOptions::default());
+        for key in keys {
+            manifest
+                .packets
+                .insert(PacketKey::file(*key), entry(ErrorKind::Measurement));
+        }
+        manifest
+    }
+
+    #[test]
+    fn never_drops_existing_packets_and_prunes_only_when_asked() {
+        let existing = manifest_with(&["a.json", "gone.json", "other.json"]);
+        let recorded = vec![(PacketKey::file("a.json"), entry(ErrorKind::Measurement))];
+        let still_exists = |key: &PacketKey| key.file == "other.json";
+        let plan = plan_bless(
+            Some(&existing),
+            recorded.clone(),
+            &Mode::BOTH,
+            &ConvertOptions::default(),
+            &still_exists,
+            false,
+        )
+        .unwrap();
+        assert!(plan.is_unchanged());
+        assert_eq!(plan.unchanged, 1);
+        assert_eq!(plan.manifest, existing);
+        assert_eq!(plan.kept_gone, vec![PacketKey::file("gone.json")]);
+
+        let pruned = plan_bless(
+            Some(&existing),
+            recorded,
+            &Mode::BOTH,
+            &ConvertOptions::default(),
+            &still_exists,
+            true,
+        )
+        .unwrap();
+        assert_eq!(
+            pruned.changes,
+            vec![Change::Removed {
+                key: PacketKey::file("gone.json")
+            }]
+        );
+        assert!(pruned
+            .manifest
+            .packets
+            .contains_key(&PacketKey::file("other.json")));
+    }
+
+    #[test]
+    fn reports_field_changes_and_additions() {
+        let existing = manifest_with(&["a.json"]);
+        let recorded = vec![
+            (
+                PacketKey::file("a.json"),
+                entry(ErrorKind::StrictLossinessViolation),
+            ),
+            (PacketKey::file("b.json"), entry(ErrorKind::Measurement)),
+        ];
+        let plan = plan_bless(
+            Some(&existing),
+            recorded,
+            &[Mode::Lenient],
+            &ConvertOptions::default(),
+            &|_| true,
+            false,
+        )
+        .unwrap();
+        let shown: Vec<String> = plan.changes.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            shown,
+            vec![
+                "~ a.json  lenient.error: measurement -> strict_lossiness_violation",
+                "+ b.json  lenient: error measurement",
+            ]
+        );
+        // Only the blessed mode changed; strict keeps its recorded value.
+        let a = &plan.manifest.packets[&PacketKey::file("a.json")];
+        assert_eq!(
+            a.mode(Mode::Strict).unwrap().error,
+            Some(ErrorKind::Measurement)
+        );
+        // A new packet gets only the modes blessed.
+        let b = &plan.manifest.packets[&PacketKey::file("b.json")];
+        assert!(b.mode(Mode::Strict).is_none());
+    }
+
+    #[test]
+    fn odd_recorded_values_are_shown_whole_and_safe() {
+        // 64 bytes that are not a digest, with multi-byte characters: never cut mid-character.
+        let rule = "é".repeat(32);
+        let mut old = entry(ErrorKind::Measurement);
+        old.modes[0].as_mut().unwrap().rule = Some(rule.clone());
+        let mut existing = manifest_with(&[]);
+        existing.packets.insert(PacketKey::file("a.json"), old);
+        let plan = plan_bless(
+            Some(&existing),
+            vec![(PacketKey::file("a.json"), entry(ErrorKind::Measurement))],
+            &Mode::BOTH,
+            &ConvertOptions::default(),
+            &|_| true,
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            plan.changes[0].to_string(),
+            format!("~ a.json  strict.rule: {rule} -> absent")
+        );
+    }
+
+    #[test]
+    fn changed_options_need_every_entry_recorded_again() {
+        let existing = manifest_with(&["a.json", "b.json"]);
+        let options = ConvertOptions {
+            adapter_version: "9.0.0".to_owned(),
+            ..ConvertOptions::default()
+        };
+        let partial = plan_bless(
+            Some(&existing),
+            vec![(PacketKey::file("a.json"), entry(ErrorKind::Measurement))],
+            &Mode::BOTH,
+            &options,
+            &|_| true,
+            false,
+        );
+        assert!(partial.unwrap_err().contains("--adapter-version 3.4.0"));
+        let full = plan_bless(
+            Some(&existing),
+            vec![
+                (PacketKey::file("a.json"), entry(ErrorKind::Measurement)),
+                (PacketKey::file("b.json"), entry(ErrorKind::Measurement)),
+            ],
+            &Mode::BOTH,
+            &options,
+            &|_| true,
+            false,
+        )
+        .unwrap();
+        assert!(matches!(full.changes[0], Change::Options { .. }));
+        assert_eq!(full.manifest.options.adapter_version, "9.0.0");
+    }
+}

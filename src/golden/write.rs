@@ -1,0 +1,117 @@
+//! Writing and reading a directory's manifest. The write is atomic: the new text goes to a
+//! temporary file in the same directory, which is then renamed over `goldens.json`, so a
+//! reader (or a crash) sees the old manifest or the new one, never half of one.
+
+use super::manifest::{parse_manifest, render_manifest, GoldenManifest, ManifestError};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Manifests larger than this are refused rather than read (a million entries is ~400 MiB).
+pub const MAX_MANIFEST_BYTES: u64 = 1 << 30;
+
+/// The file name of a directory's golden manifest.
+pub const MANIFEST_FILE_NAME: &str = "goldens.json";
+
+pub fn manifest_path(dir: &Path) -> PathBuf {
+    dir.join(MANIFEST_FILE_NAME)
+}
+
+/// Reads `dir`'s manifest: `Ok(None)` when there is none; an unreadable or malformed one is
+/// an error, never something to overwrite.
+pub fn read_manifest(dir: &Path) -> Result<Option<GoldenManifest>, ManifestError> {
+    let path = manifest_path(dir);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => {
+            return Err(ManifestError {
+                reason: format!("cannot read: {error}"),
+            })
+        }
+    };
+    if bytes.len() as u64 > MAX_MANIFEST_BYTES {
+        return Err(ManifestError {
+            reason: "larger than 1 GiB; refused".to_owned(),
+        });
+    }
+    parse_manifest(&bytes).map(Some)
+}
+
+/// Writes `manifest` as `dir/goldens.json` atomically, keeping the old file's permissions.
+pub fn write_manifest(dir: &Path, manifest: &GoldenManifest) -> std::io::Result<PathBuf> {
+    let path = manifest_path(dir);
+    let text = render_manifest(manifest);
+    let mut temp = tempfile::Builder::new()
+        .prefix(".goldens.")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    temp.write_all(text.as_bytes())?;
+    temp.as_file().sync_all()?;
+    let permissions = match std::fs::metadata(&path) {
+        Ok(meta) => Some(meta.permissions()),
+        Err(_) => default_permissions(),
+    };
+    if let Some(permissions) = permissions {
+        temp.as_file().set_permissions(permissions)?;
+    }
+    temp.persist(&path).map_err(|error| error.error)?;
+    Ok(path)
+}
+
+#[cfg(unix)]
+fn default_permissions() -> Option<std::fs::Permissions> {
+    use std::os::unix::fs::PermissionsExt;
+    // A temp file is created 0600; a manifest is meant to be committed and read by all.
+    Some(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn default_permissions() -> Option<std::fs::Permissions> {
+    None
+}
+
+/// Whether the `CI` environment variable asks for a read-only run (set and not empty,
+/// `0` or `false`), given its value.
+pub fn ci_is_set(value: Option<&std::ffi::OsStr>) -> bool {
+    match value.and_then(|value| value.to_str()) {
+        Some(text) => !matches!(text.trim(), "" | "0" | "false" | "False" | "FALSE"),
+        None => value.is_some(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::a2a::ConvertOptions;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn write_then_read_round_trips_and_leaves_no_temp_file() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(read_manifest(dir.path()), Ok(None));
+        let manifest = GoldenManifest::new(&ConvertOptions::default());
+        write_manifest(dir.path(), &manifest).unwrap();
+        assert_eq!(read_manifest(dir.path()), Ok(Some(manifest)));
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, vec!["goldens.json"]);
+    }
+
+    #[test]
+    fn malformed_manifest_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(manifest_path(dir.path()), "{").unwrap();
+        assert!(read_manifest(dir.path()).is_err());
+    }
+
+    #[test]
+    fn ci_values() {
+        assert!(ci_is_set(Some(OsStr::new("true"))));
+        assert!(ci_is_set(Some(OsStr::new("1"))));
+        assert!(!ci_is_set(Some(OsStr::new(""))));
+        assert!(!ci_is_set(Some(OsStr::new("false"))));
+        assert!(!ci_is_set(None));
+    }
+}

@@ -1,0 +1,245 @@
+//! `check --format json`: one JSON object, written as it streams:
+//! `{"format":…,"modes":[…],"packets":[` then one packet per line, then `],"summary":{…}}`.
+//! Field names are stable and documented in the README.
+
+use super::tally::{Answer, CheckTally};
+use crate::a2a::Mode;
+use crate::corpus::{
+    CheckFinding, CheckItem, FindingKind, GoldenVerdict, ModeResult, PacketCheck, PacketKind,
+    Source, Status,
+};
+use crate::freeze::{unreachable_reason, COVERAGE_ROW_IDS, REVIEW_CHECKLIST};
+use crate::json::{to_safe_json, Digest};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+pub const CHECK_JSON_FORMAT: &str = "handoff-inspector check v1";
+
+#[derive(Serialize)]
+struct DigestsJson {
+    payload: Digest,
+    handoff: Digest,
+    discovery: Digest,
+}
+
+#[derive(Serialize)]
+struct ModeJson {
+    mode: Mode,
+    status: Status,
+    golden: GoldenVerdict,
+    /// `converted` or `rejected`.
+    outcome: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    event: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    state: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    digests: Option<DigestsJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<&'static str>,
+    rows: Vec<&'static str>,
+}
+
+#[derive(Serialize)]
+struct AuditJson {
+    errors: u32,
+    warnings: u32,
+    state: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct PacketJson<'a> {
+    source: &'a Source,
+    /// The packet kind's tag (`raw`, `payload`, ...), or `load_error`.
+    kind: &'static str,
+    status: Status,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    modes: Vec<ModeJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    audit: Option<AuditJson>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    duplicate_keys: &'a [String],
+    findings: &'a [CheckFinding],
+}
+
+fn modes_json(check: &PacketCheck) -> Vec<ModeJson> {
+    check
+        .summary
+        .evaluated_modes()
+        .filter_map(|summary| {
+            let verdict = check.mode(summary.mode)?;
+            let rows = summary.rows.ids().collect();
+            Some(match summary.result {
+                ModeResult::Converted {
+                    canonical_type,
+                    state,
+                    digests,
+                } => ModeJson {
+                    mode: summary.mode,
+                    status: verdict.status,
+                    golden: verdict.golden,
+                    outcome: "converted",
+                    event: Some(canonical_type.short_name()),
+                    state: state.map(|state| state.key()),
+                    digests: Some(DigestsJson {
+                        payload: digests.payload,
+                        handoff: digests.handoff,
+                        discovery: digests.discovery,
+                    }),
+                    error: None,
+                    rule: None,
+                    rows,
+                },
+                ModeResult::Rejected { kind, rule } => ModeJson {
+                    mode: summary.mode,
+                    status: verdict.status,
+                    golden: verdict.golden,
+                    outcome: "rejected",
+                    event: None,
+                    state: None,
+                    digests: None,
+                    error: Some(kind.name()),
+                    rule: Some(rule),
+                    rows,
+                },
+            })
+        })
+        .collect()
+}
+
+/// One packet (or load error) as a single JSON line.
+pub fn packet_json(item: &CheckItem) -> serde_json::Result<String> {
+    match item {
+        CheckItem::Packet(check) => to_safe_json(&PacketJson {
+            source: &check.summary.source,
+            kind: check.summary.kind.tag(),
+            status: check.status,
+            modes: modes_json(check),
+            audit: check.summary.kind.canonical_shape().map(|_| AuditJson {
+                errors: check.summary.audit_errors,
+                warnings: check.summary.audit_warnings,
+                state: check.summary.canonical_state.map(|state| state.key()),
+            }),
+            duplicate_keys: &check.duplicate_key_paths,
+            findings: &check.findings,
+        }),
+        CheckItem::LoadError(error) => {
+            let findings = [CheckFinding::new(
+                FindingKind::LoadError,
+                None,
+                error.reason.clone(),
+            )];
+            to_safe_json(&PacketJson {
+                source: &error.source,
+                kind: "load_error",
+                status: Status::Error,
+                modes: Vec::new(),
+                audit: None,
+                duplicate_keys: &[],
+                findings: &findings,
+            })
+        }
+    }
+}
+
+/// Writes the JSON object as packets arrive, so a million packets never sit in memory.
+pub struct JsonStream {
+    pending: Option<String>,
+}
+
+impl JsonStream {
+    /// The opening line.
+    pub fn start(modes: &[Mode]) -> (JsonStream, String) {
+        let modes: Vec<&str> = modes.iter().map(|mode| mode.name()).collect();
+        let head = format!(
+            "{{\"format\":\"{CHECK_JSON_FORMAT}\",\"modes\":{},\"packets\":[",
+            serde_json::to_string(&modes).unwrap_or_else(|_| "[]".to_owned())
+        );
+        (JsonStream { pending: None }, head)
+    }
+
+    /// The line to write before this packet's, if any (the previous packet, with its comma).
+    pub fn push(&mut self, line: String) -> Option<String> {
+        self.pending.replace(line).map(|previous| previous + ",")
+    }
+
+    /// The last packet line (if any) and the closing summary line.
+    pub fn finish(self, tally: &CheckTally) -> Vec<String> {
+        let mut lines: Vec<String> = self.pending.into_iter().collect();
+        lines.push(format!("],\"summary\":{}}}", summary_json(tally)));
+        lines
+    }
+}
+
+fn status_counts(count: impl Fn(Status) -> u64) -> Value {
+    let mut map = Map::new();
+    for status in Status::ALL {
+        map.insert(status.key().to_owned(), json!(count(status)));
+    }
+    Value::Object(map)
+}
+
+/// The `summary` object.
+pub fn summary_json(tally: &CheckTally) -> Value {
+    let mut by_kind = Map::new();
+    for kind in PacketKind::ALL {
+        by_kind.insert(kind.tag().to_owned(), json!(tally.kind_count(kind)));
+    }
+    let mut by_finding = Map::new();
+    for kind in FindingKind::ALL {
+        by_finding.insert(kind.key().to_owned(), json!(tally.group(kind).count));
+    }
+    let mut modes = Map::new();
+    for &mode in &tally.modes {
+        modes.insert(
+            mode.name().to_owned(),
+            status_counts(|status| tally.mode_status_count(mode, status)),
+        );
+    }
+    let mut coverage = Map::new();
+    for id in COVERAGE_ROW_IDS {
+        let mut cells = Map::new();
+        for mode in Mode::BOTH {
+            let value = match (unreachable_reason(id, mode), tally.cell(id, mode)) {
+                (Some(_), _) => Value::Null,
+                (None, Some(cell)) => json!(cell.packets),
+                (None, None) => json!(0),
+            };
+            cells.insert(mode.name().to_owned(), value);
+        }
+        coverage.insert(id.to_owned(), Value::Object(cells));
+    }
+    let checklist: Vec<Value> = REVIEW_CHECKLIST
+        .iter()
+        .zip(&tally.checklist)
+        .map(|(question, evidence)| {
+            json!({
+                "id": question.id,
+                "question": question.question,
+                "expected": question.expected,
+                "answer": match evidence.answer() {
+                    Answer::Yes => "yes",
+                    Answer::No => "no",
+                    Answer::NotEvidenced => "not_evidenced",
+                },
+                "support": evidence.support,
+                "counter": evidence.counter,
+            })
+        })
+        .collect();
+    json!({
+        "packets": tally.packets,
+        "load_errors": tally.load_errors,
+        "failing": tally.failing,
+        "require_golden": tally.require_golden,
+        "exit_code": tally.exit_code(),
+        "by_status": status_counts(|status| tally.status_count(status)),
+        "by_kind": by_kind,
+        "by_finding": by_finding,
+        "modes": modes,
+        "coverage": coverage,
+        "checklist": checklist,
+    })
+}

@@ -1,0 +1,159 @@
+//! `check --format text`: a summary, then the findings grouped by kind, each group listing its
+//! first examples (with the changed paths and line diff of mismatches) and how many more.
+
+use super::tally::CheckTally;
+use crate::corpus::{CheckFinding, FindingKind, PacketKind, Status};
+use crate::golden::JsonDiff;
+use crate::json::safe_text;
+use std::fmt::Write as _;
+
+/// Groups shown, in this order: what fails first, informational last.
+pub const GROUP_ORDER: [FindingKind; 10] = [
+    FindingKind::LoadError,
+    FindingKind::ManifestError,
+    FindingKind::NotJson,
+    FindingKind::PairedUnreadable,
+    FindingKind::GoldenMismatch,
+    FindingKind::PairedMismatch,
+    FindingKind::AuditError,
+    FindingKind::DuplicateKeys,
+    FindingKind::NoGolden,
+    FindingKind::AuditWarning,
+];
+
+fn counts_line<T: Copy>(
+    items: &[T],
+    count: impl Fn(T) -> u64,
+    name: impl Fn(T) -> String,
+) -> String {
+    let parts: Vec<String> = items
+        .iter()
+        .filter(|item| count(**item) > 0)
+        .map(|item| format!("{} {}", count(*item), name(*item)))
+        .collect();
+    if parts.is_empty() {
+        "none".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The summary lines shared by text and markdown.
+pub fn summary_lines(tally: &CheckTally) -> Vec<String> {
+    let modes: Vec<&str> = tally.modes.iter().map(|mode| mode.name()).collect();
+    let mut lines = vec![format!(
+        "{} packets checked ({} mode{}), {} load error{}",
+        tally.packets,
+        modes.join(" + "),
+        if modes.len() == 1 { "" } else { "s" },
+        tally.load_errors,
+        if tally.load_errors == 1 { "" } else { "s" }
+    )];
+    lines.push(format!(
+        "status: {}",
+        counts_line(
+            &Status::ALL,
+            |status| tally.status_count(status),
+            |status| status.label().to_owned()
+        )
+    ));
+    lines.push(format!(
+        "kinds: {}",
+        counts_line(
+            &PacketKind::ALL,
+            |kind| tally.kind_count(kind),
+            |kind| kind.tag().to_owned()
+        )
+    ));
+    for &mode in &tally.modes {
+        lines.push(format!(
+            "{mode}: {}",
+            counts_line(
+                &Status::ALL,
+                |status| tally.mode_status_count(mode, status),
+                |status| status.label().to_owned()
+            )
+        ));
+    }
+    lines
+}
+
+/// The closing verdict line.
+pub fn verdict_line(tally: &CheckTally) -> String {
+    match tally.exit_code() {
+        0 => format!(
+            "result: no failing packet (exit 0){}",
+            if tally.status_count(Status::NoGolden) > 0 && !tally.require_golden {
+                "; packets without a golden are not failures unless --require-golden"
+            } else {
+                ""
+            }
+        ),
+        1 => format!("result: {} failing packet(s) (exit 1)", tally.failing),
+        _ => format!(
+            "result: {} input(s) could not be read, {} failing packet(s) (exit 2)",
+            tally.load_errors, tally.failing
+        ),
+    }
+}
+
+/// A finding's detail lines (changed paths, then the line diff), indented.
+pub fn diff_lines(diff: &JsonDiff, indent: &str) -> Vec<String> {
+    let mut lines: Vec<String> = diff
+        .changes
+        .iter()
+        .map(|change| format!("{indent}{}", change.describe()))
+        .collect();
+    if diff.total_changes > diff.changes.len() {
+        lines.push(format!(
+            "{indent}... and {} more changed paths",
+            diff.total_changes - diff.changes.len()
+        ));
+    }
+    lines.extend(diff.lines.lines().map(|line| format!("{indent}{line}")));
+    lines
+}
+
+fn finding_line(source: &str, finding: &CheckFinding) -> String {
+    let mode = finding
+        .mode
+        .map(|mode| format!("[{mode}] "))
+        .unwrap_or_default();
+    format!(
+        "  {}  {mode}{}",
+        safe_text(source),
+        safe_text(&finding.message)
+    )
+}
+
+pub fn check_text(tally: &CheckTally) -> String {
+    let mut out = String::new();
+    for line in summary_lines(tally) {
+        let _ = writeln!(out, "{line}");
+    }
+    for kind in GROUP_ORDER {
+        let group = tally.group(kind);
+        if group.count == 0 {
+            continue;
+        }
+        let _ = writeln!(out, "\n{} ({})", kind.title(), group.count);
+        for (source, finding) in &group.examples {
+            let _ = writeln!(out, "{}", finding_line(source, finding));
+            if let Some(diff) = &finding.diff {
+                for line in diff_lines(diff, "      ") {
+                    let _ = writeln!(out, "{line}");
+                }
+            }
+        }
+        let shown = group.examples.len() as u64;
+        if group.count > shown {
+            let _ = writeln!(
+                out,
+                "  ... and {} more (--limit N shows more; --format json lists every packet)",
+                group.count - shown
+            );
+        }
+    }
+    let _ = writeln!(out, "\n{}", verdict_line(tally));
+    out
+}

@@ -1,0 +1,196 @@
+//! `check --format markdown`: the reviewer's report. The freeze's review checklist answered
+//! from the corpus with the packets that evidence each answer, the coverage matrix of every
+//! K1-A row in both modes (uncovered and unreachable cells called out), and the findings
+//! grouped by kind. Its length depends on the number of rows and groups, not on the corpus.
+
+use super::check_text::{diff_lines, summary_lines, verdict_line, GROUP_ORDER};
+use super::tally::{Answer, CheckTally};
+use crate::a2a::Mode;
+use crate::freeze::{unreachable_reason, COVERAGE_ROW_IDS, GUARDRAIL, K1A_TABLE, REVIEW_CHECKLIST};
+use crate::json::safe_text;
+use std::fmt::Write as _;
+
+/// Text for a table cell: terminal-safe, pipes escaped, on one line.
+fn cell(text: &str) -> String {
+    safe_text(text).replace('|', "\\|").replace('\n', " ")
+}
+
+/// A code span for a packet name (backticks inside would end it).
+fn code(text: &str) -> String {
+    format!("`{}`", cell(text).replace('`', "'"))
+}
+
+fn examples(list: &[String], total: u64) -> String {
+    let mut shown: Vec<String> = list.iter().map(|example| code(example)).collect();
+    if total > list.len() as u64 {
+        shown.push(format!("and {} more", total - list.len() as u64));
+    }
+    shown.join(", ")
+}
+
+pub fn review_markdown(tally: &CheckTally, inputs: &[String]) -> String {
+    let mut out = String::new();
+    let shown_inputs: Vec<String> = inputs.iter().map(|input| code(input)).collect();
+    let _ = writeln!(out, "# K1-A freeze review: {}\n", shown_inputs.join(", "));
+    let _ = writeln!(out, "> {GUARDRAIL}\n");
+    let _ = writeln!(out, "## Summary\n");
+    for line in summary_lines(tally) {
+        let _ = writeln!(out, "- {}", cell(&line));
+    }
+    let _ = writeln!(out, "- {}\n", cell(&verdict_line(tally)));
+    checklist_section(&mut out, tally);
+    coverage_section(&mut out, tally);
+    findings_section(&mut out, tally);
+    out
+}
+
+fn checklist_section(out: &mut String, tally: &CheckTally) {
+    let _ = writeln!(out, "## Review checklist\n");
+    let _ = writeln!(
+        out,
+        "Each question of the freeze's closing checklist, answered from this corpus. \"Yes\" means packets evidence it and none contradicts it; \"No\" lists the contradicting packets first.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| # | Question | Freeze expects | Answer from this corpus | Evidence |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|");
+    for (question, evidence) in REVIEW_CHECKLIST.iter().zip(&tally.checklist) {
+        let answer = evidence.answer();
+        let mut parts = Vec::new();
+        if evidence.counter > 0 {
+            parts.push(format!(
+                "**against ({}):** {}",
+                evidence.counter,
+                examples(&evidence.counter_examples, evidence.counter)
+            ));
+        }
+        if evidence.support > 0 {
+            parts.push(format!(
+                "for ({}): {}",
+                evidence.support,
+                examples(&evidence.support_examples, evidence.support)
+            ));
+        }
+        if question.id == "Q6" {
+            parts.push(
+                "packets carry no wording of their own, so this is answered from the inspector's rule text"
+                    .to_owned(),
+            );
+        } else if !question.rows.is_empty() {
+            parts.push(format!("rows {}", question.rows.join(", ")));
+        }
+        if parts.is_empty() {
+            parts.push("no packet in this corpus bears on it".to_owned());
+        }
+        let shown = match answer {
+            Answer::No => format!("**{}**", answer.label()),
+            _ => answer.label().to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            question.id,
+            question.question,
+            question.expected,
+            shown,
+            parts.join("<br>")
+        );
+    }
+    out.push('\n');
+}
+
+fn coverage_section(out: &mut String, tally: &CheckTally) {
+    let _ = writeln!(out, "## Coverage matrix\n");
+    let _ = writeln!(
+        out,
+        "Packets exercising each K1-A row, per mode. \"n/a\" cells are unreachable by construction (listed below); **uncovered** cells are reachable but no packet here exercises them.\n"
+    );
+    let _ = writeln!(out, "| Row | Title | strict | lenient | Example packets |");
+    let _ = writeln!(out, "|---|---|---:|---:|---|");
+    let mut uncovered = Vec::new();
+    let mut unreachable = Vec::new();
+    for id in COVERAGE_ROW_IDS {
+        let title = K1A_TABLE.row(id).map_or("", |row| row.title);
+        let mut cells = Vec::new();
+        let mut sample: Vec<String> = Vec::new();
+        for mode in Mode::BOTH {
+            let count = tally.cell(id, mode).map_or(0, |cell| cell.packets);
+            if let Some(reason) = unreachable_reason(id, mode) {
+                cells.push("n/a".to_owned());
+                unreachable.push(format!("{id} {mode}: {reason}"));
+            } else if count == 0 {
+                cells.push("**0 uncovered**".to_owned());
+                uncovered.push(format!("{id} {mode}"));
+            } else {
+                cells.push(count.to_string());
+            }
+            if let Some(cell) = tally.cell(id, mode) {
+                for example in cell.examples.iter().take(2) {
+                    if sample.len() < 2 {
+                        sample.push(code(example));
+                    }
+                }
+            }
+        }
+        let _ = writeln!(
+            out,
+            "| {id} | {} | {} | {} | {} |",
+            cell(title),
+            cells[0],
+            cells[1],
+            sample.join(", ")
+        );
+    }
+    let _ = writeln!(out);
+    if uncovered.is_empty() {
+        let _ = writeln!(out, "Every reachable cell is covered.\n");
+    } else {
+        let _ = writeln!(
+            out,
+            "**Uncovered cells ({}):** {}. `handoff-inspector derive POSITIVE.json --out DIR` writes packets for every N row and explicit negative.\n",
+            uncovered.len(),
+            uncovered.join(", ")
+        );
+    }
+    let _ = writeln!(out, "Unreachable by construction:\n");
+    for line in unreachable {
+        let _ = writeln!(out, "- {line}");
+    }
+    out.push('\n');
+}
+
+fn findings_section(out: &mut String, tally: &CheckTally) {
+    let _ = writeln!(out, "## Findings\n");
+    let mut any = false;
+    for kind in GROUP_ORDER {
+        let group = tally.group(kind);
+        if group.count == 0 {
+            continue;
+        }
+        any = true;
+        let _ = writeln!(out, "### {} ({})\n", kind.title(), group.count);
+        for (source, finding) in &group.examples {
+            let mode = finding
+                .mode
+                .map(|mode| format!(" [{mode}]"))
+                .unwrap_or_default();
+            let _ = writeln!(out, "- {}{mode}: {}", code(source), cell(&finding.message));
+            if let Some(diff) = &finding.diff {
+                let _ = writeln!(out, "\n  ```diff");
+                for line in diff_lines(diff, "  ") {
+                    let _ = writeln!(out, "{}", line.replace("```", "'''"));
+                }
+                let _ = writeln!(out, "  ```\n");
+            }
+        }
+        let shown = group.examples.len() as u64;
+        if group.count > shown {
+            let _ = writeln!(out, "- ... and {} more", group.count - shown);
+        }
+        out.push('\n');
+    }
+    if !any {
+        let _ = writeln!(out, "None.\n");
+    }
+}

@@ -1,0 +1,488 @@
+//! Aggregating a corpus check as it streams past: counts, the coverage matrix, the evidence
+//! for each review-checklist question, and findings grouped by kind with a few examples each.
+//! Its size does not grow with the corpus, so a million packets report in a few screens.
+
+use crate::a2a::Mode;
+use crate::corpus::{
+    CheckFinding, CheckItem, FindingKind, ModeResult, PacketCheck, PacketKind, Status,
+};
+use crate::freeze::{
+    HandoffState, RowSet, COVERAGE_ROW_IDS, FORBIDDEN_PHRASES, GUARDRAIL, K1A_TABLE,
+    REVIEW_CHECKLIST,
+};
+
+/// Examples kept per coverage cell.
+const CELL_EXAMPLES: usize = 3;
+/// Examples kept per checklist question and side.
+const QUESTION_EXAMPLES: usize = 5;
+
+/// A packet (and mode) that evidences something, for display.
+pub type Example = String;
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FindingGroup {
+    pub count: u64,
+    /// (source, finding), first ones in walk order.
+    pub examples: Vec<(String, CheckFinding)>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CoverageCell {
+    pub packets: u64,
+    pub examples: Vec<Example>,
+}
+
+/// Evidence for one checklist question.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct QuestionEvidence {
+    pub support: u64,
+    pub counter: u64,
+    pub support_examples: Vec<Example>,
+    /// Counter-evidence with the reason, e.g. `x.json (strict): visible without the positive rule`.
+    pub counter_examples: Vec<Example>,
+}
+
+/// The answer a question gets from its evidence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Yes,
+    No,
+    NotEvidenced,
+}
+
+impl Answer {
+    pub fn label(self) -> &'static str {
+        match self {
+            Answer::Yes => "Yes",
+            Answer::No => "No",
+            Answer::NotEvidenced => "Not evidenced by this corpus",
+        }
+    }
+}
+
+impl QuestionEvidence {
+    pub fn answer(&self) -> Answer {
+        if self.counter > 0 {
+            Answer::No
+        } else if self.support > 0 {
+            Answer::Yes
+        } else {
+            Answer::NotEvidenced
+        }
+    }
+
+    fn supports(&mut self, example: impl FnOnce() -> Example) {
+        self.support += 1;
+        if self.support_examples.len() < QUESTION_EXAMPLES {
+            self.support_examples.push(example());
+        }
+    }
+
+    fn contradicts(&mut self, example: impl FnOnce() -> Example) {
+        self.counter += 1;
+        if self.counter_examples.len() < QUESTION_EXAMPLES {
+            self.counter_examples.push(example());
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckTally {
+    pub modes: Vec<Mode>,
+    pub require_golden: bool,
+    /// Examples kept per finding group.
+    pub example_limit: usize,
+    pub packets: u64,
+    pub load_errors: u64,
+    /// Packets per status, indexed like `Status::ALL`.
+    pub by_status: [u64; 6],
+    /// Packets per kind, indexed like `PacketKind::ALL`.
+    pub by_kind: [u64; 12],
+    /// Converted packets per mode (strict, lenient) and status.
+    pub by_mode_status: [[u64; 6]; 2],
+    /// Packets whose status fails the check.
+    pub failing: u64,
+    /// Indexed like `FindingKind::ALL`.
+    pub groups: Vec<FindingGroup>,
+    /// Indexed like `COVERAGE_ROW_IDS`, then strict/lenient.
+    pub coverage: Vec<[CoverageCell; 2]>,
+    /// Indexed like `REVIEW_CHECKLIST`.
+    pub checklist: Vec<QuestionEvidence>,
+}
+
+/// Position of `item` in `all` (the `ALL` arrays index the tally's counters).
+fn index_in<T: PartialEq>(all: &[T], item: &T) -> usize {
+    all.iter()
+        .position(|candidate| candidate == item)
+        .unwrap_or(0)
+}
+
+fn status_index(status: Status) -> usize {
+    index_in(&Status::ALL, &status)
+}
+
+fn kind_index(kind: PacketKind) -> usize {
+    index_in(&PacketKind::ALL, &kind)
+}
+
+fn finding_index(kind: FindingKind) -> usize {
+    index_in(&FindingKind::ALL, &kind)
+}
+
+const Q_SURFACE: usize = 0;
+const Q_PROMOTION: usize = 1;
+const Q_WEAK_SIGNALS: usize = 2;
+const Q_SYNTHETIC: usize = 3;
+const Q_TASK_UPDATED: usize = 4;
+const Q_LANGUAGE: usize = 5;
+
+/// Question 6 is about wording, which packets do not carry: it is answered from the text this
+/// inspector says about packets (the K1-A rows' titles, conditions, results and may-imply
+/// columns, and the guardrail), checked for the phrases the freeze forbids.
+fn language_evidence() -> QuestionEvidence {
+    let mut evidence = QuestionEvidence::default();
+    let texts = K1A_TABLE
+        .rows
+        .iter()
+        .map(|row| {
+            (
+                format!("K1-A row {}", row.id),
+                [row.title, row.condition, row.result, row.may_imply].join(" "),
+            )
+        })
+        .chain(std::iter::once((
+            "the guardrail sentence".to_owned(),
+            GUARDRAIL.to_owned(),
+        )));
+    for (name, text) in texts {
+        let lower = text.to_lowercase();
+        match FORBIDDEN_PHRASES
+            .iter()
+            .find(|phrase| lower.contains(*phrase))
+        {
+            Some(phrase) => evidence.contradicts(|| format!("{name} says \"{phrase}\"")),
+            None => evidence.supports(|| name),
+        }
+    }
+    evidence
+}
+
+/// Audit rows that say the handoff surface itself is malformed.
+const SURFACE_RULES: [&str; 6] = ["HP", "HL", "HK", "HT", "HE", "HD"];
+/// Audit rows that say a handoff was visible where the positive rule does not hold.
+const PROMOTION_RULES: [&str; 7] = ["P", "N1", "N2", "N5", "N7", "X3", "ET"];
+
+impl CheckTally {
+    pub fn new(modes: &[Mode], require_golden: bool, example_limit: usize) -> CheckTally {
+        CheckTally {
+            modes: modes.to_vec(),
+            require_golden,
+            example_limit,
+            packets: 0,
+            load_errors: 0,
+            by_status: [0; 6],
+            by_kind: [0; 12],
+            by_mode_status: [[0; 6]; 2],
+            failing: 0,
+            groups: vec![FindingGroup::default(); FindingKind::ALL.len()],
+            coverage: vec![Default::default(); COVERAGE_ROW_IDS.len()],
+            checklist: {
+                let mut checklist = vec![QuestionEvidence::default(); REVIEW_CHECKLIST.len()];
+                checklist[Q_LANGUAGE] = language_evidence();
+                checklist
+            },
+        }
+    }
+
+    pub fn status_count(&self, status: Status) -> u64 {
+        self.by_status[status_index(status)]
+    }
+
+    pub fn kind_count(&self, kind: PacketKind) -> u64 {
+        self.by_kind[kind_index(kind)]
+    }
+
+    /// Packets of `mode` with `status`.
+    pub fn mode_status_count(&self, mode: Mode, status: Status) -> u64 {
+        self.by_mode_status[mode.index()][status_index(status)]
+    }
+
+    pub fn group(&self, kind: FindingKind) -> &FindingGroup {
+        &self.groups[finding_index(kind)]
+    }
+
+    pub fn cell(&self, row: &str, mode: Mode) -> Option<&CoverageCell> {
+        let index = COVERAGE_ROW_IDS.iter().position(|id| *id == row)?;
+        Some(&self.coverage[index][mode.index()])
+    }
+
+    /// 0 when everything conforms, 1 on any failing packet, 2 when anything could not be read.
+    pub fn exit_code(&self) -> u8 {
+        if self.load_errors > 0 {
+            2
+        } else if self.failing > 0 {
+            1
+        } else {
+            0
+        }
+    }
+
+    pub fn add(&mut self, item: &CheckItem) {
+        match item {
+            CheckItem::LoadError(error) => {
+                self.load_errors += 1;
+                let finding = CheckFinding::new(FindingKind::LoadError, None, error.reason.clone());
+                self.note_finding(&|| error.source.to_string(), &finding);
+            }
+            CheckItem::Packet(check) => self.add_packet(check),
+        }
+    }
+
+    /// `source` is only called for the examples kept: formatting a million source names
+    /// that are then thrown away showed in profiles.
+    fn note_finding(&mut self, source: &dyn Fn() -> String, finding: &CheckFinding) {
+        let limit = self.example_limit;
+        let group = &mut self.groups[finding_index(finding.kind)];
+        group.count += 1;
+        if group.examples.len() < limit {
+            group.examples.push((source(), finding.clone()));
+        }
+    }
+
+    fn add_packet(&mut self, check: &PacketCheck) {
+        self.packets += 1;
+        self.by_status[status_index(check.status)] += 1;
+        self.by_kind[kind_index(check.summary.kind)] += 1;
+        if check.status.fails(self.require_golden) {
+            self.failing += 1;
+        }
+        let source = || check.summary.source.to_string();
+        for finding in &check.findings {
+            self.note_finding(&source, finding);
+        }
+        for mode_check in check.modes.iter().flatten() {
+            self.by_mode_status[mode_check.mode.index()][status_index(mode_check.status)] += 1;
+        }
+        for mode_summary in check.summary.evaluated_modes() {
+            let mode = mode_summary.mode;
+            let label = || format!("{} ({mode})", source());
+            for index in mode_summary.rows.indices() {
+                let cell = &mut self.coverage[index][mode.index()];
+                cell.packets += 1;
+                if cell.examples.len() < CELL_EXAMPLES {
+                    cell.examples.push(label());
+                }
+            }
+            if let ModeResult::Converted { state, .. } = mode_summary.result {
+                self.weigh_conversion(mode_summary.rows, state, &label);
+            }
+        }
+        if check.summary.kind.canonical_shape().is_some() {
+            self.weigh_audit(check, &source());
+        }
+    }
+
+    /// What one converted packet (in one mode) says about checklist questions 1-5.
+    fn weigh_conversion(
+        &mut self,
+        rows: RowSet,
+        state: Option<HandoffState>,
+        label: &dyn Fn() -> String,
+    ) {
+        let Some(state) = state else {
+            self.checklist[Q_SURFACE].contradicts(|| {
+                format!(
+                    "{}: the handoff is not one of the five legal objects",
+                    label()
+                )
+            });
+            return;
+        };
+        self.checklist[Q_SURFACE].supports(label);
+        let visible = state != HandoffState::Defaults;
+        let positive = rows.contains("P");
+        let promotion = &mut self.checklist[Q_PROMOTION];
+        let negative = REVIEW_CHECKLIST[Q_PROMOTION]
+            .rows
+            .iter()
+            .any(|id| *id != "P" && rows.contains(id));
+        match (positive, visible) {
+            (true, true) => promotion.supports(label),
+            (false, false) if negative => promotion.supports(label),
+            (false, true) => {
+                promotion.contradicts(|| format!("{}: visible without the positive rule", label()))
+            }
+            (true, false) => promotion.contradicts(|| {
+                format!(
+                    "{}: the positive rule holds but the handoff kept its defaults",
+                    label()
+                )
+            }),
+            (false, false) => {}
+        }
+        let weak = REVIEW_CHECKLIST[Q_WEAK_SIGNALS]
+            .rows
+            .iter()
+            .any(|id| rows.contains(id));
+        if weak && !positive {
+            if visible {
+                self.checklist[Q_WEAK_SIGNALS]
+                    .contradicts(|| format!("{}: weak signals only, yet visible", label()));
+            } else {
+                self.checklist[Q_WEAK_SIGNALS].supports(label);
+            }
+        }
+        if rows.contains("SYN") {
+            let task_ref = matches!(
+                state,
+                HandoffState::TaskAndMessageRefs | HandoffState::TaskRefOnly
+            );
+            if task_ref {
+                self.checklist[Q_SYNTHETIC].contradicts(|| {
+                    format!(
+                        "{}: task_ref_visible with the substituted unknown-task",
+                        label()
+                    )
+                });
+            } else {
+                self.checklist[Q_SYNTHETIC].supports(label);
+            }
+        }
+        if rows.contains("N7") {
+            if visible {
+                self.checklist[Q_TASK_UPDATED]
+                    .contradicts(|| format!("{}: task.updated promoted", label()));
+            } else {
+                self.checklist[Q_TASK_UPDATED].supports(label);
+            }
+        }
+    }
+
+    /// What the audit of canonical input says about the checklist questions.
+    fn weigh_audit(&mut self, check: &PacketCheck, source: &str) {
+        let errors_with = |rules: &[&str]| -> Vec<&CheckFinding> {
+            check
+                .findings
+                .iter()
+                .filter(|finding| {
+                    finding.kind == FindingKind::AuditError
+                        && finding
+                            .rule
+                            .as_deref()
+                            .is_some_and(|rule| rules.contains(&rule))
+                })
+                .collect()
+        };
+        let label = || format!("{source} (audit)");
+        let against = |findings: &[&CheckFinding]| {
+            format!(
+                "{}: {}",
+                label(),
+                findings
+                    .first()
+                    .map_or("", |finding| finding.message.as_str())
+            )
+        };
+        let surface = errors_with(&SURFACE_RULES);
+        if surface.is_empty() {
+            self.checklist[Q_SURFACE].supports(label);
+        } else {
+            self.checklist[Q_SURFACE].contradicts(|| against(&surface));
+        }
+        let promotion = errors_with(&PROMOTION_RULES);
+        let visible = check
+            .summary
+            .canonical_state
+            .is_some_and(|state| state != HandoffState::Defaults);
+        if !promotion.is_empty() {
+            self.checklist[Q_PROMOTION].contradicts(|| against(&promotion));
+        } else if visible {
+            self.checklist[Q_PROMOTION].supports(label);
+        }
+        let synthetic = errors_with(&["SYN"]);
+        if !synthetic.is_empty() {
+            self.checklist[Q_SYNTHETIC].contradicts(|| against(&synthetic));
+        }
+        let updated = errors_with(&["N7"]);
+        if !updated.is_empty() {
+            self.checklist[Q_TASK_UPDATED].contradicts(|| against(&updated));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::{check_packet, CheckOptions, GoldenLookup, RawPacket, Source};
+
+    fn packet(name: &str, text: &str) -> CheckItem {
+        let raw = RawPacket {
+            source: Source::file(name),
+            offset: 0,
+            bytes: text.as_bytes().to_vec(),
+        };
+        CheckItem::Packet(Box::new(check_packet(
+            &raw,
+            &CheckOptions::default(),
+            GoldenLookup::Missing("no goldens.json in ."),
+            &[None, None],
+        )))
+    }
+
+    #[test]
+    fn tallies_statuses_coverage_and_checklist_evidence() {
+        let mut tally = CheckTally::new(&Mode::BOTH, false, 10);
+        tally.add(&packet(
+            "positive.json",
+            r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":{"kind":"delegation"},"message":{"id":"m"}}"#,
+        ));
+        tally.add(&packet(
+            "updated.json",
+            r#"{"protocol":"a2a","version":"0.2","event_type":"task.updated","agent":{"id":"a","role":"r"},"task":{"id":"t","kind":"delegation"}}"#,
+        ));
+        tally.add(&packet("broken.json", "{"));
+        assert_eq!(tally.packets, 3);
+        assert_eq!(tally.status_count(Status::NoGolden), 2);
+        assert_eq!(tally.status_count(Status::Error), 1);
+        assert_eq!(tally.failing, 1);
+        assert_eq!(tally.exit_code(), 1);
+        assert_eq!(tally.cell("N3", Mode::Strict).unwrap().packets, 1);
+        assert_eq!(tally.cell("N4", Mode::Lenient).unwrap().packets, 1);
+        assert_eq!(tally.cell("N7", Mode::Lenient).unwrap().packets, 1);
+        assert_eq!(
+            tally.cell("SYN", Mode::Lenient).unwrap().examples,
+            vec!["positive.json (lenient)"]
+        );
+        let answers: Vec<Answer> = tally
+            .checklist
+            .iter()
+            .map(QuestionEvidence::answer)
+            .collect();
+        assert_eq!(
+            answers,
+            vec![
+                Answer::Yes,
+                Answer::Yes,
+                Answer::Yes,
+                Answer::Yes,
+                Answer::Yes,
+                Answer::Yes
+            ]
+        );
+        assert_eq!(tally.group(FindingKind::NotJson).count, 1);
+    }
+
+    #[test]
+    fn audit_findings_are_counter_evidence() {
+        let mut tally = CheckTally::new(&Mode::BOTH, false, 10);
+        tally.add(&packet(
+            "bad.payload.json",
+            r#"{"adapter_id":"assay-adapter-a2a","upstream_event_type":"task.updated","agent":{"id":"a"},"task":{"id":"t","kind":"delegation"},"handoff":{"visible":true,"source_kind":"typed_payload","task_ref_visible":true,"message_ref_visible":false},"unmapped_fields_count":0}"#,
+        ));
+        assert_eq!(tally.checklist[Q_PROMOTION].answer(), Answer::No);
+        assert_eq!(tally.checklist[Q_TASK_UPDATED].answer(), Answer::No);
+        assert!(tally.checklist[Q_TASK_UPDATED].counter_examples[0]
+            .starts_with("bad.payload.json (audit): N7"));
+        assert_eq!(tally.checklist[Q_SURFACE].answer(), Answer::Yes);
+    }
+}

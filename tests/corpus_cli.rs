@@ -1,0 +1,513 @@
+//! `ls`, `check`, `bless` and `derive` through the real binary: formats, exit codes, golden
+//! drift with its diff, the manifest's safety rules, and the derive + bless + check round trip.
+
+mod common_bin;
+use common_bin::{a2a, copy_files, dir_names, fixtures, run, run_env, run_in, Run};
+use serde_json::Value;
+use std::fs;
+use std::path::Path;
+
+fn s(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+fn bless(args: &[&str]) -> Run {
+    let mut all = vec!["bless"];
+    all.extend_from_slice(args);
+    run_env(&all, &[("CI", None)])
+}
+
+/// A copy of the bundled fixtures (with their manifest) to change freely.
+fn fixture_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_files(&fixtures().join("a2a"), dir.path());
+    dir
+}
+
+fn check_json(args: &[&str]) -> (Run, Value) {
+    let mut all = vec!["check", "--format", "json"];
+    all.extend_from_slice(args);
+    let result = run(&all);
+    let value = serde_json::from_str(&result.stdout)
+        .unwrap_or_else(|error| panic!("not one JSON object ({error}): {}", result.stdout));
+    (result, value)
+}
+
+fn packet<'v>(report: &'v Value, file: &str) -> &'v Value {
+    report["packets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|packet| packet["source"].as_str().unwrap().ends_with(file))
+        .unwrap_or_else(|| panic!("{file} not in the report"))
+}
+
+#[test]
+fn ls_lists_kind_reason_and_pairs() {
+    let dir = fixtures().join("a2a");
+    let result = run(&["ls", &s(&dir)]);
+    assert_eq!(result.code, 0, "{}", result.stderr);
+    let line = |name: &str| {
+        result
+            .stdout
+            .lines()
+            .find(|line| line.contains(&format!("/{name}  ")))
+            .unwrap_or_else(|| panic!("{name}: {}", result.stdout))
+            .to_owned()
+    };
+    assert!(line("happy_task_requested.json").ends_with(
+        "  raw  top-level `protocol` is \"a2a\"  (expected payloads: strict: happy_task_requested.strict.payload.json, lenient: happy_task_requested.lenient.payload.json)"
+    ));
+    assert!(line("happy_task_requested.strict.payload.json")
+        .contains("  payload  `adapter_id` is \"assay-adapter-a2a\"  (expected strict payload of happy_task_requested.json)"));
+    assert!(line("goldens.json").contains("  golden  file named goldens.json"));
+    assert!(line("error_invalid_json.json").contains("  not-json  not JSON: EOF while parsing"));
+
+    let json = run(&["ls", "--format", "json", &s(&dir)]);
+    let lines = json.json_lines();
+    let happy = lines
+        .iter()
+        .find(|line| {
+            line["source"]
+                .as_str()
+                .unwrap()
+                .ends_with("/happy_task_requested.json")
+        })
+        .unwrap();
+    assert_eq!(happy["kind"], "raw");
+    assert_eq!(happy["kind_name"], "raw A2A adapter packet");
+    assert_eq!(
+        happy["expected_payloads"]["lenient"],
+        "happy_task_requested.lenient.payload.json"
+    );
+    assert_eq!(lines.len(), result.stdout.lines().count());
+}
+
+#[test]
+fn bundled_fixtures_conform_in_every_format() {
+    let dir = s(&fixtures().join("a2a"));
+    let text = run(&["check", "--require-golden", &dir]);
+    assert_eq!(text.code, 0, "{}{}", text.stdout, text.stderr);
+    assert!(
+        text.stdout.contains("status: 28 conforms"),
+        "{}",
+        text.stdout
+    );
+    assert!(text
+        .stdout
+        .ends_with("result: no failing packet (exit 0)\n"));
+
+    let (json, report) = check_json(&[&dir]);
+    assert_eq!(json.code, 0);
+    assert_eq!(report["format"], "handoff-inspector check v1");
+    assert_eq!(report["modes"], serde_json::json!(["strict", "lenient"]));
+    let summary = &report["summary"];
+    assert_eq!(summary["packets"], 28);
+    assert_eq!(summary["by_status"]["conforms"], 28);
+    assert_eq!(summary["exit_code"], 0);
+    assert_eq!(summary["coverage"]["N3"]["lenient"], Value::Null);
+    assert!(summary["coverage"]["N3"]["strict"].as_u64().unwrap() >= 1);
+    let happy = packet(&report, "/happy_task_requested.json");
+    assert_eq!(happy["kind"], "raw");
+    assert_eq!(happy["modes"][0]["golden"], "matches");
+    assert_eq!(happy["modes"][0]["state"], "task_and_message_refs");
+    assert_eq!(
+        happy["modes"][0]["digests"]["handoff"],
+        "e478af7359a254678c90b5eb2737d63f79c6d667a2b5c4bc323442f07d09d33b"
+    );
+    assert_eq!(
+        happy["modes"][1]["rows"],
+        serde_json::json!(["P", "TR", "MR"])
+    );
+    let payload = packet(&report, "/happy_task_requested.strict.payload.json");
+    assert_eq!(payload["audit"]["errors"], 0);
+    assert_eq!(
+        packet(&report, "/duplicate_task_kind.json")["duplicate_keys"],
+        serde_json::json!(["$.task.kind"])
+    );
+
+    let junit = run(&["check", "--format", "junit", &dir]);
+    assert_eq!(junit.code, 0);
+    // 23 raw or not-JSON packets in two modes, 5 canonical payloads audited once.
+    assert_eq!(junit.stdout.matches("<testcase ").count(), 23 * 2 + 5);
+    assert!(junit
+        .stdout
+        .contains("tests=\"51\" failures=\"0\" errors=\"0\" skipped=\"0\""));
+    assert!(
+        junit.stdout.contains("<testcase classname=\"")
+            && junit
+                .stdout
+                .contains("happy_task_requested.json [lenient]\"/>")
+    );
+
+    let markdown = run(&["check", "--format", "markdown", &dir]);
+    assert_eq!(markdown.code, 0);
+    for expected in [
+        "## Review checklist",
+        "| Q4 | Is synthetic `unknown-task` blocked from counting as `task_ref_visible`? | Yes | Yes |",
+        "## Coverage matrix",
+        "| N3 | strict task.requested without task.id | 2 | n/a |",
+        "Every reachable cell is covered.",
+        "- N3 lenient: N3 is the strict-mode rejection by definition",
+    ] {
+        assert!(markdown.stdout.contains(expected), "{expected}\n{}", markdown.stdout);
+    }
+    for row in handoff_inspector::freeze::COVERAGE_ROW_IDS {
+        assert!(markdown.stdout.contains(&format!("\n| {row} | ")), "{row}");
+    }
+}
+
+#[test]
+fn no_golden_passes_unless_required() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::copy(a2a("happy_task_requested"), dir.path().join("p.json")).unwrap();
+    let plain = run(&["check", &s(dir.path())]);
+    assert_eq!(plain.code, 0, "{}", plain.stdout);
+    assert!(plain.stdout.contains("no golden (1)"));
+    assert!(plain.stdout.contains("no goldens.json in "));
+    let required = run(&["check", "--require-golden", &s(dir.path())]);
+    assert_eq!(required.code, 1, "{}", required.stdout);
+    let junit = run(&["check", "--format", "junit", &s(dir.path())]);
+    assert!(junit
+        .stdout
+        .contains("<skipped message=\"no golden: no goldens.json in "));
+    let junit = run(&[
+        "check",
+        "--format",
+        "junit",
+        "--require-golden",
+        &s(dir.path()),
+    ]);
+    assert!(junit.stdout.contains("<failure type=\"no_golden\""));
+    assert!(
+        !dir.path().join("goldens.json").exists(),
+        "check never writes"
+    );
+}
+
+#[test]
+fn drift_is_reported_with_changed_paths_and_a_line_diff() {
+    let dir = fixture_copy();
+    let happy = dir.path().join("happy_task_requested.json");
+    let text = fs::read_to_string(&happy).unwrap();
+    fs::write(
+        &happy,
+        text.replace("\"kind\":\"delegation\"", "\"kind\":\"analysis\""),
+    )
+    .unwrap();
+    let result = run(&["check", &s(dir.path())]);
+    assert_eq!(result.code, 1, "{}", result.stdout);
+    let out = &result.stdout;
+    for expected in [
+        "golden mismatches (2)",
+        "[strict] strict: rows P TR MR -> N5 N6 X5 X6 X7; state task_and_message_refs -> defaults; handoff e478af7359a2 -> 60e992b4881c; payload ",
+        "      ~ $.visible: true -> false",
+        "      --- golden handoff (strict)",
+        "      +++ converted handoff (strict)",
+        "expected-payload mismatches (2)",
+        "[lenient] lenient: the converted payload differs from happy_task_requested.lenient.payload.json at 5 path(s)",
+        "      ~ $.handoff.visible: true -> false",
+        "      ~ $.task.kind: \"delegation\" -> \"analysis\"",
+        "      --- happy_task_requested.strict.payload.json",
+        "      +++ converted payload (strict)",
+        "-    \"kind\": \"delegation\"",
+        "+    \"kind\": \"analysis\"",
+        "result: 1 failing packet(s) (exit 1)",
+    ] {
+        assert!(out.contains(expected), "missing {expected:?} in\n{out}");
+    }
+    let (_, report) = check_json(&[&s(dir.path())]);
+    let packet = packet(&report, "/happy_task_requested.json");
+    assert_eq!(packet["status"], "mismatch");
+    assert_eq!(packet["modes"][0]["golden"], "differs");
+    let kinds: Vec<&str> = packet["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|finding| finding["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            "golden_mismatch",
+            "paired_mismatch",
+            "golden_mismatch",
+            "paired_mismatch"
+        ]
+    );
+    let changes = &packet["findings"][1]["diff"]["changes"];
+    assert_eq!(changes[4]["path"], "$.task.kind");
+    assert_eq!(changes[4]["change"], "changed");
+    assert_eq!(report["summary"]["by_finding"]["golden_mismatch"], 2);
+
+    let junit = run(&["check", "--format", "junit", &s(dir.path())]);
+    assert!(junit.stdout.contains("failures=\"2\""), "{}", junit.stdout);
+    assert!(junit
+        .stdout
+        .contains("<failure type=\"mismatch\" message=\"strict: rows P TR MR -&gt; N5"));
+    let markdown = run(&["check", "--format", "markdown", &s(dir.path())]);
+    assert!(markdown.stdout.contains("### golden mismatches (2)"));
+    assert!(markdown.stdout.contains("  ```diff"));
+}
+
+#[test]
+fn manifest_problems_are_usage_errors() {
+    let dir = fixture_copy();
+    let wrong_options = run(&["check", "--adapter-version", "9.9.9", &s(dir.path())]);
+    assert_eq!(wrong_options.code, 2);
+    assert!(wrong_options.stdout.contains(
+        "golden manifest recorded under other conversion options; run with --adapter-version 3.4.0"
+    ));
+    fs::write(
+        dir.path().join("goldens.json"),
+        "{\"format\": \"something else\"}",
+    )
+    .unwrap();
+    let malformed = run(&["check", &s(dir.path())]);
+    assert_eq!(malformed.code, 2, "{}", malformed.stdout);
+    assert!(malformed
+        .stdout
+        .contains("malformed golden manifest: $.format is \"something else\""));
+}
+
+#[test]
+fn bless_records_reports_changes_and_keeps_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = s(dir.path());
+    for name in [
+        "happy_task_requested",
+        "negative_missing_task_id",
+        "happy_artifact_shared",
+    ] {
+        fs::copy(a2a(name), dir.path().join(format!("{name}.json"))).unwrap();
+    }
+    let first = bless(&[&path]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(first.stdout.contains(
+        "  + happy_task_requested.json  strict: task_and_message_refs [P TR MR] payload "
+    ));
+    assert!(first.stdout.contains("  + negative_missing_task_id.json  strict: error measurement (S3); lenient: message_ref_only [P MR SYN N4] payload "));
+    assert!(first.stdout.contains("  wrote 3 change(s)"));
+    // Atomic write: the manifest and no temporary file next to it.
+    assert_eq!(
+        dir_names(dir.path()),
+        vec![
+            "goldens.json",
+            "happy_artifact_shared.json",
+            "happy_task_requested.json",
+            "negative_missing_task_id.json"
+        ]
+    );
+    let manifest = fs::read_to_string(dir.path().join("goldens.json")).unwrap();
+    assert!(manifest.starts_with("{\n  \"format\": \"handoff-inspector goldens v1\",\n"));
+    assert_eq!(run(&["check", "--require-golden", &path]).code, 0);
+
+    let again = bless(&[&path]);
+    assert!(
+        again.stdout.contains("  3 unchanged\n  no changes"),
+        "{}",
+        again.stdout
+    );
+
+    // A changed packet: the change is printed field by field.
+    let happy = dir.path().join("happy_task_requested.json");
+    let text = fs::read_to_string(&happy).unwrap();
+    fs::write(&happy, text.replace("\"id\":\"msg-1\",", "")).unwrap();
+    let changed = bless(&[&s(&happy)]);
+    assert!(
+        changed
+            .stdout
+            .contains("  ~ happy_task_requested.json  strict.rows: P TR MR -> P TR"),
+        "{}",
+        changed.stdout
+    );
+    assert!(changed.stdout.contains(
+        "  ~ happy_task_requested.json  strict.state: task_and_message_refs -> task_ref_only"
+    ));
+    // Blessing one file keeps the entries of the others.
+    let after = fs::read_to_string(dir.path().join("goldens.json")).unwrap();
+    assert!(after.contains("\"happy_artifact_shared.json\""));
+    assert!(after.contains("\"negative_missing_task_id.json\""));
+
+    // A packet that is gone keeps its entry until --prune.
+    fs::remove_file(dir.path().join("happy_artifact_shared.json")).unwrap();
+    let kept = bless(&[&path]);
+    assert!(kept
+        .stdout
+        .contains("1 entry of packets not found kept (--prune removes them)"));
+    assert!(fs::read_to_string(dir.path().join("goldens.json"))
+        .unwrap()
+        .contains("happy_artifact_shared.json"));
+    let pruned = bless(&["--prune", &path]);
+    assert!(pruned
+        .stdout
+        .contains("  - happy_artifact_shared.json  (packet gone; --prune)"));
+    assert!(!fs::read_to_string(dir.path().join("goldens.json"))
+        .unwrap()
+        .contains("happy_artifact_shared.json"));
+}
+
+#[test]
+fn stream_lines_are_recorded_by_line_and_pruned_when_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |id: &str| {
+        format!(
+            r#"{{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{{"id":"a"}},"task":{{"id":"{id}","kind":"delegation"}}}}"#
+        )
+    };
+    let stream = dir.path().join("s.ndjson");
+    fs::write(
+        &stream,
+        format!("{}\n{}\n\n{}\n", line("t1"), line("t2"), line("t3")),
+    )
+    .unwrap();
+    // Named relative to the working directory, as people type it.
+    let here = Some(dir.path());
+    let first = run_in(here, &["bless", "s.ndjson"], &[("CI", None)]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(
+        first
+            .stdout
+            .starts_with("./goldens.json:\n  + s.ndjson:1  strict: task_ref_only"),
+        "{}",
+        first.stdout
+    );
+    assert!(
+        first.stdout.contains("  + s.ndjson:4  "),
+        "blank line 3 is not a packet: {}",
+        first.stdout
+    );
+    let checked = run_in(here, &["check", "--require-golden", "s.ndjson"], &[]);
+    assert_eq!(checked.code, 0, "{}", checked.stdout);
+    fs::write(&stream, format!("{}\n", line("t1"))).unwrap();
+    let kept = run_in(here, &["bless", "s.ndjson"], &[("CI", None)]);
+    assert!(
+        kept.stdout.contains("2 entries of packets not found kept"),
+        "{}",
+        kept.stdout
+    );
+    let pruned = run_in(here, &["bless", "--prune", "s.ndjson"], &[("CI", None)]);
+    assert!(
+        pruned
+            .stdout
+            .contains("  - s.ndjson:2  (packet gone; --prune)"),
+        "{}",
+        pruned.stdout
+    );
+    assert!(pruned
+        .stdout
+        .contains("  - s.ndjson:4  (packet gone; --prune)"));
+    let manifest = fs::read_to_string(dir.path().join("goldens.json")).unwrap();
+    assert!(manifest.contains("\"s.ndjson:1\": {"));
+    assert!(!manifest.contains("s.ndjson:2"));
+}
+
+#[test]
+fn bless_refuses_under_ci_and_on_bad_input() {
+    let dir = fixture_copy();
+    let path = s(dir.path());
+    let manifest = dir.path().join("goldens.json");
+    let before = fs::read(&manifest).unwrap();
+    let happy = dir.path().join("happy_task_requested.json");
+    let text = fs::read_to_string(&happy).unwrap();
+    fs::write(&happy, text.replace("delegation", "analysis")).unwrap();
+
+    let refused = run_env(&["bless", &path], &[("CI", Some("true"))]);
+    assert_eq!(refused.code, 2);
+    assert!(refused
+        .stderr
+        .contains("refusing to write golden manifests while CI is set"));
+    assert_eq!(fs::read(&manifest).unwrap(), before);
+    let dry = run_env(&["bless", "--dry-run", &path], &[("CI", Some("true"))]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert!(dry.stdout.contains("would write"), "{}", dry.stdout);
+    assert_eq!(fs::read(&manifest).unwrap(), before);
+
+    // An unreadable input: nothing is written anywhere.
+    fs::write(dir.path().join("empty.json"), "").unwrap();
+    let unreadable = bless(&[&path]);
+    assert_eq!(unreadable.code, 2);
+    assert!(unreadable.stderr.contains("empty.json: empty file"));
+    assert!(unreadable.stderr.contains("nothing written"));
+    assert_eq!(fs::read(&manifest).unwrap(), before);
+    fs::remove_file(dir.path().join("empty.json")).unwrap();
+
+    // A malformed manifest is never overwritten.
+    fs::write(&manifest, "{\"format\":").unwrap();
+    let malformed = bless(&[&path]);
+    assert_eq!(malformed.code, 2);
+    assert!(malformed.stderr.contains("malformed golden manifest"));
+    assert_eq!(fs::read_to_string(&manifest).unwrap(), "{\"format\":");
+}
+
+#[test]
+fn derive_then_bless_then_check_round_trip() {
+    let out = tempfile::tempdir().unwrap();
+    let target = out.path().join("negatives");
+    let derived = run(&[
+        "derive",
+        &s(&a2a("happy_task_requested")),
+        "--out",
+        &s(&target),
+    ]);
+    assert_eq!(derived.code, 0, "{}", derived.stderr);
+    assert!(derived
+        .stdout
+        .contains("n3_n4_missing_task_id.json  rows N3 N4 SYN  strict: error measurement (S3)  lenient: message_ref_only"));
+    let packets = dir_names(&target);
+    assert_eq!(packets.len(), 13, "{packets:?}");
+    // The freeze's expectations, before any digest: check compares states and errors.
+    let expected_only = run(&["check", &s(&target)]);
+    assert_eq!(expected_only.code, 0, "{}", expected_only.stdout);
+    let blessed = bless(&[&s(&target)]);
+    assert_eq!(blessed.code, 0, "{}", blessed.stderr);
+    assert!(blessed.stdout.contains("strict.payload: absent -> "));
+    assert!(
+        !blessed.stdout.contains("strict.state:"),
+        "expectations held: {}",
+        blessed.stdout
+    );
+    let checked = run(&[
+        "check",
+        "--require-golden",
+        "--format",
+        "markdown",
+        &s(&target),
+    ]);
+    assert_eq!(checked.code, 0, "{}", checked.stdout);
+    assert!(checked.stdout.contains("Every reachable cell is covered."));
+    let again = run(&[
+        "derive",
+        &s(&a2a("happy_task_requested")),
+        "--out",
+        &s(&target),
+    ]);
+    assert_eq!(again.code, 2);
+    assert!(again.stderr.contains("refusing to overwrite"));
+    let forced = run(&[
+        "derive",
+        "--force",
+        &s(&a2a("happy_task_requested")),
+        "--out",
+        &s(&target),
+    ]);
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+}
+
+#[test]
+fn derive_refuses_a_negative_packet() {
+    let out = tempfile::tempdir().unwrap();
+    let result = run(&[
+        "derive",
+        &s(&a2a("n5_task_kind_analysis")),
+        "--out",
+        &s(out.path()),
+    ]);
+    assert_eq!(result.code, 2);
+    assert!(
+        result.stderr.contains("not a positive packet"),
+        "{}",
+        result.stderr
+    );
+    assert!(dir_names(out.path()).is_empty());
+}
