@@ -65,3 +65,45 @@ fn expiry_depends_on_the_fixed_clock() {
     );
     assert_eq!(run(&["explain", "--now", "yesterday", &path]).code, 2);
 }
+
+#[test]
+fn check_reports_profile_rows_in_every_format() {
+    let seed = profile_fixture("uaix/seed-004-fixture.json");
+    let clean = run(&["check", "--now", "2026-06-01T00:00:00Z", &seed]);
+    assert_eq!(clean.code, 0, "{}", clean.stdout);
+
+    let failing = profile_fixture("ahc/neg-AHC-03-lowercase-result.json");
+    let text = run(&["check", &failing]);
+    assert_eq!(text.code, 1, "{}", text.stdout);
+    assert!(
+        text.stdout
+            .contains("AHC-03 $.result: result must be one of"),
+        "{}",
+        text.stdout
+    );
+
+    let json = run(&["check", "--format", "json", &failing]);
+    assert_eq!(json.code, 1);
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert!(json.stdout.contains("\"profile_failure\""), "{report}");
+
+    let junit = run(&["check", "--format", "junit", &failing]);
+    assert!(junit.stdout.contains("AHC-03"), "{}", junit.stdout);
+}
+
+#[test]
+fn check_reports_mixed_a2a_versions() {
+    let dir = tempfile::tempdir().unwrap();
+    // A v0.3 JSON-RPC task (kind discriminator) with a v1.0 state name.
+    let mixed =
+        r#"{"kind":"task","id":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"}}"#;
+    let path = dir.path().join("mixed.json");
+    std::fs::write(&path, mixed).unwrap();
+    let result = run(&["check", &path.to_string_lossy()]);
+    assert_eq!(result.code, 1, "{}", result.stdout);
+    assert!(
+        result.stdout.contains("A2A migration findings"),
+        "{}",
+        result.stdout
+    );
+}

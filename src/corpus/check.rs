@@ -13,7 +13,8 @@ use crate::a2a::{convert, Mode};
 use crate::freeze::{audit, HandoffState};
 use crate::golden::{diff_json, shown_value, GoldenEntry, ModeGolden};
 use crate::json::{digest_value, safe_text, scan_duplicate_keys};
-use crate::rules::Severity;
+use crate::migrate::{Choices, Direction, Migration};
+use crate::rules::{Severity, Verdict};
 use serde::Serialize;
 use serde_json::Value;
 use std::path::Path;
@@ -160,6 +161,12 @@ pub fn check_packet(
         Status::Conforms
     } else if summary.kind.canonical_shape().is_some() {
         audit_findings(packet, &summary, &mut findings);
+        Status::Conforms
+    } else if summary.kind.is_profile() {
+        profile_findings(packet, &summary, options, &mut findings);
+        Status::Conforms
+    } else if matches!(summary.kind, PacketKind::A2aV03 | PacketKind::A2aV10) {
+        migration_findings(packet, &summary, &mut findings);
         Status::Conforms
     } else {
         Status::NotChecked
@@ -409,6 +416,92 @@ fn audit_findings(packet: &RawPacket, summary: &PacketSummary, findings: &mut Ve
                 format!("{} {}: {}", finding.rule, finding.path, finding.message),
             )
             .with_rule(finding.rule),
+        );
+    }
+}
+
+/// Failing and warning rows of a master/sub, ContextCore or UAIX packet, with their ids.
+fn profile_findings(
+    packet: &RawPacket,
+    summary: &PacketSummary,
+    options: &CheckOptions,
+    findings: &mut Vec<CheckFinding>,
+) {
+    if summary.profile_failures == 0 && summary.profile_warnings == 0 {
+        return;
+    }
+    let Ok(value) = serde_json::from_slice::<Value>(&packet.bytes) else {
+        return;
+    };
+    let report = crate::profiles::evaluate(
+        &value,
+        &packet.bytes,
+        Some(&packet.source.path),
+        &options.evaluate.profile,
+    );
+    for outcome in &report.outcomes {
+        let kind = match outcome.verdict {
+            Verdict::Fail => FindingKind::ProfileFailure,
+            Verdict::Warn => FindingKind::ProfileWarning,
+            _ => continue,
+        };
+        let path = outcome
+            .evidence
+            .first()
+            .map(|evidence| evidence.path.to_string())
+            .unwrap_or_else(|| "$".into());
+        let message = outcome.message.as_deref().unwrap_or("");
+        findings.push(
+            CheckFinding::new(
+                kind,
+                None,
+                format!("{} {path}: {}", outcome.rule, safe_text(message)),
+            )
+            .with_rule(outcome.rule),
+        );
+    }
+}
+
+/// An A2A protocol object's mixed-version signals and the checks its migration's result fails.
+fn migration_findings(
+    packet: &RawPacket,
+    summary: &PacketSummary,
+    findings: &mut Vec<CheckFinding>,
+) {
+    if summary.migration_findings == 0 {
+        return;
+    }
+    let Ok(value) = serde_json::from_slice::<Value>(&packet.bytes) else {
+        return;
+    };
+    let direction = if summary.kind == PacketKind::A2aV03 {
+        Direction::Forward
+    } else {
+        Direction::Reverse
+    };
+    let Ok(migration) = Migration::run(&value, direction, &Choices::none()) else {
+        return;
+    };
+    for conflict in &migration.detection.conflicts {
+        findings.push(CheckFinding::new(
+            FindingKind::MigrationFinding,
+            None,
+            format!("mixed versions: {}", safe_text(conflict)),
+        ));
+    }
+    for finding in &migration.findings {
+        findings.push(
+            CheckFinding::new(
+                FindingKind::MigrationFinding,
+                None,
+                format!(
+                    "{} {}: {}",
+                    finding.rule,
+                    finding.path,
+                    safe_text(&finding.message)
+                ),
+            )
+            .with_rule(finding.rule.clone()),
         );
     }
 }

@@ -90,10 +90,16 @@ pub enum FindingKind {
     DuplicateKeys,
     /// Nothing recorded to compare against.
     NoGolden,
+    /// A master/sub, ContextCore or UAIX rule row failed.
+    ProfileFailure,
+    /// A profile row warned (reported, not failing).
+    ProfileWarning,
+    /// An A2A protocol object mixes versions, or its migration's result fails a check.
+    MigrationFinding,
 }
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 10] = [
+    pub const ALL: [FindingKind; 13] = [
         FindingKind::LoadError,
         FindingKind::NotJson,
         FindingKind::ManifestError,
@@ -104,6 +110,9 @@ impl FindingKind {
         FindingKind::AuditWarning,
         FindingKind::DuplicateKeys,
         FindingKind::NoGolden,
+        FindingKind::ProfileFailure,
+        FindingKind::ProfileWarning,
+        FindingKind::MigrationFinding,
     ];
 
     /// The status a finding of this kind gives its packet (at least).
@@ -114,9 +123,12 @@ impl FindingKind {
             | FindingKind::ManifestError
             | FindingKind::PairedUnreadable => Status::Error,
             FindingKind::GoldenMismatch | FindingKind::PairedMismatch => Status::Mismatch,
-            FindingKind::AuditError | FindingKind::DuplicateKeys => Status::Finding,
+            FindingKind::AuditError
+            | FindingKind::DuplicateKeys
+            | FindingKind::ProfileFailure
+            | FindingKind::MigrationFinding => Status::Finding,
             FindingKind::NoGolden => Status::NoGolden,
-            FindingKind::AuditWarning => Status::Conforms,
+            FindingKind::AuditWarning | FindingKind::ProfileWarning => Status::Conforms,
         }
     }
 
@@ -132,6 +144,9 @@ impl FindingKind {
             FindingKind::AuditWarning => "audit_warning",
             FindingKind::DuplicateKeys => "duplicate_keys",
             FindingKind::NoGolden => "no_golden",
+            FindingKind::ProfileFailure => "profile_failure",
+            FindingKind::ProfileWarning => "profile_warning",
+            FindingKind::MigrationFinding => "migration_finding",
         }
     }
 
@@ -148,6 +163,9 @@ impl FindingKind {
             FindingKind::AuditWarning => "freeze-audit warnings",
             FindingKind::DuplicateKeys => "duplicate keys",
             FindingKind::NoGolden => "no golden",
+            FindingKind::ProfileFailure => "profile rule failures",
+            FindingKind::ProfileWarning => "profile rule warnings",
+            FindingKind::MigrationFinding => "A2A migration findings",
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::json::safe_text;
 use std::fmt::Write as _;
 
 /// Groups shown, in this order: what fails first, informational last.
-pub const GROUP_ORDER: [FindingKind; 10] = [
+pub const GROUP_ORDER: [FindingKind; 13] = [
     FindingKind::LoadError,
     FindingKind::ManifestError,
     FindingKind::NotJson,
@@ -16,9 +16,12 @@ pub const GROUP_ORDER: [FindingKind; 10] = [
     FindingKind::GoldenMismatch,
     FindingKind::PairedMismatch,
     FindingKind::AuditError,
+    FindingKind::ProfileFailure,
+    FindingKind::MigrationFinding,
     FindingKind::DuplicateKeys,
     FindingKind::NoGolden,
     FindingKind::AuditWarning,
+    FindingKind::ProfileWarning,
 ];
 
 fn counts_line<T: Copy>(
@@ -156,4 +159,16 @@ pub fn check_text(tally: &CheckTally) -> String {
     }
     let _ = writeln!(out, "\n{}", verdict_line(tally));
     out
+}
+
+#[cfg(test)]
+mod group_order_tests {
+    use super::*;
+
+    #[test]
+    fn group_order_lists_every_kind() {
+        for kind in FindingKind::ALL {
+            assert!(GROUP_ORDER.contains(&kind), "{kind:?} is never shown");
+        }
+    }
 }
