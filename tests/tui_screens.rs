@@ -2,7 +2,7 @@
 //! fixtures, and key handling on the state alone.
 
 use handoff_inspector::a2a::Mode;
-use handoff_inspector::corpus::EvaluateOptions;
+use handoff_inspector::corpus::CheckOptions;
 use handoff_inspector::tui::app::{App, Focus, Overlay, Tab};
 use handoff_inspector::tui::update::{update, Action};
 use handoff_inspector::tui::views::view;
@@ -14,7 +14,7 @@ use ratatui::Terminal;
 use std::path::PathBuf;
 
 fn app_on(path: &str, color: bool) -> App {
-    let mut app = App::new(vec![PathBuf::from(path)], EvaluateOptions::default(), color);
+    let mut app = App::new(vec![PathBuf::from(path)], CheckOptions::default(), color);
     app.size = (120, 40);
     app.load_blocking();
     app
@@ -113,7 +113,7 @@ fn digests_diff_against_a_drifted_expected_payload() {
     .unwrap();
     let mut app = App::new(
         vec![dir.path().to_path_buf()],
-        EvaluateOptions::default(),
+        CheckOptions::default(),
         true,
     );
     app.load_blocking();
@@ -199,9 +199,11 @@ fn rules_matrix_cell_filters_the_list() {
         .rows
         .iter()
         .filter_map(|row| match row {
-            handoff_inspector::tui::app::ListRow::Packet(index) => {
-                app.packets[*index].source.file_name().map(str::to_owned)
-            }
+            handoff_inspector::tui::app::ListRow::Packet(index) => app.packets[*index]
+                .summary
+                .source
+                .file_name()
+                .map(str::to_owned),
             _ => None,
         })
         .collect();
@@ -349,20 +351,31 @@ fn search_finds_text_inside_packets_and_wraps() {
 
 #[test]
 fn filter_menu_by_status() {
-    let mut app = app_on("fixtures/a2a", true);
+    let mut app = app_on("fixtures/profiles", true);
+    let total = app.packet_count();
     keys(&mut app, "f");
-    // The menu lists "clear", then the statuses; "finding" is the fifth status.
-    keys(&mut app, "jjjjj");
+    // The menu lists "clear", then the statuses in the library's order.
+    let position = handoff_inspector::corpus::Status::ALL
+        .iter()
+        .position(|status| status.label() == "finding")
+        .unwrap();
+    keys(&mut app, &"j".repeat(position + 1));
     press(&mut app, KeyCode::Enter);
     assert_eq!(
-        app.filter.status.map(|status| status.name()),
+        app.filter.status.map(|status| status.label()),
         Some("finding")
     );
-    assert_eq!(app.packet_count(), 1);
-    assert_eq!(
-        app.selected_summary().unwrap().source.file_name(),
-        Some("duplicate_task_kind.json")
-    );
+    let shown = app.packet_count();
+    assert!(shown > 0 && shown < total, "{shown} of {total}");
+    for row in &app.rows {
+        if let handoff_inspector::tui::app::ListRow::Packet(index) = row {
+            assert_eq!(app.status(*index).label(), "finding");
+        }
+    }
+    // Clearing the filter shows everything again.
+    keys(&mut app, "f");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.packet_count(), total);
 }
 
 #[test]

@@ -126,7 +126,7 @@ fn run_tui(cli: &Cli) -> Result<Exit, CliError> {
     }
     crate::tui::run(
         paths,
-        crate::corpus::EvaluateOptions::default(),
+        crate::corpus::CheckOptions::default(),
         cli.color.enabled(),
     )
     .map(|()| Exit::Ok)

@@ -1,11 +1,11 @@
 //! The TUI state: plain data. `update` changes it; views only read it.
 
-use super::status::{status_of, Status};
+use super::status::{status_in, Status};
 use super::whatif::WhatIf;
 use crate::a2a::Mode;
 use crate::corpus::{
-    detail, reread_packet, EvaluateOptions, LoadError, PacketDetail, PacketKind, PacketSummary,
-    DEFAULT_MAX_FILE_BYTES,
+    detail, reread_packet, CheckOptions, LoadError, PacketCheck, PacketDetail, PacketKind,
+    PacketSummary, DEFAULT_MAX_FILE_BYTES,
 };
 use crate::freeze::COVERAGE_ROW_IDS;
 use std::path::{Path, PathBuf};
@@ -82,7 +82,7 @@ impl Filter {
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();
         if let Some(status) = self.status {
-            parts.push(format!("status={}", status.name()));
+            parts.push(format!("status={}", status.label()));
         }
         if let Some(kind) = self.kind {
             parts.push(format!("kind={}", kind.tag()));
@@ -121,8 +121,8 @@ pub enum Overlay {
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LoadProgress {
-    pub files_done: usize,
-    pub files_total: usize,
+    /// Packets checked so far.
+    pub packets: usize,
     pub done: bool,
 }
 
@@ -143,8 +143,9 @@ pub enum DiffLayout {
 
 pub struct App {
     pub roots: Vec<PathBuf>,
-    pub options: EvaluateOptions,
-    pub packets: Vec<PacketSummary>,
+    pub options: CheckOptions,
+    /// Every packet with its check verdict (the same as `check` gives), in walk order.
+    pub packets: Vec<PacketCheck>,
     pub load_errors: Vec<LoadError>,
     pub progress: LoadProgress,
     pub rows: Vec<ListRow>,
@@ -173,6 +174,8 @@ pub struct App {
     pub message: Option<String>,
     pub color: bool,
     pub should_quit: bool,
+    /// The packet to select again once a reload brings it back.
+    pub reselect: Option<crate::corpus::Source>,
     /// The generation of the load whose results are shown.
     pub load_generation: u64,
     /// The last drawn size, for paging and mouse hit-testing.
@@ -182,7 +185,7 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(roots: Vec<PathBuf>, options: EvaluateOptions, color: bool) -> App {
+    pub fn new(roots: Vec<PathBuf>, options: CheckOptions, color: bool) -> App {
         App {
             roots,
             options,
@@ -211,6 +214,7 @@ impl App {
             message: None,
             color,
             should_quit: false,
+            reselect: None,
             load_generation: 0,
             size: (120, 40),
             list_area_top: 0,
@@ -219,7 +223,7 @@ impl App {
     }
 
     pub fn status(&self, index: usize) -> Status {
-        status_of(&self.packets[index], self.mode)
+        status_in(&self.packets[index], self.mode)
     }
 
     pub fn selected_packet(&self) -> Option<usize> {
@@ -230,6 +234,10 @@ impl App {
     }
 
     pub fn selected_summary(&self) -> Option<&PacketSummary> {
+        self.selected_check().map(|check| &check.summary)
+    }
+
+    pub fn selected_check(&self) -> Option<&PacketCheck> {
         self.selected_packet()
             .and_then(|index| self.packets.get(index))
     }
@@ -246,9 +254,9 @@ impl App {
     }
 
     fn passes_filter(&self, index: usize) -> bool {
-        let summary = &self.packets[index];
+        let summary = &self.packets[index].summary;
         if let Some(status) = self.filter.status {
-            if status_of(summary, self.mode) != status {
+            if self.status(index) != status {
                 return false;
             }
         }
@@ -272,7 +280,8 @@ impl App {
     pub fn rebuild_rows(&mut self) {
         let keep = self
             .selected_packet()
-            .map(|index| self.packets[index].source.clone());
+            .map(|index| self.packets[index].summary.source.clone())
+            .or_else(|| self.reselect.clone());
         self.rows.clear();
         let mut current_group: Option<(Arc<Path>, bool)> = None;
         let mut group_row = 0;
@@ -280,7 +289,7 @@ impl App {
             if !self.passes_filter(index) {
                 continue;
             }
-            let source = &self.packets[index].source;
+            let source = &self.packets[index].summary.source;
             // NDJSON lines group under their stream; single files under their directory.
             let stream = source.line.is_some();
             let key: Arc<Path> = if stream {
@@ -309,8 +318,11 @@ impl App {
             .filter(|row| matches!(row, ListRow::Packet(_)))
             .count();
         let found = keep.and_then(|source| {
-            self.rows.iter().position(|row| matches!(row, ListRow::Packet(index) if self.packets[*index].source == source))
+            self.rows.iter().position(|row| matches!(row, ListRow::Packet(index) if self.packets[*index].summary.source == source))
         });
+        if found.is_some() {
+            self.reselect = None;
+        }
         self.selected = match found {
             Some(row) => row,
             None => self
@@ -351,7 +363,7 @@ impl App {
         self.detail_scroll = 0;
         self.migrate_cursor = 0;
         self.migrate_off.clear();
-        let source = &self.packets[index].source;
+        let source = &self.packets[index].summary.source;
         let expected = Mode::BOTH.map(|mode| super::pairing::expected_payload(source, mode));
         self.detail = Some(SelectedDetail {
             packet: index,
@@ -373,16 +385,20 @@ impl App {
     }
 
     pub fn load_detail(&self, index: usize) -> Result<PacketDetail, String> {
-        let summary = &self.packets[index];
+        let summary = &self.packets[index].summary;
         let bytes = reread_packet(&summary.source, summary.offset, DEFAULT_MAX_FILE_BYTES)
             .map_err(|error| error.reason)?;
-        Ok(detail(summary.source.clone(), bytes, &self.options))
+        Ok(detail(
+            summary.source.clone(),
+            bytes,
+            &self.options.evaluate,
+        ))
     }
 
     /// Adds freshly loaded packets, keeping the coverage counts current.
-    pub fn add_packets(&mut self, summaries: Vec<PacketSummary>) {
-        for summary in &summaries {
-            self.count_coverage(summary, 1);
+    pub fn add_packets(&mut self, summaries: Vec<PacketCheck>) {
+        for check in &summaries {
+            self.count_coverage(&check.summary, 1);
         }
         self.packets.extend(summaries);
         self.rebuild_rows();
@@ -392,27 +408,27 @@ impl App {
     pub fn replace_file(
         &mut self,
         path: &Path,
-        summaries: Vec<PacketSummary>,
+        summaries: Vec<PacketCheck>,
         errors: Vec<LoadError>,
     ) {
-        let removed: Vec<PacketSummary> = {
+        let removed: Vec<PacketCheck> = {
             let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.packets)
                 .into_iter()
-                .partition(|p| &*p.source.path == path);
+                .partition(|p| &*p.summary.source.path == path);
             self.packets = kept;
             gone
         };
-        for summary in &removed {
-            self.count_coverage(summary, -1);
+        for check in &removed {
+            self.count_coverage(&check.summary, -1);
         }
         self.load_errors.retain(|error| &*error.source.path != path);
         self.load_errors.extend(errors);
-        for summary in &summaries {
-            self.count_coverage(summary, 1);
+        for check in &summaries {
+            self.count_coverage(&check.summary, 1);
         }
         let at = self
             .packets
-            .partition_point(|packet| packet.source.path.as_ref() < path);
+            .partition_point(|packet| packet.summary.source.path.as_ref() < path);
         self.packets.splice(at..at, summaries);
         self.detail = None;
         self.rebuild_rows();
@@ -431,7 +447,12 @@ impl App {
         }
     }
 
+    /// Forgets every packet (before a reload), remembering which one was selected so that the
+    /// selection comes back when it is loaded again.
     pub fn clear_packets(&mut self) {
+        if let Some(check) = self.selected_check() {
+            self.reselect = Some(check.summary.source.clone());
+        }
         self.packets.clear();
         self.load_errors.clear();
         self.coverage = vec![[0, 0]; COVERAGE_ROW_IDS.len()];

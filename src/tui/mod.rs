@@ -26,10 +26,10 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use update::{update, Action, Effect};
 
-use crate::corpus::{EvaluateOptions, FileFormat};
+use crate::corpus::{CheckOptions, FileFormat};
 
 /// Runs the inspector on `roots` until the user quits.
-pub fn run(roots: Vec<PathBuf>, options: EvaluateOptions, color: bool) -> std::io::Result<()> {
+pub fn run(roots: Vec<PathBuf>, options: CheckOptions, color: bool) -> std::io::Result<()> {
     let (sender, receiver) = mpsc::channel::<Action>();
     let loader = Loader::new(sender.clone(), options.clone());
     let mut app = App::new(roots.clone(), options, color);

@@ -4,7 +4,7 @@
 use super::app::{App, Tab};
 use super::update::{update, Action};
 use crate::a2a::Mode;
-use crate::corpus::EvaluateOptions;
+use crate::corpus::CheckOptions;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -96,7 +96,7 @@ fn press(app: &mut App, key: KeyEvent) {
 /// Loads the paths, applies the spec and draws one frame.
 pub fn render(spec: &RenderSpec) -> Result<Buffer, String> {
     let keys = parse_keys(&spec.keys)?;
-    let mut app = App::new(spec.paths.clone(), EvaluateOptions::default(), spec.color);
+    let mut app = App::new(spec.paths.clone(), CheckOptions::default(), spec.color);
     app.size = (spec.width, spec.height);
     app.load_blocking();
     app.mode = spec.mode;

@@ -72,7 +72,7 @@ impl Theme {
         match status {
             Status::Conforms => self.good(),
             Status::Mismatch | Status::Error => self.bad(),
-            Status::NoGolden => self.dim(),
+            Status::NoGolden | Status::NotChecked => self.dim(),
             Status::Finding => self.warn(),
         }
     }

@@ -48,6 +48,15 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::FilesChanged(paths) => {
+            // A golden manifest changes the verdict of every packet it records: check again.
+            if paths
+                .iter()
+                .any(|path| crate::corpus::is_manifest_file(path))
+            {
+                app.message = Some("golden manifest changed on disk; re-checking".to_owned());
+                app.clear_packets();
+                return vec![Effect::ReloadAll];
+            }
             app.message = Some(format!(
                 "{} file(s) changed on disk; re-checking",
                 paths.len()
@@ -61,13 +70,7 @@ fn on_loader(app: &mut App, event: LoaderEvent) {
     match event {
         LoaderEvent::Packets(summaries) => app.add_packets(summaries),
         LoaderEvent::Errors(errors) => app.load_errors.extend(errors),
-        LoaderEvent::Progress {
-            files_done,
-            files_total,
-        } => {
-            app.progress.files_done = files_done;
-            app.progress.files_total = files_total;
-        }
+        LoaderEvent::Progress { packets } => app.progress.packets = packets,
         LoaderEvent::Done => {
             app.progress.done = true;
             if app.packets.is_empty() && app.load_errors.is_empty() {
@@ -77,9 +80,9 @@ fn on_loader(app: &mut App, event: LoaderEvent) {
         }
         LoaderEvent::FileReloaded {
             path,
-            summaries,
+            checks,
             errors,
-        } => app.replace_file(&path, summaries, errors),
+        } => app.replace_file(&path, checks, errors),
     }
 }
 
@@ -391,7 +394,7 @@ fn find_match_from(app: &mut App, forward: bool, include_current: bool) {
 }
 
 fn packet_matches(app: &App, index: usize, needle: &str) -> bool {
-    let summary = &app.packets[index];
+    let summary = &app.packets[index].summary;
     if summary.source.to_string().to_lowercase().contains(needle) {
         return true;
     }
@@ -440,7 +443,7 @@ fn open_whatif(app: &mut App) {
         (crate::corpus::PacketKind::RawA2a, Some(packet)) => WhatIf::new(
             detail.source.to_string(),
             packet,
-            &app.options.conversion,
+            &app.options.evaluate.conversion,
             app.mode,
         ),
         _ => None,

@@ -4,6 +4,7 @@
 use super::text::safe;
 use crate::corpus::ModeResult;
 use crate::tui::app::{App, Focus, ListRow};
+use crate::tui::status::glyph;
 use crate::tui::theme::Theme;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -48,7 +49,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
 }
 
 fn packet_line(app: &App, index: usize, width: usize, theme: &Theme) -> Line<'static> {
-    let summary = &app.packets[index];
+    let summary = &app.packets[index].summary;
     let status = app.status(index);
     let name = match summary.source.line {
         Some(line) => format!(":{line}"),
@@ -73,7 +74,7 @@ fn packet_line(app: &App, index: usize, width: usize, theme: &Theme) -> Line<'st
     let room = width.saturating_sub(3 + columns.chars().count()).max(8);
     let name = fit_middle(&name, room);
     Line::from(vec![
-        Span::styled(format!(" {} ", status.glyph()), theme.status(status)),
+        Span::styled(format!(" {} ", glyph(status)), theme.status(status)),
         Span::styled(format!("{:<room$}", safe(&name)), theme.text()),
         Span::styled(columns, theme.dim()),
     ])

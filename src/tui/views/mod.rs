@@ -81,10 +81,7 @@ fn title_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     }
     if !app.progress.done {
         spans.push(Span::styled(
-            format!(
-                "  loading… {}/{} files",
-                app.progress.files_done, app.progress.files_total
-            ),
+            format!("  loading… {} checked", app.progress.packets),
             theme.warn(),
         ));
     }

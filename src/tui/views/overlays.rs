@@ -5,6 +5,7 @@ use super::text::{heading, safe};
 use crate::rules::Evidence;
 use crate::tui::app::{filter_choices, App, FilterChoice};
 use crate::tui::keymap::{Context, KEYMAP};
+use crate::tui::status::glyph;
 use crate::tui::theme::Theme;
 use crate::tui::whatif::WhatIf;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -72,7 +73,7 @@ pub fn filter(app: &App, cursor: usize, frame: &mut Frame, screen: Rect, theme: 
             let (label, active) = match choice {
                 FilterChoice::Clear => ("clear all filters".to_owned(), !app.filter.is_active()),
                 FilterChoice::Status(status) => (
-                    format!("status  {} {}", status.glyph(), status.name()),
+                    format!("status  {} {}", glyph(*status), status.label()),
                     app.filter.status == Some(*status),
                 ),
                 FilterChoice::Kind(kind) => (
