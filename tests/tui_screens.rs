@@ -410,3 +410,95 @@ fn migrate_tab_steps_and_switches_steps_off() {
     assert_eq!(app.migrate_cursor, 0);
     assert!(app.migrate_off.is_empty());
 }
+
+#[test]
+fn golden_review_accepts_with_confirmation_and_skips() {
+    if std::env::var_os("CI").is_some_and(|value| !value.is_empty()) {
+        // Under CI nothing may be written; the library's refusal is tested in corpus::accept.
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let raw = std::fs::read_to_string("fixtures/a2a/happy_task_requested.json").unwrap();
+    std::fs::write(dir.path().join("one.json"), &raw).unwrap();
+    std::fs::write(
+        dir.path().join("two.json"),
+        raw.replace("delegation", "analysis"),
+    )
+    .unwrap();
+    let mut app = App::new(
+        vec![dir.path().to_path_buf()],
+        CheckOptions::default(),
+        true,
+    );
+    app.size = (120, 40);
+    app.load_blocking();
+    assert!(app
+        .packets
+        .iter()
+        .all(|check| check.status.label() == "no golden"));
+
+    keys(&mut app, "a");
+    let Some(Overlay::Review(review)) = &app.overlay else {
+        panic!("no review panel")
+    };
+    assert_eq!(review.queue.len(), 2);
+    let text = screen_text(draw(&app, 120, 40).backend().buffer());
+    assert!(text.contains("golden review 1 of 2"), "{text}");
+
+    // Accept asks first; anything but y declines.
+    keys(&mut app, "a");
+    assert!(matches!(&app.overlay, Some(Overlay::Review(review)) if review.confirming));
+    assert!(screen_text(draw(&app, 120, 40).backend().buffer()).contains("Record this outcome in"));
+    let effects = update(
+        &mut app,
+        Action::Key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::NONE)),
+    );
+    assert!(effects.is_empty());
+    keys(&mut app, "a");
+    let effects = update(
+        &mut app,
+        Action::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE)),
+    );
+    let [handoff_inspector::tui::update::Effect::AcceptGolden(source)] = effects.as_slice() else {
+        panic!("expected one accept, got {effects:?}")
+    };
+    assert!(source.to_string().ends_with("one.json"));
+
+    // What the runtime does with the effect, then a fresh check.
+    let check = app
+        .packets
+        .iter()
+        .find(|check| &check.summary.source == source)
+        .unwrap()
+        .clone();
+    handoff_inspector::corpus::accept_golden(&check, &app.options).unwrap();
+    keys(&mut app, "s");
+    assert!(app.overlay.is_none());
+    assert_eq!(
+        app.message.as_deref(),
+        Some("review done: 1 accepted, 0 rejected, 1 skipped")
+    );
+    let mut reloaded = App::new(
+        vec![dir.path().to_path_buf()],
+        CheckOptions::default(),
+        true,
+    );
+    reloaded.load_blocking();
+    let statuses: Vec<&str> = reloaded
+        .packets
+        .iter()
+        .map(|check| check.status.label())
+        .collect();
+    assert_eq!(statuses, vec!["conforms", "no golden"]);
+
+    // Rejected packets are not offered again.
+    let mut app = reloaded;
+    keys(&mut app, "ar");
+    assert!(app.overlay.is_none());
+    keys(&mut app, "a");
+    assert!(app
+        .message
+        .as_deref()
+        .unwrap_or("")
+        .starts_with("nothing to review"));
+}

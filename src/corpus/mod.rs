@@ -1,6 +1,7 @@
 //! Corpora: walking paths into sources, reading packets (a `.json` file each, or one per
 //! NDJSON line), with every unreadable input reported against its path and line.
 
+mod accept;
 mod check;
 mod classify;
 mod evaluate;
@@ -12,6 +13,7 @@ mod source;
 mod status;
 mod walk;
 
+pub use accept::{accept_golden, Accepted};
 pub use check::{
     check_packet, golden_finding, recorded_mode, CheckOptions, GoldenLookup, GoldenVerdict,
     ModeCheck, PacketCheck,

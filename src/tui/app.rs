@@ -116,7 +116,21 @@ pub enum Overlay {
     Help,
     Filter { cursor: usize },
     WhatIf(Box<WhatIf>),
+    Review(ReviewState),
     Message(String),
+}
+
+/// A golden review in progress: the packets to go through (by source, so a reload between
+/// steps cannot confuse them), where we are, and what was decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReviewState {
+    pub queue: Vec<crate::corpus::Source>,
+    pub position: usize,
+    /// Accept was pressed: waiting for y / n.
+    pub confirming: bool,
+    pub accepted: usize,
+    pub rejected: usize,
+    pub skipped: usize,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -174,6 +188,8 @@ pub struct App {
     pub message: Option<String>,
     pub color: bool,
     pub should_quit: bool,
+    /// Packets whose golden the reviewer chose to keep; not offered again this session.
+    pub review_rejected: std::collections::HashSet<crate::corpus::Source>,
     /// The packet to select again once a reload brings it back.
     pub reselect: Option<crate::corpus::Source>,
     /// The generation of the load whose results are shown.
@@ -214,6 +230,7 @@ impl App {
             message: None,
             color,
             should_quit: false,
+            review_rejected: Default::default(),
             reselect: None,
             load_generation: 0,
             size: (120, 40),
@@ -492,6 +509,33 @@ impl App {
                 super::update::Action::Loader(self.load_generation, event),
             );
         }
+    }
+
+    /// Selects the packet from `source` if it is in the list; returns whether it is.
+    pub fn select_source(&mut self, source: &crate::corpus::Source) -> bool {
+        let row = self.rows.iter().position(
+            |row| matches!(row, ListRow::Packet(index) if &self.packets[*index].summary.source == source),
+        );
+        if let Some(row) = row {
+            self.selected = row;
+            self.refresh_detail();
+        }
+        row.is_some()
+    }
+
+    /// The packet files listed from the same directory as `source` (what a change to that
+    /// directory's golden manifest affects).
+    pub fn files_in_dir_of(&self, source: &crate::corpus::Source) -> Vec<PathBuf> {
+        let dir = source.path.parent();
+        let mut files: Vec<PathBuf> = self
+            .packets
+            .iter()
+            .map(|check| &check.summary.source.path)
+            .filter(|path| path.parent() == dir)
+            .map(|path| path.to_path_buf())
+            .collect();
+        files.dedup();
+        files
     }
 
     pub fn packet_count(&self) -> usize {

@@ -29,6 +29,10 @@ pub enum Command {
     Copy,
     Help,
     WhatIf,
+    Review,
+    Accept,
+    Reject,
+    Skip,
     DiffLayout,
     StepNext,
     StepPrev,
@@ -46,6 +50,8 @@ pub enum Context {
     WhatIf,
     /// The Migrate tab with the detail focused.
     Migrate,
+    /// The golden review panel.
+    Review,
 }
 
 impl Context {
@@ -54,6 +60,7 @@ impl Context {
             Context::Global => "Browse",
             Context::WhatIf => "What-if panel",
             Context::Migrate => "Migrate tab (detail focused)",
+            Context::Review => "Golden review",
         }
     }
 }
@@ -239,6 +246,13 @@ pub static KEYMAP: &[Binding] = &[
     ),
     bind!(
         Global,
+        [ch('a')],
+        Command::Review,
+        "a review",
+        "review packets that differ from or lack a golden"
+    ),
+    bind!(
+        Global,
         [ch('d')],
         Command::DiffLayout,
         "",
@@ -323,6 +337,34 @@ pub static KEYMAP: &[Binding] = &[
         "space on/off",
         "switch a step off / on to see its effect"
     ),
+    bind!(
+        Review,
+        [ch('a')],
+        Command::Accept,
+        "a accept",
+        "accept: record this outcome as the golden (asks first)"
+    ),
+    bind!(
+        Review,
+        [ch('r')],
+        Command::Reject,
+        "r reject",
+        "reject: keep the golden; not offered again"
+    ),
+    bind!(
+        Review,
+        [ch('s'), key(KeyCode::Char(' '))],
+        Command::Skip,
+        "s skip",
+        "skip for now"
+    ),
+    bind!(
+        Review,
+        [key(KeyCode::Esc), ch('q')],
+        Command::Back,
+        "esc stop",
+        "stop reviewing"
+    ),
 ];
 
 /// The command a key asks for in `context` (falling back to the global bindings).
@@ -350,7 +392,12 @@ pub fn lookup(context: Context, event: &KeyEvent) -> Option<Command> {
 /// The keymap as Markdown tables, one per context (for the README; a test keeps it current).
 pub fn keymap_markdown() -> String {
     let mut out = String::new();
-    for context in [Context::Global, Context::WhatIf, Context::Migrate] {
+    for context in [
+        Context::Global,
+        Context::WhatIf,
+        Context::Migrate,
+        Context::Review,
+    ] {
         out.push_str(&format!("| {} | |\n|---|---|\n", context.title()));
         for binding in KEYMAP.iter().filter(|binding| binding.context == context) {
             let keys = binding_label(binding).replace('|', "\\|");
@@ -407,7 +454,12 @@ mod tests {
 
     #[test]
     fn no_chord_is_bound_twice_in_one_context() {
-        for context in [Context::Global, Context::WhatIf, Context::Migrate] {
+        for context in [
+            Context::Global,
+            Context::WhatIf,
+            Context::Migrate,
+            Context::Review,
+        ] {
             let mut seen = HashSet::new();
             for binding in KEYMAP.iter().filter(|binding| binding.context == context) {
                 for chord in binding.chords {

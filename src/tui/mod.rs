@@ -102,6 +102,7 @@ pub fn run(roots: Vec<PathBuf>, options: CheckOptions, color: bool) -> std::io::
                     Effect::ReloadAll => app.load_generation = loader.load_all(app.roots.clone()),
                     Effect::ReloadFiles(paths) => loader.reload_files(paths),
                     Effect::Copy(text) => terminal::copy_osc52(&text),
+                    Effect::AcceptGolden(source) => accept(&mut app, &loader, &source),
                 }
             }
         }
@@ -148,4 +149,27 @@ impl RootSpelling {
         }
         path.to_path_buf()
     }
+}
+
+/// Records the reviewed packet's golden (the library refuses under CI and never overwrites a
+/// malformed manifest), then checks that packet's directory again.
+fn accept(app: &mut App, loader: &Loader, source: &crate::corpus::Source) {
+    let Some(check) = app
+        .packets
+        .iter()
+        .find(|check| &check.summary.source == source)
+    else {
+        return;
+    };
+    app.message = Some(match crate::corpus::accept_golden(check, &app.options) {
+        Ok(accepted) => {
+            loader.reload_files(app.files_in_dir_of(source));
+            format!(
+                "golden recorded in {} ({} change(s))",
+                crate::json::safe_text(&accepted.manifest.display().to_string()),
+                accepted.changes.len()
+            )
+        }
+        Err(reason) => format!("not recorded: {}", crate::json::safe_text(&reason)),
+    });
 }

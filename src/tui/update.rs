@@ -1,7 +1,9 @@
 //! `update(&mut App, Action) -> Vec<Effect>`: the only place state changes. Effects that
 //! touch the outside world (reloading, copying to the clipboard) are returned, not done here.
 
-use super::app::{filter_choices, App, DiffLayout, FilterChoice, Focus, ListRow, Overlay, Tab};
+use super::app::{
+    filter_choices, App, DiffLayout, FilterChoice, Focus, ListRow, Overlay, ReviewState, Tab,
+};
 use super::keymap::{lookup, Command, Context};
 use super::loader::LoaderEvent;
 use super::whatif::WhatIf;
@@ -27,6 +29,8 @@ pub enum Effect {
     ReloadAll,
     ReloadFiles(Vec<PathBuf>),
     Copy(String),
+    /// Record the packet's current outcome as its golden (confirmed in the review).
+    AcceptGolden(crate::corpus::Source),
 }
 
 pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
@@ -48,15 +52,20 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::FilesChanged(paths) => {
-            // A golden manifest changes the verdict of every packet it records: check again.
-            if paths
-                .iter()
-                .any(|path| crate::corpus::is_manifest_file(path))
-            {
-                app.message = Some("golden manifest changed on disk; re-checking".to_owned());
-                app.clear_packets();
-                return vec![Effect::ReloadAll];
+            // A golden manifest changes the verdict of every packet it records: check the
+            // files of its directory again (in place, so a review in progress keeps its list).
+            let mut files: Vec<PathBuf> = Vec::new();
+            for path in &paths {
+                if crate::corpus::is_manifest_file(path) {
+                    let probe = crate::corpus::Source::file(path.clone());
+                    files.extend(app.files_in_dir_of(&probe));
+                } else {
+                    files.push(path.clone());
+                }
             }
+            files.sort();
+            files.dedup();
+            let paths = files;
             app.message = Some(format!(
                 "{} file(s) changed on disk; re-checking",
                 paths.len()
@@ -107,6 +116,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             on_filter_key(app, key, cursor);
             return Vec::new();
         }
+        Some(Overlay::Review(review)) => return on_review_key(app, key, review),
         Some(Overlay::WhatIf(mut whatif)) => {
             match lookup(Context::WhatIf, &key) {
                 Some(Command::WhatIfEvent) => whatif.cycle_event(),
@@ -251,6 +261,7 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
             }
         }
         Command::Help => app.overlay = Some(Overlay::Help),
+        Command::Review => open_review(app),
         Command::StepNext | Command::StepPrev | Command::Toggle => on_migrate_command(app, command),
         _ => {}
     }
@@ -432,6 +443,104 @@ fn on_filter_key(app: &mut App, key: KeyEvent, cursor: usize) {
         _ => {}
     }
     app.overlay = Some(Overlay::Filter { cursor });
+}
+
+/// Whether a packet can be settled by recording a golden: it differs from its golden, or has
+/// none. (A differing paired expected payload is not a golden: it is never rewritten.)
+fn reviewable(check: &crate::corpus::PacketCheck) -> bool {
+    use crate::corpus::FindingKind;
+    check.recorded().is_some()
+        && check.findings.iter().any(|finding| {
+            matches!(
+                finding.kind,
+                FindingKind::GoldenMismatch | FindingKind::NoGolden
+            )
+        })
+}
+
+fn open_review(app: &mut App) {
+    let count = app.rows.len();
+    let queue: Vec<crate::corpus::Source> = (0..count)
+        .map(|offset| (app.selected + offset) % count.max(1))
+        .filter_map(|row| match app.rows.get(row) {
+            Some(ListRow::Packet(index)) => Some(&app.packets[*index]),
+            _ => None,
+        })
+        .filter(|check| reviewable(check) && !app.review_rejected.contains(&check.summary.source))
+        .map(|check| check.summary.source.clone())
+        .collect();
+    let Some(first) = queue.first().cloned() else {
+        app.message =
+            Some("nothing to review: no listed packet differs from or lacks a golden".to_owned());
+        return;
+    };
+    app.select_source(&first);
+    app.tab = Tab::Digests;
+    app.overlay = Some(Overlay::Review(ReviewState {
+        queue,
+        position: 0,
+        confirming: false,
+        accepted: 0,
+        rejected: 0,
+        skipped: 0,
+    }));
+}
+
+fn on_review_key(app: &mut App, key: KeyEvent, mut review: ReviewState) -> Vec<Effect> {
+    let Some(source) = review.queue.get(review.position).cloned() else {
+        return Vec::new();
+    };
+    let mut effects = Vec::new();
+    if review.confirming {
+        review.confirming = false;
+        if key.code != KeyCode::Char('y') {
+            app.overlay = Some(Overlay::Review(review));
+            return effects;
+        }
+        review.accepted += 1;
+        effects.push(Effect::AcceptGolden(source));
+    } else {
+        match lookup(Context::Review, &key) {
+            Some(Command::Accept) => {
+                review.confirming = true;
+                app.overlay = Some(Overlay::Review(review));
+                return effects;
+            }
+            Some(Command::Reject) => {
+                review.rejected += 1;
+                app.review_rejected.insert(source);
+            }
+            Some(Command::Skip) => review.skipped += 1,
+            Some(Command::Back) => {
+                app.message = Some(review_summary(&review, "review stopped"));
+                return effects;
+            }
+            Some(Command::Quit) if key.code == KeyCode::Char('c') => {
+                app.should_quit = true;
+                return effects;
+            }
+            _ => {
+                app.overlay = Some(Overlay::Review(review));
+                return effects;
+            }
+        }
+    }
+    review.position += 1;
+    match review.queue.get(review.position).cloned() {
+        Some(next) => {
+            app.select_source(&next);
+            app.overlay = Some(Overlay::Review(review));
+        }
+        None => app.message = Some(review_summary(&review, "review done")),
+    }
+    effects
+}
+
+fn review_summary(review: &ReviewState, what: &str) -> String {
+    format!(
+        "{what}: {} accepted, {} rejected, {} skipped",
+        review.accepted, review.rejected, review.skipped
+    )
 }
 
 fn open_whatif(app: &mut App) {

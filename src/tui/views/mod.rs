@@ -47,6 +47,7 @@ pub fn view(app: &App, frame: &mut Frame) {
         Some(Overlay::Filter { cursor }) => overlays::filter(app, *cursor, frame, screen, &theme),
         Some(Overlay::WhatIf(whatif)) => overlays::whatif(whatif, frame, screen, &theme),
         Some(Overlay::Message(message)) => overlays::message(message, frame, screen, &theme),
+        Some(Overlay::Review(review)) => overlays::review(app, review, frame, screen, &theme),
         None => {}
     }
 }
@@ -101,6 +102,7 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     } else {
         let context = match app.overlay {
             Some(Overlay::WhatIf(_)) => Context::WhatIf,
+            Some(Overlay::Review(_)) => Context::Review,
             _ if app.tab == Tab::Migrate && app.focus == Focus::Detail => Context::Migrate,
             _ => Context::Global,
         };

@@ -2,8 +2,9 @@
 
 use super::layout::centered;
 use super::text::{heading, safe};
+use crate::corpus::FindingKind;
 use crate::rules::Evidence;
-use crate::tui::app::{filter_choices, App, FilterChoice};
+use crate::tui::app::{filter_choices, App, FilterChoice, ReviewState};
 use crate::tui::keymap::{Context, KEYMAP};
 use crate::tui::status::glyph;
 use crate::tui::theme::Theme;
@@ -195,4 +196,90 @@ fn toggle(key: &str, name: &str, value: String, theme: &Theme) -> Line<'static> 
         Span::raw(format!("{name:<12} ")),
         Span::styled(value, theme.accent()),
     ])
+}
+
+/// The golden review: what differs for the packet under review, and the decision keys. Drawn
+/// over the lower part of the screen so the Digests tab above stays in view.
+pub fn review(app: &App, review: &ReviewState, frame: &mut Frame, screen: Rect, theme: &Theme) {
+    let height = 14.min(screen.height.saturating_sub(4));
+    let area = Rect {
+        x: screen.x + 2,
+        y: screen.y + screen.height.saturating_sub(height + 1),
+        width: screen.width.saturating_sub(4),
+        height,
+    };
+    let title = format!(
+        "golden review {} of {}",
+        review.position + 1,
+        review.queue.len()
+    );
+    let inner = panel(frame, area, &title, theme);
+    let mut lines = Vec::new();
+    match review.queue.get(review.position) {
+        Some(source) => lines.push(Line::from(Span::styled(
+            safe(&source.to_string()),
+            theme.title(),
+        ))),
+        None => lines.push(Line::from("nothing left to review")),
+    }
+    if let Some(check) = app.selected_check() {
+        for finding in check.findings.iter().filter(|finding| {
+            matches!(
+                finding.kind,
+                FindingKind::GoldenMismatch | FindingKind::NoGolden
+            )
+        }) {
+            let style = if finding.kind == FindingKind::NoGolden {
+                theme.dim()
+            } else {
+                theme.bad()
+            };
+            lines.push(Line::from(Span::styled(
+                format!("  {}", safe(&finding.message)),
+                style,
+            )));
+            if let Some(diff) = &finding.diff {
+                for change in diff.changes.iter().take(4) {
+                    lines.push(Line::from(Span::styled(
+                        format!("    {}", change.describe()),
+                        theme.dim(),
+                    )));
+                }
+            }
+        }
+    }
+    lines.push(Line::default());
+    if review.confirming {
+        let dir = app
+            .selected_check()
+            .map(|check| crate::corpus::manifest_key(&check.summary.source).0)
+            .unwrap_or_default();
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!(
+                    "Record this outcome in {}? ",
+                    safe(&crate::golden::manifest_path(&dir).display().to_string())
+                ),
+                theme.warn(),
+            ),
+            Span::styled("y", theme.key()),
+            Span::raw(" yes   "),
+            Span::styled("any other key", theme.key()),
+            Span::raw(" no"),
+        ]));
+    } else {
+        let keys: Vec<Span> = KEYMAP
+            .iter()
+            .filter(|binding| binding.context == Context::Review && !binding.short.is_empty())
+            .flat_map(|binding| {
+                let (key, word) = binding.short.split_once(' ').unwrap_or((binding.short, ""));
+                [
+                    Span::styled(format!("{key} "), theme.key()),
+                    Span::styled(format!("{word}   "), theme.dim()),
+                ]
+            })
+            .collect();
+        lines.push(Line::from(keys));
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
 }

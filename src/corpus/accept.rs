@@ -1,0 +1,135 @@
+//! Accepting one packet's current outcome as its golden (the TUI's review): the same bless
+//! planning as `bless`, for a single packet, keeping every other entry, written atomically.
+
+use super::check::PacketCheck;
+use super::pair::manifest_key;
+use super::CheckOptions;
+use crate::golden::{ci_is_set, manifest_path, plan_bless, read_manifest, write_manifest, Change};
+use std::path::PathBuf;
+
+/// What an accepted golden changed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Accepted {
+    pub manifest: PathBuf,
+    pub changes: Vec<Change>,
+}
+
+/// Records `check`'s current outcome (every evaluated mode) in its directory's manifest.
+/// Refuses while `CI` is set, for kinds that are not converted, and when the existing manifest
+/// cannot be read or was recorded under other options: an existing golden is never lost.
+pub fn accept_golden(check: &PacketCheck, options: &CheckOptions) -> Result<Accepted, String> {
+    if ci_is_set(std::env::var_os("CI").as_deref()) {
+        return Err("not written: goldens are not recorded while CI is set".to_owned());
+    }
+    let entry = check
+        .recorded()
+        .ok_or_else(|| format!("a {} has no golden to record", check.summary.kind.name()))?;
+    let (dir, key) = manifest_key(&check.summary.source);
+    let existing = read_manifest(&dir)
+        .map_err(|error| format!("{}: {error}", manifest_path(&dir).display()))?;
+    let modes: Vec<_> = check
+        .summary
+        .evaluated_modes()
+        .map(|mode| mode.mode)
+        .collect();
+    // Only this packet is recorded; every other entry stays as it is, gone or not.
+    let plan = plan_bless(
+        existing.as_ref(),
+        vec![(key, entry)],
+        &modes,
+        &options.evaluate.conversion,
+        &|_| true,
+        false,
+    )?;
+    let manifest = if plan.is_unchanged() {
+        manifest_path(&dir)
+    } else {
+        write_manifest(&dir, &plan.manifest)
+            .map_err(|error| format!("{}: {error}", manifest_path(&dir).display()))?
+    };
+    Ok(Accepted {
+        manifest,
+        changes: plan.changes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::{check_corpus, CheckItem, PipelineOptions, Status};
+
+    fn check_dir(dir: &std::path::Path) -> Vec<PacketCheck> {
+        let mut checks = Vec::new();
+        check_corpus(
+            &[dir.to_path_buf()],
+            &CheckOptions::default(),
+            PipelineOptions::default(),
+            true,
+            &mut |item| {
+                if let CheckItem::Packet(check) = item {
+                    checks.push(*check);
+                }
+            },
+        )
+        .unwrap();
+        checks
+    }
+
+    #[test]
+    fn accepting_records_one_packet_and_keeps_the_others() {
+        if ci_is_set(std::env::var_os("CI").as_deref()) {
+            // Under CI the refusal is the behaviour; it is asserted below instead.
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join("a.json"), r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":{"id":"t","kind":"delegation"}}"#).unwrap();
+            let checks = check_dir(dir.path());
+            assert!(accept_golden(&checks[0], &CheckOptions::default())
+                .unwrap_err()
+                .contains("CI is set"));
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let packet = r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":{"id":"t","kind":"delegation"}}"#;
+        std::fs::write(dir.path().join("a.json"), packet).unwrap();
+        std::fs::write(
+            dir.path().join("b.json"),
+            packet.replace("delegation", "analysis"),
+        )
+        .unwrap();
+        let checks = check_dir(dir.path());
+        assert!(checks.iter().all(|check| check.status == Status::NoGolden));
+        let accepted = accept_golden(&checks[0], &CheckOptions::default()).unwrap();
+        assert_eq!(accepted.changes.len(), 1, "{:?}", accepted.changes);
+        let statuses: Vec<Status> = check_dir(dir.path())
+            .iter()
+            .map(|check| check.status)
+            .collect();
+        assert_eq!(statuses, vec![Status::Conforms, Status::NoGolden]);
+
+        // The recorded packet drifts: accepting again updates its entry, the other stays absent.
+        std::fs::write(dir.path().join("a.json"), packet.replace("\"t\"", "\"t2\"")).unwrap();
+        let drifted = check_dir(dir.path());
+        assert_eq!(drifted[0].status, Status::Mismatch);
+        accept_golden(&drifted[0], &CheckOptions::default()).unwrap();
+        let statuses: Vec<Status> = check_dir(dir.path())
+            .iter()
+            .map(|check| check.status)
+            .collect();
+        assert_eq!(statuses, vec![Status::Conforms, Status::NoGolden]);
+    }
+
+    #[test]
+    fn a_malformed_manifest_is_never_overwritten() {
+        if ci_is_set(std::env::var_os("CI").as_deref()) {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.json"), r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":{"id":"t"}}"#).unwrap();
+        let checks = check_dir(dir.path());
+        std::fs::write(dir.path().join("goldens.json"), "{ not a manifest").unwrap();
+        assert!(accept_golden(&checks[0], &CheckOptions::default()).is_err());
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("goldens.json")).unwrap(),
+            "{ not a manifest"
+        );
+    }
+}
