@@ -249,7 +249,7 @@ pub static KEYMAP: &[Binding] = &[
         [ch('a')],
         Command::Review,
         "a review",
-        "review packets that differ from or lack a golden"
+        "review differing or missing goldens"
     ),
     bind!(
         Global,

@@ -38,7 +38,7 @@ pub fn help(frame: &mut Frame, screen: Rect, theme: &Theme) {
         "complete, trusted or successful.",
         "",
         "✓ conforms  ≠ mismatch  ✗ error",
-        "○ no golden  ! finding",
+        "○ no golden  ! finding  · not checked",
     ] {
         panels.push(Line::from(Span::styled(note, theme.dim())));
     }
