@@ -342,14 +342,14 @@ pub static KEYMAP: &[Binding] = &[
         [ch('a')],
         Command::Accept,
         "a accept",
-        "accept: record this outcome as the golden (asks first)"
+        "accept: record as the golden (asks first)"
     ),
     bind!(
         Review,
         [ch('r')],
         Command::Reject,
         "r reject",
-        "reject: keep the golden; not offered again"
+        "reject: keep the golden, do not offer again"
     ),
     bind!(
         Review,

@@ -31,6 +31,8 @@ pub fn help(frame: &mut Frame, screen: Rect, theme: &Theme) {
     panels.push(Line::default());
     panels.extend(super::help_lines(Context::Migrate, theme));
     panels.push(Line::default());
+    panels.extend(super::help_lines(Context::Review, theme));
+    panels.push(Line::default());
     panels.push(heading("Meaning", theme));
     for note in [
         "Every handoff flag is visibility evidence only;",
