@@ -236,7 +236,11 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
                 Mode::Strict => Mode::Lenient,
                 Mode::Lenient => Mode::Strict,
             };
-            app.rebuild_rows();
+            // Which packets are listed depends on the mode only through a status filter (a
+            // rule filter names its own mode); a million rows are not rebuilt for nothing.
+            if app.filter.status.is_some() {
+                app.rebuild_rows();
+            }
         }
         Command::Search => app.search_input = Some(String::new()),
         Command::NextMatch => find_match(app, true),
