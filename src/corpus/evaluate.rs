@@ -197,30 +197,43 @@ fn same_in_every_mode(conversion: &crate::a2a::Conversion) -> bool {
 
 /// Evaluates one packet into its summary.
 pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary {
-    // The first mode's conversion parses the packet anyway; classification reuses that parse,
-    // so a raw packet is parsed once per mode and never once more.
+    // The first mode's conversion reads the packet anyway; classification reuses it, so a raw
+    // packet is parsed once per mode and never once more.
     let first = options.modes.first().map(|&mode| {
         (
             mode,
             convert(&packet.bytes, &options.conversion.with_mode(mode)),
         )
     });
-    let reparsed;
-    let parsed: Result<&Value, &str> = match first
+    // A conversion that read the typed fields got past `protocol: "a2a"`, which is all that
+    // classification would conclude: the packet's tree is then never built.
+    let typed = first
         .as_ref()
-        .and_then(|(_, conversion)| conversion.packet.as_ref())
-    {
-        Some(value) => Ok(value),
-        None => {
-            reparsed = parse(&packet.bytes);
-            reparsed.as_ref().map_err(String::as_str)
+        .is_some_and(|(_, conversion)| conversion.fields.is_some());
+    let reparsed;
+    let parsed: Result<&Value, &str> = if typed {
+        Err("not parsed: a raw A2A packet is summarized from its typed fields")
+    } else {
+        match first
+            .as_ref()
+            .and_then(|(_, conversion)| conversion.packet.as_ref())
+        {
+            Some(value) => Ok(value),
+            None => {
+                reparsed = parse(&packet.bytes);
+                reparsed.as_ref().map_err(String::as_str)
+            }
         }
     };
-    let classification = classify(parsed, packet.source.file_name());
+    let kind = if typed {
+        PacketKind::RawA2a
+    } else {
+        classify(parsed, packet.source.file_name()).kind
+    };
     let mut summary = PacketSummary {
         source: packet.source.clone(),
         offset: packet.offset,
-        kind: classification.kind,
+        kind,
         duplicate_keys: scan_duplicate_keys(&packet.bytes).len() as u32,
         audit_errors: 0,
         audit_warnings: 0,
@@ -230,7 +243,7 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
         migration_findings: 0,
         modes: [None, None],
     };
-    if converted_kind(classification.kind) {
+    if converted_kind(kind) {
         // The first mode's summary, when the other modes are certain to give the same.
         let mut reusable = None;
         if let Some((mode, conversion)) = &first {
@@ -248,12 +261,12 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
             let conversion = convert(&packet.bytes, &options.conversion.with_mode(mode));
             summary.modes[mode.index()] = mode_summary(mode, &conversion);
         }
-    } else if let (Some(shape), Ok(value)) = (classification.kind.canonical_shape(), parsed) {
+    } else if let (Some(shape), Ok(value)) = (kind.canonical_shape(), parsed) {
         let audit = audit(value, shape);
         summary.audit_errors = count(&audit, Severity::Error);
         summary.audit_warnings = count(&audit, Severity::Warning);
         summary.canonical_state = audit.states.first().copied().flatten();
-    } else if let (true, Ok(value)) = (classification.kind.is_profile(), parsed) {
+    } else if let (true, Ok(value)) = (kind.is_profile(), parsed) {
         let report = profiles::evaluate(
             value,
             &packet.bytes,
@@ -263,8 +276,7 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
         let counts = report.counts();
         summary.profile_failures = counts.fail as u32;
         summary.profile_warnings = counts.warn as u32;
-    } else if let (Some(direction), Ok(value)) = (migration_direction(classification.kind), parsed)
-    {
+    } else if let (Some(direction), Ok(value)) = (migration_direction(kind), parsed) {
         if let Ok(migration) = Migration::run(value, direction, &Choices::none()) {
             summary.migration_findings =
                 migration.findings.len() as u32 + u32::from(migration.detection.mixed);
