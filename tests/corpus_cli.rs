@@ -89,7 +89,7 @@ fn bundled_fixtures_conform_in_every_format() {
     let text = run(&["check", "--require-golden", &dir]);
     assert_eq!(text.code, 0, "{}{}", text.stdout, text.stderr);
     assert!(
-        text.stdout.contains("status: 28 conforms"),
+        text.stdout.contains("status: 34 conforms"),
         "{}",
         text.stdout
     );
@@ -102,8 +102,8 @@ fn bundled_fixtures_conform_in_every_format() {
     assert_eq!(report["format"], "handoff-inspector check v1");
     assert_eq!(report["modes"], serde_json::json!(["strict", "lenient"]));
     let summary = &report["summary"];
-    assert_eq!(summary["packets"], 28);
-    assert_eq!(summary["by_status"]["conforms"], 28);
+    assert_eq!(summary["packets"], 34);
+    assert_eq!(summary["by_status"]["conforms"], 34);
     assert_eq!(summary["exit_code"], 0);
     assert_eq!(summary["coverage"]["N3"]["lenient"], Value::Null);
     assert!(summary["coverage"]["N3"]["strict"].as_u64().unwrap() >= 1);
@@ -128,11 +128,11 @@ fn bundled_fixtures_conform_in_every_format() {
 
     let junit = run(&["check", "--format", "junit", &dir]);
     assert_eq!(junit.code, 0);
-    // 23 raw or not-JSON packets in two modes, 5 canonical payloads audited once.
-    assert_eq!(junit.stdout.matches("<testcase ").count(), 23 * 2 + 5);
+    // 23 raw or not-JSON packets in two modes, 11 canonical payloads audited once.
+    assert_eq!(junit.stdout.matches("<testcase ").count(), 23 * 2 + 11);
     assert!(junit
         .stdout
-        .contains("tests=\"51\" failures=\"0\" errors=\"0\" skipped=\"0\""));
+        .contains("tests=\"57\" failures=\"0\" errors=\"0\" skipped=\"0\""));
     assert!(
         junit.stdout.contains("<testcase classname=\"")
             && junit

@@ -88,7 +88,7 @@ impl Drop for Session {
 #[test]
 fn browse_explain_what_if_and_quit_in_a_real_terminal() {
     let session = Session::start("browse", "--color never fixtures/a2a");
-    session.wait_for("28 packets");
+    session.wait_for("34 packets");
     session.keys(&["3", "/", "happy_task_requested.json", "Enter"]);
     let screen = session.wait_for("typed positive: task + message refs");
     assert!(
@@ -111,7 +111,7 @@ fn browse_explain_what_if_and_quit_in_a_real_terminal() {
     let screen = session.wait_for("EXIT=0");
     // The alternate screen is gone: none of the inspector's frame is left on the terminal.
     assert!(
-        !screen.contains("handoff-inspector  28 packets"),
+        !screen.contains("handoff-inspector  34 packets"),
         "{screen}"
     );
 }
@@ -119,7 +119,7 @@ fn browse_explain_what_if_and_quit_in_a_real_terminal() {
 #[test]
 fn a_small_terminal_gets_a_message_and_ctrl_c_quits() {
     let session = Session::start("small", "--color never fixtures/a2a");
-    session.wait_for("28 packets");
+    session.wait_for("34 packets");
     let status = Command::new("tmux")
         .args([
             "-L",
