@@ -1,4 +1,6 @@
-//! Findings tab: duplicate keys, audit findings, rejections, and the corpus's load errors.
+//! Findings tab: the packet's check verdict and findings (the same as `check` reports: goldens,
+//! expected payloads, audit, profile rows, migration), what the packet is, duplicate keys,
+//! rejections, and the corpus's load errors.
 
 use super::text::{heading, safe};
 use crate::corpus::PacketDetail;
@@ -11,7 +13,43 @@ use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
 pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
-    let mut lines = vec![heading("this packet", theme)];
+    let mut lines = Vec::new();
+    if let Some(check) = app.selected_check() {
+        let status = crate::tui::status::status_in(check, app.mode);
+        lines.push(Line::from(vec![
+            Span::styled("check: ", theme.title()),
+            Span::styled(
+                format!("{} {}", crate::tui::status::glyph(status), status.label()),
+                theme.status(status),
+            ),
+            Span::styled(
+                format!("  ({} finding(s))", check.findings.len()),
+                theme.dim(),
+            ),
+        ]));
+        for finding in &check.findings {
+            let style = theme.status(finding.kind.status());
+            let mode = finding
+                .mode
+                .map(|mode| format!("{mode} "))
+                .unwrap_or_default();
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {} ", finding.kind.title()), style),
+                Span::styled(mode, theme.dim()),
+                Span::raw(safe(&finding.message)),
+            ]));
+            if let Some(diff) = &finding.diff {
+                for change in diff.changes.iter().take(12) {
+                    lines.push(Line::from(Span::styled(
+                        format!("      {}", change.describe()),
+                        theme.dim(),
+                    )));
+                }
+            }
+        }
+        lines.push(Line::default());
+    }
+    lines.push(heading("this packet", theme));
     let before = lines.len();
     lines.push(Line::from(vec![
         Span::styled("  kind ", theme.dim()),
@@ -52,19 +90,12 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
                 Span::raw(safe(&finding.message)),
             ]));
         }
-        for outcome in report
-            .outcomes
-            .iter()
-            .filter(|outcome| outcome.verdict == crate::rules::Verdict::Fail)
-        {
-            lines.push(Line::from(vec![
-                Span::styled(format!("  FAIL [{}] ", outcome.rule), theme.bad()),
-                Span::raw(safe(outcome.message.as_deref().unwrap_or(""))),
-            ]));
-        }
     }
     if lines.len() == before + 1 {
-        lines.push(Line::from(Span::styled("  no findings", theme.good())));
+        lines.push(Line::from(Span::styled(
+            "  nothing more to note",
+            theme.good(),
+        )));
     }
     lines.push(Line::default());
     lines.push(heading(
@@ -83,7 +114,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             theme.dim(),
         )));
     }
-    super::scrolled(lines, app.detail_scroll, frame, area);
+    super::scrolled_wrapped(lines, app.detail_scroll, frame, area);
 }
 
 /// The audit of canonical input, shared with the Handoff tab.
