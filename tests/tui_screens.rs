@@ -502,3 +502,43 @@ fn golden_review_accepts_with_confirmation_and_skips() {
         .unwrap_or("")
         .starts_with("nothing to review"));
 }
+
+#[test]
+fn mouse_click_selects_and_wheel_scrolls() {
+    use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let mut app = app_on("fixtures/a2a", true);
+    app.sync_list_geometry();
+    let mouse = |kind, column, row| {
+        Action::Mouse(MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    // Row 0 of the list is the group header; row 3 of the list area is the third packet.
+    let top = app.list_area_top;
+    update(
+        &mut app,
+        mouse(MouseEventKind::Down(MouseButton::Left), 5, top + 3),
+    );
+    assert_eq!(app.selected, 3);
+    assert_eq!(app.focus, Focus::List);
+    update(&mut app, mouse(MouseEventKind::ScrollDown, 5, top + 3));
+    assert_eq!(app.selected, 6, "the wheel moves three packets");
+    // Over the detail, the wheel scrolls the detail and a click focuses it.
+    update(&mut app, mouse(MouseEventKind::ScrollDown, 100, 10));
+    assert_eq!(app.detail_scroll, 3);
+    assert_eq!(app.selected, 6);
+    update(
+        &mut app,
+        mouse(MouseEventKind::Down(MouseButton::Left), 100, 10),
+    );
+    assert_eq!(app.focus, Focus::Detail);
+    // A click on the group header selects nothing new.
+    update(
+        &mut app,
+        mouse(MouseEventKind::Down(MouseButton::Left), 5, top),
+    );
+    assert_eq!(app.selected, 6);
+}
