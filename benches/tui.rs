@@ -38,6 +38,12 @@ fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
 }
 
 fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --all-targets` (CI) runs this binary without
+    // it, and must not spend minutes writing and loading a million packets.
+    if !std::env::args().any(|arg| arg == "--bench") {
+        println!("tui bench: run it with `cargo bench --bench tui`");
+        return;
+    }
     let packets: u64 = std::env::var("TUI_BENCH_PACKETS")
         .ok()
         .and_then(|text| text.parse().ok())
