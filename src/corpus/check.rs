@@ -2,7 +2,7 @@
 //! payloads, audited when it is canonical input, and turned into a `Status` with findings.
 //! This is the one place the status rules live; `check`, `bless` and the TUI all use it.
 
-use super::evaluate::{converted_kind, not_json_reason_of};
+use super::evaluate::{converted_kind, migration_direction, not_json_reason_of};
 use super::pair::PairedFiles;
 use super::status::{worst_status, CheckFinding, FindingKind, Status};
 use super::{
@@ -13,7 +13,7 @@ use crate::a2a::{convert, Mode};
 use crate::freeze::{audit, HandoffState};
 use crate::golden::{diff_json, shown_value, GoldenEntry, ModeGolden};
 use crate::json::{digest_value, safe_text, scan_duplicate_keys};
-use crate::migrate::{Choices, Direction, Migration};
+use crate::migrate::{Choices, Migration};
 use crate::rules::{Severity, Verdict};
 use serde::Serialize;
 use serde_json::Value;
@@ -471,13 +471,11 @@ fn migration_findings(
     if summary.migration_findings == 0 {
         return;
     }
-    let Ok(value) = serde_json::from_slice::<Value>(&packet.bytes) else {
+    let (Some(direction), Ok(value)) = (
+        migration_direction(summary.kind),
+        serde_json::from_slice::<Value>(&packet.bytes),
+    ) else {
         return;
-    };
-    let direction = if summary.kind == PacketKind::A2aV03 {
-        Direction::Forward
-    } else {
-        Direction::Reverse
     };
     let Ok(migration) = Migration::run(&value, direction, &Choices::none()) else {
         return;

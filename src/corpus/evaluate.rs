@@ -286,7 +286,7 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
 }
 
 /// A2A protocol objects migrate to the other version: v0.3 forward, v1.0 back.
-fn migration_direction(kind: PacketKind) -> Option<Direction> {
+pub(super) fn migration_direction(kind: PacketKind) -> Option<Direction> {
     match kind {
         PacketKind::A2aV03 => Some(Direction::Forward),
         PacketKind::A2aV10 => Some(Direction::Reverse),

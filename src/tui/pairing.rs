@@ -1,8 +1,8 @@
-//! The expected canonical payload paired with a raw packet by the fixtures' naming
-//! convention: `NAME.json` pairs with `NAME.MODE.payload.json` beside it.
+//! Reading the expected canonical payload paired with the selected packet, for the Digests
+//! tab's diff. The naming convention itself is the corpus's (`corpus::expected_payload_name`).
 
 use crate::a2a::Mode;
-use crate::corpus::Source;
+use crate::corpus::{expected_payload_name, Source};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -10,13 +10,8 @@ pub fn expected_path(source: &Source, mode: Mode) -> Option<PathBuf> {
     if source.line.is_some() {
         return None;
     }
-    let name = source.file_name()?;
-    let stem = name.strip_suffix(".json")?;
-    Some(
-        source
-            .path
-            .with_file_name(format!("{stem}.{mode}.payload.json")),
-    )
+    let name = expected_payload_name(source.file_name()?, mode)?;
+    Some(source.path.with_file_name(name))
 }
 
 /// `None` when no file is paired; `Some(Err)` when one is but cannot be read as JSON.
