@@ -243,11 +243,18 @@ impl App {
         status_in(&self.packets[index], self.mode)
     }
 
+    /// The selected packet's index. `rows` may lag behind `packets` while they are being
+    /// replaced, so an index past the end is no selection rather than a crash.
     pub fn selected_packet(&self) -> Option<usize> {
         match self.rows.get(self.selected) {
-            Some(ListRow::Packet(index)) => Some(*index),
+            Some(ListRow::Packet(index)) if *index < self.packets.len() => Some(*index),
             _ => None,
         }
+    }
+
+    fn selected_source(&self) -> Option<crate::corpus::Source> {
+        self.selected_check()
+            .map(|check| check.summary.source.clone())
     }
 
     pub fn selected_summary(&self) -> Option<&PacketSummary> {
@@ -295,10 +302,7 @@ impl App {
 
     /// Rebuilds the list rows (groups + filtered packets), keeping the selected packet.
     pub fn rebuild_rows(&mut self) {
-        let keep = self
-            .selected_packet()
-            .map(|index| self.packets[index].summary.source.clone())
-            .or_else(|| self.reselect.clone());
+        let keep = self.selected_source().or_else(|| self.reselect.clone());
         self.rows.clear();
         let mut current_group: Option<(Arc<Path>, bool)> = None;
         let mut group_row = 0;
@@ -428,6 +432,11 @@ impl App {
         summaries: Vec<PacketCheck>,
         errors: Vec<LoadError>,
     ) {
+        // The rows index `packets`, which is about to shift: remember the selection by source.
+        if let Some(source) = self.selected_source() {
+            self.reselect = Some(source);
+        }
+        self.rows.clear();
         let removed: Vec<PacketCheck> = {
             let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.packets)
                 .into_iter()
@@ -467,9 +476,10 @@ impl App {
     /// Forgets every packet (before a reload), remembering which one was selected so that the
     /// selection comes back when it is loaded again.
     pub fn clear_packets(&mut self) {
-        if let Some(check) = self.selected_check() {
-            self.reselect = Some(check.summary.source.clone());
+        if let Some(source) = self.selected_source() {
+            self.reselect = Some(source);
         }
+        self.rows.clear();
         self.packets.clear();
         self.load_errors.clear();
         self.coverage = vec![[0, 0]; COVERAGE_ROW_IDS.len()];

@@ -69,27 +69,8 @@ impl Loader {
         let this = self.clone();
         std::thread::spawn(move || {
             for path in paths {
-                let (mut checks, mut errors) = (Vec::new(), Vec::new());
-                if path.is_file() {
-                    let _ = check_corpus(
-                        std::slice::from_ref(&path),
-                        &this.options,
-                        PipelineOptions::default(),
-                        true,
-                        &mut |item| match item {
-                            CheckItem::Packet(check) => checks.push(*check),
-                            CheckItem::LoadError(error) => errors.push(error),
-                        },
-                    );
-                }
-                if !this.send(
-                    generation,
-                    LoaderEvent::FileReloaded {
-                        path,
-                        checks,
-                        errors,
-                    },
-                ) {
+                let event = check_file(path, &this.options);
+                if !this.send(generation, event) {
                     return;
                 }
             }
@@ -99,6 +80,29 @@ impl Loader {
     fn send(&self, generation: u64, event: LoaderEvent) -> bool {
         self.generation() == generation
             && self.sender.send(Action::Loader(generation, event)).is_ok()
+    }
+}
+
+/// Checks one file again (changed, created or removed: a file that is gone has no packets).
+/// The loader thread and the headless driver share it.
+pub fn check_file(path: PathBuf, options: &CheckOptions) -> LoaderEvent {
+    let (mut checks, mut errors) = (Vec::new(), Vec::new());
+    if path.is_file() {
+        let _ = check_corpus(
+            std::slice::from_ref(&path),
+            options,
+            PipelineOptions::default(),
+            true,
+            &mut |item| match item {
+                CheckItem::Packet(check) => checks.push(*check),
+                CheckItem::LoadError(error) => errors.push(error),
+            },
+        );
+    }
+    LoaderEvent::FileReloaded {
+        path,
+        checks,
+        errors,
     }
 }
 

@@ -2,7 +2,9 @@
 //! `Action`, `update` changes the state and returns effects, `view` draws it. The runtime
 //! below is the only code that touches the terminal, the clipboard, threads and the watcher.
 
+pub mod accept;
 pub mod app;
+pub mod drive;
 pub mod keymap;
 pub mod loader;
 mod pairing;
@@ -151,25 +153,11 @@ impl RootSpelling {
     }
 }
 
-/// Records the reviewed packet's golden (the library refuses under CI and never overwrites a
-/// malformed manifest), then checks that packet's directory again.
+/// Records the reviewed packet's golden, then checks that packet's directory again.
 fn accept(app: &mut App, loader: &Loader, source: &crate::corpus::Source) {
-    let Some(check) = app
-        .packets
-        .iter()
-        .find(|check| &check.summary.source == source)
-    else {
-        return;
-    };
-    app.message = Some(match crate::corpus::accept_golden(check, &app.options) {
-        Ok(accepted) => {
-            loader.reload_files(app.files_in_dir_of(source));
-            format!(
-                "golden recorded in {} ({} change(s))",
-                crate::json::safe_text(&accepted.manifest.display().to_string()),
-                accepted.changes.len()
-            )
-        }
-        Err(reason) => format!("not recorded: {}", crate::json::safe_text(&reason)),
-    });
+    let (message, files) = accept::accept_golden(app, source);
+    if !files.is_empty() {
+        loader.reload_files(files);
+    }
+    app.message = Some(message);
 }

@@ -1,14 +1,12 @@
 //! Headless drawing of any view of the real TUI (for `render`, screenshots and docs): the
 //! same `App`, `update` and `view` as the interactive inspector, on a TestBackend.
 
-use super::app::{App, Tab};
-use super::update::{update, Action};
+use super::app::Tab;
+use super::drive::{Driver, Step};
 use crate::a2a::Mode;
 use crate::corpus::CheckOptions;
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -88,33 +86,39 @@ pub fn parse_keys(keys: &str) -> Result<Vec<KeyEvent>, String> {
     Ok(events)
 }
 
-fn press(app: &mut App, key: KeyEvent) {
-    update(app, Action::Key(key));
-    app.sync_list_geometry();
+/// Presses a key and lets any reload it starts finish, as a user waiting a moment would.
+fn press(driver: &mut Driver, key: KeyEvent) -> Result<(), String> {
+    driver.apply(&Step::Key(key))?;
+    driver.settle()
 }
 
-/// Loads the paths, applies the spec and draws one frame.
+fn char_key(c: char) -> KeyEvent {
+    KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)
+}
+
+/// Loads the paths, applies the spec and draws one frame, through the same driver as the
+/// property test (so every key's effects, reload included, happen as in the inspector).
 pub fn render(spec: &RenderSpec) -> Result<Buffer, String> {
     let keys = parse_keys(&spec.keys)?;
-    let mut app = App::new(spec.paths.clone(), CheckOptions::default(), spec.color);
-    app.size = (spec.width, spec.height);
-    app.load_blocking();
-    app.mode = spec.mode;
-    app.rebuild_rows();
-    app.sync_list_geometry();
+    let mut driver = Driver::new(
+        spec.paths.clone(),
+        CheckOptions::default(),
+        (spec.width, spec.height),
+        spec.color,
+    )?;
+    driver.app.mode = spec.mode;
+    driver.app.rebuild_rows();
     if let Some(select) = &spec.select {
-        press(
-            &mut app,
-            KeyEvent::new(KeyCode::Char('/'), KeyModifiers::NONE),
-        );
+        press(&mut driver, char_key('/'))?;
         for c in select.chars() {
-            press(
-                &mut app,
-                KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE),
-            );
+            press(&mut driver, char_key(c))?;
         }
-        press(&mut app, KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
-        if app
+        press(
+            &mut driver,
+            KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE),
+        )?;
+        if driver
+            .app
             .message
             .as_deref()
             .is_some_and(|message| message.starts_with("no packet matches"))
@@ -122,29 +126,20 @@ pub fn render(spec: &RenderSpec) -> Result<Buffer, String> {
             return Err(format!("no packet matches {select:?}"));
         }
         // The search's status-line text is not part of the picture.
-        app.search = None;
+        driver.app.search = None;
     }
-    app.tab = spec.view.tab();
+    driver.app.tab = spec.view.tab();
     match spec.view {
-        View::Help => press(
-            &mut app,
-            KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE),
-        ),
-        View::WhatIf => press(
-            &mut app,
-            KeyEvent::new(KeyCode::Char('w'), KeyModifiers::NONE),
-        ),
+        View::Help => press(&mut driver, char_key('?'))?,
+        View::WhatIf => press(&mut driver, char_key('w'))?,
         _ => {}
     }
     for key in keys {
-        press(&mut app, key);
+        press(&mut driver, key)?;
     }
-    let mut terminal = Terminal::new(TestBackend::new(spec.width, spec.height))
-        .map_err(|error| error.to_string())?;
-    terminal
-        .draw(|frame| super::views::view(&app, frame))
-        .map_err(|error| error.to_string())?;
-    Ok(terminal.backend().buffer().clone())
+    // Draw the final state once more (the settle above drew before any manual change).
+    driver.apply(&Step::Deliver(0))?;
+    Ok(driver.buffer().clone())
 }
 
 #[cfg(test)]

@@ -38,7 +38,9 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Key(key) if key.kind != KeyEventKind::Release => on_key(app, key),
         Action::Key(_) => Vec::new(),
         Action::Mouse(mouse) => {
-            on_mouse(app, mouse);
+            if !too_small(app) {
+                on_mouse(app, mouse);
+            }
             Vec::new()
         }
         Action::Resize(width, height) => {
@@ -95,7 +97,21 @@ fn on_loader(app: &mut App, event: LoaderEvent) {
     }
 }
 
+/// Whether the last drawn size is below the minimum: only the "too small" message shows then.
+fn too_small(app: &App) -> bool {
+    super::views::layout::too_small(ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1))
+}
+
 fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    if too_small(app) {
+        // Nothing else is on screen, so no key may change what is hidden behind the message.
+        if matches!(key.code, KeyCode::Char('q'))
+            || lookup(Context::Global, &key) == Some(Command::Quit) && key.code != KeyCode::Esc
+        {
+            app.should_quit = true;
+        }
+        return Vec::new();
+    }
     app.message = None;
     if app.search_input.is_some() {
         on_search_key(app, key);

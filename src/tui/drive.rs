@@ -1,0 +1,458 @@
+//! A headless driver for the inspector: applies steps (keys, mouse, resizes, files changing on
+//! disk, watcher reports) through the real `update` and `view` on a TestBackend, performs the
+//! effects the way the runtime does (synchronously, but with loader results delivered as
+//! separate steps so keys can arrive mid-load), and checks the state's invariants after every
+//! step. The property test, `render` and the fuzz target all drive the inspector through it.
+
+use super::app::{filter_choices, App, ListRow, Overlay};
+use super::loader::{check_file, load};
+use super::update::{update, Action, Effect};
+use crate::corpus::{CheckOptions, Source};
+use crate::freeze::COVERAGE_ROW_IDS;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyEvent, MouseEvent};
+use ratatui::Terminal;
+use std::collections::{BTreeSet, VecDeque};
+use std::path::PathBuf;
+
+/// One thing that happens to the inspector.
+#[derive(Clone, Debug)]
+pub enum Step {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Resize(u16, u16),
+    /// Writes a file into the scratch corpus (added, or changed if it exists).
+    WriteFile {
+        name: String,
+        contents: String,
+    },
+    /// Removes a file from the scratch corpus.
+    RemoveFile {
+        name: String,
+    },
+    /// The watcher reports the files changed since its last report.
+    Notify,
+    /// The loader delivers up to this many of its pending results.
+    Deliver(usize),
+}
+
+/// Whether accepting a golden writes the manifest (only ever in a scratch corpus).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoldenWrites {
+    ToDisk,
+    /// Accepts are recorded in `Driver::accepted` and nothing is written.
+    Recorded,
+}
+
+pub struct Driver {
+    pub app: App,
+    terminal: Terminal<TestBackend>,
+    /// The directory `WriteFile` / `RemoveFile` change, if any.
+    scratch: Option<PathBuf>,
+    writes: GoldenWrites,
+    /// Loader results not yet delivered, each with the generation it belongs to.
+    pending: VecDeque<Action>,
+    /// Files changed on disk that the watcher has not reported yet.
+    unreported: BTreeSet<PathBuf>,
+    pub accepted: Vec<Source>,
+    pub copied: Vec<String>,
+}
+
+impl Driver {
+    /// Loads `roots` completely and draws the first frame at `width` x `height`.
+    pub fn new(
+        roots: Vec<PathBuf>,
+        options: CheckOptions,
+        (width, height): (u16, u16),
+        color: bool,
+    ) -> Result<Driver, String> {
+        let mut app = App::new(roots, options, color);
+        app.size = (width, height);
+        app.load_blocking();
+        let terminal = Terminal::new(TestBackend::new(width.max(1), height.max(1)))
+            .map_err(|error| error.to_string())?;
+        let mut driver = Driver {
+            app,
+            terminal,
+            scratch: None,
+            writes: GoldenWrites::Recorded,
+            pending: VecDeque::new(),
+            unreported: BTreeSet::new(),
+            accepted: Vec::new(),
+            copied: Vec::new(),
+        };
+        driver.draw()?;
+        Ok(driver)
+    }
+
+    /// Lets `WriteFile` / `RemoveFile` change files under `dir`, and accepts write goldens there.
+    pub fn with_scratch(mut self, dir: PathBuf) -> Driver {
+        self.scratch = Some(dir);
+        self.writes = GoldenWrites::ToDisk;
+        self
+    }
+
+    /// Applies one step, performs its effects, draws, and checks the invariants.
+    pub fn apply(&mut self, step: &Step) -> Result<(), String> {
+        match step {
+            Step::Key(key) => {
+                let before = Observed::of(&self.app);
+                let effects = update(&mut self.app, Action::Key(*key));
+                if super::views::layout::too_small(self.screen()) && !self.app.should_quit {
+                    let after = Observed::of(&self.app);
+                    if before != after {
+                        return Err(format!(
+                            "{key:?} changed the state behind the too-small message: {before:?} -> {after:?}"
+                        ));
+                    }
+                }
+                self.perform(effects);
+            }
+            Step::Mouse(mouse) => {
+                let effects = update(&mut self.app, Action::Mouse(*mouse));
+                self.perform(effects);
+            }
+            Step::Resize(width, height) => {
+                let (width, height) = ((*width).max(1), (*height).max(1));
+                update(&mut self.app, Action::Resize(width, height));
+                self.terminal.backend_mut().resize(width, height);
+            }
+            Step::WriteFile { name, contents } => {
+                if let Some(path) = self.scratch_path(name) {
+                    std::fs::write(&path, contents)
+                        .map_err(|error| format!("{}: {error}", path.display()))?;
+                    self.unreported.insert(path);
+                }
+            }
+            Step::RemoveFile { name } => {
+                if let Some(path) = self.scratch_path(name) {
+                    if path.is_file() {
+                        std::fs::remove_file(&path)
+                            .map_err(|error| format!("{}: {error}", path.display()))?;
+                        self.unreported.insert(path);
+                    }
+                }
+            }
+            Step::Notify => {
+                if !self.unreported.is_empty() {
+                    let paths = std::mem::take(&mut self.unreported).into_iter().collect();
+                    let effects = update(&mut self.app, Action::FilesChanged(paths));
+                    self.perform(effects);
+                }
+            }
+            Step::Deliver(count) => {
+                for _ in 0..*count {
+                    let Some(action) = self.pending.pop_front() else {
+                        break;
+                    };
+                    let effects = update(&mut self.app, action);
+                    self.perform(effects);
+                }
+            }
+        }
+        self.draw()?;
+        check_invariants(&self.app)
+    }
+
+    /// Delivers every pending loader result.
+    pub fn settle(&mut self) -> Result<(), String> {
+        self.apply(&Step::Deliver(usize::MAX))
+    }
+
+    /// The last drawn frame.
+    pub fn buffer(&self) -> &ratatui::buffer::Buffer {
+        self.terminal.backend().buffer()
+    }
+
+    fn screen(&self) -> ratatui::layout::Rect {
+        ratatui::layout::Rect::new(0, 0, self.app.size.0, self.app.size.1)
+    }
+
+    /// A file name inside the scratch corpus; names with a path separator are refused so a
+    /// step can never reach outside it.
+    fn scratch_path(&self, name: &str) -> Option<PathBuf> {
+        let dir = self.scratch.as_ref()?;
+        if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+            return None;
+        }
+        Some(dir.join(name))
+    }
+
+    /// Does what the runtime does with effects; loader results queue up as `pending`.
+    fn perform(&mut self, effects: Vec<Effect>) {
+        for effect in effects {
+            match effect {
+                Effect::ReloadAll => {
+                    // A new generation: results of the superseded load still pending are
+                    // delivered later and must be ignored by `update`, as in the runtime.
+                    self.app.load_generation += 1;
+                    let generation = self.app.load_generation;
+                    let mut events = Vec::new();
+                    load(&self.app.roots, &self.app.options, &mut |event| {
+                        events.push(event);
+                        true
+                    });
+                    self.pending.extend(
+                        events
+                            .into_iter()
+                            .map(|event| Action::Loader(generation, event)),
+                    );
+                }
+                Effect::ReloadFiles(paths) => self.queue_file_checks(paths),
+                Effect::Copy(text) => self.copied.push(text),
+                Effect::AcceptGolden(source) => {
+                    self.accepted.push(source.clone());
+                    if self.writes == GoldenWrites::ToDisk {
+                        let (message, files) = super::accept::accept_golden(&self.app, &source);
+                        self.app.message = Some(message);
+                        if let Some(manifest) =
+                            source.path.parent().map(|dir| dir.join("goldens.json"))
+                        {
+                            self.unreported.insert(manifest);
+                        }
+                        self.queue_file_checks(files);
+                    }
+                }
+            }
+        }
+    }
+
+    fn queue_file_checks(&mut self, paths: Vec<PathBuf>) {
+        let generation = self.app.load_generation;
+        for path in paths {
+            let event = check_file(path, &self.app.options);
+            self.pending.push_back(Action::Loader(generation, event));
+        }
+    }
+
+    /// Draws a frame as the runtime does (geometry first) and refuses control characters on
+    /// screen: packet text must never reach the terminal raw.
+    fn draw(&mut self) -> Result<(), String> {
+        self.app.sync_list_geometry();
+        let app = &self.app;
+        self.terminal
+            .draw(|frame| super::views::view(app, frame))
+            .map_err(|error| error.to_string())?;
+        let buffer = self.terminal.backend().buffer();
+        for (index, cell) in buffer.content.iter().enumerate() {
+            if cell.symbol().chars().any(|c| c.is_control()) {
+                let width = usize::from(buffer.area.width.max(1));
+                return Err(format!(
+                    "control character {:?} drawn at column {}, row {}",
+                    cell.symbol(),
+                    index % width,
+                    index / width
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a key may not change while the terminal is too small.
+#[derive(Debug, PartialEq, Eq)]
+struct Observed {
+    selected: usize,
+    tab: super::app::Tab,
+    focus: super::app::Focus,
+    mode: crate::a2a::Mode,
+    filter: super::app::Filter,
+    search: Option<String>,
+    search_input: Option<String>,
+    overlay: Option<String>,
+    detail_scroll: u16,
+    detail_cursor: usize,
+}
+
+impl Observed {
+    fn of(app: &App) -> Observed {
+        Observed {
+            selected: app.selected,
+            tab: app.tab,
+            focus: app.focus,
+            mode: app.mode,
+            filter: app.filter,
+            search: app.search.clone(),
+            search_input: app.search_input.clone(),
+            overlay: app.overlay.as_ref().map(|overlay| format!("{overlay:?}")),
+            detail_scroll: app.detail_scroll,
+            detail_cursor: app.detail_cursor,
+        }
+    }
+}
+
+/// The state invariants every step must keep: the selection is a visible packet row, the list
+/// scroll keeps it in view and stays inside the rows, cursors and focus point at something.
+pub fn check_invariants(app: &App) -> Result<(), String> {
+    for (row, entry) in app.rows.iter().enumerate() {
+        if let ListRow::Packet(index) = entry {
+            if *index >= app.packets.len() {
+                return Err(format!(
+                    "row {row} names packet {index} of {}",
+                    app.packets.len()
+                ));
+            }
+        }
+    }
+    let packet_rows = app
+        .rows
+        .iter()
+        .filter(|row| matches!(row, ListRow::Packet(_)))
+        .count();
+    if packet_rows != app.visible_packets {
+        return Err(format!(
+            "visible_packets is {} but {packet_rows} packet rows are listed",
+            app.visible_packets
+        ));
+    }
+    if packet_rows > 0 && !matches!(app.rows.get(app.selected), Some(ListRow::Packet(_))) {
+        return Err(format!(
+            "selection {} is not a packet row ({} rows)",
+            app.selected,
+            app.rows.len()
+        ));
+    }
+    if packet_rows == 0 && app.selected_packet().is_some() {
+        return Err("a packet is selected in an empty list".to_owned());
+    }
+    if !app.rows.is_empty() {
+        let height = usize::from(app.list_area_height.max(1));
+        if app.selected < app.list_offset || app.selected >= app.list_offset + height {
+            return Err(format!(
+                "selection {} outside the list view {}..{}",
+                app.selected,
+                app.list_offset,
+                app.list_offset + height
+            ));
+        }
+    }
+    if app.list_offset > app.rows.len() {
+        return Err(format!(
+            "list scrolled to {} past its {} rows",
+            app.list_offset,
+            app.rows.len()
+        ));
+    }
+    match (&app.detail, app.selected_packet()) {
+        (Some(detail), Some(selected)) if detail.packet != selected => {
+            return Err(format!(
+                "detail shows packet {} but packet {selected} is selected",
+                detail.packet
+            ))
+        }
+        (Some(detail), None) => {
+            return Err(format!(
+                "detail shows packet {} with nothing selected",
+                detail.packet
+            ))
+        }
+        _ => {}
+    }
+    match &app.overlay {
+        Some(Overlay::Filter { cursor }) if *cursor >= filter_choices().len() => {
+            return Err(format!("filter cursor {cursor} past the menu"))
+        }
+        Some(Overlay::Review(review)) if review.position >= review.queue.len() => {
+            return Err(format!(
+                "review at {} of {} packets",
+                review.position,
+                review.queue.len()
+            ))
+        }
+        _ => {}
+    }
+    if app.overlay.is_some() && app.search_input.is_some() {
+        return Err("search input open under an overlay".to_owned());
+    }
+    if app.rules_cursor.0 >= COVERAGE_ROW_IDS.len() || app.rules_cursor.1 > 1 {
+        return Err(format!(
+            "rules cursor {:?} off the matrix",
+            app.rules_cursor
+        ));
+    }
+    if app.detail_cursor >= 4 {
+        return Err(format!(
+            "detail cursor {} past its lines",
+            app.detail_cursor
+        ));
+    }
+    if let Some(steps) = app
+        .selected_detail()
+        .and_then(|detail| detail.migration.as_ref())
+        .map(|migration| migration.steps.len())
+    {
+        if steps > 0 && app.migrate_cursor >= steps {
+            return Err(format!(
+                "migrate cursor {} past {steps} steps",
+                app.migrate_cursor
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+
+    fn key(c: char) -> Step {
+        Step::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    }
+
+    fn fixtures_a2a() -> Driver {
+        Driver::new(
+            vec![PathBuf::from("fixtures/a2a")],
+            CheckOptions::default(),
+            (120, 40),
+            false,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn reload_with_a_selection_keeps_it() {
+        let mut driver = fixtures_a2a();
+        driver.apply(&key('j')).unwrap();
+        let selected = driver.app.selected_summary().unwrap().source.clone();
+        driver.apply(&key('r')).unwrap();
+        assert!(driver.app.packets.is_empty(), "reload starts from nothing");
+        driver.settle().unwrap();
+        assert_eq!(driver.app.selected_summary().unwrap().source, selected);
+    }
+
+    #[test]
+    fn keys_do_nothing_behind_the_too_small_message() {
+        let mut driver = fixtures_a2a();
+        driver.apply(&Step::Resize(60, 20)).unwrap();
+        let selected = driver.app.selected;
+        driver.apply(&key('j')).unwrap();
+        driver.apply(&key('4')).unwrap();
+        assert_eq!(driver.app.selected, selected);
+        assert_eq!(driver.app.tab, super::super::app::Tab::Handoff);
+        driver.apply(&Step::Resize(80, 24)).unwrap();
+        driver.apply(&key('j')).unwrap();
+        assert_ne!(driver.app.selected, selected);
+    }
+
+    #[test]
+    fn invariants_catch_a_selection_out_of_view() {
+        let mut driver = fixtures_a2a();
+        driver.apply(&Step::Resize(80, 24)).unwrap();
+        driver.apply(&key('G')).unwrap();
+        driver.app.list_offset = 0;
+        assert!(check_invariants(&driver.app)
+            .unwrap_err()
+            .contains("outside the list view"));
+        driver.app.rows.push(ListRow::Packet(usize::MAX));
+        assert!(check_invariants(&driver.app).is_err());
+    }
+
+    #[test]
+    fn scratch_names_cannot_leave_the_scratch_directory() {
+        let driver = fixtures_a2a().with_scratch(PathBuf::from("/nonexistent-scratch"));
+        assert!(driver.scratch_path("../x.json").is_none());
+        assert!(driver.scratch_path(".hidden").is_none());
+        assert!(driver.scratch_path("a.json").is_some());
+    }
+}

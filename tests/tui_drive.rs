@@ -1,0 +1,209 @@
+//! No key sequence breaks the inspector: random sequences of keys (every keymap chord), mouse
+//! events, resizes (below 80x24 and back), files added / removed / changed between presses,
+//! watcher reports and loader results arriving mid-sequence, driven through the real `update`
+//! and `view` over the fixture corpora and a generated one. After every step the driver checks
+//! the state invariants and that no control character reached the screen; a panic anywhere
+//! fails the case.
+
+mod common_bin;
+
+use handoff_inspector::corpus::CheckOptions;
+use handoff_inspector::tui::drive::{Driver, Step};
+use handoff_inspector::tui::keymap::KEYMAP;
+use proptest::prelude::*;
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use std::path::PathBuf;
+
+const FIXTURE_CORPORA: [&str; 3] = ["fixtures/a2a", "fixtures/migrate", "fixtures/profiles"];
+
+/// File names the generated corpus uses: fixture names (so the copied manifest records some
+/// of them), a stream, a paired expected payload, the manifest itself and a new name.
+const SCRATCH_NAMES: [&str; 7] = [
+    "happy_task_requested.json",
+    "duplicate_task_kind.json",
+    "happy_task_requested.strict.payload.json",
+    "error_invalid_json.json",
+    "stream.ndjson",
+    "goldens.json",
+    "new_packet.json",
+];
+
+/// Contents the generated corpus is written from: real packets of every kind, a stream, a
+/// manifest, and broken or hostile text.
+fn scratch_contents() -> Vec<String> {
+    let read = |path: &str| std::fs::read_to_string(path).unwrap_or_default();
+    let happy = read("fixtures/a2a/happy_task_requested.json");
+    let duplicate = read("fixtures/a2a/duplicate_task_kind.json");
+    let one_line = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    vec![
+        happy.clone(),
+        duplicate.clone(),
+        read("fixtures/a2a/happy_task_requested.strict.payload.json"),
+        read("fixtures/a2a/hostile_control_characters.json"),
+        read("fixtures/a2a/goldens.json"),
+        read("fixtures/migrate/agent-card.v03.jsonrpc.json"),
+        format!("{}\n{}\nnot json\n", one_line(&happy), one_line(&duplicate)),
+        happy.replace("task.requested", "task.\u{1b}[31mred"),
+        String::new(),
+        "{".to_owned(),
+        "{\"goldens\": 3}".to_owned(),
+    ]
+}
+
+/// Every chord of the keymap (all contexts), plus keys it does not bind.
+fn keys() -> Vec<KeyEvent> {
+    let mut keys: Vec<KeyEvent> = KEYMAP
+        .iter()
+        .flat_map(|binding| binding.chords.iter())
+        .map(|chord| KeyEvent::new(chord.code, chord.modifiers))
+        .collect();
+    for c in ['x', 'z', 'é', '0', '9', ' ', 'Q'] {
+        keys.push(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    }
+    keys.push(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE));
+    keys.push(KeyEvent::new(KeyCode::F(5), KeyModifiers::NONE));
+    keys
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    let keys = keys();
+    let contents = scratch_contents();
+    let name = proptest::sample::select(SCRATCH_NAMES.to_vec()).prop_map(str::to_owned);
+    let size = prop_oneof![
+        proptest::sample::select(vec![
+            (80u16, 24u16),
+            (200, 50),
+            (79, 24),
+            (80, 23),
+            (120, 40),
+            (30, 8),
+            (1, 1)
+        ]),
+        (1u16..260, 1u16..90),
+    ];
+    let mouse_kind = proptest::sample::select(vec![
+        MouseEventKind::Down(MouseButton::Left),
+        MouseEventKind::ScrollDown,
+        MouseEventKind::ScrollUp,
+        MouseEventKind::Moved,
+    ]);
+    prop_oneof![
+        60 => proptest::sample::select(keys).prop_map(Step::Key),
+        6 => size.prop_map(|(width, height)| Step::Resize(width, height)),
+        5 => (mouse_kind, 0u16..260, 0u16..90).prop_map(|(kind, column, row)| {
+            Step::Mouse(MouseEvent { kind, column, row, modifiers: KeyModifiers::NONE })
+        }),
+        10 => (1usize..4).prop_map(Step::Deliver),
+        4 => Just(Step::Notify),
+        4 => (name.clone(), proptest::sample::select(contents))
+            .prop_map(|(name, contents)| Step::WriteFile { name, contents }),
+        2 => name.prop_map(|name| Step::RemoveFile { name }),
+    ]
+}
+
+/// Runs one sequence; `corpus` indexes the fixture corpora, one past them is a generated one.
+fn run(corpus: usize, steps: &[Step]) -> Result<(), String> {
+    let scratch = tempfile::tempdir().map_err(|error| error.to_string())?;
+    let (root, generated) = match FIXTURE_CORPORA.get(corpus) {
+        Some(path) => (PathBuf::from(path), false),
+        None => {
+            let contents = scratch_contents();
+            for (name, text) in SCRATCH_NAMES.iter().zip(&contents) {
+                std::fs::write(scratch.path().join(name), text).map_err(|e| e.to_string())?;
+            }
+            (scratch.path().to_path_buf(), true)
+        }
+    };
+    let mut driver = Driver::new(vec![root], CheckOptions::default(), (120, 40), false)?;
+    if generated {
+        // Only the generated corpus may change on disk or have goldens written.
+        driver = driver.with_scratch(scratch.path().to_path_buf());
+    }
+    for (index, step) in steps.iter().enumerate() {
+        driver
+            .apply(step)
+            .map_err(|error| format!("step {index} {step:?}: {error}"))?;
+        // A quit ends a real session; the driver explores on from the same state instead.
+        driver.app.should_quit = false;
+    }
+    driver.settle()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 2000,
+        max_shrink_iters: 2000,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn no_step_sequence_breaks_the_inspector(
+        corpus in 0usize..=FIXTURE_CORPORA.len(),
+        steps in proptest::collection::vec(step(), 1..32),
+    ) {
+        if let Err(error) = run(corpus, &steps) {
+            return Err(TestCaseError::fail(error));
+        }
+    }
+}
+
+/// The reported crash, as a fixed sequence: select the second packet, reload.
+#[test]
+fn reload_after_moving_the_selection() {
+    let press = |c| Step::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    run(0, &[press('j'), press('r'), Step::Deliver(1), press('j')]).unwrap();
+}
+
+/// A file removed and another added between presses, reported by the watcher while a packet
+/// of the removed file is selected.
+#[test]
+fn files_removed_and_added_under_the_selection() {
+    let press = |c| Step::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    let steps = [
+        press('G'),
+        Step::RemoveFile {
+            name: "stream.ndjson".to_owned(),
+        },
+        Step::RemoveFile {
+            name: "new_packet.json".to_owned(),
+        },
+        Step::WriteFile {
+            name: "new_packet.json".to_owned(),
+            contents: "{".to_owned(),
+        },
+        Step::Notify,
+        Step::Deliver(usize::MAX),
+        press('k'),
+        press('a'),
+        press('a'),
+        press('y'),
+        Step::Notify,
+        Step::Deliver(usize::MAX),
+    ];
+    run(FIXTURE_CORPORA.len(), &steps).unwrap();
+}
+
+/// The reported crash through the real binary: `j` then `r` in a headless render.
+#[test]
+fn render_after_j_and_reload_exits_zero() {
+    let run = common_bin::run(&[
+        "render",
+        "--view",
+        "handoff",
+        "--keys",
+        "jr",
+        "fixtures/a2a",
+    ]);
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    assert!(
+        run.stdout.starts_with("<svg"),
+        "{}",
+        &run.stdout[..run.stdout.len().min(200)]
+    );
+    assert!(
+        run.stdout.contains("34 packets"),
+        "the reload brought the packets back"
+    );
+}
