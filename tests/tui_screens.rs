@@ -535,10 +535,16 @@ fn mouse_click_selects_and_wheel_scrolls() {
         mouse(MouseEventKind::Down(MouseButton::Left), 100, 10),
     );
     assert_eq!(app.focus, Focus::Detail);
-    // A click on the group header selects nothing new.
+    // A click on the group header folds the group; another unfolds it.
+    let rows = app.rows.len();
     update(
         &mut app,
         mouse(MouseEventKind::Down(MouseButton::Left), 5, top),
     );
-    assert_eq!(app.selected, 6);
+    assert_eq!((app.selected, app.rows.len()), (0, 1));
+    update(
+        &mut app,
+        mouse(MouseEventKind::Down(MouseButton::Left), 5, top),
+    );
+    assert_eq!((app.selected, app.rows.len()), (1, rows));
 }

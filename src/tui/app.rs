@@ -62,8 +62,41 @@ pub enum Focus {
 /// A line of the packet list: a group header (directory or stream) or a packet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ListRow {
-    Group { label: String, count: usize },
+    /// `count` packets of the group pass the filter, `failing` of them with a finding, a
+    /// mismatch or an error in the current mode. A folded group lists none of them.
+    Group {
+        label: String,
+        count: usize,
+        failing: usize,
+        folded: bool,
+    },
     Packet(usize),
+}
+
+impl ListRow {
+    /// Rows the selection can rest on: packets, and folded groups (to unfold them).
+    pub fn is_selectable(&self) -> bool {
+        matches!(
+            self,
+            ListRow::Packet(_) | ListRow::Group { folded: true, .. }
+        )
+    }
+}
+
+/// The list group of a packet: its directory, or its stream for NDJSON lines. Sorting by this
+/// key keeps a directory's files together, followed by its streams.
+pub fn group_key(source: &crate::corpus::Source) -> (Arc<Path>, Option<Arc<Path>>) {
+    let dir: Arc<Path> = Arc::from(source.path.parent().unwrap_or(Path::new("")));
+    let stream = source.line.is_some().then(|| source.path.clone());
+    (dir, stream)
+}
+
+/// How a group is labelled (and remembered as folded).
+pub fn group_label((dir, stream): &(Arc<Path>, Option<Arc<Path>>)) -> String {
+    match stream {
+        Some(stream) => format!("{}", stream.display()),
+        None => format!("{}/", dir.display()),
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -165,8 +198,13 @@ pub struct App {
     pub rows: Vec<ListRow>,
     /// How many of `rows` are packets (kept by `rebuild_rows`).
     pub visible_packets: usize,
-    /// Index into `rows`; always a packet row when there is one.
+    /// Index into `rows`; always a selectable row (packet or folded group) when there is one.
     pub selected: usize,
+    /// Every packet that passes the filter, in list order, folded groups included (what
+    /// search and review go through).
+    pub listed: Vec<usize>,
+    /// Labels of the folded groups.
+    pub folded: std::collections::HashSet<String>,
     pub list_offset: usize,
     pub focus: Focus,
     pub tab: Tab,
@@ -211,6 +249,8 @@ impl App {
             rows: Vec::new(),
             visible_packets: 0,
             selected: 0,
+            folded: Default::default(),
+            listed: Vec::new(),
             list_offset: 0,
             focus: Focus::List,
             tab: Tab::Handoff,
@@ -300,51 +340,54 @@ impl App {
         true
     }
 
-    /// Rebuilds the list rows (groups + filtered packets), keeping the selected packet.
+    /// Rebuilds the list rows: one group per directory (or stream), in path order, each with
+    /// its filtered packets in walk order unless folded. Keeps the selected packet or group.
     pub fn rebuild_rows(&mut self) {
+        let keep_group = self.selected_group_label();
         let keep = self.selected_source().or_else(|| self.reselect.clone());
-        self.rows.clear();
-        let mut current_group: Option<(Arc<Path>, bool)> = None;
-        let mut group_row = 0;
+        let mut groups: std::collections::BTreeMap<_, Vec<usize>> = Default::default();
         for index in 0..self.packets.len() {
-            if !self.passes_filter(index) {
-                continue;
+            if self.passes_filter(index) {
+                groups
+                    .entry(group_key(&self.packets[index].summary.source))
+                    .or_default()
+                    .push(index);
             }
-            let source = &self.packets[index].summary.source;
-            // NDJSON lines group under their stream; single files under their directory.
-            let stream = source.line.is_some();
-            let key: Arc<Path> = if stream {
-                source.path.clone()
-            } else {
-                Arc::from(source.path.parent().unwrap_or(Path::new("")))
-            };
-            if current_group.as_ref() != Some(&(key.clone(), stream)) {
-                group_row = self.rows.len();
-                let label = if stream {
-                    format!("{}", key.display())
-                } else {
-                    format!("{}/", key.display())
-                };
-                self.rows.push(ListRow::Group { label, count: 0 });
-                current_group = Some((key, stream));
-            }
-            if let Some(ListRow::Group { count, .. }) = self.rows.get_mut(group_row) {
-                *count += 1;
-            }
-            self.rows.push(ListRow::Packet(index));
         }
-        self.visible_packets = self
-            .rows
-            .iter()
-            .filter(|row| matches!(row, ListRow::Packet(_)))
-            .count();
+        self.rows.clear();
+        self.listed.clear();
+        self.visible_packets = 0;
+        for (key, members) in groups {
+            self.listed.extend(members.iter().copied());
+            let label = group_label(&key);
+            let folded = self.folded.contains(&label);
+            let failing = members
+                .iter()
+                .filter(|index| super::status::is_failing(self.status(**index)))
+                .count();
+            self.rows.push(ListRow::Group {
+                label,
+                count: members.len(),
+                failing,
+                folded,
+            });
+            if !folded {
+                self.visible_packets += members.len();
+                self.rows.extend(members.into_iter().map(ListRow::Packet));
+            }
+        }
         let found = keep.and_then(|source| {
             self.rows.iter().position(|row| matches!(row, ListRow::Packet(index) if self.packets[*index].summary.source == source))
+        });
+        let found_group = keep_group.and_then(|wanted| {
+            self.rows.iter().position(
+                |row| matches!(row, ListRow::Group { label, folded: true, .. } if *label == wanted),
+            )
         });
         if found.is_some() {
             self.reselect = None;
         }
-        self.selected = match found {
+        self.selected = match found.or(found_group) {
             Some(row) => row,
             None => self
                 .first_packet_row_from(self.selected.min(self.rows.len().saturating_sub(1)), true)
@@ -353,9 +396,82 @@ impl App {
         self.refresh_detail();
     }
 
-    /// The nearest packet row at or after (`forward`) / before `start`.
+    /// Recounts the failing packets of every group (after a mode change) in place.
+    pub fn recount_groups(&mut self) {
+        if self
+            .rows
+            .iter()
+            .any(|row| matches!(row, ListRow::Group { folded: true, .. }))
+        {
+            // A folded group's packets are not in the rows to count.
+            return self.rebuild_rows();
+        }
+        let mut header = 0;
+        for row in 0..self.rows.len() {
+            match self.rows[row] {
+                ListRow::Group { .. } => {
+                    header = row;
+                    if let ListRow::Group { failing, .. } = &mut self.rows[row] {
+                        *failing = 0;
+                    }
+                }
+                ListRow::Packet(index) => {
+                    let fails = super::status::is_failing(self.status(index));
+                    if let Some(ListRow::Group { failing, .. }) = self.rows.get_mut(header) {
+                        *failing += usize::from(fails);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The label of the selected row's group when a folded group itself is selected.
+    pub fn selected_group_label(&self) -> Option<String> {
+        match self.rows.get(self.selected) {
+            Some(ListRow::Group {
+                label,
+                folded: true,
+                ..
+            }) => Some(label.clone()),
+            _ => None,
+        }
+    }
+
+    /// Folds the selected packet's group (the selection moves to the group).
+    pub fn fold_selected_group(&mut self) {
+        let Some(check) = self.selected_check() else {
+            return;
+        };
+        let label = group_label(&group_key(&check.summary.source));
+        self.folded.insert(label.clone());
+        self.rebuild_rows();
+        if let Some(row) = self
+            .rows
+            .iter()
+            .position(|row| matches!(row, ListRow::Group { label: group, .. } if *group == label))
+        {
+            self.selected = row;
+            self.refresh_detail();
+        }
+    }
+
+    /// Unfolds the selected folded group and selects its first packet; false when the
+    /// selection is not a folded group.
+    pub fn unfold_selected_group(&mut self) -> bool {
+        let Some(label) = self.selected_group_label() else {
+            return false;
+        };
+        self.folded.remove(&label);
+        let row = self.selected;
+        self.rebuild_rows();
+        self.selected = self.first_packet_row_from(row, true).unwrap_or(0);
+        self.refresh_detail();
+        true
+    }
+
+    /// The nearest selectable row at or after (`forward`) / before `start`.
     pub fn first_packet_row_from(&self, start: usize, forward: bool) -> Option<usize> {
-        let is_packet = |row: usize| matches!(self.rows.get(row), Some(ListRow::Packet(_)));
+        let is_packet = |row: usize| self.rows.get(row).is_some_and(ListRow::is_selectable);
         if forward {
             (start..self.rows.len())
                 .find(|row| is_packet(*row))
@@ -437,6 +553,7 @@ impl App {
             self.reselect = Some(source);
         }
         self.rows.clear();
+        self.listed.clear();
         let removed: Vec<PacketCheck> = {
             let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.packets)
                 .into_iter()
@@ -480,6 +597,7 @@ impl App {
             self.reselect = Some(source);
         }
         self.rows.clear();
+        self.listed.clear();
         self.packets.clear();
         self.load_errors.clear();
         self.coverage = vec![[0, 0]; COVERAGE_ROW_IDS.len()];
@@ -523,6 +641,11 @@ impl App {
 
     /// Selects the packet from `source` if it is in the list; returns whether it is.
     pub fn select_source(&mut self, source: &crate::corpus::Source) -> bool {
+        // A packet inside a folded group is shown by unfolding the group.
+        let label = group_label(&group_key(source));
+        if self.folded.remove(&label) {
+            self.rebuild_rows();
+        }
         let row = self.rows.iter().position(
             |row| matches!(row, ListRow::Packet(index) if &self.packets[*index].summary.source == source),
         );
@@ -548,10 +671,8 @@ impl App {
         files
     }
 
+    /// How many packets pass the filter (folded ones included).
     pub fn packet_count(&self) -> usize {
-        self.rows
-            .iter()
-            .filter(|row| matches!(row, ListRow::Packet(_)))
-            .count()
+        self.listed.len()
     }
 }

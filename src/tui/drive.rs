@@ -305,11 +305,31 @@ pub fn check_invariants(app: &App) -> Result<(), String> {
             app.visible_packets
         ));
     }
-    if packet_rows > 0 && !matches!(app.rows.get(app.selected), Some(ListRow::Packet(_))) {
+    let selectable = app.rows.iter().any(ListRow::is_selectable);
+    if selectable
+        && !app
+            .rows
+            .get(app.selected)
+            .is_some_and(ListRow::is_selectable)
+    {
         return Err(format!(
-            "selection {} is not a packet row ({} rows)",
+            "selection {} is not a packet or folded group row ({} rows)",
             app.selected,
             app.rows.len()
+        ));
+    }
+    let listed: usize = app
+        .rows
+        .iter()
+        .map(|row| match row {
+            ListRow::Group { count, .. } => *count,
+            ListRow::Packet(_) => 0,
+        })
+        .sum();
+    if listed != app.listed.len() {
+        return Err(format!(
+            "groups count {listed} packets but {} are listed",
+            app.listed.len()
         ));
     }
     if packet_rows == 0 && app.selected_packet().is_some() {
@@ -419,6 +439,54 @@ mod tests {
         assert!(driver.app.packets.is_empty(), "reload starts from nothing");
         driver.settle().unwrap();
         assert_eq!(driver.app.selected_summary().unwrap().source, selected);
+    }
+
+    #[test]
+    fn h_folds_the_group_and_l_unfolds_it() {
+        let mut driver = Driver::new(
+            vec![PathBuf::from("fixtures/migrate")],
+            CheckOptions::default(),
+            (120, 40),
+            false,
+        )
+        .unwrap();
+        let groups = |driver: &Driver| -> Vec<String> {
+            driver
+                .app
+                .rows
+                .iter()
+                .filter_map(|row| match row {
+                    ListRow::Group { label, .. } => Some(label.clone()),
+                    ListRow::Packet(_) => None,
+                })
+                .collect()
+        };
+        // One group per directory, in path order.
+        assert_eq!(
+            groups(&driver),
+            [
+                "fixtures/migrate/",
+                "fixtures/migrate/bad/",
+                "fixtures/migrate/not-a2a/"
+            ]
+        );
+        let rows = driver.app.rows.len();
+        driver.apply(&key('h')).unwrap();
+        assert_eq!(driver.app.selected, 0, "the folded group is selected");
+        assert!(driver.app.rows.len() < rows);
+        assert!(driver.app.selected_packet().is_none());
+        driver.apply(&key('j')).unwrap();
+        assert!(
+            driver.app.selected_packet().is_some(),
+            "j moves into the next group"
+        );
+        driver.apply(&key('k')).unwrap();
+        driver.apply(&key('l')).unwrap();
+        assert_eq!(driver.app.rows.len(), rows);
+        assert_eq!(
+            driver.app.selected, 1,
+            "unfolding selects the group's first packet"
+        );
     }
 
     #[test]

@@ -152,14 +152,14 @@ pub static KEYMAP: &[Binding] = &[
         [ch('h'), key(KeyCode::Left)],
         Command::Left,
         "",
-        "focus the list; in Rules, move left"
+        "fold the group / focus the list; Rules: left"
     ),
     bind!(
         Global,
         [ch('l'), key(KeyCode::Right)],
         Command::Right,
         "",
-        "focus the detail; in Rules, move right"
+        "unfold the group / focus detail; Rules: right"
     ),
     bind!(
         Global,
@@ -200,7 +200,7 @@ pub static KEYMAP: &[Binding] = &[
         [key(KeyCode::Enter)],
         Command::Enter,
         "enter detail",
-        "focus the detail; in Rules, filter by the cell"
+        "unfold the group / focus detail; Rules: filter"
     ),
     bind!(
         Global,

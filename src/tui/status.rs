@@ -19,3 +19,9 @@ pub fn glyph(status: Status) -> &'static str {
 pub fn status_in(check: &PacketCheck, mode: Mode) -> Status {
     check.mode(mode).map_or(check.status, |mode| mode.status)
 }
+
+/// Whether a status counts as failing in a group's count: something was found or differs, or
+/// the input could not be read.
+pub fn is_failing(status: Status) -> bool {
+    matches!(status, Status::Finding | Status::Mismatch | Status::Error)
+}

@@ -216,6 +216,8 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
         Command::Left => {
             if app.tab == Tab::Rules && app.focus == Focus::Detail && app.rules_cursor.1 == 1 {
                 app.rules_cursor.1 = 0;
+            } else if app.focus == Focus::List {
+                app.fold_selected_group();
             } else {
                 app.focus = Focus::List;
             }
@@ -223,7 +225,7 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
         Command::Right => {
             if app.tab == Tab::Rules && app.focus == Focus::Detail {
                 app.rules_cursor.1 = 1;
-            } else {
+            } else if !(app.focus == Focus::List && app.unfold_selected_group()) {
                 app.focus = Focus::Detail;
             }
         }
@@ -243,7 +245,7 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
                     "filtered: {} (f to change, Esc to clear)",
                     app.filter.describe()
                 ));
-            } else {
+            } else if !(app.focus == Focus::List && app.unfold_selected_group()) {
                 app.focus = Focus::Detail;
             }
         }
@@ -254,8 +256,12 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
             };
             // Which packets are listed depends on the mode only through a status filter (a
             // rule filter names its own mode); a million rows are not rebuilt for nothing.
+            // Group counts of failing packets depend on the mode too, but only the headers:
+            // refresh them without touching the packet rows.
             if app.filter.status.is_some() {
                 app.rebuild_rows();
+            } else {
+                app.recount_groups();
             }
         }
         Command::Search => app.search_input = Some(String::new()),
@@ -328,7 +334,7 @@ fn move_or_scroll(app: &mut App, delta: i64) {
         }
         return;
     }
-    // Move by `delta` packet rows, skipping group headers.
+    // Move by `delta` selectable rows, skipping the headers of unfolded groups.
     let mut row = app.selected;
     let step = delta.signum();
     let mut remaining = delta.abs();
@@ -338,15 +344,15 @@ fn move_or_scroll(app: &mut App, delta: i64) {
             break;
         }
         row = next as usize;
-        if matches!(app.rows[row], ListRow::Packet(_)) {
+        if app.rows[row].is_selectable() {
             remaining -= 1;
         }
     }
-    let target = if matches!(app.rows.get(row), Some(ListRow::Packet(_))) {
-        Some(row)
-    } else {
-        None
-    };
+    let target = app
+        .rows
+        .get(row)
+        .is_some_and(ListRow::is_selectable)
+        .then_some(row);
     select_row(app, target.or(Some(app.selected)));
 }
 
@@ -393,28 +399,36 @@ fn find_match(app: &mut App, forward: bool) {
     find_match_from(app, forward, false);
 }
 
-/// Finds the next packet whose path or text contains the query, wrapping around.
+/// Finds the next packet whose path or text contains the query, wrapping around; a match in
+/// a folded group unfolds it.
 fn find_match_from(app: &mut App, forward: bool, include_current: bool) {
     let Some(query) = app.search.clone() else {
         return;
     };
-    let count = app.rows.len();
+    let count = app.listed.len();
     if count == 0 {
         return;
     }
+    let current = app
+        .selected_packet()
+        .and_then(|packet| app.listed.iter().position(|index| *index == packet));
+    // From a folded group (no packet selected), start before its first packet.
+    let (start, include_current) = match current {
+        Some(position) => (position, include_current),
+        None => (first_listed_of_selected_group(app).unwrap_or(0), true),
+    };
     let needle = query.to_lowercase();
     for step in 0..count {
         let offset = if include_current { step } else { step + 1 };
-        let row = if forward {
-            (app.selected + offset) % count
+        let position = if forward {
+            (start + offset) % count
         } else {
-            (app.selected + count * 2 - offset) % count
+            (start + count * 2 - offset) % count
         };
-        let ListRow::Packet(index) = app.rows[row] else {
-            continue;
-        };
+        let index = app.listed[position];
         if packet_matches(app, index, &needle) {
-            select_row(app, Some(row));
+            let source = app.packets[index].summary.source.clone();
+            app.select_source(&source);
             return;
         }
     }
@@ -422,6 +436,15 @@ fn find_match_from(app: &mut App, forward: bool, include_current: bool) {
         "no packet matches \"{}\"",
         crate::json::safe_text(&query)
     ));
+}
+
+/// Where the selected folded group's packets start in `listed`.
+fn first_listed_of_selected_group(app: &App) -> Option<usize> {
+    let label = app.selected_group_label()?;
+    app.listed.iter().position(|index| {
+        super::app::group_label(&super::app::group_key(&app.packets[*index].summary.source))
+            == label
+    })
 }
 
 fn packet_matches(app: &App, index: usize, needle: &str) -> bool {
@@ -479,13 +502,16 @@ fn reviewable(check: &crate::corpus::PacketCheck) -> bool {
 }
 
 fn open_review(app: &mut App) {
-    let count = app.rows.len();
+    // Every listed packet (folded groups too), starting at the selection.
+    let count = app.listed.len();
+    let start = app
+        .selected_packet()
+        .and_then(|packet| app.listed.iter().position(|index| *index == packet))
+        .or_else(|| first_listed_of_selected_group(app))
+        .unwrap_or(0);
     let queue: Vec<crate::corpus::Source> = (0..count)
-        .map(|offset| (app.selected + offset) % count.max(1))
-        .filter_map(|row| match app.rows.get(row) {
-            Some(ListRow::Packet(index)) => Some(&app.packets[*index]),
-            _ => None,
-        })
+        .map(|offset| (start + offset) % count)
+        .filter_map(|position| app.packets.get(app.listed[position]))
         .filter(|check| reviewable(check) && !app.review_rejected.contains(&check.summary.source))
         .map(|check| check.summary.source.clone())
         .collect();
@@ -608,9 +634,23 @@ fn on_mouse(app: &mut App, mouse: MouseEvent) {
                 && mouse.row < app.list_area_top + app.list_area_height
             {
                 let row = app.list_offset + usize::from(mouse.row - app.list_area_top);
-                if matches!(app.rows.get(row), Some(ListRow::Packet(_))) {
-                    app.focus = Focus::List;
-                    select_row(app, Some(row));
+                match app.rows.get(row) {
+                    Some(ListRow::Packet(_)) => {
+                        app.focus = Focus::List;
+                        select_row(app, Some(row));
+                    }
+                    // A click on a group header folds or unfolds it.
+                    Some(ListRow::Group { folded, .. }) => {
+                        app.focus = Focus::List;
+                        if *folded {
+                            select_row(app, Some(row));
+                            app.unfold_selected_group();
+                        } else if let Some(packet) = app.first_packet_row_from(row, true) {
+                            select_row(app, Some(packet));
+                            app.fold_selected_group();
+                        }
+                    }
+                    None => {}
                 }
             } else if !in_list {
                 app.focus = Focus::Detail;

@@ -29,13 +29,12 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         .map(|(row, entry)| {
             let selected = row == app.selected;
             let line = match entry {
-                ListRow::Group { label, count } => Line::from(vec![
-                    Span::styled(
-                        format!("▾ {}", safe(&fit_left(label, width.saturating_sub(8)))),
-                        theme.title(),
-                    ),
-                    Span::styled(format!(" ({count})"), theme.dim()),
-                ]),
+                ListRow::Group {
+                    label,
+                    count,
+                    failing,
+                    folded,
+                } => group_line(label, *count, *failing, *folded, width, theme),
                 ListRow::Packet(index) => packet_line(app, *index, width, theme),
             };
             if selected {
@@ -46,6 +45,34 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// `▾ fixtures/a2a/ 34 · 3 failing`: the counts first claim their room, the label (shortened
+/// from the left, keeping the directory's own name) takes the rest.
+fn group_line(
+    label: &str,
+    count: usize,
+    failing: usize,
+    folded: bool,
+    width: usize,
+    theme: &Theme,
+) -> Line<'static> {
+    let marker = if folded { "▸" } else { "▾" };
+    let counts = format!(" {count}");
+    let failing_text = if failing > 0 {
+        format!(" · {failing} failing")
+    } else {
+        String::new()
+    };
+    let room = width.saturating_sub(2 + counts.chars().count() + failing_text.chars().count());
+    Line::from(vec![
+        Span::styled(
+            format!("{marker} {}", safe(&fit_left(label, room.max(4)))),
+            theme.title(),
+        ),
+        Span::styled(counts, theme.dim()),
+        Span::styled(failing_text, theme.bad()),
+    ])
 }
 
 fn packet_line(app: &App, index: usize, width: usize, theme: &Theme) -> Line<'static> {

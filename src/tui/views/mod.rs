@@ -202,7 +202,18 @@ fn detail(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
 }
 
 fn empty_message(app: &App) -> String {
-    if !app.progress.done {
+    if let Some(super::app::ListRow::Group {
+        label,
+        count,
+        failing,
+        folded: true,
+    }) = app.rows.get(app.selected)
+    {
+        format!(
+            "{}: {count} packet(s), {failing} failing, folded (l or Enter unfolds)",
+            text::safe(label)
+        )
+    } else if !app.progress.done {
         "loading…".to_owned()
     } else if app.packets.is_empty() {
         "no packets loaded".to_owned()
