@@ -48,6 +48,20 @@ impl Tab {
         }
     }
 
+    /// The label used when the full titles do not fit the tab bar.
+    pub fn short_title(self) -> &'static str {
+        match self {
+            Tab::Raw => "Raw",
+            Tab::Conversion => "Conv",
+            Tab::Handoff => "Hand",
+            Tab::Digests => "Dig",
+            Tab::Findings => "Find",
+            Tab::Rules => "Rules",
+            Tab::Migrate => "Migr",
+            Tab::Formats => "Fmt",
+        }
+    }
+
     pub fn index(self) -> usize {
         Tab::ALL.iter().position(|tab| *tab == self).unwrap_or(0)
     }

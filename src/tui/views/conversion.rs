@@ -1,5 +1,5 @@
 //! Conversion tab: the canonical event and payload, lossiness and notes; strict and lenient
-//! side by side where they differ.
+//! side by side when the width allows, stacked otherwise.
 
 use super::text::{heading, json_value_lines, safe};
 use crate::a2a::Mode;
@@ -31,7 +31,8 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
         (Some(strict), Some(lenient)) => outcome_key(strict) != outcome_key(lenient),
         _ => false,
     };
-    if differ && area.width >= 100 {
+    // Side by side when both modes converted the packet and each column gets 40 columns.
+    if strict.is_some() && lenient.is_some() && area.width >= 80 {
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
                 .areas(area);

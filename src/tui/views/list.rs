@@ -20,14 +20,26 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     frame.render_widget(block, area);
     let height = usize::from(inner.height);
     let width = usize::from(inner.width);
-    let lines: Vec<Line> = app
+    let shown: Vec<(usize, &ListRow)> = app
         .rows
         .iter()
         .enumerate()
         .skip(app.list_offset)
         .take(height)
+        .collect();
+    let names: Vec<String> = shown
+        .iter()
+        .filter_map(|(_, row)| match row {
+            ListRow::Packet(index) => Some(packet_name(app, *index)),
+            ListRow::Group { .. } => None,
+        })
+        .collect();
+    let columns = Columns::for_width(width, &names);
+    let short_names = distinct_abbreviations(&names, columns.name);
+    let mut short_names = short_names.into_iter();
+    let lines: Vec<Line> = shown
+        .into_iter()
         .map(|(row, entry)| {
-            let selected = row == app.selected;
             let line = match entry {
                 ListRow::Group {
                     label,
@@ -35,9 +47,12 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
                     failing,
                     folded,
                 } => group_line(label, *count, *failing, *folded, width, theme),
-                ListRow::Packet(index) => packet_line(app, *index, width, theme),
+                ListRow::Packet(index) => {
+                    let name = short_names.next().unwrap_or_default();
+                    packet_line(app, *index, &name, columns, theme)
+                }
             };
-            if selected {
+            if row == app.selected {
                 line.style(theme.selected())
             } else {
                 line
@@ -45,6 +60,111 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// Column widths of the packet rows. The name comes first and takes what it needs; the state
+/// column (short) gets what is left, then the event column, shrunk down to `MIN_EVENT_WIDTH`,
+/// and a column with no room is hidden.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Columns {
+    name: usize,
+    event: usize,
+    state: usize,
+}
+
+const EVENT_WIDTH: usize = 16;
+const MIN_EVENT_WIDTH: usize = 8;
+const STATE_WIDTH: usize = 9;
+const GLYPH_WIDTH: usize = 3;
+
+impl Columns {
+    fn for_width(width: usize, names: &[String]) -> Columns {
+        let longest = names
+            .iter()
+            .map(|name| name.chars().count())
+            .max()
+            .unwrap_or(0);
+        let room = width.saturating_sub(GLYPH_WIDTH);
+        let mut left = room.saturating_sub(longest);
+        let state = if left > STATE_WIDTH { STATE_WIDTH } else { 0 };
+        left -= if state > 0 { 1 + state } else { 0 };
+        let event = if left > MIN_EVENT_WIDTH {
+            (left - 1).min(EVENT_WIDTH)
+        } else {
+            0
+        };
+        let used = [event, state]
+            .iter()
+            .map(|column| if *column > 0 { 1 + column } else { 0 })
+            .sum::<usize>();
+        Columns {
+            name: room.saturating_sub(used),
+            event,
+            state,
+        }
+    }
+}
+
+/// The name a packet is listed under: its file name without `.json`, or `:line` in a stream.
+fn packet_name(app: &App, index: usize) -> String {
+    let source = &app.packets[index].summary.source;
+    match source.line {
+        Some(line) => format!(":{line}"),
+        None => {
+            let file = source.file_name().unwrap_or("?");
+            file.strip_suffix(".json").unwrap_or(file).to_owned()
+        }
+    }
+}
+
+/// Shortens every name to `width` in the middle, choosing where the ellipsis goes so that
+/// names that differ still differ once shortened (where any split can achieve that).
+pub fn distinct_abbreviations(names: &[String], width: usize) -> Vec<String> {
+    let abbreviate = |head: usize| -> Vec<String> {
+        names
+            .iter()
+            .map(|name| fit_split(name, width, head))
+            .collect()
+    };
+    let distinct_names = names.iter().collect::<std::collections::HashSet<_>>().len();
+    let balanced = width.saturating_sub(1) / 2;
+    // Try the balanced split first, then ones moving the ellipsis further out on each side.
+    let candidates = (0..width).flat_map(|shift| {
+        [balanced.checked_sub(shift), Some(balanced + shift)]
+            .into_iter()
+            .flatten()
+            .filter(move |head| *head < width && (shift > 0 || *head == balanced))
+    });
+    let mut first = None;
+    for head in candidates {
+        let shortened = abbreviate(head);
+        if shortened
+            .iter()
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+            == distinct_names
+        {
+            return shortened;
+        }
+        first.get_or_insert(shortened);
+    }
+    first.unwrap_or_else(|| abbreviate(balanced))
+}
+
+/// Shortens `text` to `width` keeping `head` characters of its start and the rest of its end.
+fn fit_split(text: &str, width: usize, head: usize) -> String {
+    let count = text.chars().count();
+    if count <= width {
+        return text.to_owned();
+    }
+    if width < 3 {
+        return fit_right(text, width);
+    }
+    let head = head.min(width - 2);
+    let tail = width - 1 - head;
+    let start: String = text.chars().take(head).collect();
+    let end: String = text.chars().skip(count - tail).collect();
+    format!("{start}…{end}")
 }
 
 /// `▾ fixtures/a2a/ 34 · 3 failing`: the counts first claim their room, the label (shortened
@@ -75,36 +195,55 @@ fn group_line(
     ])
 }
 
-fn packet_line(app: &App, index: usize, width: usize, theme: &Theme) -> Line<'static> {
+fn packet_line(
+    app: &App,
+    index: usize,
+    name: &str,
+    columns: Columns,
+    theme: &Theme,
+) -> Line<'static> {
     let summary = &app.packets[index].summary;
     let status = app.status(index);
-    let name = match summary.source.line {
-        Some(line) => format!(":{line}"),
-        None => {
-            let file = summary.source.file_name().unwrap_or("?");
-            file.strip_suffix(".json").unwrap_or(file).to_owned()
-        }
-    };
-    let event = match summary.mode(app.mode).map(|mode| mode.result) {
-        Some(ModeResult::Converted { canonical_type, .. }) => {
-            canonical_type.short_name().to_owned()
-        }
-        Some(ModeResult::Rejected { rule, .. }) => format!("rejected {rule}"),
-        // Not a raw packet: its kind is what there is to say.
-        None => summary.kind.tag().to_owned(),
-    };
-    let state = summary
-        .state(app.mode)
-        .map(|state| state.short())
-        .unwrap_or("");
-    let columns = format!(" {:<16} {:<9}", fit_right(&event, 16), state);
-    let room = width.saturating_sub(3 + columns.chars().count()).max(8);
-    let name = fit_middle(&name, room);
-    Line::from(vec![
+    let mut spans = vec![
         Span::styled(format!(" {} ", glyph(status)), theme.status(status)),
-        Span::styled(format!("{:<room$}", safe(&name)), theme.text()),
-        Span::styled(columns, theme.dim()),
-    ])
+        Span::styled(
+            format!("{:<width$}", safe(name), width = columns.name),
+            theme.text(),
+        ),
+    ];
+    if columns.event > 0 {
+        let event = match summary.mode(app.mode).map(|mode| mode.result) {
+            Some(ModeResult::Converted { canonical_type, .. }) => {
+                canonical_type.short_name().to_owned()
+            }
+            Some(ModeResult::Rejected { rule, .. }) => format!("rejected {rule}"),
+            // Not a raw packet: its kind is what there is to say.
+            None => summary.kind.tag().to_owned(),
+        };
+        spans.push(Span::styled(
+            format!(
+                " {:<width$}",
+                fit_right(&event, columns.event),
+                width = columns.event
+            ),
+            theme.dim(),
+        ));
+    }
+    if columns.state > 0 {
+        let state = summary
+            .state(app.mode)
+            .map(|state| state.short())
+            .unwrap_or("");
+        spans.push(Span::styled(
+            format!(
+                " {:<width$}",
+                fit_right(state, columns.state),
+                width = columns.state
+            ),
+            theme.dim(),
+        ));
+    }
+    Line::from(spans)
 }
 
 /// Shortens from the left with an ellipsis, keeping the end visible.
@@ -129,30 +268,55 @@ pub fn fit_right(text: &str, width: usize) -> String {
     format!("{keep}…")
 }
 
-/// Shortens in the middle, keeping both the start and the end of a name.
-pub fn fit_middle(text: &str, width: usize) -> String {
-    let count = text.chars().count();
-    if count <= width {
-        return text.to_owned();
-    }
-    if width < 3 {
-        return fit_right(text, width);
-    }
-    let head = (width - 1) / 2;
-    let tail = width - 1 - head;
-    let start: String = text.chars().take(head).collect();
-    let end: String = text.chars().skip(count - tail).collect();
-    format!("{start}…{end}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
+    fn abbreviations_keep_different_names_different() {
+        let names: Vec<String> = [
+            "send-message-response-message.v03.jsonrpc.v10",
+            "send-message-response-task.v03.jsonrpc.v10",
+            "send-message-response-message.v03.jsonrpc",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let short = distinct_abbreviations(&names, 20);
+        assert!(
+            short.iter().all(|name| name.chars().count() <= 20),
+            "{short:?}"
+        );
+        let distinct: std::collections::HashSet<_> = short.iter().collect();
+        assert_eq!(distinct.len(), 3, "{short:?}");
+        assert_eq!(distinct_abbreviations(&names[..1], 60), names[..1]);
+    }
+
+    #[test]
+    fn the_name_column_comes_first() {
+        let long = vec!["x".repeat(30)];
+        assert_eq!(
+            Columns::for_width(34, &long),
+            Columns {
+                name: 31,
+                event: 0,
+                state: 0
+            }
+        );
+        let short = vec!["happy".to_owned()];
+        assert_eq!(
+            Columns::for_width(60, &short),
+            Columns {
+                name: 30,
+                event: 16,
+                state: 9
+            }
+        );
+    }
+
+    #[test]
     fn fitting() {
-        assert_eq!(fit_middle("happy_task_requested", 11), "happy…ested");
-        assert_eq!(fit_middle("short", 11), "short");
+        assert_eq!(fit_split("happy_task_requested", 11, 5), "happy…ested");
+        assert_eq!(fit_split("short", 11, 5), "short");
         assert_eq!(fit_left("fixtures/a2a/", 8), "…es/a2a/");
         assert_eq!(fit_right("agent.capabilities", 16), "agent.capabilit…");
     }

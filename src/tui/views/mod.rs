@@ -12,15 +12,15 @@ mod overlays;
 mod profile;
 mod raw;
 mod rules;
+pub mod tabbar;
 pub mod text;
 
 use super::app::{App, Focus, Overlay, Tab};
 use super::keymap::{binding_label, Binding, Command, Context, KEYMAP};
 use super::theme::Theme;
 use ratatui::layout::Rect;
-use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Tabs, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
 pub fn view(app: &App, frame: &mut Frame) {
@@ -119,9 +119,25 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
                 && binding.context == Context::Global
                 && matches!(binding.command, Command::Help | Command::Quit)
         };
-        let shown = KEYMAP.iter().filter(|binding| {
-            (binding.context == context && !binding.short.is_empty()) || always(binding)
-        });
+        let mut shown: Vec<&Binding> = KEYMAP
+            .iter()
+            .filter(|binding| {
+                (binding.context == context && !binding.short.is_empty()) || always(binding)
+            })
+            .collect();
+        // On a narrow terminal, keys drop from the end of the list, but help and quit stay:
+        // help lists everything that was dropped.
+        let used: usize = spans.iter().map(|span| span.width()).sum();
+        let entry_width = |binding: &&Binding| binding.short.chars().count() + 2;
+        while used + shown.iter().map(entry_width).sum::<usize>() > usize::from(area.width) {
+            let Some(drop) = shown
+                .iter()
+                .rposition(|binding| !matches!(binding.command, Command::Help | Command::Quit))
+            else {
+                break;
+            };
+            shown.remove(drop);
+        }
         for binding in shown {
             let (key, word) = binding.short.split_once(' ').unwrap_or((binding.short, ""));
             spans.push(Span::styled(format!(" {key}"), theme.key()));
@@ -134,9 +150,27 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
 
 fn detail(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let focused = app.focus == Focus::Detail;
-    let title = match app.selected_summary() {
-        Some(summary) => format!(" {} · {} ", summary.source, summary.kind.name()),
-        None => " no packet selected ".to_owned(),
+    let width = usize::from(area.width.saturating_sub(4));
+    // The full path is always shown: in the title when it fits, else wrapped above the tabs.
+    let (title, path_lines) = match app.selected_summary() {
+        Some(summary) => {
+            let path = text::safe(&summary.source.to_string());
+            let full = format!(" {path} · {} ", summary.kind.name());
+            if full.chars().count() <= width {
+                (full, Vec::new())
+            } else if path.chars().count() + 2 <= width {
+                (format!(" {path} "), Vec::new())
+            } else {
+                let chunks: Vec<String> = path
+                    .chars()
+                    .collect::<Vec<_>>()
+                    .chunks(width.max(1))
+                    .map(|chunk| chunk.iter().collect())
+                    .collect();
+                (format!(" {} ", summary.kind.name()), chunks)
+            }
+        }
+        None => (" no packet selected ".to_owned(), Vec::new()),
     };
     let block = Block::default()
         .borders(Borders::ALL)
@@ -144,24 +178,30 @@ fn detail(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         .title(text::safe(&title));
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    if inner.height < 3 {
+    let header = path_lines.len() as u16;
+    if inner.height < 3 + header {
         return;
     }
-    let tabs = Tabs::new(
-        Tab::ALL
-            .iter()
-            .enumerate()
-            .map(|(index, tab)| format!("{} {}", index + 1, tab.title())),
-    )
-    .select(app.tab.index())
-    .style(theme.dim())
-    .highlight_style(
-        theme
-            .accent()
-            .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
-    )
-    .divider("│");
-    frame.render_widget(tabs, Rect { height: 1, ..inner });
+    if header > 0 {
+        let lines: Vec<Line> = path_lines
+            .into_iter()
+            .map(|chunk| Line::from(Span::styled(chunk, theme.text())))
+            .collect();
+        frame.render_widget(
+            Paragraph::new(lines),
+            Rect {
+                height: header,
+                ..inner
+            },
+        );
+    }
+    let inner = Rect {
+        y: inner.y + header,
+        height: inner.height - header,
+        ..inner
+    };
+    let tabs = tabbar::line(app.tab, usize::from(inner.width), theme);
+    frame.render_widget(Paragraph::new(tabs), Rect { height: 1, ..inner });
     let body = Rect {
         y: inner.y + 2,
         height: inner.height - 2,
@@ -222,25 +262,47 @@ fn empty_message(app: &App) -> String {
     }
 }
 
-/// Renders prose lines as a scrollable paragraph that wraps at the pane's width.
+/// The one rule for long lines, in every tab (and stated in help): they wrap at the pane's
+/// width, and j/k (detail focused) scroll. The scroll stops at the last wrapped line.
+pub const WRAP_RULE: &str = "Long lines wrap at the pane's width in every tab; with the detail focused, j/k and PgUp/PgDn scroll it.";
+
+/// Renders lines as a paragraph that wraps at the pane's width, scrolled by `scroll` rows
+/// (kept inside the content: the last wrapped line stops at the bottom).
 pub(super) fn scrolled_wrapped(
     lines: Vec<Line<'static>>,
     scroll: u16,
     frame: &mut Frame,
     area: Rect,
 ) {
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .scroll((scroll, 0)),
-        area,
-    );
+    let lines: Vec<Line<'static>> = lines.into_iter().map(trim_line_end).collect();
+    let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let max = paragraph
+        .line_count(area.width)
+        .saturating_sub(usize::from(area.height));
+    let scroll = usize::from(scroll).min(max).min(usize::from(u16::MAX)) as u16;
+    frame.render_widget(paragraph.scroll((scroll, 0)), area);
 }
 
-/// Renders lines as a scrollable paragraph.
+/// Drops a line's trailing spaces (column padding), which would otherwise wrap into blank
+/// rows on a narrow pane.
+fn trim_line_end(mut line: Line<'static>) -> Line<'static> {
+    while let Some(last) = line.spans.last_mut() {
+        let trimmed = last.content.trim_end().len();
+        if trimmed == 0 {
+            line.spans.pop();
+            continue;
+        }
+        if trimmed < last.content.len() {
+            last.content = last.content[..trimmed].to_owned().into();
+        }
+        break;
+    }
+    line
+}
+
+/// Renders lines by the wrap rule (see `WRAP_RULE`).
 pub(super) fn scrolled(lines: Vec<Line<'static>>, scroll: u16, frame: &mut Frame, area: Rect) {
-    let max = (lines.len() as u16).saturating_sub(area.height);
-    frame.render_widget(Paragraph::new(lines).scroll((scroll.min(max), 0)), area);
+    scrolled_wrapped(lines, scroll, frame, area);
 }
 
 /// What `y` copies: the selected field's evidence path (Handoff), the selected digest

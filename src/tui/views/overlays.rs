@@ -41,7 +41,11 @@ pub fn help(frame: &mut Frame, screen: Rect, theme: &Theme) {
         "",
         "✓ conforms  ≠ mismatch  ✗ error",
         "○ no golden  ! finding  · not checked",
+        "",
     ] {
+        panels.push(Line::from(Span::styled(note, theme.dim())));
+    }
+    for note in super::text::wrap_words(super::WRAP_RULE, 46) {
         panels.push(Line::from(Span::styled(note, theme.dim())));
     }
     let height = browse.len().max(panels.len()) as u16 + 2;

@@ -17,25 +17,24 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             theme,
         ),
         Line::from(Span::styled(
-            format!("  {:<5} {:<36} {:>8} {:>8}", "row", "", "strict", "lenient"),
+            format!("  {:<5}{:>7} {:>8}  {}", "row", "strict", "lenient", "rule"),
             theme.dim(),
         )),
     ];
     let mut uncovered = Vec::new();
     for (row, id) in COVERAGE_ROW_IDS.iter().enumerate() {
         let title = K1A_TABLE.row(id).map(|row| row.title).unwrap_or("");
-        let mut spans = vec![
-            Span::styled(format!("  {id:<5}"), theme.accent()),
-            Span::raw(format!("{title:<36} ")),
-        ];
+        // The counts come before the title so that a narrow pane wraps only the title.
+        let mut spans = vec![Span::styled(format!("  {id:<5}"), theme.accent())];
         for column in 0..2 {
             let count = app.coverage[row][column];
             let selected = app.focus == Focus::Detail && app.rules_cursor == (row, column);
             let reachable = unreachable_reason(id, Mode::BOTH[column]).is_none();
+            let width = if column == 0 { 6 } else { 8 };
             let text = match (count, reachable) {
-                (0, false) => format!("{:>8}", "n/a"),
-                (0, true) => format!("{:>8}", "—"),
-                _ => format!("{count:>8}"),
+                (0, false) => format!("{:>width$}", "n/a"),
+                (0, true) => format!("{:>width$}", "—"),
+                _ => format!("{count:>width$}"),
             };
             let style = if selected {
                 theme.selected()
@@ -52,6 +51,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
                 uncovered.push(format!("{id}/{}", Mode::BOTH[column]));
             }
         }
+        spans.push(Span::raw(format!(" {title}")));
         lines.push(Line::from(spans));
     }
     lines.push(Line::default());
@@ -92,5 +92,8 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             theme.dim(),
         )));
     }
-    super::scrolled(lines, 0, frame, area);
+    // Keep the selected row (and the two lines under it) in view.
+    let cursor_line = app.rules_cursor.0 + 2;
+    let scroll = (cursor_line + 3).saturating_sub(usize::from(area.height));
+    super::scrolled(lines, scroll.min(usize::from(u16::MAX)) as u16, frame, area);
 }

@@ -200,3 +200,35 @@ mod tests {
         assert_eq!(text, "\"k\": \"a\\u{1b}[2Jb\\u{202e}\"");
     }
 }
+
+/// Splits prose into lines of at most `width` characters at spaces (a longer word gets its
+/// own line).
+pub fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in text.split_whitespace() {
+        if !current.is_empty() && current.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    if !current.is_empty() {
+        lines.push(current);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod wrap_tests {
+    #[test]
+    fn words_wrap_at_spaces() {
+        assert_eq!(
+            super::wrap_words("one two three four", 9),
+            ["one two", "three", "four"]
+        );
+        assert_eq!(super::wrap_words("", 9), Vec::<String>::new());
+    }
+}

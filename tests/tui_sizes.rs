@@ -1,0 +1,127 @@
+//! Every tab at the smallest supported terminal (80x24) and a large one (200x50), as insta
+//! snapshots of the real screen; and at 80x24 every packet of the fixtures is told apart in
+//! the list and the active tab's label is visible.
+
+use handoff_inspector::corpus::CheckOptions;
+use handoff_inspector::tui::app::{ListRow, Tab};
+use handoff_inspector::tui::drive::{Driver, Step};
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+fn press(driver: &mut Driver, code: KeyCode) {
+    driver
+        .apply(&Step::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+        .unwrap();
+    driver.settle().unwrap();
+}
+
+fn driver(path: &str, size: (u16, u16)) -> Driver {
+    Driver::new(
+        vec![PathBuf::from(path)],
+        CheckOptions::default(),
+        size,
+        false,
+    )
+    .unwrap()
+}
+
+fn select(driver: &mut Driver, name: &str) {
+    press(driver, KeyCode::Char('/'));
+    for c in name.chars() {
+        press(driver, KeyCode::Char(c));
+    }
+    press(driver, KeyCode::Enter);
+    let selected = driver.app.selected_summary().unwrap().source.to_string();
+    assert!(selected.contains(name), "{selected}");
+    driver.app.search = None;
+    driver.apply(&Step::Deliver(0)).unwrap();
+}
+
+fn text(buffer: &Buffer) -> String {
+    let area = buffer.area;
+    (0..area.height)
+        .map(|y| {
+            (0..area.width)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+                .trim_end()
+                .to_owned()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The packet each tab is best shown with.
+fn packet_for(tab: Tab) -> (&'static str, &'static str) {
+    match tab {
+        Tab::Migrate => ("fixtures/migrate", "task.v03.jsonrpc.json"),
+        Tab::Conversion => ("fixtures/a2a", "negative_missing_task_id.json"),
+        _ => ("fixtures/a2a", "happy_task_requested.json"),
+    }
+}
+
+#[test]
+fn every_tab_at_80x24_and_200x50() {
+    for (width, height) in [(80u16, 24u16), (200, 50)] {
+        for (index, tab) in Tab::ALL.iter().enumerate() {
+            let (corpus, packet) = packet_for(*tab);
+            let mut driver = driver(corpus, (width, height));
+            select(&mut driver, packet);
+            press(&mut driver, KeyCode::Char(char::from(b'1' + index as u8)));
+            assert_eq!(driver.app.tab, *tab);
+            let screen = text(driver.buffer());
+            assert!(
+                screen.contains(&format!("{} {}", index + 1, tab.short_title()))
+                    || screen.contains(&format!("{} {}", index + 1, tab.title())),
+                "the active tab's label is visible at {width}x{height}:\n{screen}"
+            );
+            insta::assert_snapshot!(format!("{}_{width}x{height}", tab.title()), screen);
+        }
+    }
+}
+
+/// At 80x24, within each group, no two packets are listed under the same (shortened) name.
+#[test]
+fn every_fixture_name_is_distinguishable_at_80x24() {
+    let mut driver = driver("fixtures", (80, 24));
+    let list_top = usize::from(driver.app.list_area_top);
+    let list_left = 1u16;
+    let list_width =
+        handoff_inspector::tui::views::layout::list_rows(ratatui::layout::Rect::new(0, 0, 80, 24))
+            .width;
+    let mut shown: HashMap<usize, String> = HashMap::new();
+    let rows = driver.app.rows.len();
+    for _ in 0..rows {
+        let buffer = driver.buffer().clone();
+        for screen_row in 0..usize::from(driver.app.list_area_height) {
+            let row = driver.app.list_offset + screen_row;
+            if let Some(ListRow::Packet(_)) = driver.app.rows.get(row) {
+                let y = (list_top + screen_row) as u16;
+                let line: String = (list_left..list_left + list_width)
+                    .map(|x| buffer[(x, y)].symbol())
+                    .collect();
+                // Glyph column, then the name up to the column gap.
+                let name = line.chars().skip(3).collect::<String>();
+                let name = name.split("  ").next().unwrap_or("").trim().to_owned();
+                shown.entry(row).or_insert(name);
+            }
+        }
+        press(&mut driver, KeyCode::Char('j'));
+    }
+    let mut group = String::new();
+    let mut seen: HashMap<(String, String), usize> = HashMap::new();
+    for (row, entry) in driver.app.rows.iter().enumerate() {
+        match entry {
+            ListRow::Group { label, .. } => group = label.clone(),
+            ListRow::Packet(_) => {
+                let name = shown.get(&row).cloned().unwrap_or_default();
+                assert!(!name.is_empty(), "row {row} was never on screen");
+                if let Some(other) = seen.insert((group.clone(), name.clone()), row) {
+                    panic!("rows {other} and {row} of {group} both read {name:?}");
+                }
+            }
+        }
+    }
+}
