@@ -34,6 +34,14 @@ const SHOTS: &[Shot] = &[
         keys: "",
     },
     Shot {
+        file: "golden-drift.svg",
+        paths: &["screenshots/demo-golden-drift"],
+        view: View::Digests,
+        size: (120, 40),
+        select: None,
+        keys: "m",
+    },
+    Shot {
         file: "rules-matrix.svg",
         paths: &["fixtures/a2a"],
         view: View::Rules,

@@ -207,3 +207,47 @@ fn render_after_j_and_reload_exits_zero() {
         "the reload brought the packets back"
     );
 }
+
+/// The golden review shows what accepting writes (a field change, or a new entry), and a
+/// rejected packet stays counted: `a` afterwards says how many were rejected, not "nothing".
+#[test]
+fn review_shows_what_accepting_writes_and_remembers_rejections() {
+    let press = |c| Step::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    let roots = vec![
+        PathBuf::from("screenshots/demo-golden-drift"),
+        PathBuf::from("screenshots/demo-drift"),
+    ];
+    let mut driver = Driver::new(roots, CheckOptions::default(), (120, 40), false).unwrap();
+    let screen = |driver: &Driver| {
+        let buffer = driver.buffer();
+        (0..buffer.area.height)
+            .map(|y| {
+                (0..buffer.area.width)
+                    .map(|x| buffer[(x, y)].symbol())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    driver.apply(&press('a')).unwrap();
+    let first = screen(&driver);
+    let second_expected = if first.contains("accepting writes a new entry") {
+        "accepting writes (recorded"
+    } else {
+        assert!(first.contains("accepting writes (recorded"), "{first}");
+        assert!(
+            first.contains("task_ref_only → task_and_message_refs"),
+            "{first}"
+        );
+        "accepting writes a new entry"
+    };
+    driver.apply(&press('r')).unwrap();
+    let second = screen(&driver);
+    assert!(second.contains(second_expected), "{second}");
+    assert!(second.contains("1 rejected this session"), "{second}");
+    driver.apply(&press('r')).unwrap();
+    assert!(driver.accepted.is_empty());
+    driver.apply(&press('a')).unwrap();
+    let message = driver.app.message.clone().unwrap_or_default();
+    assert!(message.contains("2 rejected this session"), "{message}");
+}

@@ -491,16 +491,15 @@ fn golden_review_accepts_with_confirmation_and_skips() {
         .collect();
     assert_eq!(statuses, vec!["conforms", "no golden"]);
 
-    // Rejected packets are not offered again.
+    // Rejected packets are not offered again, and the review says so.
     let mut app = reloaded;
     keys(&mut app, "ar");
     assert!(app.overlay.is_none());
     keys(&mut app, "a");
-    assert!(app
-        .message
-        .as_deref()
-        .unwrap_or("")
-        .starts_with("nothing to review"));
+    assert_eq!(
+        app.message.as_deref(),
+        Some("nothing new to review: 1 rejected this session (they still differ; their goldens were kept)")
+    );
 }
 
 #[test]

@@ -125,3 +125,31 @@ fn every_fixture_name_is_distinguishable_at_80x24() {
         }
     }
 }
+
+/// A golden drifted in one field (the lenient state) shows `≠` on the Digests tab with the
+/// recorded and the current value, and the changed path.
+#[test]
+fn golden_drift_of_one_field_shows_on_the_digests_tab() {
+    let mut driver = driver("screenshots/demo-golden-drift", (80, 24));
+    press(&mut driver, KeyCode::Char('4'));
+    press(&mut driver, KeyCode::Char('m'));
+    let screen = text(driver.buffer());
+    assert!(screen.contains("≠ state"), "{screen}");
+    assert!(screen.contains("recorded task_ref_only"), "{screen}");
+    assert!(
+        screen.contains("current  task_and_message_refs"),
+        "{screen}"
+    );
+    assert!(screen.contains("$.message_ref_visible"), "{screen}");
+    insta::assert_snapshot!("golden_drift_lenient_80x24", screen);
+}
+
+/// `d` with no payload diff says why instead of doing nothing visible.
+#[test]
+fn d_explains_when_there_is_nothing_to_diff() {
+    let mut driver = driver("screenshots/demo-golden-drift", (80, 24));
+    press(&mut driver, KeyCode::Char('4'));
+    press(&mut driver, KeyCode::Char('d'));
+    let message = driver.app.message.clone().unwrap_or_default();
+    assert!(message.contains("nothing to diff here"), "{message}");
+}

@@ -17,8 +17,10 @@ impl Session {
         let binary = env!("CARGO_BIN_EXE_handoff-inspector");
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         // After the inspector exits, print its exit code and keep the pane open to read it.
+        // CI is unset for the inspector: accepting a golden (which refuses under CI) writes
+        // only into the tests' temporary directories.
         let script = format!(
-            "cd {} && {binary} {args}; echo EXIT=$?; sleep 30",
+            "cd {} && env -u CI {binary} {args}; echo EXIT=$?; sleep 30",
             root.display()
         );
         let status = Command::new("tmux")
@@ -175,4 +177,30 @@ fn files_changed_on_disk_are_rechecked_in_place() {
     )
     .unwrap();
     session.wait_for("3 packets");
+}
+
+#[test]
+fn accepting_a_golden_shows_what_it_writes_and_reports_the_files_that_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots/demo-golden-drift");
+    for name in ["happy_task_requested.json", "goldens.json"] {
+        std::fs::copy(demo.join(name), dir.path().join(name)).unwrap();
+    }
+    let session = Session::start("accept", &format!("--color never {}", dir.path().display()));
+    session.wait_for("1 packets");
+    session.keys(&["a"]);
+    let screen = session.wait_for("accepting writes (recorded");
+    assert!(
+        screen.contains("task_ref_only → task_and_message_refs"),
+        "{screen}"
+    );
+    session.keys(&["a", "y"]);
+    let screen = session.wait_for("re-checking");
+    assert!(
+        screen.contains("goldens.json; re-checking 1 packet file(s)"),
+        "only the manifest changed: {screen}"
+    );
+    let manifest = std::fs::read_to_string(dir.path().join("goldens.json")).unwrap();
+    assert!(!manifest.contains("task_ref_only"), "{manifest}");
+    session.wait_for("= matches the golden");
 }

@@ -194,7 +194,13 @@ pub struct SelectedDetail {
     pub result: Result<PacketDetail, String>,
     /// The expected canonical payload paired with the packet, strict then lenient.
     pub expected: [Option<Result<serde_json::Value, String>>; 2],
+    /// The packet's entry in its directory's golden manifest (`None`: no entry), or why the
+    /// manifest could not be read.
+    pub golden: Result<Option<crate::golden::GoldenEntry>, String>,
 }
+
+/// A directory's golden manifest as read from disk (`None`: there is none), or why not.
+pub type CachedManifest = Result<Option<Arc<crate::golden::GoldenManifest>>, String>;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DiffLayout {
@@ -246,6 +252,9 @@ pub struct App {
     pub reselect: Option<crate::corpus::Source>,
     /// The generation of the load whose results are shown.
     pub load_generation: u64,
+    /// Golden manifests read for the detail, by directory; forgotten whenever packets are
+    /// checked again (a manifest change re-checks its directory).
+    pub manifests: std::collections::HashMap<PathBuf, CachedManifest>,
     /// The last drawn size, for paging and mouse hit-testing.
     pub size: (u16, u16),
     pub list_area_top: u16,
@@ -287,6 +296,7 @@ impl App {
             review_rejected: Default::default(),
             reselect: None,
             load_generation: 0,
+            manifests: Default::default(),
             size: (120, 40),
             list_area_top: 0,
             list_area_height: 20,
@@ -514,13 +524,35 @@ impl App {
         self.detail_scroll = 0;
         self.migrate_cursor = 0;
         self.migrate_off.clear();
-        let source = &self.packets[index].summary.source;
-        let expected = Mode::BOTH.map(|mode| super::pairing::expected_payload(source, mode));
+        let source = self.packets[index].summary.source.clone();
+        let expected = Mode::BOTH.map(|mode| super::pairing::expected_payload(&source, mode));
+        let golden = self.golden_entry(&source);
         self.detail = Some(SelectedDetail {
             packet: index,
             result: self.load_detail(index),
             expected,
+            golden,
         });
+    }
+
+    /// The golden entry recorded for `source`, reading its manifest once per reload.
+    pub fn golden_entry(
+        &mut self,
+        source: &crate::corpus::Source,
+    ) -> Result<Option<crate::golden::GoldenEntry>, String> {
+        let (dir, key) = crate::corpus::manifest_key(source);
+        let manifest = self
+            .manifests
+            .entry(dir.clone())
+            .or_insert_with(|| {
+                crate::golden::read_manifest(&dir)
+                    .map(|manifest| manifest.map(Arc::new))
+                    .map_err(|error| {
+                        format!("{}: {error}", crate::golden::manifest_path(&dir).display())
+                    })
+            })
+            .clone()?;
+        Ok(manifest.and_then(|manifest| manifest.entry(&key).cloned()))
     }
 
     /// Forces the selected detail to be derived again (after a reload or a mode change).
@@ -568,6 +600,7 @@ impl App {
         }
         self.rows.clear();
         self.listed.clear();
+        self.manifests.clear();
         let removed: Vec<PacketCheck> = {
             let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.packets)
                 .into_iter()
@@ -612,6 +645,7 @@ impl App {
         }
         self.rows.clear();
         self.listed.clear();
+        self.manifests.clear();
         self.packets.clear();
         self.load_errors.clear();
         self.coverage = vec![[0, 0]; COVERAGE_ROW_IDS.len()];

@@ -67,14 +67,27 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             }
             files.sort();
             files.dedup();
-            let paths = files;
-            app.message = Some(format!(
-                "{} file(s) changed on disk; re-checking",
-                paths.len()
-            ));
-            vec![Effect::ReloadFiles(paths)]
+            app.message = Some(changed_message(&paths, files.len()));
+            vec![Effect::ReloadFiles(files)]
         }
     }
+}
+
+/// Names the files that really changed (a manifest change re-checks its whole directory,
+/// which is not the same as that many files changing).
+fn changed_message(changed: &[PathBuf], rechecked: usize) -> String {
+    let names: Vec<String> = changed
+        .iter()
+        .take(3)
+        .map(|path| crate::json::safe_text(&path.display().to_string()).into_owned())
+        .collect();
+    let more = changed.len().saturating_sub(names.len());
+    let listed = if more > 0 {
+        format!("{} and {more} more", names.join(", "))
+    } else {
+        names.join(", ")
+    };
+    format!("changed on disk: {listed}; re-checking {rechecked} packet file(s)",)
 }
 
 fn on_loader(app: &mut App, event: LoaderEvent) {
@@ -273,7 +286,18 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
             app.diff_layout = match app.diff_layout {
                 DiffLayout::Unified => DiffLayout::SideBySide,
                 DiffLayout::SideBySide => DiffLayout::Unified,
-            }
+            };
+            let layout = match app.diff_layout {
+                DiffLayout::Unified => "unified",
+                DiffLayout::SideBySide => "side by side",
+            };
+            app.message = Some(if super::views::has_payload_diff(app) {
+                format!("payload diff: {layout}")
+            } else {
+                format!(
+                    "payload diff set to {layout}, but nothing to diff here: no paired expected payload differs from the conversion (golden drift shows on the Digests tab without a diff)"
+                )
+            });
         }
         Command::Reload => {
             app.clear_packets();
@@ -516,8 +540,19 @@ fn open_review(app: &mut App) {
         .map(|check| check.summary.source.clone())
         .collect();
     let Some(first) = queue.first().cloned() else {
-        app.message =
-            Some("nothing to review: no listed packet differs from or lacks a golden".to_owned());
+        let rejected = app
+            .listed
+            .iter()
+            .filter_map(|index| app.packets.get(*index))
+            .filter(|check| {
+                reviewable(check) && app.review_rejected.contains(&check.summary.source)
+            })
+            .count();
+        app.message = Some(if rejected > 0 {
+            format!("nothing new to review: {rejected} rejected this session (they still differ; their goldens were kept)")
+        } else {
+            "nothing to review: no listed packet differs from or lacks a golden".to_owned()
+        });
         return;
     };
     app.select_source(&first);

@@ -42,6 +42,16 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
         super::scrolled(lines, app.detail_scroll, frame, area);
         return;
     }
+    // Golden drift first: it is what a reviewer comes to this tab for.
+    if let (Some(check), Some(selected)) = (app.selected_check(), app.detail.as_ref()) {
+        let rejected = app.review_rejected.contains(&check.summary.source);
+        lines.extend(super::golden::drift_lines(
+            check,
+            &selected.golden,
+            rejected,
+            theme,
+        ));
+    }
     let mut diff: Option<(String, String)> = None;
     for mode in [app.mode, other(app.mode)] {
         let Some(explanation) = detail.explanation(mode) else {
@@ -51,7 +61,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
         let title = match &expected {
             Some(Ok(_)) => format!("{mode} mode · expected: paired {mode} payload file"),
             Some(Err(reason)) => format!("{mode} mode · paired file unreadable: {}", safe(reason)),
-            None => format!("{mode} mode · no expected payload paired"),
+            None => format!("{mode} mode · digests (no expected payload file paired)"),
         };
         lines.push(heading(&title, theme));
         let Some(converted) = explanation.conversion.converted() else {
@@ -182,43 +192,33 @@ fn part_lines(
 ) -> Vec<Line<'static>> {
     let mut lines = vec![part_line(app, cursor, row, width, theme)];
     if let (Some(expected), Some(false)) = (&row.expected, row.same) {
-        let room = usize::from(width).saturating_sub(21);
         lines.push(Line::from(vec![
             Span::raw(format!("{:12}", "")),
-            Span::styled(format!("expected {}", shorten(expected, room)), theme.bad()),
+            Span::styled(format!("expected {expected}"), theme.bad()),
         ]));
     }
     lines
 }
 
-fn part_line(app: &App, cursor: usize, row: &PartRow, width: u16, theme: &Theme) -> Line<'static> {
+fn part_line(app: &App, cursor: usize, row: &PartRow, _width: u16, theme: &Theme) -> Line<'static> {
     let selected = app.focus == Focus::Detail && app.detail_cursor == cursor;
     let (mark, style) = match row.same {
         None => ("  ", theme.dim()),
         Some(true) => ("= ", theme.good()),
         Some(false) => ("≠ ", theme.bad()),
     };
-    let room = usize::from(width).saturating_sub(16);
     let mut spans = vec![
         Span::raw(if selected { "▸ " } else { "  " }),
         Span::styled(format!("{:<10}", row.part), theme.accent()),
         Span::styled(mark, style),
     ];
-    spans.push(Span::raw(shorten(&row.actual, room)));
+    // In full: the wrap rule breaks it at the pane's edge rather than cutting it.
+    spans.push(Span::raw(row.actual.clone()));
     let line = Line::from(spans);
     if selected {
         line.style(theme.selected())
     } else {
         line
-    }
-}
-
-fn shorten(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        text.to_owned()
-    } else {
-        let keep: String = text.chars().take(width.saturating_sub(1)).collect();
-        format!("{keep}…")
     }
 }
 
@@ -243,9 +243,15 @@ fn unified(expected: &str, actual: &str, theme: &Theme) -> Vec<Line<'static>> {
 
 fn side_by_side(expected: &str, actual: &str, width: usize, theme: &Theme) -> Vec<Line<'static>> {
     let column = width.saturating_sub(3) / 2;
+    // A line longer than its column ends in … (d switches to the unified diff, which wraps).
     let fit = |text: &str| {
         let text = safe(text.trim_end_matches('\n'));
-        let shown: String = text.chars().take(column).collect();
+        let shown: String = if text.chars().count() > column {
+            let keep: String = text.chars().take(column.saturating_sub(1)).collect();
+            format!("{keep}…")
+        } else {
+            text
+        };
         format!("{shown:<column$}")
     };
     let diff = TextDiff::from_lines(expected, actual);
@@ -301,4 +307,23 @@ pub fn copy_target(app: &App) -> Option<String> {
             .as_ref()
             .map(|value| digest_value(value).to_hex()),
     }
+}
+
+/// Whether the Digests tab has a payload diff to lay out (what `d` switches): a paired
+/// expected payload that differs from the conversion in either mode.
+pub fn has_payload_diff(app: &App) -> bool {
+    let Some(detail) = app.selected_detail() else {
+        return false;
+    };
+    crate::a2a::Mode::BOTH.into_iter().any(|mode| {
+        let converted = detail
+            .explanation(mode)
+            .and_then(|explanation| explanation.conversion.converted());
+        match (converted, app.expected_payload(mode)) {
+            (Some(converted), Some(Ok(expected))) => {
+                digest_value(expected) != converted.payload_digest()
+            }
+            _ => false,
+        }
+    })
 }

@@ -4,6 +4,7 @@ mod conversion;
 mod digests;
 mod findings;
 mod formats;
+mod golden;
 mod handoff;
 pub mod layout;
 mod list;
@@ -303,6 +304,11 @@ fn trim_line_end(mut line: Line<'static>) -> Line<'static> {
 /// Renders lines by the wrap rule (see `WRAP_RULE`).
 pub(super) fn scrolled(lines: Vec<Line<'static>>, scroll: u16, frame: &mut Frame, area: Rect) {
     scrolled_wrapped(lines, scroll, frame, area);
+}
+
+/// Whether `d` has a payload diff to switch (see the Digests tab).
+pub fn has_payload_diff(app: &App) -> bool {
+    digests::has_payload_diff(app)
 }
 
 /// What `y` copies: the selected field's evidence path (Handoff), the selected digest

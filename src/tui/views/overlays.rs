@@ -207,7 +207,7 @@ fn toggle(key: &str, name: &str, value: String, theme: &Theme) -> Line<'static> 
 /// The golden review: what differs for the packet under review, and the decision keys. Drawn
 /// over the lower part of the screen so the Digests tab above stays in view.
 pub fn review(app: &App, review: &ReviewState, frame: &mut Frame, screen: Rect, theme: &Theme) {
-    let height = 14.min(screen.height.saturating_sub(4));
+    let height = 20.min(screen.height.saturating_sub(4));
     let area = Rect {
         x: screen.x + 2,
         y: screen.y + screen.height.saturating_sub(height + 1),
@@ -254,13 +254,24 @@ pub fn review(app: &App, review: &ReviewState, frame: &mut Frame, screen: Rect, 
             }
         }
     }
-    lines.push(Line::default());
+    if let (Some(check), Some(selected)) = (app.selected_check(), app.detail.as_ref()) {
+        lines.extend(super::golden::accept_lines(check, &selected.golden, theme));
+    }
+    if review.rejected > 0 {
+        lines.push(Line::from(Span::styled(
+            format!("{} rejected this session", review.rejected),
+            theme.dim(),
+        )));
+    }
+    // The decision keys (or the confirmation) keep the panel's last row whatever the preview
+    // above them takes; the preview wraps and ends in … when it is cut.
+    let mut footer: Vec<Line<'static>> = Vec::new();
     if review.confirming {
         let dir = app
             .selected_check()
             .map(|check| crate::corpus::manifest_key(&check.summary.source).0)
             .unwrap_or_default();
-        lines.push(Line::from(vec![
+        footer.push(Line::from(vec![
             Span::styled(
                 format!(
                     "Record this outcome in {}? ",
@@ -285,7 +296,33 @@ pub fn review(app: &App, review: &ReviewState, frame: &mut Frame, screen: Rect, 
                 ]
             })
             .collect();
-        lines.push(Line::from(keys));
+        footer.push(Line::from(keys));
     }
-    frame.render_widget(Paragraph::new(lines), inner);
+    let body = Rect {
+        height: inner.height.saturating_sub(1),
+        ..inner
+    };
+    let footer_area = Rect {
+        y: inner.y + body.height,
+        height: inner.height - body.height,
+        ..inner
+    };
+    let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let cut = paragraph.line_count(body.width) > usize::from(body.height);
+    frame.render_widget(paragraph, body);
+    if cut && body.height > 0 {
+        let marker = Rect {
+            y: body.y + body.height - 1,
+            height: 1,
+            ..body
+        };
+        frame.render_widget(
+            Paragraph::new(Line::from(Span::styled(
+                "… (more: see the Digests tab behind this panel)",
+                theme.dim(),
+            ))),
+            marker,
+        );
+    }
+    frame.render_widget(Paragraph::new(footer), footer_area);
 }

@@ -1,0 +1,240 @@
+//! Golden drift where a reviewer looks for it (the Digests tab and the review panel): per
+//! mode, every field the manifest records next to its current value, `≠` where they differ,
+//! with the changed paths; and what accepting the current outcome would write.
+
+use super::text::{heading, safe};
+use crate::corpus::{recorded_mode, FindingKind, PacketCheck};
+use crate::golden::{GoldenEntry, ModeGolden};
+use crate::tui::theme::Theme;
+use ratatui::text::{Line, Span};
+
+/// The golden section of the Digests tab for a converted packet (empty for other kinds).
+pub fn drift_lines(
+    check: &PacketCheck,
+    golden: &Result<Option<GoldenEntry>, String>,
+    rejected: bool,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    if check.recorded().is_none() {
+        return Vec::new();
+    }
+    let mut lines = Vec::new();
+    let (dir, key) = crate::corpus::manifest_key(&check.summary.source);
+    let manifest = crate::golden::manifest_path(&dir);
+    let entry = match golden {
+        Err(reason) => {
+            lines.push(heading("golden", theme));
+            lines.push(Line::from(Span::styled(
+                format!("  manifest unreadable: {}", safe(reason)),
+                theme.bad(),
+            )));
+            lines.push(Line::default());
+            return lines;
+        }
+        Ok(None) => {
+            lines.push(heading("golden", theme));
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "  no entry for {} in {}: a (review) can record one",
+                    safe(&key.to_string()),
+                    safe(&manifest.display().to_string())
+                ),
+                theme.dim(),
+            )));
+            lines.push(Line::default());
+            return lines;
+        }
+        Ok(Some(entry)) => entry,
+    };
+    lines.push(heading(
+        &format!(
+            "golden: {} in {} (recorded vs current)",
+            safe(&key.to_string()),
+            safe(&manifest.display().to_string())
+        ),
+        theme,
+    ));
+    if rejected {
+        lines.push(Line::from(Span::styled(
+            "  rejected this session: the recorded golden was kept",
+            theme.warn(),
+        )));
+    }
+    // Drifted modes first, with every recorded field; a mode that matches is one line.
+    let mut modes: Vec<_> = check.summary.evaluated_modes().collect();
+    let drifted_in = |summary: &&crate::corpus::ModeSummary| {
+        entry.mode(summary.mode).is_some_and(|recorded| {
+            recorded
+                .fields()
+                .iter()
+                .zip(recorded_mode(summary).fields())
+                .any(|((_, want), (_, got))| want.is_some() && *want != got)
+        })
+    };
+    modes.sort_by_key(|summary| !drifted_in(summary));
+    for summary in modes {
+        let mode = summary.mode;
+        let label = format!("  {:<8}", mode.to_string());
+        let current = recorded_mode(summary);
+        let Some(recorded) = entry.mode(mode) else {
+            lines.push(Line::from(vec![
+                Span::styled(label, theme.accent()),
+                Span::styled("no golden recorded for this mode", theme.warn()),
+            ]));
+            continue;
+        };
+        if !drifted_in(&summary) {
+            let fields: Vec<&str> = recorded
+                .fields()
+                .iter()
+                .filter(|(_, value)| value.is_some())
+                .map(|(field, _)| *field)
+                .collect();
+            lines.push(Line::from(vec![
+                Span::styled(label, theme.accent()),
+                Span::styled("= matches the golden", theme.good()),
+                Span::styled(format!(" ({})", fields.join(", ")), theme.dim()),
+            ]));
+            continue;
+        }
+        lines.push(Line::from(vec![
+            Span::styled(label, theme.accent()),
+            Span::styled("≠ differs from the golden", theme.bad()),
+        ]));
+        // The changed paths first: they say what the drift means at a glance.
+        for finding in check.findings.iter().filter(|finding| {
+            finding.kind == FindingKind::GoldenMismatch && finding.mode == Some(mode)
+        }) {
+            if let Some(diff) = &finding.diff {
+                lines.push(Line::from(Span::styled(
+                    format!("    changed paths ({}):", diff.total_changes),
+                    theme.dim(),
+                )));
+                for change in &diff.changes {
+                    lines.push(Line::from(Span::styled(
+                        format!("      {}", change.describe()),
+                        theme.bad(),
+                    )));
+                }
+            }
+        }
+        lines.extend(field_lines(recorded, &current, theme));
+    }
+    lines.push(Line::default());
+    lines
+}
+
+/// `= state  task_ref_only`, or for a drifted field `≠ state` with the recorded and current
+/// values on their own lines. Fields the golden does not record are not compared by `check`
+/// and are shown as such.
+fn field_lines(recorded: &ModeGolden, current: &ModeGolden, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for ((field, want), (_, got)) in recorded.fields().into_iter().zip(current.fields()) {
+        match (want, got) {
+            (None, None) => {}
+            (None, Some(got)) => lines.push(Line::from(vec![
+                Span::styled(format!("    · {field:<10}"), theme.dim()),
+                Span::styled(format!("not recorded; current {}", safe(&got)), theme.dim()),
+            ])),
+            (Some(want), got) if Some(&want) == got.as_ref() => lines.push(Line::from(vec![
+                Span::styled(format!("    = {field:<10}"), theme.good()),
+                Span::raw(safe(&want)),
+            ])),
+            (Some(want), got) => {
+                lines.push(Line::from(Span::styled(
+                    format!("    ≠ {field}"),
+                    theme.bad(),
+                )));
+                lines.push(Line::from(vec![
+                    Span::styled("        recorded ", theme.dim()),
+                    Span::raw(safe(&want)),
+                ]));
+                lines.push(Line::from(vec![
+                    Span::styled("        current  ", theme.dim()),
+                    Span::styled(safe(got.as_deref().unwrap_or("absent")), theme.accent()),
+                ]));
+            }
+        }
+    }
+    lines
+}
+
+/// What accepting writes for `check`: the whole entry when it is new, else each field that
+/// changes (recorded → current); "no change" when accepting would write nothing.
+pub fn accept_lines(
+    check: &PacketCheck,
+    golden: &Result<Option<GoldenEntry>, String>,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let Some(new) = check.recorded() else {
+        return vec![Line::from(Span::styled(
+            format!("a {} has no golden to record", check.summary.kind.name()),
+            theme.dim(),
+        ))];
+    };
+    let old = match golden {
+        Err(reason) => {
+            return vec![Line::from(Span::styled(
+                format!(
+                    "manifest unreadable, nothing can be written: {}",
+                    safe(reason)
+                ),
+                theme.bad(),
+            ))]
+        }
+        Ok(old) => old.as_ref(),
+    };
+    let mut lines = vec![Line::from(Span::styled(
+        if old.is_some() {
+            "accepting writes (recorded → current):"
+        } else {
+            "accepting writes a new entry:"
+        },
+        theme.warn(),
+    ))];
+    let mut changes = 0;
+    for mode in crate::a2a::Mode::BOTH {
+        let Some(now) = new.mode(mode) else {
+            continue;
+        };
+        let before = old.and_then(|old| old.mode(mode));
+        for ((field, was), (_, will)) in before
+            .map(ModeGolden::fields)
+            .unwrap_or_else(|| ModeGolden::default().fields())
+            .into_iter()
+            .zip(now.fields())
+        {
+            if was == will {
+                continue;
+            }
+            changes += 1;
+            let text = match (&was, &will) {
+                (Some(was), Some(will)) => format!("{} → {}", safe(was), safe(will)),
+                (None, Some(will)) => format!("+ {}", safe(will)),
+                (Some(was), None) => format!("- {}", safe(was)),
+                (None, None) => continue,
+            };
+            lines.push(Line::from(vec![
+                Span::styled(
+                    format!("  {:<8}{field:<10} ", mode.to_string()),
+                    theme.accent(),
+                ),
+                Span::raw(text),
+            ]));
+        }
+    }
+    if old.is_some_and(|old| old.duplicate_keys != new.duplicate_keys) {
+        changes += 1;
+        lines.push(Line::from(vec![
+            Span::styled("  duplicate keys acknowledged ", theme.accent()),
+            Span::raw(safe(&new.duplicate_keys.join(", "))),
+        ]));
+    }
+    if changes == 0 {
+        lines.push(Line::from(Span::styled(
+            "  no change: the manifest already records this outcome",
+            theme.dim(),
+        )));
+    }
+    lines
+}
