@@ -107,3 +107,19 @@ fn check_reports_mixed_a2a_versions() {
         result.stdout
     );
 }
+
+/// A contract-violation row names the violation as a question and answers it, so a passing
+/// row cannot read as if the violation happened.
+#[test]
+fn violation_rows_say_the_question_and_the_answer() {
+    let run = common_bin::run(&["explain", &profile_fixture("ahc/bad-types-everywhere.json")]);
+    let v1 = run
+        .stdout
+        .lines()
+        .find(|line| line.trim_start().starts_with("V1 "))
+        .unwrap_or_else(|| panic!("no V1 row: {}", run.stdout));
+    assert!(
+        v1.contains("violation \"sub-agent mutates identity top-level contracts\"? possibly"),
+        "{v1}"
+    );
+}

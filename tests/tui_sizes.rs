@@ -153,3 +153,39 @@ fn d_explains_when_there_is_nothing_to_diff() {
     let message = driver.app.message.clone().unwrap_or_default();
     assert!(message.contains("nothing to diff here"), "{message}");
 }
+
+/// The Migrate tab counts warnings and notes as the CLI's `migrate` reports them.
+#[test]
+fn migrate_tab_counts_warnings_and_notes_like_the_cli() {
+    let packet = "fixtures/migrate/get-task-request.v03.jsonrpc.json";
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_handoff-inspector"))
+        .args(["migrate", packet])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let count = |label: &str| {
+        stderr
+            .lines()
+            .filter(|line| line.starts_with(label))
+            .count()
+    };
+    let (warnings, notes) = (count("warning:"), count("note:"));
+    assert!(warnings > 0 && notes > 0, "{stderr}");
+    let mut driver = driver(packet, (200, 50));
+    press(&mut driver, KeyCode::Char('7'));
+    let screen = text(driver.buffer());
+    assert!(
+        screen.contains(&format!("{warnings} warning(s), {notes} note(s)")),
+        "CLI: {warnings} warning(s), {notes} note(s)\n{screen}"
+    );
+}
+
+/// A per-mode finding whose message names its mode is not prefixed with it again.
+#[test]
+fn findings_name_the_mode_once() {
+    let mut driver = driver("screenshots/demo-golden-drift", (200, 50));
+    press(&mut driver, KeyCode::Char('5'));
+    let screen = text(driver.buffer());
+    assert!(screen.contains("lenient: state"), "{screen}");
+    assert!(!screen.contains("lenient lenient"), "{screen}");
+}

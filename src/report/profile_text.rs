@@ -76,6 +76,16 @@ fn rows(report: &ProfileReport, out: &mut String) {
 
 fn row(outcome: &RuleOutcome, out: &mut String) {
     let title = rule_row(outcome.rule).map(|r| r.title).unwrap_or("");
+    // A violation row's title names the violation, so "pass  sub-agent mutates identity"
+    // would read as if it happened: say the question and the answer instead.
+    let title = if outcome.rule.starts_with('V') {
+        format!(
+            "violation \"{title}\"? {}",
+            violation_answer(outcome.verdict)
+        )
+    } else {
+        title.to_owned()
+    };
     let _ = writeln!(
         out,
         "  {:<8} {:<20} {title}",
@@ -93,6 +103,18 @@ fn row(outcome: &RuleOutcome, out: &mut String) {
             let _ = writeln!(out, "      rule: {}", row.condition);
         }
         let _ = writeln!(out, "      must not imply: {}", row.must_not_imply);
+    }
+}
+
+/// What a violation row's verdict answers to "did this violation show?".
+fn violation_answer(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Pass | Verdict::NotMatched => "not seen by the checks it follows",
+        Verdict::Fail | Verdict::Matched => "seen: the checks it follows failed",
+        Verdict::Warn => "possibly: the checks it follows warn",
+        Verdict::NotApplicable => "does not apply to this record",
+        Verdict::NotChecked => "not machine-checked: a reviewer must look",
+        Verdict::Unverifiable => "cannot be told from this record",
     }
 }
 

@@ -29,8 +29,10 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
         ]));
         for finding in &check.findings {
             let style = theme.status(finding.kind.status());
+            // Messages of per-mode findings may already start with their mode ("strict: ...").
             let mode = finding
                 .mode
+                .filter(|mode| !finding.message.starts_with(&format!("{mode}:")))
                 .map(|mode| format!("{mode} "))
                 .unwrap_or_default();
             lines.push(Line::from(vec![

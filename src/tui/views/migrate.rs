@@ -59,10 +59,20 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
         theme.dim(),
     )));
     let fails = migration.findings.len();
+    // Counted by severity, as the CLI's `migrate` summary counts them.
+    let count = |severity: crate::rules::Severity| {
+        migration
+            .warnings
+            .iter()
+            .filter(|finding| finding.severity == severity)
+            .count()
+    };
     header.push(Line::from(Span::styled(
         format!(
-            "{} warning(s), {} check finding(s) on the result",
-            migration.warnings.len(),
+            "{} warning(s), {} note(s), {} error(s) in migration, {} finding(s) in the check",
+            count(crate::rules::Severity::Warning),
+            count(crate::rules::Severity::Note),
+            count(crate::rules::Severity::Error),
             fails
         ),
         if fails > 0 { theme.bad() } else { theme.dim() },
@@ -171,8 +181,13 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
             )));
         }
         for warning in &run.warnings {
+            let severity = match warning.severity {
+                crate::rules::Severity::Note => "note",
+                crate::rules::Severity::Warning => "warning",
+                crate::rules::Severity::Error => "error",
+            };
             lines.push(Line::from(Span::styled(
-                format!("warning: {} {}", warning.path, safe(&warning.message)),
+                format!("{severity}: {} {}", warning.path, safe(&warning.message)),
                 theme.warn(),
             )));
         }
