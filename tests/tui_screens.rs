@@ -151,7 +151,7 @@ fn digests_diff_against_a_drifted_expected_payload() {
 fn help_overlay_is_generated_from_the_keymap() {
     let mut app = app_on("fixtures/a2a", true);
     keys(&mut app, "?");
-    assert!(matches!(app.overlay, Some(Overlay::Help)));
+    assert!(matches!(app.overlay, Some(Overlay::Help { scroll: 0 })));
     let terminal = draw(&app, 140, 40);
     insta::assert_snapshot!("help", terminal.backend());
     for binding in handoff_inspector::tui::keymap::KEYMAP {

@@ -189,3 +189,19 @@ fn findings_name_the_mode_once() {
     assert!(screen.contains("lenient: state"), "{screen}");
     assert!(!screen.contains("lenient lenient"), "{screen}");
 }
+
+/// At 80x24 the help is one column that scrolls with j/k instead of being cut off.
+#[test]
+fn help_scrolls_at_80x24() {
+    let mut driver = driver("fixtures/a2a", (80, 24));
+    press(&mut driver, KeyCode::Char('?'));
+    let first = text(driver.buffer());
+    assert!(first.contains("j/k scroll"), "{first}");
+    insta::assert_snapshot!("help_80x24", first);
+    for _ in 0..60 {
+        press(&mut driver, KeyCode::Char('j'));
+    }
+    let last = text(driver.buffer());
+    assert!(last.contains("Golden review"), "{last}");
+    assert!(last.contains("Long lines wrap"), "{last}");
+}

@@ -76,12 +76,13 @@ pub enum Focus {
 /// A line of the packet list: a group header (directory or stream) or a packet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ListRow {
-    /// `count` packets of the group pass the filter, `failing` of them with a finding, a
-    /// mismatch or an error in the current mode. A folded group lists none of them.
+    /// `count` packets of the group pass the filter; `failing[mode]` of them have a finding,
+    /// a mismatch or an error in that mode (both kept, so a mode switch recounts nothing).
+    /// A folded group lists none of them.
     Group {
         label: String,
         count: usize,
-        failing: usize,
+        failing: [usize; 2],
         folded: bool,
     },
     Packet(usize),
@@ -99,14 +100,26 @@ impl ListRow {
 
 /// The list group of a packet: its directory, or its stream for NDJSON lines. Sorting by this
 /// key keeps a directory's files together, followed by its streams.
-pub fn group_key(source: &crate::corpus::Source) -> (Arc<Path>, Option<Arc<Path>>) {
+pub fn group_key(source: &crate::corpus::Source) -> GroupKey {
     let dir: Arc<Path> = Arc::from(source.path.parent().unwrap_or(Path::new("")));
     let stream = source.line.is_some().then(|| source.path.clone());
     (dir, stream)
 }
 
+/// A list group: its directory, and its stream for NDJSON lines.
+pub type GroupKey = (Arc<Path>, Option<Arc<Path>>);
+
+/// Whether `source` belongs to the group `key` (without building its key).
+fn in_group((dir, stream): &GroupKey, source: &crate::corpus::Source) -> bool {
+    match (stream, source.line) {
+        (Some(stream), Some(_)) => Arc::ptr_eq(stream, &source.path) || **stream == *source.path,
+        (None, None) => source.path.parent() == Some(&**dir),
+        _ => false,
+    }
+}
+
 /// How a group is labelled (and remembered as folded).
-pub fn group_label((dir, stream): &(Arc<Path>, Option<Arc<Path>>)) -> String {
+pub fn group_label((dir, stream): &GroupKey) -> String {
     match stream {
         Some(stream) => format!("{}", stream.display()),
         None => format!("{}/", dir.display()),
@@ -160,8 +173,13 @@ pub fn filter_choices() -> Vec<FilterChoice> {
 
 #[derive(Clone, Debug)]
 pub enum Overlay {
-    Help,
-    Filter { cursor: usize },
+    /// The key help, scrolled by this many rows where it does not fit.
+    Help {
+        scroll: u16,
+    },
+    Filter {
+        cursor: usize,
+    },
     WhatIf(Box<WhatIf>),
     Review(ReviewState),
     Message(String),
@@ -369,15 +387,31 @@ impl App {
     pub fn rebuild_rows(&mut self) {
         let keep_group = self.selected_group_label();
         let keep = self.selected_source().or_else(|| self.reselect.clone());
-        let mut groups: std::collections::BTreeMap<_, Vec<usize>> = Default::default();
+        // Packets arrive grouped in walk order (a stream's lines, a directory's files), so the
+        // group of the previous packet is tried first: no key is built or looked up for most.
+        let mut groups: Vec<(GroupKey, Vec<usize>)> = Vec::new();
+        let mut slots: std::collections::HashMap<GroupKey, usize> = Default::default();
+        let mut current: Option<usize> = None;
         for index in 0..self.packets.len() {
-            if self.passes_filter(index) {
-                groups
-                    .entry(group_key(&self.packets[index].summary.source))
-                    .or_default()
-                    .push(index);
+            if !self.passes_filter(index) {
+                continue;
             }
+            let source = &self.packets[index].summary.source;
+            let same = current.is_some_and(|at| in_group(&groups[at].0, source));
+            let at = match current {
+                Some(at) if same => at,
+                _ => {
+                    let key = group_key(source);
+                    *slots.entry(key.clone()).or_insert_with(|| {
+                        groups.push((key, Vec::new()));
+                        groups.len() - 1
+                    })
+                }
+            };
+            current = Some(at);
+            groups[at].1.push(index);
         }
+        groups.sort_by(|a, b| a.0.cmp(&b.0));
         self.rows.clear();
         self.listed.clear();
         self.visible_packets = 0;
@@ -385,10 +419,14 @@ impl App {
             self.listed.extend(members.iter().copied());
             let label = group_label(&key);
             let folded = self.folded.contains(&label);
-            let failing = members
-                .iter()
-                .filter(|index| super::status::is_failing(self.status(**index)))
-                .count();
+            let failing = Mode::BOTH.map(|mode| {
+                members
+                    .iter()
+                    .filter(|index| {
+                        super::status::is_failing(status_in(&self.packets[**index], mode))
+                    })
+                    .count()
+            });
             self.rows.push(ListRow::Group {
                 label,
                 count: members.len(),
@@ -418,35 +456,6 @@ impl App {
                 .unwrap_or(0),
         };
         self.refresh_detail();
-    }
-
-    /// Recounts the failing packets of every group (after a mode change) in place.
-    pub fn recount_groups(&mut self) {
-        if self
-            .rows
-            .iter()
-            .any(|row| matches!(row, ListRow::Group { folded: true, .. }))
-        {
-            // A folded group's packets are not in the rows to count.
-            return self.rebuild_rows();
-        }
-        let mut header = 0;
-        for row in 0..self.rows.len() {
-            match self.rows[row] {
-                ListRow::Group { .. } => {
-                    header = row;
-                    if let ListRow::Group { failing, .. } = &mut self.rows[row] {
-                        *failing = 0;
-                    }
-                }
-                ListRow::Packet(index) => {
-                    let fails = super::status::is_failing(self.status(index));
-                    if let Some(ListRow::Group { failing, .. }) = self.rows.get_mut(header) {
-                        *failing += usize::from(fails);
-                    }
-                }
-            }
-        }
     }
 
     /// The label of the selected row's group when a folded group itself is selected.

@@ -266,7 +266,13 @@ pub static KEYMAP: &[Binding] = &[
         "y copy",
         "copy the selected path or digest (OSC 52)"
     ),
-    bind!(Global, [ch('?')], Command::Help, "? help", "this help"),
+    bind!(
+        Global,
+        [ch('?')],
+        Command::Help,
+        "? help",
+        "this help (j/k scroll it)"
+    ),
     bind!(
         Global,
         [ch('q'), key(KeyCode::Esc), ctrl('c')],

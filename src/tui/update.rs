@@ -110,6 +110,17 @@ fn on_loader(app: &mut App, event: LoaderEvent) {
     }
 }
 
+/// How far a key scrolls the help (None: the key closes it).
+fn scrolls_help(key: &KeyEvent) -> Option<i32> {
+    match key.code {
+        KeyCode::Char('j') | KeyCode::Down => Some(1),
+        KeyCode::Char('k') | KeyCode::Up => Some(-1),
+        KeyCode::PageDown => Some(10),
+        KeyCode::PageUp => Some(-10),
+        _ => None,
+    }
+}
+
 /// Whether the last drawn size is below the minimum: only the "too small" message shows then.
 fn too_small(app: &App) -> bool {
     super::views::layout::too_small(ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1))
@@ -131,7 +142,13 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         return Vec::new();
     }
     match app.overlay.take() {
-        Some(Overlay::Help) | Some(Overlay::Message(_)) => {
+        Some(Overlay::Help { scroll }) if scrolls_help(&key).is_some() => {
+            let delta = scrolls_help(&key).unwrap_or(0);
+            let scroll = (i32::from(scroll) + delta).clamp(0, i32::from(u16::MAX / 2)) as u16;
+            app.overlay = Some(Overlay::Help { scroll });
+            return Vec::new();
+        }
+        Some(Overlay::Help { .. }) | Some(Overlay::Message(_)) => {
             // Any key closes; `?` would reopen, so it just closes too.
             if lookup(Context::Global, &key) == Some(Command::Quit)
                 && key.code != KeyCode::Esc
@@ -269,12 +286,8 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
             };
             // Which packets are listed depends on the mode only through a status filter (a
             // rule filter names its own mode); a million rows are not rebuilt for nothing.
-            // Group counts of failing packets depend on the mode too, but only the headers:
-            // refresh them without touching the packet rows.
             if app.filter.status.is_some() {
                 app.rebuild_rows();
-            } else {
-                app.recount_groups();
             }
         }
         Command::Search => app.search_input = Some(String::new()),
@@ -310,7 +323,7 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
                 return vec![Effect::Copy(text)];
             }
         }
-        Command::Help => app.overlay = Some(Overlay::Help),
+        Command::Help => app.overlay = Some(Overlay::Help { scroll: 0 }),
         Command::Review => open_review(app),
         Command::StepNext | Command::StepPrev | Command::Toggle => on_migrate_command(app, command),
         _ => {}

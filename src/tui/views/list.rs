@@ -46,7 +46,14 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
                     count,
                     failing,
                     folded,
-                } => group_line(label, *count, *failing, *folded, width, theme),
+                } => group_line(
+                    label,
+                    *count,
+                    failing[app.mode.index()],
+                    *folded,
+                    width,
+                    theme,
+                ),
                 ListRow::Packet(index) => {
                     let name = short_names.next().unwrap_or_default();
                     packet_line(app, *index, &name, columns, theme)

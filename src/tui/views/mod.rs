@@ -44,7 +44,7 @@ pub fn view(app: &App, frame: &mut Frame) {
     detail(app, frame, areas.detail, &theme);
     status_bar(app, frame, areas.status, &theme);
     match &app.overlay {
-        Some(Overlay::Help) => overlays::help(frame, screen, &theme),
+        Some(Overlay::Help { scroll }) => overlays::help(*scroll, frame, screen, &theme),
         Some(Overlay::Filter { cursor }) => overlays::filter(app, *cursor, frame, screen, &theme),
         Some(Overlay::WhatIf(whatif)) => overlays::whatif(whatif, frame, screen, &theme),
         Some(Overlay::Message(message)) => overlays::message(message, frame, screen, &theme),
@@ -251,8 +251,9 @@ fn empty_message(app: &App) -> String {
     }) = app.rows.get(app.selected)
     {
         format!(
-            "{}: {count} packet(s), {failing} failing, folded (l or Enter unfolds)",
-            text::safe(label)
+            "{}: {count} packet(s), {} failing, folded (l or Enter unfolds)",
+            text::safe(label),
+            failing[app.mode.index()]
         )
     } else if !app.progress.done {
         "loading…".to_owned()

@@ -25,7 +25,7 @@ fn panel(frame: &mut Frame, area: Rect, title: &str, theme: &Theme) -> Rect {
     inner
 }
 
-pub fn help(frame: &mut Frame, screen: Rect, theme: &Theme) {
+pub fn help(scroll: u16, frame: &mut Frame, screen: Rect, theme: &Theme) {
     let browse = super::help_lines(Context::Global, theme);
     let mut panels = super::help_lines(Context::WhatIf, theme);
     panels.push(Line::default());
@@ -49,12 +49,28 @@ pub fn help(frame: &mut Frame, screen: Rect, theme: &Theme) {
         panels.push(Line::from(Span::styled(note, theme.dim())));
     }
     let height = browse.len().max(panels.len()) as u16 + 2;
-    let area = centered(screen, 124, height);
-    let inner = panel(frame, area, "keys (any key closes)", theme);
-    let [left, right] =
-        Layout::horizontal([Constraint::Percentage(52), Constraint::Percentage(48)]).areas(inner);
-    frame.render_widget(Paragraph::new(browse), left);
-    frame.render_widget(Paragraph::new(panels), right);
+    // Two columns when they fit whole; otherwise one column that wraps and scrolls (j/k).
+    if screen.width >= 126 && screen.height >= height + 2 {
+        let area = centered(screen, 124, height);
+        let inner = panel(frame, area, "keys (any key closes)", theme);
+        let [left, right] =
+            Layout::horizontal([Constraint::Percentage(52), Constraint::Percentage(48)])
+                .areas(inner);
+        frame.render_widget(Paragraph::new(browse), left);
+        frame.render_widget(Paragraph::new(panels), right);
+        return;
+    }
+    let mut lines = browse;
+    lines.push(Line::default());
+    lines.extend(panels);
+    let area = centered(screen, 100, screen.height);
+    let inner = panel(
+        frame,
+        area,
+        "keys (j/k scroll, any other key closes)",
+        theme,
+    );
+    super::scrolled_wrapped(lines, scroll, frame, inner);
 }
 
 pub fn message(text: &str, frame: &mut Frame, screen: Rect, theme: &Theme) {
