@@ -205,3 +205,24 @@ fn help_scrolls_at_80x24() {
     assert!(last.contains("Golden review"), "{last}");
     assert!(last.contains("Long lines wrap"), "{last}");
 }
+
+/// The detail scroll stays inside its content: after G (bottom), one k scrolls up at once,
+/// and on the Handoff tab j past the last field scrolls the text.
+#[test]
+fn detail_scroll_stays_inside_the_content() {
+    let mut driver = driver("fixtures/a2a", (80, 24));
+    select(&mut driver, "happy_task_requested.json");
+    press(&mut driver, KeyCode::Char('1'));
+    press(&mut driver, KeyCode::Enter);
+    press(&mut driver, KeyCode::Char('G'));
+    let bottom = driver.app.detail_scroll;
+    assert!(bottom > 0 && Some(bottom) == driver.app.detail_scroll_max.get());
+    press(&mut driver, KeyCode::Char('k'));
+    assert_eq!(driver.app.detail_scroll, bottom - 1);
+    press(&mut driver, KeyCode::Char('3'));
+    for _ in 0..5 {
+        press(&mut driver, KeyCode::Char('j'));
+    }
+    assert_eq!(driver.app.detail_cursor, 3);
+    assert_eq!(driver.app.detail_scroll, 2, "j past the last field scrolls");
+}

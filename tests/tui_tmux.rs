@@ -105,7 +105,7 @@ fn browse_explain_what_if_and_quit_in_a_real_terminal() {
     let screen = session.wait_for("\"analysis\"");
     assert!(screen.contains("defaults (not visible)"), "{screen}");
     session.keys(&["Escape", "?"]);
-    session.wait_for("keys (any key closes)");
+    session.wait_for("key closes)");
     session.keys(&["x", "6"]);
     session.wait_for("K1-A rule coverage in this corpus");
 

@@ -249,6 +249,9 @@ pub struct App {
     pub mode: Mode,
     pub detail: Option<SelectedDetail>,
     pub detail_scroll: u16,
+    /// How far the last drawn detail could scroll (`None`: the tab does not scroll); written
+    /// by the view, which has the wrapped content, and applied by `clamp_detail_scroll`.
+    pub detail_scroll_max: std::cell::Cell<Option<u16>>,
     /// The selected line in tabs with selectable lines (Handoff fields, Digests parts).
     pub detail_cursor: usize,
     pub filter: Filter,
@@ -298,6 +301,7 @@ impl App {
             mode: Mode::Strict,
             detail: None,
             detail_scroll: 0,
+            detail_scroll_max: std::cell::Cell::new(None),
             detail_cursor: 0,
             filter: Filter::default(),
             search_input: None,
@@ -661,6 +665,13 @@ impl App {
         self.detail = None;
         self.progress = LoadProgress::default();
         self.rebuild_rows();
+    }
+
+    /// Keeps the detail scroll inside the content the last frame drew.
+    pub fn clamp_detail_scroll(&mut self) {
+        if let Some(max) = self.detail_scroll_max.get() {
+            self.detail_scroll = self.detail_scroll.min(max);
+        }
     }
 
     /// Takes the list geometry from the screen size and keeps the selection in view.

@@ -233,6 +233,7 @@ impl Driver {
         self.terminal
             .draw(|frame| super::views::view(app, frame))
             .map_err(|error| error.to_string())?;
+        self.app.clamp_detail_scroll();
         let buffer = self.terminal.backend().buffer();
         for (index, cell) in buffer.content.iter().enumerate() {
             if cell.symbol().chars().any(|c| c.is_control()) {
@@ -389,6 +390,14 @@ pub fn check_invariants(app: &App) -> Result<(), String> {
             "rules cursor {:?} off the matrix",
             app.rules_cursor
         ));
+    }
+    if let Some(max) = app.detail_scroll_max.get() {
+        if app.detail_scroll > max {
+            return Err(format!(
+                "detail scrolled to {} past its content ({max})",
+                app.detail_scroll
+            ));
+        }
     }
     if app.detail_cursor >= 4 {
         return Err(format!(

@@ -75,6 +75,7 @@ pub fn run(roots: Vec<PathBuf>, options: CheckOptions, color: bool) -> std::io::
             app.size = (size.width, size.height);
             app.sync_list_geometry();
             guard.terminal.draw(|frame| views::view(&app, frame))?;
+            app.clamp_detail_scroll();
             dirty = false;
         }
         let mut actions = Vec::new();

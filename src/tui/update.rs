@@ -360,9 +360,15 @@ fn move_or_scroll(app: &mut App, delta: i64) {
                 let row = app.rules_cursor.0 as i64 + delta;
                 app.rules_cursor.0 = row.clamp(0, COVERAGE_ROW_IDS.len() as i64 - 1) as usize;
             }
-            Tab::Handoff | Tab::Digests if delta.abs() == 1 => {
-                let limit = if app.tab == Tab::Handoff { 4 } else { 3 };
-                app.detail_cursor = (app.detail_cursor as i64 + delta).clamp(0, limit - 1) as usize;
+            // j/k move the selected line (what y copies); past its first or last, they scroll.
+            Tab::Handoff | Tab::Digests
+                if delta.abs() == 1 && {
+                    let limit = if app.tab == Tab::Handoff { 4 } else { 3 };
+                    let next = app.detail_cursor as i64 + delta;
+                    (0..limit).contains(&next)
+                } =>
+            {
+                app.detail_cursor = (app.detail_cursor as i64 + delta) as usize;
             }
             _ => {
                 let scroll = i64::from(app.detail_scroll) + delta;

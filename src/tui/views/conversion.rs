@@ -22,7 +22,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             lines.push(Line::default());
             lines.extend(json_value_lines(value, theme));
         }
-        super::scrolled(lines, app.detail_scroll, frame, area);
+        super::scrolled_detail(app, lines, frame, area);
         return;
     }
     let strict = detail.explanation(Mode::Strict);
@@ -38,12 +38,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
                 .areas(area);
         for (explanation, column) in [(strict, left), (lenient, right)] {
             if let Some(explanation) = explanation {
-                super::scrolled(
-                    mode_lines(explanation, theme),
-                    app.detail_scroll,
-                    frame,
-                    column,
-                );
+                super::scrolled_detail(app, mode_lines(explanation, theme), frame, column);
             }
         }
         return;
@@ -70,7 +65,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             lines.extend(mode_lines(other, theme));
         }
     }
-    super::scrolled(lines, app.detail_scroll, frame, area);
+    super::scrolled_detail(app, lines, frame, area);
 }
 
 /// What makes two modes' outcomes the same for display.

@@ -39,7 +39,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
         } else {
             lines.push(Line::from(Span::styled("not JSON: no digest", theme.dim())));
         }
-        super::scrolled(lines, app.detail_scroll, frame, area);
+        super::scrolled_detail(app, lines, frame, area);
         return;
     }
     // Golden drift first: it is what a reviewer comes to this tab for.
@@ -107,7 +107,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
         lines.push(Line::default());
     }
     match diff {
-        None => super::scrolled(lines, app.detail_scroll, frame, area),
+        None => super::scrolled_detail(app, lines, frame, area),
         Some((expected, actual)) => {
             lines.push(heading(
                 "expected vs actual canonical payload (d: unified / side by side)",
@@ -126,7 +126,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
                     side_by_side(&expected, &actual, usize::from(bottom.width), theme)
                 }
             };
-            super::scrolled(diff_lines, app.detail_scroll, frame, bottom);
+            super::scrolled_detail(app, diff_lines, frame, bottom);
         }
     }
 }

@@ -116,7 +116,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             theme.dim(),
         )));
     }
-    super::scrolled_wrapped(lines, app.detail_scroll, frame, area);
+    super::scrolled_detail(app, lines, frame, area);
 }
 
 /// The audit of canonical input, shared with the Handoff tab.

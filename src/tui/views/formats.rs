@@ -79,5 +79,5 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             ]));
         }
     }
-    super::scrolled(lines, app.detail_scroll, frame, area);
+    super::scrolled_detail(app, lines, frame, area);
 }

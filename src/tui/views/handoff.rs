@@ -26,7 +26,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             super::text::classified_as(detail, theme),
         ],
     };
-    super::scrolled(lines, app.detail_scroll, frame, area);
+    super::scrolled_detail(app, lines, frame, area);
 }
 
 fn evidence_text(evidence: &[Evidence]) -> String {

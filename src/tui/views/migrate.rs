@@ -19,12 +19,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
     }
     let lines = match &detail.relabel {
         Some(relabel) => {
-            return super::scrolled_wrapped(
-                relabel_lines(relabel, theme),
-                app.detail_scroll,
-                frame,
-                area,
-            )
+            return super::scrolled_detail(app, relabel_lines(relabel, theme), frame, area)
         }
         None => vec![
             heading(
@@ -34,7 +29,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             super::text::classified_as(detail, theme),
         ],
     };
-    super::scrolled(lines, app.detail_scroll, frame, area);
+    super::scrolled_detail(app, lines, frame, area);
 }
 
 fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rect, theme: &Theme) {
@@ -204,7 +199,7 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
         width: right.width.saturating_sub(1),
         ..right
     };
-    super::scrolled_wrapped(lines, app.detail_scroll, frame, right);
+    super::scrolled_detail(app, lines, frame, right);
 }
 
 fn diff_lines(hunks: &[Vec<DiffLine>], theme: &Theme) -> Vec<Line<'static>> {

@@ -39,6 +39,8 @@ pub fn view(app: &App, frame: &mut Frame) {
         return;
     }
     let areas = layout::areas(screen);
+    // Tabs that scroll report their extent while drawing (see `scrolled_detail`).
+    app.detail_scroll_max.set(None);
     title_bar(app, frame, areas.title, &theme);
     list::draw(app, frame, areas.list, &theme);
     detail(app, frame, areas.detail, &theme);
@@ -283,6 +285,24 @@ pub(super) fn scrolled_wrapped(
         .saturating_sub(usize::from(area.height));
     let scroll = usize::from(scroll).min(max).min(usize::from(u16::MAX)) as u16;
     frame.render_widget(paragraph.scroll((scroll, 0)), area);
+}
+
+/// Renders the detail's lines by the wrap rule at the detail scroll, and reports how far this
+/// content can scroll, so that the state keeps the scroll inside it after the frame (G then k
+/// moves up at once). Side-by-side columns report the longer one.
+pub(super) fn scrolled_detail(app: &App, lines: Vec<Line<'static>>, frame: &mut Frame, area: Rect) {
+    let lines: Vec<Line<'static>> = lines.into_iter().map(trim_line_end).collect();
+    let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let max = paragraph
+        .line_count(area.width)
+        .saturating_sub(usize::from(area.height))
+        .min(usize::from(u16::MAX / 2)) as u16;
+    let reported = app
+        .detail_scroll_max
+        .get()
+        .map_or(max, |other| other.max(max));
+    app.detail_scroll_max.set(Some(reported));
+    frame.render_widget(paragraph.scroll((app.detail_scroll.min(max), 0)), area);
 }
 
 /// Drops a line's trailing spaces (column padding), which would otherwise wrap into blank

@@ -32,5 +32,5 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
         numbered.extend(json_line(line, theme).spans);
         lines.push(Line::from(numbered));
     }
-    super::scrolled(lines, app.detail_scroll, frame, area);
+    super::scrolled_detail(app, lines, frame, area);
 }
