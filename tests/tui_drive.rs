@@ -8,7 +8,7 @@
 mod common_bin;
 
 use handoff_inspector::corpus::CheckOptions;
-use handoff_inspector::tui::drive::{Driver, Step};
+use handoff_inspector::tui::drive::{steps_from_bytes, Driver, Step};
 use handoff_inspector::tui::keymap::KEYMAP;
 use proptest::prelude::*;
 use ratatui::crossterm::event::{
@@ -144,6 +144,24 @@ proptest! {
         steps in proptest::collection::vec(step(), 1..32),
     ) {
         if let Err(error) = run(corpus, &steps) {
+            return Err(TestCaseError::fail(error));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 300,
+        ..ProptestConfig::default()
+    })]
+
+    /// The byte decoder a fuzz target feeds the driver with: any bytes are a valid session.
+    #[test]
+    fn any_bytes_decode_into_a_session_that_keeps_the_invariants(
+        corpus in 0usize..=FIXTURE_CORPORA.len(),
+        data in proptest::collection::vec(any::<u8>(), 0..96),
+    ) {
+        if let Err(error) = run(corpus, &steps_from_bytes(&data)) {
             return Err(TestCaseError::fail(error));
         }
     }

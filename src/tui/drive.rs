@@ -250,6 +250,67 @@ impl Driver {
     }
 }
 
+/// Decodes arbitrary bytes into steps (for fuzzing the driver): each step takes a kind byte
+/// and two argument bytes. Keys come from the keymap's chords (every context) plus a few it
+/// does not bind; file steps use a fixed set of scratch names and contents.
+pub fn steps_from_bytes(data: &[u8]) -> Vec<Step> {
+    use ratatui::crossterm::event::{KeyCode, KeyModifiers, MouseButton, MouseEventKind};
+    let mut keys: Vec<KeyEvent> = super::keymap::KEYMAP
+        .iter()
+        .flat_map(|binding| binding.chords.iter())
+        .map(|chord| KeyEvent::new(chord.code, chord.modifiers))
+        .collect();
+    for code in [
+        KeyCode::Char('x'),
+        KeyCode::Char('é'),
+        KeyCode::Backspace,
+        KeyCode::F(5),
+    ] {
+        keys.push(KeyEvent::new(code, KeyModifiers::NONE));
+    }
+    const NAMES: [&str; 4] = [
+        "a.json",
+        "b.ndjson",
+        "goldens.json",
+        "a.strict.payload.json",
+    ];
+    const CONTENTS: [&str; 5] = [
+        r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","timestamp":"2026-02-27T10:05:00Z","agent":{"id":"agent://x"},"task":{"id":"t-1","kind":"delegation"}}"#,
+        "{\"protocol\":\"a2a\"}\nnot json\n",
+        "{",
+        "",
+        r#"{"text":"\u001b[31m \u202e"}"#,
+    ];
+    data.chunks_exact(3)
+        .map(|chunk| {
+            let (kind, a, b) = (chunk[0], chunk[1], chunk[2]);
+            match kind % 16 {
+                0..=9 => Step::Key(keys[usize::from(a) % keys.len()]),
+                10 => Step::Resize(u16::from(a) + 1, u16::from(b) / 3 + 1),
+                11 => Step::Mouse(MouseEvent {
+                    kind: match a % 3 {
+                        0 => MouseEventKind::Down(MouseButton::Left),
+                        1 => MouseEventKind::ScrollDown,
+                        _ => MouseEventKind::ScrollUp,
+                    },
+                    column: u16::from(b),
+                    row: u16::from(a) / 4,
+                    modifiers: KeyModifiers::NONE,
+                }),
+                12 => Step::Deliver(usize::from(a % 4) + 1),
+                13 => Step::Notify,
+                14 => Step::WriteFile {
+                    name: NAMES[usize::from(a) % NAMES.len()].to_owned(),
+                    contents: CONTENTS[usize::from(b) % CONTENTS.len()].to_owned(),
+                },
+                _ => Step::RemoveFile {
+                    name: NAMES[usize::from(a) % NAMES.len()].to_owned(),
+                },
+            }
+        })
+        .collect()
+}
+
 /// What a key may not change while the terminal is too small.
 #[derive(Debug, PartialEq, Eq)]
 struct Observed {
@@ -523,6 +584,30 @@ mod tests {
             .contains("outside the list view"));
         driver.app.rows.push(ListRow::Packet(usize::MAX));
         assert!(check_invariants(&driver.app).is_err());
+    }
+
+    #[test]
+    fn bytes_decode_into_every_kind_of_step() {
+        let data: Vec<u8> = (0u8..16).flat_map(|kind| [kind, 7, 200]).collect();
+        let steps = steps_from_bytes(&data);
+        assert_eq!(steps.len(), 16);
+        let kinds: std::collections::BTreeSet<&str> = steps
+            .iter()
+            .map(|step| match step {
+                Step::Key(_) => "key",
+                Step::Mouse(_) => "mouse",
+                Step::Resize(..) => "resize",
+                Step::WriteFile { .. } => "write",
+                Step::RemoveFile { .. } => "remove",
+                Step::Notify => "notify",
+                Step::Deliver(_) => "deliver",
+            })
+            .collect();
+        assert_eq!(kinds.len(), 7, "{kinds:?}");
+        assert!(
+            steps_from_bytes(&[1, 2]).is_empty(),
+            "an incomplete step is dropped"
+        );
     }
 
     #[test]
