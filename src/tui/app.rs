@@ -682,8 +682,13 @@ impl App {
         self.list_area_height = rows.height.max(1);
         let height = usize::from(self.list_area_height);
         if self.selected < self.list_offset {
-            // Show the group header above the first packet when scrolling to the top.
-            self.list_offset = if self.selected <= 1 { 0 } else { self.selected };
+            // Show the group header above the first packet when scrolling to the top (if the
+            // list is tall enough to show both).
+            self.list_offset = if self.selected < height.min(2) {
+                0
+            } else {
+                self.selected
+            };
         } else if self.selected >= self.list_offset + height {
             self.list_offset = self.selected + 1 - height;
         }
