@@ -77,7 +77,13 @@ fn explanation_lines(
         Ok(converted) => {
             lines.push(heading(&format!("handoff ({mode} mode)"), theme));
             lines.push(Line::from(Span::styled(
-                format!("  {:<20} {:<16} {}", "field", "value", "decided by"),
+                // The last column is the deciding row's id: named in full where it fits.
+                if width >= 50 {
+                    format!("  {:<20} {:<16} {}", "field", "value", "decided by")
+                } else {
+                    // Two columns narrower so that the header ends where the row ids do.
+                    format!("  {:<20} {:<14} {}", "field", "value", "row")
+                },
                 theme.dim(),
             )));
             for (index, field) in explanation.fields.iter().enumerate() {
@@ -132,7 +138,7 @@ fn explanation_lines(
                 format!("{:<38} ", row.title),
                 if matched { theme.text() } else { theme.dim() },
             ),
-            // The result column only where it fits; the Rules tab and `explain` show it always.
+            // The result beside the title where it fits, else on the next line.
             Span::styled(
                 if wide {
                     row.result.to_owned()
@@ -142,6 +148,12 @@ fn explanation_lines(
                 theme.dim(),
             ),
         ]));
+        if !wide {
+            lines.push(Line::from(Span::styled(
+                format!("        → {}", row.result),
+                theme.dim(),
+            )));
+        }
         if matched {
             if let Some(outcome) = explanation.row(row.id) {
                 if !outcome.evidence.is_empty() {
