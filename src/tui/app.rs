@@ -1,4 +1,7 @@
-//! The TUI state: plain data. `update` changes it; views only read it.
+//! The TUI state: plain data. `update` changes it; views only read it. The list's rows
+//! (groups, folding, selection moves) are built in `list_rows`.
+
+pub use super::list_rows::{group_key, group_label, GroupKey, ListRow};
 
 use super::status::{status_in, Status};
 use super::whatif::WhatIf;
@@ -71,59 +74,6 @@ impl Tab {
 pub enum Focus {
     List,
     Detail,
-}
-
-/// A line of the packet list: a group header (directory or stream) or a packet.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ListRow {
-    /// `count` packets of the group pass the filter; `failing[mode]` of them have a finding,
-    /// a mismatch or an error in that mode (both kept, so a mode switch recounts nothing).
-    /// A folded group lists none of them.
-    Group {
-        label: String,
-        count: usize,
-        failing: [usize; 2],
-        folded: bool,
-    },
-    Packet(usize),
-}
-
-impl ListRow {
-    /// Rows the selection can rest on: packets, and folded groups (to unfold them).
-    pub fn is_selectable(&self) -> bool {
-        matches!(
-            self,
-            ListRow::Packet(_) | ListRow::Group { folded: true, .. }
-        )
-    }
-}
-
-/// The list group of a packet: its directory, or its stream for NDJSON lines. Sorting by this
-/// key keeps a directory's files together, followed by its streams.
-pub fn group_key(source: &crate::corpus::Source) -> GroupKey {
-    let dir: Arc<Path> = Arc::from(source.path.parent().unwrap_or(Path::new("")));
-    let stream = source.line.is_some().then(|| source.path.clone());
-    (dir, stream)
-}
-
-/// A list group: its directory, and its stream for NDJSON lines.
-pub type GroupKey = (Arc<Path>, Option<Arc<Path>>);
-
-/// Whether `source` belongs to the group `key` (without building its key).
-fn in_group((dir, stream): &GroupKey, source: &crate::corpus::Source) -> bool {
-    match (stream, source.line) {
-        (Some(stream), Some(_)) => Arc::ptr_eq(stream, &source.path) || **stream == *source.path,
-        (None, None) => source.path.parent() == Some(&**dir),
-        _ => false,
-    }
-}
-
-/// How a group is labelled (and remembered as folded).
-pub fn group_label((dir, stream): &GroupKey) -> String {
-    match stream {
-        Some(stream) => format!("{}", stream.display()),
-        None => format!("{}/", dir.display()),
-    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -338,7 +288,7 @@ impl App {
         }
     }
 
-    fn selected_source(&self) -> Option<crate::corpus::Source> {
+    pub(super) fn selected_source(&self) -> Option<crate::corpus::Source> {
         self.selected_check()
             .map(|check| check.summary.source.clone())
     }
@@ -360,164 +310,6 @@ impl App {
                 ..
             }) if Some(*packet) == self.selected_packet() => Some(detail),
             _ => None,
-        }
-    }
-
-    fn passes_filter(&self, index: usize) -> bool {
-        let summary = &self.packets[index].summary;
-        if let Some(status) = self.filter.status {
-            if self.status(index) != status {
-                return false;
-            }
-        }
-        if let Some(kind) = self.filter.kind {
-            if summary.kind != kind {
-                return false;
-            }
-        }
-        if let Some((rule, mode)) = self.filter.rule {
-            if !summary
-                .mode(mode)
-                .is_some_and(|mode| mode.rows.contains(rule))
-            {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// Rebuilds the list rows: one group per directory (or stream), in path order, each with
-    /// its filtered packets in walk order unless folded. Keeps the selected packet or group.
-    pub fn rebuild_rows(&mut self) {
-        let keep_group = self.selected_group_label();
-        let keep = self.selected_source().or_else(|| self.reselect.clone());
-        // Packets arrive grouped in walk order (a stream's lines, a directory's files), so the
-        // group of the previous packet is tried first: no key is built or looked up for most.
-        let mut groups: Vec<(GroupKey, Vec<usize>)> = Vec::new();
-        let mut slots: std::collections::HashMap<GroupKey, usize> = Default::default();
-        let mut current: Option<usize> = None;
-        for index in 0..self.packets.len() {
-            if !self.passes_filter(index) {
-                continue;
-            }
-            let source = &self.packets[index].summary.source;
-            let same = current.is_some_and(|at| in_group(&groups[at].0, source));
-            let at = match current {
-                Some(at) if same => at,
-                _ => {
-                    let key = group_key(source);
-                    *slots.entry(key.clone()).or_insert_with(|| {
-                        groups.push((key, Vec::new()));
-                        groups.len() - 1
-                    })
-                }
-            };
-            current = Some(at);
-            groups[at].1.push(index);
-        }
-        groups.sort_by(|a, b| a.0.cmp(&b.0));
-        self.rows.clear();
-        self.listed.clear();
-        self.visible_packets = 0;
-        for (key, members) in groups {
-            self.listed.extend(members.iter().copied());
-            let label = group_label(&key);
-            let folded = self.folded.contains(&label);
-            let failing = Mode::BOTH.map(|mode| {
-                members
-                    .iter()
-                    .filter(|index| {
-                        super::status::is_failing(status_in(&self.packets[**index], mode))
-                    })
-                    .count()
-            });
-            self.rows.push(ListRow::Group {
-                label,
-                count: members.len(),
-                failing,
-                folded,
-            });
-            if !folded {
-                self.visible_packets += members.len();
-                self.rows.extend(members.into_iter().map(ListRow::Packet));
-            }
-        }
-        let found = keep.and_then(|source| {
-            self.rows.iter().position(|row| matches!(row, ListRow::Packet(index) if self.packets[*index].summary.source == source))
-        });
-        let found_group = keep_group.and_then(|wanted| {
-            self.rows.iter().position(
-                |row| matches!(row, ListRow::Group { label, folded: true, .. } if *label == wanted),
-            )
-        });
-        if found.is_some() {
-            self.reselect = None;
-        }
-        self.selected = match found.or(found_group) {
-            Some(row) => row,
-            None => self
-                .first_packet_row_from(self.selected.min(self.rows.len().saturating_sub(1)), true)
-                .unwrap_or(0),
-        };
-        self.refresh_detail();
-    }
-
-    /// The label of the selected row's group when a folded group itself is selected.
-    pub fn selected_group_label(&self) -> Option<String> {
-        match self.rows.get(self.selected) {
-            Some(ListRow::Group {
-                label,
-                folded: true,
-                ..
-            }) => Some(label.clone()),
-            _ => None,
-        }
-    }
-
-    /// Folds the selected packet's group (the selection moves to the group).
-    pub fn fold_selected_group(&mut self) {
-        let Some(check) = self.selected_check() else {
-            return;
-        };
-        let label = group_label(&group_key(&check.summary.source));
-        self.folded.insert(label.clone());
-        self.rebuild_rows();
-        if let Some(row) = self
-            .rows
-            .iter()
-            .position(|row| matches!(row, ListRow::Group { label: group, .. } if *group == label))
-        {
-            self.selected = row;
-            self.refresh_detail();
-        }
-    }
-
-    /// Unfolds the selected folded group and selects its first packet; false when the
-    /// selection is not a folded group.
-    pub fn unfold_selected_group(&mut self) -> bool {
-        let Some(label) = self.selected_group_label() else {
-            return false;
-        };
-        self.folded.remove(&label);
-        let row = self.selected;
-        self.rebuild_rows();
-        self.selected = self.first_packet_row_from(row, true).unwrap_or(0);
-        self.refresh_detail();
-        true
-    }
-
-    /// The nearest selectable row at or after (`forward`) / before `start`.
-    pub fn first_packet_row_from(&self, start: usize, forward: bool) -> Option<usize> {
-        let is_packet = |row: usize| self.rows.get(row).is_some_and(ListRow::is_selectable);
-        if forward {
-            (start..self.rows.len())
-                .find(|row| is_packet(*row))
-                .or_else(|| (0..start).rev().find(|row| is_packet(*row)))
-        } else {
-            (0..=start.min(self.rows.len().saturating_sub(1)))
-                .rev()
-                .find(|row| is_packet(*row))
-                .or_else(|| (start..self.rows.len()).find(|row| is_packet(*row)))
         }
     }
 
@@ -710,23 +502,6 @@ impl App {
                 super::update::Action::Loader(self.load_generation, event),
             );
         }
-    }
-
-    /// Selects the packet from `source` if it is in the list; returns whether it is.
-    pub fn select_source(&mut self, source: &crate::corpus::Source) -> bool {
-        // A packet inside a folded group is shown by unfolding the group.
-        let label = group_label(&group_key(source));
-        if self.folded.remove(&label) {
-            self.rebuild_rows();
-        }
-        let row = self.rows.iter().position(
-            |row| matches!(row, ListRow::Packet(index) if &self.packets[*index].summary.source == source),
-        );
-        if let Some(row) = row {
-            self.selected = row;
-            self.refresh_detail();
-        }
-        row.is_some()
     }
 
     /// The packet files listed from the same directory as `source` (what a change to that

@@ -1,11 +1,10 @@
 //! `update(&mut App, Action) -> Vec<Effect>`: the only place state changes. Effects that
 //! touch the outside world (reloading, copying to the clipboard) are returned, not done here.
 
-use super::app::{
-    filter_choices, App, DiffLayout, FilterChoice, Focus, ListRow, Overlay, ReviewState, Tab,
-};
+use super::app::{filter_choices, App, DiffLayout, FilterChoice, Focus, ListRow, Overlay, Tab};
 use super::keymap::{lookup, Command, Context};
 use super::loader::LoaderEvent;
+use super::review::{on_review_key, open_review};
 use super::whatif::WhatIf;
 use crate::a2a::Mode;
 use crate::freeze::COVERAGE_ROW_IDS;
@@ -482,7 +481,7 @@ fn find_match_from(app: &mut App, forward: bool, include_current: bool) {
 }
 
 /// Where the selected folded group's packets start in `listed`.
-fn first_listed_of_selected_group(app: &App) -> Option<usize> {
+pub(super) fn first_listed_of_selected_group(app: &App) -> Option<usize> {
     let label = app.selected_group_label()?;
     app.listed.iter().position(|index| {
         super::app::group_label(&super::app::group_key(&app.packets[*index].summary.source))
@@ -529,118 +528,6 @@ fn on_filter_key(app: &mut App, key: KeyEvent, cursor: usize) {
         _ => {}
     }
     app.overlay = Some(Overlay::Filter { cursor });
-}
-
-/// Whether a packet can be settled by recording a golden: it differs from its golden, or has
-/// none. (A differing paired expected payload is not a golden: it is never rewritten.)
-fn reviewable(check: &crate::corpus::PacketCheck) -> bool {
-    use crate::corpus::FindingKind;
-    check.recorded().is_some()
-        && check.findings.iter().any(|finding| {
-            matches!(
-                finding.kind,
-                FindingKind::GoldenMismatch | FindingKind::NoGolden
-            )
-        })
-}
-
-fn open_review(app: &mut App) {
-    // Every listed packet (folded groups too), starting at the selection.
-    let count = app.listed.len();
-    let start = app
-        .selected_packet()
-        .and_then(|packet| app.listed.iter().position(|index| *index == packet))
-        .or_else(|| first_listed_of_selected_group(app))
-        .unwrap_or(0);
-    let queue: Vec<crate::corpus::Source> = (0..count)
-        .map(|offset| (start + offset) % count)
-        .filter_map(|position| app.packets.get(app.listed[position]))
-        .filter(|check| reviewable(check) && !app.review_rejected.contains(&check.summary.source))
-        .map(|check| check.summary.source.clone())
-        .collect();
-    let Some(first) = queue.first().cloned() else {
-        let rejected = app
-            .listed
-            .iter()
-            .filter_map(|index| app.packets.get(*index))
-            .filter(|check| {
-                reviewable(check) && app.review_rejected.contains(&check.summary.source)
-            })
-            .count();
-        app.message = Some(if rejected > 0 {
-            format!("nothing new to review: {rejected} rejected this session (they still differ; their goldens were kept)")
-        } else {
-            "nothing to review: no listed packet differs from or lacks a golden".to_owned()
-        });
-        return;
-    };
-    app.select_source(&first);
-    app.tab = Tab::Digests;
-    app.overlay = Some(Overlay::Review(ReviewState {
-        queue,
-        position: 0,
-        confirming: false,
-        accepted: 0,
-        rejected: 0,
-        skipped: 0,
-    }));
-}
-
-fn on_review_key(app: &mut App, key: KeyEvent, mut review: ReviewState) -> Vec<Effect> {
-    let Some(source) = review.queue.get(review.position).cloned() else {
-        return Vec::new();
-    };
-    let mut effects = Vec::new();
-    if review.confirming {
-        review.confirming = false;
-        if key.code != KeyCode::Char('y') {
-            app.overlay = Some(Overlay::Review(review));
-            return effects;
-        }
-        review.accepted += 1;
-        effects.push(Effect::AcceptGolden(source));
-    } else {
-        match lookup(Context::Review, &key) {
-            Some(Command::Accept) => {
-                review.confirming = true;
-                app.overlay = Some(Overlay::Review(review));
-                return effects;
-            }
-            Some(Command::Reject) => {
-                review.rejected += 1;
-                app.review_rejected.insert(source);
-            }
-            Some(Command::Skip) => review.skipped += 1,
-            Some(Command::Back) => {
-                app.message = Some(review_summary(&review, "review stopped"));
-                return effects;
-            }
-            Some(Command::Quit) if key.code == KeyCode::Char('c') => {
-                app.should_quit = true;
-                return effects;
-            }
-            _ => {
-                app.overlay = Some(Overlay::Review(review));
-                return effects;
-            }
-        }
-    }
-    review.position += 1;
-    match review.queue.get(review.position).cloned() {
-        Some(next) => {
-            app.select_source(&next);
-            app.overlay = Some(Overlay::Review(review));
-        }
-        None => app.message = Some(review_summary(&review, "review done")),
-    }
-    effects
-}
-
-fn review_summary(review: &ReviewState, what: &str) -> String {
-    format!(
-        "{what}: {} accepted, {} rejected, {} skipped",
-        review.accepted, review.rejected, review.skipped
-    )
 }
 
 fn open_whatif(app: &mut App) {

@@ -4,11 +4,16 @@
 //! separate steps so keys can arrive mid-load), and checks the state's invariants after every
 //! step. The property test, `render` and the fuzz target all drive the inspector through it.
 
-use super::app::{filter_choices, App, ListRow, Overlay};
+mod bytes;
+mod invariants;
+
+pub use bytes::steps_from_bytes;
+pub use invariants::check_invariants;
+
+use super::app::App;
 use super::loader::{check_file, load};
 use super::update::{update, Action, Effect};
 use crate::corpus::{CheckOptions, Source};
-use crate::freeze::COVERAGE_ROW_IDS;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::Terminal;
@@ -250,67 +255,6 @@ impl Driver {
     }
 }
 
-/// Decodes arbitrary bytes into steps (for fuzzing the driver): each step takes a kind byte
-/// and two argument bytes. Keys come from the keymap's chords (every context) plus a few it
-/// does not bind; file steps use a fixed set of scratch names and contents.
-pub fn steps_from_bytes(data: &[u8]) -> Vec<Step> {
-    use ratatui::crossterm::event::{KeyCode, KeyModifiers, MouseButton, MouseEventKind};
-    let mut keys: Vec<KeyEvent> = super::keymap::KEYMAP
-        .iter()
-        .flat_map(|binding| binding.chords.iter())
-        .map(|chord| KeyEvent::new(chord.code, chord.modifiers))
-        .collect();
-    for code in [
-        KeyCode::Char('x'),
-        KeyCode::Char('é'),
-        KeyCode::Backspace,
-        KeyCode::F(5),
-    ] {
-        keys.push(KeyEvent::new(code, KeyModifiers::NONE));
-    }
-    const NAMES: [&str; 4] = [
-        "a.json",
-        "b.ndjson",
-        "goldens.json",
-        "a.strict.payload.json",
-    ];
-    const CONTENTS: [&str; 5] = [
-        r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","timestamp":"2026-02-27T10:05:00Z","agent":{"id":"agent://x"},"task":{"id":"t-1","kind":"delegation"}}"#,
-        "{\"protocol\":\"a2a\"}\nnot json\n",
-        "{",
-        "",
-        r#"{"text":"\u001b[31m \u202e"}"#,
-    ];
-    data.chunks_exact(3)
-        .map(|chunk| {
-            let (kind, a, b) = (chunk[0], chunk[1], chunk[2]);
-            match kind % 16 {
-                0..=9 => Step::Key(keys[usize::from(a) % keys.len()]),
-                10 => Step::Resize(u16::from(a) + 1, u16::from(b) / 3 + 1),
-                11 => Step::Mouse(MouseEvent {
-                    kind: match a % 3 {
-                        0 => MouseEventKind::Down(MouseButton::Left),
-                        1 => MouseEventKind::ScrollDown,
-                        _ => MouseEventKind::ScrollUp,
-                    },
-                    column: u16::from(b),
-                    row: u16::from(a) / 4,
-                    modifiers: KeyModifiers::NONE,
-                }),
-                12 => Step::Deliver(usize::from(a % 4) + 1),
-                13 => Step::Notify,
-                14 => Step::WriteFile {
-                    name: NAMES[usize::from(a) % NAMES.len()].to_owned(),
-                    contents: CONTENTS[usize::from(b) % CONTENTS.len()].to_owned(),
-                },
-                _ => Step::RemoveFile {
-                    name: NAMES[usize::from(a) % NAMES.len()].to_owned(),
-                },
-            }
-        })
-        .collect()
-}
-
 /// What a key may not change while the terminal is too small.
 #[derive(Debug, PartialEq, Eq)]
 struct Observed {
@@ -343,147 +287,10 @@ impl Observed {
     }
 }
 
-/// The state invariants every step must keep: the selection is a visible packet row, the list
-/// scroll keeps it in view and stays inside the rows, cursors and focus point at something.
-pub fn check_invariants(app: &App) -> Result<(), String> {
-    for (row, entry) in app.rows.iter().enumerate() {
-        if let ListRow::Packet(index) = entry {
-            if *index >= app.packets.len() {
-                return Err(format!(
-                    "row {row} names packet {index} of {}",
-                    app.packets.len()
-                ));
-            }
-        }
-    }
-    let packet_rows = app
-        .rows
-        .iter()
-        .filter(|row| matches!(row, ListRow::Packet(_)))
-        .count();
-    if packet_rows != app.visible_packets {
-        return Err(format!(
-            "visible_packets is {} but {packet_rows} packet rows are listed",
-            app.visible_packets
-        ));
-    }
-    let selectable = app.rows.iter().any(ListRow::is_selectable);
-    if selectable
-        && !app
-            .rows
-            .get(app.selected)
-            .is_some_and(ListRow::is_selectable)
-    {
-        return Err(format!(
-            "selection {} is not a packet or folded group row ({} rows)",
-            app.selected,
-            app.rows.len()
-        ));
-    }
-    let listed: usize = app
-        .rows
-        .iter()
-        .map(|row| match row {
-            ListRow::Group { count, .. } => *count,
-            ListRow::Packet(_) => 0,
-        })
-        .sum();
-    if listed != app.listed.len() {
-        return Err(format!(
-            "groups count {listed} packets but {} are listed",
-            app.listed.len()
-        ));
-    }
-    if packet_rows == 0 && app.selected_packet().is_some() {
-        return Err("a packet is selected in an empty list".to_owned());
-    }
-    if !app.rows.is_empty() {
-        let height = usize::from(app.list_area_height.max(1));
-        if app.selected < app.list_offset || app.selected >= app.list_offset + height {
-            return Err(format!(
-                "selection {} outside the list view {}..{}",
-                app.selected,
-                app.list_offset,
-                app.list_offset + height
-            ));
-        }
-    }
-    if app.list_offset > app.rows.len() {
-        return Err(format!(
-            "list scrolled to {} past its {} rows",
-            app.list_offset,
-            app.rows.len()
-        ));
-    }
-    match (&app.detail, app.selected_packet()) {
-        (Some(detail), Some(selected)) if detail.packet != selected => {
-            return Err(format!(
-                "detail shows packet {} but packet {selected} is selected",
-                detail.packet
-            ))
-        }
-        (Some(detail), None) => {
-            return Err(format!(
-                "detail shows packet {} with nothing selected",
-                detail.packet
-            ))
-        }
-        _ => {}
-    }
-    match &app.overlay {
-        Some(Overlay::Filter { cursor }) if *cursor >= filter_choices().len() => {
-            return Err(format!("filter cursor {cursor} past the menu"))
-        }
-        Some(Overlay::Review(review)) if review.position >= review.queue.len() => {
-            return Err(format!(
-                "review at {} of {} packets",
-                review.position,
-                review.queue.len()
-            ))
-        }
-        _ => {}
-    }
-    if app.overlay.is_some() && app.search_input.is_some() {
-        return Err("search input open under an overlay".to_owned());
-    }
-    if app.rules_cursor.0 >= COVERAGE_ROW_IDS.len() || app.rules_cursor.1 > 1 {
-        return Err(format!(
-            "rules cursor {:?} off the matrix",
-            app.rules_cursor
-        ));
-    }
-    if let Some(max) = app.detail_scroll_max.get() {
-        if app.detail_scroll > max {
-            return Err(format!(
-                "detail scrolled to {} past its content ({max})",
-                app.detail_scroll
-            ));
-        }
-    }
-    if app.detail_cursor >= 4 {
-        return Err(format!(
-            "detail cursor {} past its lines",
-            app.detail_cursor
-        ));
-    }
-    if let Some(steps) = app
-        .selected_detail()
-        .and_then(|detail| detail.migration.as_ref())
-        .map(|migration| migration.steps.len())
-    {
-        if steps > 0 && app.migrate_cursor >= steps {
-            return Err(format!(
-                "migrate cursor {} past {steps} steps",
-                app.migrate_cursor
-            ));
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::app::ListRow;
     use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 
     fn key(c: char) -> Step {

@@ -1,0 +1,142 @@
+//! What must hold after every step of the inspector, whatever happened before.
+
+use crate::freeze::COVERAGE_ROW_IDS;
+use crate::tui::app::{filter_choices, App, ListRow, Overlay};
+
+/// The state invariants every step must keep: the selection is a visible packet row, the list
+/// scroll keeps it in view and stays inside the rows, cursors and focus point at something.
+pub fn check_invariants(app: &App) -> Result<(), String> {
+    for (row, entry) in app.rows.iter().enumerate() {
+        if let ListRow::Packet(index) = entry {
+            if *index >= app.packets.len() {
+                return Err(format!(
+                    "row {row} names packet {index} of {}",
+                    app.packets.len()
+                ));
+            }
+        }
+    }
+    let packet_rows = app
+        .rows
+        .iter()
+        .filter(|row| matches!(row, ListRow::Packet(_)))
+        .count();
+    if packet_rows != app.visible_packets {
+        return Err(format!(
+            "visible_packets is {} but {packet_rows} packet rows are listed",
+            app.visible_packets
+        ));
+    }
+    let selectable = app.rows.iter().any(ListRow::is_selectable);
+    if selectable
+        && !app
+            .rows
+            .get(app.selected)
+            .is_some_and(ListRow::is_selectable)
+    {
+        return Err(format!(
+            "selection {} is not a packet or folded group row ({} rows)",
+            app.selected,
+            app.rows.len()
+        ));
+    }
+    let listed: usize = app
+        .rows
+        .iter()
+        .map(|row| match row {
+            ListRow::Group { count, .. } => *count,
+            ListRow::Packet(_) => 0,
+        })
+        .sum();
+    if listed != app.listed.len() {
+        return Err(format!(
+            "groups count {listed} packets but {} are listed",
+            app.listed.len()
+        ));
+    }
+    if packet_rows == 0 && app.selected_packet().is_some() {
+        return Err("a packet is selected in an empty list".to_owned());
+    }
+    if !app.rows.is_empty() {
+        let height = usize::from(app.list_area_height.max(1));
+        if app.selected < app.list_offset || app.selected >= app.list_offset + height {
+            return Err(format!(
+                "selection {} outside the list view {}..{}",
+                app.selected,
+                app.list_offset,
+                app.list_offset + height
+            ));
+        }
+    }
+    if app.list_offset > app.rows.len() {
+        return Err(format!(
+            "list scrolled to {} past its {} rows",
+            app.list_offset,
+            app.rows.len()
+        ));
+    }
+    match (&app.detail, app.selected_packet()) {
+        (Some(detail), Some(selected)) if detail.packet != selected => {
+            return Err(format!(
+                "detail shows packet {} but packet {selected} is selected",
+                detail.packet
+            ))
+        }
+        (Some(detail), None) => {
+            return Err(format!(
+                "detail shows packet {} with nothing selected",
+                detail.packet
+            ))
+        }
+        _ => {}
+    }
+    match &app.overlay {
+        Some(Overlay::Filter { cursor }) if *cursor >= filter_choices().len() => {
+            return Err(format!("filter cursor {cursor} past the menu"))
+        }
+        Some(Overlay::Review(review)) if review.position >= review.queue.len() => {
+            return Err(format!(
+                "review at {} of {} packets",
+                review.position,
+                review.queue.len()
+            ))
+        }
+        _ => {}
+    }
+    if app.overlay.is_some() && app.search_input.is_some() {
+        return Err("search input open under an overlay".to_owned());
+    }
+    if app.rules_cursor.0 >= COVERAGE_ROW_IDS.len() || app.rules_cursor.1 > 1 {
+        return Err(format!(
+            "rules cursor {:?} off the matrix",
+            app.rules_cursor
+        ));
+    }
+    if let Some(max) = app.detail_scroll_max.get() {
+        if app.detail_scroll > max {
+            return Err(format!(
+                "detail scrolled to {} past its content ({max})",
+                app.detail_scroll
+            ));
+        }
+    }
+    if app.detail_cursor >= 4 {
+        return Err(format!(
+            "detail cursor {} past its lines",
+            app.detail_cursor
+        ));
+    }
+    if let Some(steps) = app
+        .selected_detail()
+        .and_then(|detail| detail.migration.as_ref())
+        .map(|migration| migration.steps.len())
+    {
+        if steps > 0 && app.migrate_cursor >= steps {
+            return Err(format!(
+                "migrate cursor {} past {steps} steps",
+                app.migrate_cursor
+            ));
+        }
+    }
+    Ok(())
+}
