@@ -34,6 +34,14 @@ const SHOTS: &[Shot] = &[
         keys: "",
     },
     Shot {
+        file: "small-80x24.svg",
+        paths: &["fixtures"],
+        view: View::Handoff,
+        size: (80, 24),
+        select: Some("happy_task_requested.json"),
+        keys: "",
+    },
+    Shot {
         file: "golden-drift.svg",
         paths: &["screenshots/demo-golden-drift"],
         view: View::Digests,
