@@ -56,7 +56,25 @@ fn in_group((dir, stream): &GroupKey, source: &crate::corpus::Source) -> bool {
 pub fn group_label((dir, stream): &GroupKey) -> String {
     match stream {
         Some(stream) => format!("{}", stream.display()),
+        // Files named without a directory sit in the current one, not in the root.
+        None if dir.as_os_str().is_empty() => "./".to_owned(),
         None => format!("{}/", dir.display()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Source;
+
+    #[test]
+    fn groups_are_labelled_by_directory_or_stream() {
+        let label = |source: Source| group_label(&group_key(&source));
+        assert_eq!(label(Source::file("a.json")), "./");
+        assert_eq!(label(Source::file("dir/a.json")), "dir/");
+        let mut line = Source::file("dir/s.ndjson");
+        line.line = Some(3);
+        assert_eq!(label(line), "dir/s.ndjson");
     }
 }
 
