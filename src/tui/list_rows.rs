@@ -62,22 +62,6 @@ pub fn group_label((dir, stream): &GroupKey) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::corpus::Source;
-
-    #[test]
-    fn groups_are_labelled_by_directory_or_stream() {
-        let label = |source: Source| group_label(&group_key(&source));
-        assert_eq!(label(Source::file("a.json")), "./");
-        assert_eq!(label(Source::file("dir/a.json")), "dir/");
-        let mut line = Source::file("dir/s.ndjson");
-        line.line = Some(3);
-        assert_eq!(label(line), "dir/s.ndjson");
-    }
-}
-
 impl App {
     pub(super) fn passes_filter(&self, index: usize) -> bool {
         let summary = &self.packets[index].summary;
@@ -252,5 +236,21 @@ impl App {
             self.refresh_detail();
         }
         row.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Source;
+
+    #[test]
+    fn groups_are_labelled_by_directory_or_stream() {
+        let label = |source: Source| group_label(&group_key(&source));
+        assert_eq!(label(Source::file("a.json")), "./");
+        assert_eq!(label(Source::file("dir/a.json")), "dir/");
+        let mut line = Source::file("dir/s.ndjson");
+        line.line = Some(3);
+        assert_eq!(label(line), "dir/s.ndjson");
     }
 }
