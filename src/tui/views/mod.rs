@@ -268,7 +268,7 @@ fn empty_message(app: &App) -> String {
 
 /// The one rule for long lines, in every tab (and stated in help): they wrap at the pane's
 /// width, and j/k (detail focused) scroll. The scroll stops at the last wrapped line.
-pub const WRAP_RULE: &str = "Long lines wrap at the pane's width in every tab; with the detail focused, j/k and PgUp/PgDn scroll it.";
+pub const WRAP_RULE: &str = "Long lines wrap at the pane's width in every tab; with the detail focused, PgUp/PgDn and j/k scroll it (on Handoff and Digests, j/k first move the selected line).";
 
 /// Renders lines as a paragraph that wraps at the pane's width, scrolled by `scroll` rows
 /// (kept inside the content: the last wrapped line stops at the bottom).
