@@ -24,7 +24,13 @@ fn converted_line_has_the_documented_shape() {
     assert_eq!(
         event_keys,
         vec![
+            "assaycontenthash",
+            "assaygit",
+            "assaypii",
+            "assayproducer",
+            "assayproducerversion",
             "assayrunid",
+            "assaysecrets",
             "assayseq",
             "data",
             "datacontenttype",
@@ -47,6 +53,13 @@ fn converted_line_has_the_documented_shape() {
         "26b4d9c0105f4cc26d4b413e7b6b27effe5829f9f319a60b91ca490fd7776a13"
     );
     assert_eq!(line["batch"]["lossiness"]["lossiness_level"], "none");
+    assert_eq!(line["batch"]["lossiness"]["unmapped_fields_count"], 0);
+    // The producer version follows the adapter version; the adapter never sets a content hash.
+    assert_eq!(
+        event["assayproducerversion"],
+        event["data"]["adapter_version"]
+    );
+    assert_eq!(event["assaycontenthash"], Value::Null);
     // The top-level fields print in the documented order.
     assert!(
         result.stdout.starts_with(r#"{"source":"#),

@@ -84,6 +84,26 @@ pub fn event_time(timestamp: Option<&str>) -> String {
         .unwrap_or_else(|| DEFAULT_EVENT_TIME.to_owned())
 }
 
+/// The producer members every upstream `EvidenceEvent` serializes (spec section 6). They
+/// describe the producing build, so they are in the event and batch (and their digests) but
+/// never in the payload, handoff or discovery digests. Upstream's producer version is the
+/// same workspace version as `adapter_version`; the adapter never sets a content hash.
+pub fn insert_producer_envelope(
+    event: &mut serde_json::Map<String, serde_json::Value>,
+    version: &str,
+) {
+    use serde_json::Value;
+    event.insert("assayproducer".into(), Value::String("assay".into()));
+    event.insert(
+        "assayproducerversion".into(),
+        Value::String(version.to_owned()),
+    );
+    event.insert("assaygit".into(), Value::String("unknown".into()));
+    event.insert("assaypii".into(), Value::Bool(false));
+    event.insert("assaysecrets".into(), Value::Bool(false));
+    event.insert("assaycontenthash".into(), Value::Null);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -110,6 +110,7 @@ impl Lossiness {
         let notes: Vec<&str> = self.substitutions.iter().map(|sub| sub.note()).collect();
         json!({
             "lossiness_level": self.level(),
+            "unmapped_fields_count": self.unmapped_fields_count,
             "raw_payload_ref": self.raw_payload_ref,
             "notes": notes,
         })

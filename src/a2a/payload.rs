@@ -4,7 +4,7 @@
 //! rendered either straight to canonical bytes, for digests, with no intermediate `Value`,
 //! or to the `Value` that `event()` and the output carry.
 
-use super::event::{event_time, EVENT_SOURCE, MEDIA_TYPE};
+use super::event::{event_time, insert_producer_envelope, EVENT_SOURCE, MEDIA_TYPE};
 use super::flags::{DiscoveryFlags, HandoffFlags};
 use super::{CanonicalType, Substitution, TypedFields};
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -212,6 +212,7 @@ impl Payload {
         event.insert("subject".into(), text(primary_id));
         event.insert("assayrunid".into(), Value::String(run_id));
         event.insert("assayseq".into(), Value::from(0));
+        insert_producer_envelope(&mut event, &self.adapter_version);
         event.insert("data".into(), self.to_value());
         Value::Object(event)
     }

@@ -3,7 +3,7 @@
 //! compared against, byte for byte, by the properties in `equivalence.rs`.
 
 use super::checks::{limits_violation, version_supported, LimitViolation};
-use super::event::{event_time, EVENT_SOURCE};
+use super::event::{event_time, insert_producer_envelope, EVENT_SOURCE};
 use super::fields::RECOGNISED_TOP_LEVEL_KEYS;
 use super::flags::{discovery_object, handoff_object};
 use super::{
@@ -327,6 +327,7 @@ fn build(
     event.insert("subject".into(), Value::String(primary_id));
     event.insert("assayrunid".into(), Value::String(run_id));
     event.insert("assayseq".into(), Value::from(0));
+    insert_producer_envelope(&mut event, &options.adapter_version);
     event.insert("data".into(), Value::Object(payload));
 
     Converted {
