@@ -6,6 +6,7 @@
 //! `report` sits on top. The binary's `cli` and `tui` modules are thin faces over this library.
 
 pub mod a2a;
+pub mod bundle;
 pub mod corpus;
 pub mod freeze;
 pub mod golden;

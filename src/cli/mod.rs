@@ -18,6 +18,7 @@ mod migrate;
 mod output;
 mod profile;
 mod render;
+mod verify;
 
 pub use output::{CliError, Exit, Output};
 
@@ -82,6 +83,7 @@ pub enum Command {
     Check(check::Args),
     Bless(bless::Args),
     Derive(derive::Args),
+    Verify(verify::Args),
 }
 
 /// Parses the process arguments, runs, and returns the process exit code.
@@ -148,6 +150,7 @@ fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {
         Command::Ls(args) => ls::run(args, output),
         Command::Check(args) => check::run(args, output),
         Command::Bless(args) => bless::run(args, output),
+        Command::Verify(args) => verify::run(args, output),
         Command::Derive(args) => derive::run(args, output),
     }
 }

@@ -14,6 +14,16 @@ pub fn jcs_bytes(value: &Value) -> Vec<u8> {
     out.into_bytes()
 }
 
+/// Appends the RFC 8785 text of `value` (for callers that build a larger canonical text).
+pub fn write_jcs(value: &Value, out: &mut String) {
+    write_value(value, out);
+}
+
+/// Appends `text` as an RFC 8785 string literal.
+pub fn write_jcs_string(text: &str, out: &mut String) {
+    write_string(text, out);
+}
+
 fn write_value(value: &Value, out: &mut String) {
     match value {
         Value::Null => out.push_str("null"),

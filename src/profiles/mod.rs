@@ -16,7 +16,7 @@ mod contextcore_mapping;
 mod contextcore_table;
 mod crosswalk;
 mod detect;
-mod jcs;
+pub mod jcs;
 mod py;
 mod report;
 mod rows;

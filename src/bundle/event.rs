@@ -1,0 +1,157 @@
+//! The two documents of a bundle as upstream's verifier deserializes them (spec §2, §3):
+//! required fields and JSON types exactly as upstream's serde types require them; unknown
+//! fields ignored.
+
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// `manifest.json`. Only `files["events.ndjson"]` of `files` is used.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Manifest {
+    pub schema_version: u32,
+    pub bundle_id: String,
+    pub producer: Producer,
+    pub run_id: String,
+    pub event_count: u64,
+    pub run_root: String,
+    pub algorithms: Algorithms,
+    pub files: BTreeMap<String, FileMeta>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Producer {
+    pub name: String,
+    pub version: String,
+    #[serde(default)]
+    pub git: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Algorithms {
+    pub canon: String,
+    pub hash: String,
+    pub root: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct FileMeta {
+    pub path: String,
+    pub sha256: String,
+    pub bytes: u64,
+}
+
+/// One line of `events.ndjson` (CloudEvents 1.0 envelope + flat `assay*` extensions).
+#[derive(Debug, Clone, Deserialize)]
+pub struct EvidenceEvent {
+    pub specversion: String,
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub source: String,
+    pub id: String,
+    /// RFC 3339 as chrono parses it; checked by `parse_event`.
+    pub time: String,
+    pub datacontenttype: String,
+    #[serde(default)]
+    pub subject: Option<String>,
+    #[serde(default)]
+    pub traceparent: Option<String>,
+    #[serde(default)]
+    pub tracestate: Option<String>,
+    #[serde(rename = "assayrunid")]
+    pub run_id: String,
+    #[serde(rename = "assayseq")]
+    pub seq: u64,
+    #[serde(rename = "assayproducer")]
+    pub producer: String,
+    #[serde(rename = "assayproducerversion")]
+    pub producer_version: String,
+    #[serde(rename = "assaygit")]
+    pub git: String,
+    #[serde(rename = "assaypolicyid", default)]
+    pub policy_id: Option<String>,
+    #[serde(rename = "assaypii")]
+    pub pii: bool,
+    #[serde(rename = "assaysecrets")]
+    pub secrets: bool,
+    #[serde(rename = "assaycontenthash", default)]
+    pub content_hash: Option<String>,
+    #[serde(rename = "assaysemanticdigest", default)]
+    pub semantic_digest: Option<String>,
+    #[serde(rename = "assaydigestprofile", default)]
+    pub digest_profile: Option<String>,
+    pub data: Value,
+}
+
+/// A2A adapter events: `type` under this prefix.
+pub const A2A_TYPE_PREFIX: &str = "assay.adapter.a2a.";
+
+/// Deserializes one event line (already UTF-8 and strictly checked); the error text is what
+/// upstream reports (serde's, with line and column, or the time parser's).
+pub fn parse_event(line: &str) -> Result<EvidenceEvent, String> {
+    let event: EvidenceEvent = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    // chrono's relaxed RFC 3339 (`T`, `t` or space, offset required), as upstream's
+    // `DateTime<Utc>` field parses it.
+    event
+        .time
+        .parse::<chrono::DateTime<chrono::FixedOffset>>()
+        .map_err(|e| format!("invalid time {:?}: {e}", event.time))?;
+    Ok(event)
+}
+
+pub fn parse_manifest(text: &str) -> Result<Manifest, String> {
+    serde_json::from_str(text).map_err(|e| e.to_string())
+}
+
+/// What the reviewer counts per event line, from a parsed JSON object: whether it is an A2A
+/// event and whether its `data.handoff.visible` is JSON `true`.
+pub fn a2a_and_visible(type_: Option<&str>, data: Option<&Value>) -> (bool, bool) {
+    let a2a = type_.is_some_and(|t| t.starts_with(A2A_TYPE_PREFIX));
+    let visible = data
+        .and_then(|d| d.pointer("/handoff/visible"))
+        .is_some_and(|v| v == &Value::Bool(true));
+    (a2a, visible)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINE: &str = r#"{"assaycontenthash":"sha256:00","assaygit":"unknown","assaypii":false,"assayproducer":"assay","assayproducerversion":"5.4.0","assayrunid":"r","assaysecrets":false,"assayseq":0,"data":{},"datacontenttype":"application/json","id":"r:0","source":"urn:x","specversion":"1.0","time":"TIME","type":"assay.test"}"#;
+
+    #[test]
+    fn time_is_chronos_relaxed_rfc3339() {
+        for ok in [
+            "2026-02-27T10:05:00Z",
+            "2026-02-27 12:05:00.5+02:00",
+            "2026-02-27t10:05:00+0200",
+        ] {
+            assert!(parse_event(&LINE.replace("TIME", ok)).is_ok(), "{ok}");
+        }
+        for bad in ["2026-02-27T10:05:00", "yesterday"] {
+            assert!(parse_event(&LINE.replace("TIME", bad)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn types_are_upstreams() {
+        assert!(parse_event(&LINE.replace("TIME", "2026-02-27T10:05:00Z"))
+            .unwrap()
+            .subject
+            .is_none());
+        let seq_float = LINE
+            .replace("TIME", "2026-02-27T10:05:00Z")
+            .replace("\"assayseq\":0", "\"assayseq\":0.0");
+        assert!(parse_event(&seq_float).is_err());
+        let no_data = LINE
+            .replace("TIME", "2026-02-27T10:05:00Z")
+            .replace("\"data\":{},", "");
+        assert!(parse_event(&no_data)
+            .unwrap_err()
+            .contains("missing field `data`"));
+        let null_subject = LINE
+            .replace("TIME", "2026-02-27T10:05:00Z")
+            .replace("\"data\":{}", "\"data\":{},\"subject\":null");
+        assert!(parse_event(&null_subject).unwrap().subject.is_none());
+    }
+}

@@ -1,0 +1,240 @@
+//! `verify`: upstream's bundle verification, one line per bundle (text) or one JSON object.
+
+use super::common::{json_line, TextOrJson};
+use super::{CliError, Exit, Output};
+use crate::bundle::{open_path, open_reader, Bundle, Compared, Limits};
+use crate::json::safe_text;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// Verify assay evidence bundles (.tar.gz) exactly as upstream's verifier does.
+///
+/// Runs the checks of upstream's `verify_bundle` in its order; the first failure wins and is
+/// reported with upstream's class, code and message, the step that failed and what it
+/// compared. A directory stands for every *.tar.gz / *.tgz below it; `-` reads standard input.
+///
+/// What passing shows: the archive has upstream's layout, each line's content hash matches
+/// its data, the sequence is contiguous, and run root and file hash agree with the lines.
+/// What it does not: who wrote the bundle (nothing is signed; anyone can edit a line and
+/// recompute every hash), nor anything about `time`, `source` or `id` beyond the resealable
+/// file hash, nor that any handoff in it was correct or authorized.
+///
+/// Exit 0 when every bundle passes, 1 when any fails verification, 2 when a path cannot be read.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Output format: text (one line per bundle, then the failed check) or one JSON object per line.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: TextOrJson,
+    /// Lift every configurable limit (input, decoded, member and line sizes, event count,
+    /// name length, JSON depth); the rest of the contract is still checked.
+    #[arg(long)]
+    pub no_verify_limits: bool,
+    /// Change one of upstream's limits, NAME=VALUE (max_bundle_bytes, max_decode_bytes,
+    /// max_manifest_bytes, max_events_bytes, max_events, max_line_bytes, max_path_len,
+    /// max_json_depth). Repeatable; applied after --no-verify-limits.
+    #[arg(long = "limit", value_name = "NAME=VALUE")]
+    pub limits: Vec<String>,
+    /// Bundle files, directories holding bundles, or - for standard input.
+    #[arg(required = true, value_name = "BUNDLE")]
+    pub paths: Vec<PathBuf>,
+}
+
+#[derive(Serialize)]
+struct ErrorJson<'a> {
+    code: String,
+    class: &'static str,
+    message: &'a str,
+    step: u8,
+    compared: Option<&'a Compared>,
+}
+
+#[derive(Serialize)]
+struct Line<'a> {
+    source: &'a str,
+    valid: bool,
+    error: Option<ErrorJson<'a>>,
+    event_count: Option<u64>,
+    run_id: Option<&'a str>,
+    run_root: Option<&'a str>,
+    a2a_events: Option<u64>,
+    handoff_visible_events: Option<u64>,
+}
+
+pub fn limits_from(no_limits: bool, overrides: &[String]) -> Result<Limits, CliError> {
+    let mut limits = if no_limits {
+        Limits::unlimited()
+    } else {
+        Limits::default()
+    };
+    for assignment in overrides {
+        limits.set(assignment).map_err(CliError::Usage)?;
+    }
+    Ok(limits)
+}
+
+/// The bundle files a path stands for: itself, or the bundles below a directory, sorted.
+pub fn bundle_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut found = Vec::new();
+    let mut pending = vec![path.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let entry = entry?;
+            let file_type = entry.file_type()?;
+            let child = entry.path();
+            if file_type.is_dir() {
+                pending.push(child);
+            } else if is_bundle_name(&child) {
+                found.push(child);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+pub fn is_bundle_name(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    name.ends_with(".tar.gz") || name.ends_with(".tgz")
+}
+
+pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
+    let limits = limits_from(args.no_verify_limits, &args.limits)?;
+    let mut load_errors = 0usize;
+    let mut failed = 0usize;
+    for path in &args.paths {
+        if path.as_os_str() == "-" {
+            let bundle = open_reader(std::io::stdin().lock(), &limits);
+            failed += usize::from(!bundle.is_valid());
+            report(output, args.format, "-", &bundle)?;
+            continue;
+        }
+        let files = match bundle_files(path) {
+            Ok(files) => files,
+            Err(error) => {
+                load_errors += 1;
+                eprintln!(
+                    "handoff-inspector: {}: {error}",
+                    safe_text(&path.display().to_string())
+                );
+                continue;
+            }
+        };
+        for file in files {
+            let source = file.display().to_string();
+            match open_path(&file, &limits) {
+                Ok(bundle) => {
+                    failed += usize::from(!bundle.is_valid());
+                    report(output, args.format, &source, &bundle)?;
+                }
+                Err(error) => {
+                    load_errors += 1;
+                    eprintln!("handoff-inspector: {}: {error}", safe_text(&source));
+                }
+            }
+        }
+    }
+    Ok(Exit::from_counts(load_errors, failed))
+}
+
+fn report(
+    output: &mut Output,
+    format: TextOrJson,
+    source: &str,
+    bundle: &Bundle,
+) -> Result<(), CliError> {
+    match format {
+        TextOrJson::Json => json_line(
+            output,
+            &Line {
+                source,
+                valid: bundle.is_valid(),
+                error: bundle.error().map(|e| ErrorJson {
+                    code: e.code.as_str(),
+                    class: e.class().as_str(),
+                    message: &e.message,
+                    step: e.step,
+                    compared: e.compared.as_ref(),
+                }),
+                event_count: bundle.event_count(),
+                run_id: bundle.run_id(),
+                run_root: bundle.run_root(),
+                a2a_events: bundle.a2a_events(),
+                handoff_visible_events: bundle.handoff_visible_events(),
+            },
+        ),
+        TextOrJson::Text => {
+            output.line(&text_lines(source, bundle));
+            Ok(())
+        }
+    }
+}
+
+/// `OK  run_root  N events  PATH`, or `FAIL  Class  Code  message  PATH` and the failed check.
+pub fn text_lines(source: &str, bundle: &Bundle) -> String {
+    let source = safe_text(source);
+    match &bundle.verdict {
+        Ok(verified) => format!(
+            "OK  {}  {} events  {source}",
+            safe_text(&verified.run_root),
+            verified.event_count
+        ),
+        Err(error) => {
+            let mut text = format!(
+                "FAIL  {}  {}  {}  {source}\n  step {}: {}",
+                error.class().as_str(),
+                error.code.as_str(),
+                safe_text(&error.message),
+                error.step,
+                step_name(error.step)
+            );
+            if let Some(compared) = &error.compared {
+                text.push_str(&format!(
+                    "\n  {}: expected {}, found {}",
+                    safe_text(&compared.what),
+                    safe_text(&compared.expected),
+                    safe_text(&compared.found)
+                ));
+            }
+            text
+        }
+    }
+}
+
+/// What each step of the spec's §9 checks, for the explanation line.
+pub fn step_name(step: u8) -> &'static str {
+    match step {
+        0 => "input size within max_bundle_bytes",
+        1 => "gzip and tar headers readable",
+        2 => "member name within max_path_len",
+        3 => "member declared size within its limit",
+        4 => "member name has no '..' or root component",
+        5 => "member name is manifest.json or events.ndjson",
+        6 => "member name not seen before",
+        7 => "first member is manifest.json",
+        8 => "manifest readable, strict JSON, schema_version 1",
+        9 => "manifest describes events.ndjson with the member's size",
+        10 => "line within max_line_bytes and readable",
+        11 => "no byte-order mark",
+        12 => "line count within max_events",
+        13 => "no blank line",
+        14 => "line is strict JSON with every required field",
+        15 => "specversion is 1.0",
+        16 => "assaycontenthash present",
+        17 => "content hash recomputed equals stored",
+        18 => "assayseq contiguous from 0",
+        19 => "assayrunid equals the manifest's run_id",
+        20 => "source is a URI, the same on every event",
+        21 => "run_id has no colon",
+        22 => "id equals run_id:seq",
+        23 => "events.ndjson byte count and sha256 equal the manifest's",
+        24 => "event_count, run_root and bundle_id equal the recomputed values",
+        25 => "events.ndjson present; gzip trailer and decoded size",
+        _ => "verification",
+    }
+}
