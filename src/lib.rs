@@ -1,6 +1,7 @@
 //! handoff-inspector's core: everything the CLI and the TUI show, with no terminal code.
 //!
-//! Layering (nothing below imports anything above):
+//! Layering (nothing below imports anything above): `input` (the one door every file is
+//! read through) and
 //! `json` <- `rules` <- `a2a` <- `freeze`; `migrate` and `profiles` use `json` and `rules`;
 //! `golden` (manifest format, bless planning, diffs) sits on those, `corpus` on `golden`;
 //! `report` sits on top. The binary's `cli` and `tui` modules are thin faces over this library.
@@ -10,6 +11,7 @@ pub mod bundle;
 pub mod corpus;
 pub mod freeze;
 pub mod golden;
+pub mod input;
 pub mod json;
 pub mod migrate;
 pub mod profiles;

@@ -10,7 +10,7 @@ use crate::report::relabel_text::relabel_text;
 use crate::rules::{Finding, Severity};
 use clap::ValueEnum;
 use serde_json::Value;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -81,7 +81,7 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
     )
     .map_err(CliError::Usage)?;
     let name = safe_text(&file.display().to_string()).into_owned();
-    let bytes = read_input(file, &name)?;
+    let bytes = read_input(file)?;
     let input: Value = match serde_json::from_slice(&bytes) {
         Ok(value) => value,
         Err(error) => {
@@ -132,17 +132,13 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
     Ok(Exit::Ok)
 }
 
-fn read_input(file: &PathBuf, name: &str) -> Result<Vec<u8>, CliError> {
-    let io_error = |error| CliError::Io {
-        path: name.to_owned(),
-        error,
-    };
+/// The file (or standard input for `-`), through the input layer with the corpus's cap.
+fn read_input(file: &std::path::Path) -> Result<Vec<u8>, CliError> {
+    let cap = crate::corpus::DEFAULT_MAX_FILE_BYTES;
     if file.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin().read_to_end(&mut bytes).map_err(io_error)?;
-        return Ok(bytes);
+        return Ok(crate::input::read_stdin(cap)?);
     }
-    std::fs::read(file).map_err(io_error)
+    Ok(crate::input::read_file(file, cap)?)
 }
 
 fn complain(text: &str) {

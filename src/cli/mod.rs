@@ -99,7 +99,16 @@ pub fn main() -> std::process::ExitCode {
     match result {
         Ok(exit) => exit.into(),
         Err(error) => {
-            let _ = writeln!(std::io::stderr(), "handoff-inspector: {error}");
+            // Messages carry file names and packet text: nothing reaches the terminal raw.
+            let text = error.to_string();
+            let mut stderr = std::io::stderr().lock();
+            for line in text.lines() {
+                let _ = writeln!(
+                    stderr,
+                    "handoff-inspector: {}",
+                    crate::json::safe_text(line)
+                );
+            }
             Exit::Usage.into()
         }
     }

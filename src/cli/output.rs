@@ -35,14 +35,31 @@ impl From<Exit> for std::process::ExitCode {
 #[derive(Debug)]
 pub enum CliError {
     Usage(String),
-    Io { path: String, error: io::Error },
+    Io {
+        path: String,
+        error: io::Error,
+    },
+    /// A file the input layer refused or could not read (path and reason).
+    Input(crate::input::InputError),
+}
+
+impl From<crate::input::InputError> for CliError {
+    fn from(error: crate::input::InputError) -> Self {
+        CliError::Input(error)
+    }
 }
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::Usage(message) => f.write_str(message),
-            CliError::Io { path, error } => write!(f, "{path}: {error}"),
+            CliError::Io { path, error } => write!(
+                f,
+                "{}: {}",
+                crate::json::safe_text(path),
+                crate::input::describe_io(error)
+            ),
+            CliError::Input(error) => write!(f, "{error}"),
         }
     }
 }

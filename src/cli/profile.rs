@@ -49,23 +49,27 @@ fn parse_kind(text: &str) -> Result<ProfileKind, String> {
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, CliError> {
-    std::fs::read(path).map_err(|error| CliError::Io {
-        path: path.display().to_string(),
-        error,
-    })
+    Ok(crate::input::read_file(
+        path,
+        crate::corpus::DEFAULT_MAX_FILE_BYTES,
+    )?)
+}
+
+fn safe_path(path: &Path) -> String {
+    crate::json::safe_text(&path.display().to_string()).into_owned()
 }
 
 /// The `status` of an earlier snapshot.
 fn previous_status(path: &Path) -> Result<String, CliError> {
     let bytes = read(path)?;
     let value: serde_json::Value = serde_json::from_slice(&bytes)
-        .map_err(|e| CliError::Usage(format!("{}: not JSON: {e}", path.display())))?;
+        .map_err(|e| CliError::Usage(format!("{}: not JSON: {e}", safe_path(path))))?;
     match value.get("status").and_then(serde_json::Value::as_str) {
         Some(status) => Ok(status.to_owned()),
         None if value.get("status").is_none() => Ok("pending".to_owned()),
         None => Err(CliError::Usage(format!(
             "{}: status is not a string",
-            path.display()
+            safe_path(path)
         ))),
     }
 }

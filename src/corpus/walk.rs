@@ -2,6 +2,9 @@
 //! not a regular file (a FIFO would hang the walk) and without following a symlink loop.
 
 use super::{FileFormat, LoadError, Source};
+use crate::input::file_kind;
+// Re-exported for the readers, which take it from here.
+pub(crate) use crate::input::describe_io;
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -103,43 +106,4 @@ fn error(path: &Path, reason: String) -> WalkItem {
         source: Source::file(path),
         reason,
     })
-}
-
-#[cfg(unix)]
-fn file_kind(meta: &fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    let kind = meta.file_type();
-    if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_socket() {
-        "a socket"
-    } else if kind.is_block_device() || kind.is_char_device() {
-        "a device"
-    } else {
-        "special file"
-    }
-}
-
-#[cfg(not(unix))]
-fn file_kind(_meta: &fs::Metadata) -> &'static str {
-    "special file"
-}
-
-/// An I/O error in plain words, without the OS error number.
-pub(crate) fn describe_io(error: &std::io::Error) -> String {
-    use std::io::ErrorKind;
-    match error.kind() {
-        ErrorKind::NotFound => "no such file or directory".to_owned(),
-        ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        _ if error.raw_os_error() == Some(40) => {
-            "too many levels of symbolic links (symlink loop)".to_owned()
-        }
-        _ => {
-            let text = error.to_string();
-            match text.find(" (os error") {
-                Some(cut) => text[..cut].to_owned(),
-                None => text,
-            }
-        }
-    }
 }

@@ -20,20 +20,17 @@ pub fn manifest_path(dir: &Path) -> PathBuf {
 /// an error, never something to overwrite.
 pub fn read_manifest(dir: &Path) -> Result<Option<GoldenManifest>, ManifestError> {
     let path = manifest_path(dir);
-    let bytes = match std::fs::read(&path) {
+    // Through the input layer: a FIFO or a link to a device named goldens.json is refused
+    // before it is read, and the cap holds while reading.
+    let bytes = match crate::input::read_file(&path, MAX_MANIFEST_BYTES) {
         Ok(bytes) => bytes,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) if error.is_not_found() => return Ok(None),
         Err(error) => {
             return Err(ManifestError {
-                reason: format!("cannot read: {error}"),
+                reason: format!("cannot read: {}", error.reason),
             })
         }
     };
-    if bytes.len() as u64 > MAX_MANIFEST_BYTES {
-        return Err(ManifestError {
-            reason: "larger than 1 GiB; refused".to_owned(),
-        });
-    }
     parse_manifest(&bytes).map(Some)
 }
 

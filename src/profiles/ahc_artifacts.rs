@@ -114,9 +114,9 @@ impl ArtifactRoot {
         }
         let here = self.join(&inside);
         match fs::metadata(&here) {
-            Ok(meta) if meta.is_file() => match fs::File::open(&here) {
+            Ok(meta) if meta.is_file() => match crate::input::open_regular(&here) {
                 Ok(_) => ArtifactStatus::Exists,
-                Err(e) => ArtifactStatus::ExistsUnreadable(e.to_string()),
+                Err(e) => ArtifactStatus::ExistsUnreadable(e.reason),
             },
             Ok(_) => ArtifactStatus::Exists,
             Err(e) => missing_or_undecidable(&e),
