@@ -256,3 +256,79 @@ fn render_on_a_missing_file_names_it() {
     let outcome = run_guarded(dir.path(), &["render", "missing.json"], None);
     refused(&outcome, "missing.json", "no such file or directory");
 }
+
+/// A corpus with one good packet and links that lead out of it: to `/`, to `/proc/kmsg`
+/// (a read blocks), to itself.
+fn corpus_with_escapes() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    std::fs::create_dir(&corpus).unwrap();
+    std::fs::copy(positive(), corpus.join("p.json")).unwrap();
+    symlink("/", corpus.join("slash")).unwrap();
+    symlink("/proc/kmsg", corpus.join("kmsg.json")).unwrap();
+    symlink(".", corpus.join("self")).unwrap();
+    dir
+}
+
+#[test]
+fn walks_stay_inside_the_paths_given() {
+    for args in [
+        &["ls", "corpus"][..],
+        &["check", "corpus"][..],
+        &["convert", "corpus"][..],
+        &["bless", "--dry-run", "corpus"][..],
+    ] {
+        let dir = corpus_with_escapes();
+        let outcome = run_guarded(dir.path(), args, None);
+        refused(&outcome, "corpus/slash", "pointing outside the paths given");
+        refused(
+            &outcome,
+            "corpus/kmsg.json",
+            "pointing outside the paths given",
+        );
+        refused(&outcome, "corpus/self", "symlink loop");
+        // bless refuses to write anything when an input cannot be read; the others go on.
+        assert!(
+            args[0] == "bless" || outcome.stdout.contains("p.json"),
+            "{args:?}: {}",
+            outcome.stdout
+        );
+    }
+    let dir = corpus_with_escapes();
+    let args = ["render", "--view", "raw", "corpus"];
+    let outcome = run_guarded(dir.path(), &args, None);
+    assert_eq!(outcome.code, 0, "{}", outcome.stderr);
+    assert!(outcome.peak_rss_bytes < memory_bound(0));
+}
+
+#[test]
+fn deep_trees_are_walked() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut deep = dir.path().join("deep");
+    for _ in 0..1500 {
+        deep.push("d");
+    }
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::copy(positive(), deep.join("p.json")).unwrap();
+    let outcome = run_guarded(dir.path(), &["ls", "deep"], None);
+    assert_eq!(outcome.code, 0, "{}", outcome.stderr);
+    assert!(outcome.stdout.contains("/d/d/p.json"), "{}", outcome.stdout);
+}
+
+#[test]
+fn ignored_and_hidden_files_are_left_out_unless_no_ignore() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["p.json", "target/debug/t.json", ".cache/h.json"] {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::copy(positive(), path).unwrap();
+    }
+    std::fs::write(dir.path().join(".gitignore"), "target/\n").unwrap();
+    let listed = run_guarded(dir.path(), &["ls", "."], None);
+    assert_eq!(listed.stdout.lines().count(), 1, "{}", listed.stdout);
+    assert!(listed.stdout.contains("p.json"));
+    let all = run_guarded(dir.path(), &["ls", "--no-ignore", "."], None);
+    assert_eq!(all.stdout.lines().count(), 3, "{}", all.stdout);
+    let named = run_guarded(dir.path(), &["ls", "target/debug/t.json"], None);
+    assert!(named.stdout.contains("t.json"), "{}", named.stdout);
+}

@@ -44,6 +44,12 @@ pub struct Cli {
     /// Colour in the interactive inspector (auto honours NO_COLOR and a non-terminal stdout).
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
+    /// Walking directories: also read what .gitignore/.ignore exclude and hidden entries.
+    #[arg(long, global = true)]
+    pub no_ignore: bool,
+    /// Walking directories: follow symlinks whose target is outside every PATH given.
+    #[arg(long, global = true)]
+    pub follow_outside: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -89,6 +95,10 @@ pub enum Command {
 /// Parses the process arguments, runs, and returns the process exit code.
 pub fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
+    crate::input::set_walk_defaults(crate::input::WalkOptions {
+        no_ignore: cli.no_ignore,
+        follow_outside: cli.follow_outside,
+    });
     let stdout = std::io::stdout();
     let mut output = Output::new(stdout.lock());
     let result = match &cli.command {
