@@ -165,23 +165,82 @@ fn bad_files_are_reported_and_the_rest_converts() {
         .success());
     let result = run(&["convert", &dir.path().to_string_lossy()]);
     assert_eq!(result.code, 2, "I/O problems exit 2");
+    // The good packet converts; the empty and binary files get the adapter's verdict on them
+    // (invalid JSON, a measurement error), like any bytes.
+    let lines = result.json_lines();
+    let outcomes: Vec<(bool, &str)> = lines
+        .iter()
+        .map(|line| {
+            (
+                line["ok"].as_bool().unwrap(),
+                line["error"]["kind"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
     assert_eq!(
-        result.json_lines().len(),
-        1,
-        "the good packet still converts"
+        outcomes,
+        vec![(false, "measurement"), (false, "measurement"), (true, "")]
     );
-    for reason in [
-        "empty file",
-        "binary file (contains NUL bytes)",
-        "not a regular file (a FIFO); not opened",
-        "symlink loop",
-    ] {
+    for reason in ["not a regular file (a FIFO); not opened", "symlink loop"] {
         assert!(
             result.stderr.contains(reason),
             "missing {reason:?} in {}",
             result.stderr
         );
     }
+}
+
+#[test]
+fn any_bytes_named_on_the_command_line_get_the_adapters_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[u8]); 5] = [
+        ("empty.json", b""),
+        ("blank.json", b"  \n\t"),
+        ("nul.json", b"{\"a\":1}\x00"),
+        ("latin1.json", b"{\"a\":\"\xe9\"}"),
+        ("bom.json", b"\xEF\xBB\xBF{}"),
+    ];
+    for (name, bytes) in cases {
+        let path = dir.path().join(name);
+        fs::write(&path, bytes).unwrap();
+        let path = path.to_string_lossy().into_owned();
+        let converted = run(&["convert", &path]);
+        assert_eq!(converted.code, 1, "{name}: {}", converted.stderr);
+        let line = &converted.json_lines()[0];
+        assert_eq!(line["ok"], false, "{name}");
+        assert_eq!(line["error"]["kind"], "measurement", "{name}");
+        let explained = run(&["explain", "--format", "json", &path]);
+        assert!(
+            explained.stdout.contains("\"C3\""),
+            "{name}: {}",
+            explained.stdout
+        );
+        // `check` calls them not JSON, naming the same conversion row.
+        let checked = run(&["check", "--format", "json", &path]);
+        let report: Value = serde_json::from_str(&checked.stdout).unwrap();
+        let packet = &report["packets"][0];
+        assert_eq!(packet["kind"], "not-json", "{name}");
+        assert_eq!(packet["findings"][0]["rule"], "C3", "{name}");
+    }
+}
+
+#[test]
+fn a_directory_converts_its_raw_packets_and_names_what_it_skipped() {
+    let dir = fixtures().join("a2a");
+    let result = run(&["convert", "--mode", "lenient", &dir.to_string_lossy()]);
+    for line in result.json_lines() {
+        let source = line["source"].as_str().unwrap();
+        assert!(
+            !source.ends_with(".payload.json") && !source.ends_with("goldens.json"),
+            "{source} was converted"
+        );
+    }
+    assert!(result
+        .stderr
+        .contains("skipped 12 file(s) that are not raw A2A packets"));
+    assert!(result.stderr.contains(
+        "happy_task_requested.strict.payload.json: payload (canonical payload), not a raw A2A packet"
+    ));
 }
 
 #[test]
@@ -208,9 +267,10 @@ fn digest_parts_name_the_handoff_state() {
         .into_owned();
     let handoff = run(&["digest", "--mode", "lenient", "--part", "handoff", &path]);
     assert_eq!(handoff.code, 0);
-    assert!(handoff.stdout.starts_with(
-        "0be260743587b9594018a4ab7809560157be088be0372a8ae7c7faa6a744effe typed positive: message ref only  handoff  "
-    ), "{}", handoff.stdout);
+    assert_eq!(
+        handoff.stdout.trim_end(),
+        format!("0be260743587b9594018a4ab7809560157be088be0372a8ae7c7faa6a744effe  handoff  {path}  [typed positive: message ref only]")
+    );
     let strict = run(&["digest", &path]);
     assert_eq!(strict.code, 1);
     assert!(strict

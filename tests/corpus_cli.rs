@@ -424,13 +424,20 @@ fn bless_refuses_under_ci_and_on_bad_input() {
     assert_eq!(fs::read(&manifest).unwrap(), before);
 
     // An unreadable input: nothing is written anywhere.
-    fs::write(dir.path().join("empty.json"), "").unwrap();
+    std::os::unix::fs::symlink(dir.path().join("missing"), dir.path().join("dangling.json"))
+        .unwrap();
     let unreadable = bless(&[&path]);
     assert_eq!(unreadable.code, 2);
-    assert!(unreadable.stderr.contains("empty.json: empty file"));
+    assert!(
+        unreadable
+            .stderr
+            .contains("dangling.json: no such file or directory"),
+        "{}",
+        unreadable.stderr
+    );
     assert!(unreadable.stderr.contains("nothing written"));
     assert_eq!(fs::read(&manifest).unwrap(), before);
-    fs::remove_file(dir.path().join("empty.json")).unwrap();
+    fs::remove_file(dir.path().join("dangling.json")).unwrap();
 
     // A malformed manifest is never overwritten.
     fs::write(&manifest, "{\"format\":").unwrap();

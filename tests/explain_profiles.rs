@@ -72,7 +72,20 @@ fn check_reports_profile_rows_in_every_format() {
     let clean = run(&["check", "--now", "2026-06-01T00:00:00Z", &seed]);
     assert_eq!(clean.code, 0, "{}", clean.stdout);
 
-    let failing = profile_fixture("ahc/neg-AHC-03-lowercase-result.json");
+    // Outside the fixture tree, where its golden records the failure as expected.
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("neg-AHC-03-lowercase-result.json");
+    std::fs::copy(
+        profile_fixture("ahc/neg-AHC-03-lowercase-result.json"),
+        &copy,
+    )
+    .unwrap();
+    let failing = copy.to_string_lossy().into_owned();
+    let in_tree = run(&[
+        "check",
+        &profile_fixture("ahc/neg-AHC-03-lowercase-result.json"),
+    ]);
+    assert_eq!(in_tree.code, 0, "recorded as expected: {}", in_tree.stdout);
     let text = run(&["check", &failing]);
     assert_eq!(text.code, 1, "{}", text.stdout);
     assert!(

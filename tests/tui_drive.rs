@@ -247,25 +247,40 @@ fn review_shows_what_accepting_writes_and_remembers_rejections() {
             .collect::<Vec<_>>()
             .join("\n")
     };
+    // Three packets differ: a raw packet and its expected payload with no entry yet (new
+    // entries, the payload's an object golden), and a drifted raw packet.
     driver.apply(&press('a')).unwrap();
-    let first = screen(&driver);
-    let second_expected = if first.contains("accepting writes a new entry") {
-        "accepting writes (recorded"
-    } else {
-        assert!(first.contains("accepting writes (recorded"), "{first}");
+    let mut screens = vec![screen(&driver)];
+    for rejected in 1..=2 {
+        driver.apply(&press('r')).unwrap();
+        let shown = screen(&driver);
         assert!(
-            first.contains("task_ref_only → task_and_message_refs"),
-            "{first}"
+            shown.contains(&format!("{rejected} rejected this session")),
+            "{shown}"
         );
-        "accepting writes a new entry"
-    };
-    driver.apply(&press('r')).unwrap();
-    let second = screen(&driver);
-    assert!(second.contains(second_expected), "{second}");
-    assert!(second.contains("1 rejected this session"), "{second}");
+        screens.push(shown);
+    }
+    let new_entries = screens
+        .iter()
+        .filter(|shown| shown.contains("accepting writes a new entry"))
+        .count();
+    assert_eq!(new_entries, 2, "{screens:#?}");
+    let drift = screens
+        .iter()
+        .find(|shown| shown.contains("accepting writes (recorded"))
+        .expect("the drifted packet is reviewed");
+    assert!(
+        drift.contains("task_ref_only → task_and_message_refs"),
+        "{drift}"
+    );
+    let object = screens
+        .iter()
+        .find(|shown| shown.contains("kind       + payload"))
+        .expect("the expected payload's object golden is offered");
+    assert!(object.contains("object     + "), "{object}");
     driver.apply(&press('r')).unwrap();
     assert!(driver.accepted.is_empty());
     driver.apply(&press('a')).unwrap();
     let message = driver.app.message.clone().unwrap_or_default();
-    assert!(message.contains("2 rejected this session"), "{message}");
+    assert!(message.contains("3 rejected this session"), "{message}");
 }

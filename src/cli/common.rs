@@ -201,22 +201,32 @@ pub enum TextOrJson {
 /// Reads every packet under `paths` in order, calling `each` with a packet; load errors are
 /// printed to stderr as they come. Returns the number of load errors.
 pub fn for_each_packet(paths: &[PathBuf], each: &mut dyn FnMut(RawPacket)) -> usize {
+    for_each_packet_found(paths, &mut |packet, _| each(packet))
+}
+
+/// Like [`for_each_packet`], also telling `each` whether the packet's file was named on the
+/// command line (`true`) or found by walking a directory (`false`): a named file is always
+/// taken as the command's input, a found one only when it is of a kind the command reads.
+pub fn for_each_packet_found(paths: &[PathBuf], each: &mut dyn FnMut(RawPacket, bool)) -> usize {
     let mut load_errors = 0;
     let mut report = |error: LoadError| {
         load_errors += 1;
         eprintln!("handoff-inspector: {error}");
     };
-    for item in walk(paths) {
-        match item {
-            WalkItem::Error(error) => report(error),
-            WalkItem::File { path, format } => {
-                read_packets(&path, format, DEFAULT_MAX_FILE_BYTES, &mut |packet| {
-                    match packet {
-                        Ok(packet) => each(packet),
-                        Err(error) => report(error),
-                    }
-                    true
-                })
+    for path in paths {
+        let named = !path.is_dir();
+        for item in walk(std::slice::from_ref(path)) {
+            match item {
+                WalkItem::Error(error) => report(error),
+                WalkItem::File { path, format } => {
+                    read_packets(&path, format, DEFAULT_MAX_FILE_BYTES, &mut |packet| {
+                        match packet {
+                            Ok(packet) => each(packet, named),
+                            Err(error) => report(error),
+                        }
+                        true
+                    })
+                }
             }
         }
     }

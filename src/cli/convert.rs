@@ -1,9 +1,9 @@
 //! `convert`: one JSON line per packet with the emitted batch and its digests, or the error.
 
-use super::common::{for_each_packet, json_line, ConversionFlags};
+use super::common::{for_each_packet_found, json_line, ConversionFlags};
 use super::{CliError, Exit, Output};
 use crate::a2a::{convert, ConversionError};
-use crate::corpus::Source;
+use crate::corpus::{kind_after_conversion, PacketKind, Source};
 use crate::json::Digest;
 use serde::Serialize;
 use serde_json::Value;
@@ -12,8 +12,11 @@ use std::path::PathBuf;
 /// Convert raw A2A packets to canonical evidence batches, one JSON line per packet.
 ///
 /// PATH is a file, a directory (every *.json below it, recursively, sorted by path) or an
-/// .ndjson/.jsonl file (one packet per non-blank line). Exit 0 when every packet converted,
-/// 1 when any did not, 2 on usage or I/O errors.
+/// .ndjson/.jsonl file (one packet per non-blank line). A file named on the command line is
+/// converted whatever it holds (any bytes get the adapter's outcome); in a directory, files
+/// that are not raw packets (expected payloads, goldens.json, other formats) are skipped and
+/// named on stderr with their kind. Exit 0 when every packet converted, 1 when any did not,
+/// 2 on usage or I/O errors.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
@@ -46,8 +49,26 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let options = args.conversion.options();
     let mut failed = 0usize;
     let mut write_error = None;
-    let load_errors = for_each_packet(&args.paths, &mut |packet| {
+    let mut skipped = 0usize;
+    let load_errors = for_each_packet_found(&args.paths, &mut |packet, named| {
         let conversion = convert(&packet.bytes, &options);
+        // A file found in a directory is converted only when the one classifier calls it a
+        // raw packet (or bytes that are not JSON, whose verdict is the adapter's C3 error);
+        // a file named on the command line is the adapter's input whatever it holds.
+        if !named {
+            let mut reparsed = None;
+            let (kind, _) = kind_after_conversion(&packet, &conversion, &mut reparsed);
+            if !matches!(kind, PacketKind::RawA2a | PacketKind::NotJson) {
+                skipped += 1;
+                eprintln!(
+                    "handoff-inspector: skipped {}: {} ({}), not a raw A2A packet",
+                    packet.source,
+                    kind.tag(),
+                    kind.name()
+                );
+                return;
+            }
+        }
         let line = match &conversion.result {
             Ok(converted) => Line {
                 source: &packet.source,
@@ -77,6 +98,9 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     });
     if let Some(error) = write_error {
         return Err(error);
+    }
+    if skipped > 0 {
+        eprintln!("handoff-inspector: skipped {skipped} file(s) that are not raw A2A packets");
     }
     Ok(Exit::from_counts(load_errors, failed))
 }

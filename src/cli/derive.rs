@@ -104,6 +104,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             GoldenEntry {
                 duplicate_keys: Vec::new(),
                 modes: packet.expected.map(|expected| Some(mode_golden(expected))),
+                object: None,
             },
         );
         output.line(&format!(

@@ -3,9 +3,9 @@
 use super::common::{for_each_packet, ConversionFlags};
 use super::{CliError, Exit, Output};
 use crate::a2a::convert;
-use crate::freeze::{detect_canonical, CanonicalShape};
+use crate::corpus::{kind_after_conversion, migration_for, PacketKind, Source};
+use crate::freeze::CanonicalShape;
 use crate::json::digest_value;
-use crate::report::explain::handoff_digest_label;
 use clap::ValueEnum;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -17,15 +17,35 @@ pub enum Part {
     Payload,
     Event,
     Batch,
+    /// The whole object as given (canonical JSON).
+    Object,
+    /// An A2A object's migrated form (v0.3 -> v1.0, or v1.0 -> v0.3).
+    Migrated,
 }
 
-/// Print the canonical SHA-256 digest of one part: `HEX  PART  SOURCE`, with the named legal
-/// state for handoff digests.
+impl Part {
+    fn name(self) -> &'static str {
+        match self {
+            Part::Handoff => "handoff",
+            Part::Discovery => "discovery",
+            Part::Payload => "payload",
+            Part::Event => "event",
+            Part::Batch => "batch",
+            Part::Object => "object",
+            Part::Migrated => "migrated",
+        }
+    }
+}
+
+/// Print canonical SHA-256 digests, one per line: `HEX  PART  SOURCE`; a handoff digest ends
+/// with its named legal state in brackets.
 ///
-/// For a raw packet the part is taken from its conversion (default: payload); for canonical
-/// input (payload, event, batch) from the object itself (default: the whole object). Exit 0
-/// when every digest was printed, 1 when a packet did not convert or lacks the part, 2 on
-/// usage or I/O errors.
+/// What FILE is decides which digests it has (the kind `ls` gives it): a raw packet's parts
+/// come from its conversion (default: payload); canonical input (payload, event, batch) from
+/// the object itself (default: the whole object); any other JSON (A2A objects, profile
+/// packets, manifests) prints its `object` digest, its `handoff` member's when it has one,
+/// and an A2A object's `migrated` form. Exit 0 when every digest was printed, 1 when a packet
+/// did not convert or lacks the part, 2 on usage or I/O errors.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
@@ -64,6 +84,8 @@ fn canonical_part(
         Part::Payload => payload,
         Part::Handoff => payload.and_then(|payload| payload.get("handoff")),
         Part::Discovery => payload.and_then(|payload| payload.get("discovery")),
+        Part::Object => Some(value),
+        Part::Migrated => None,
     }?;
     Some((chosen.clone(), part))
 }
@@ -72,54 +94,55 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let options = args.conversion.options();
     let mut failed = 0usize;
     let load_errors = for_each_packet(std::slice::from_ref(&args.file), &mut |packet| {
-        let parsed: Option<Value> = serde_json::from_slice(&packet.bytes).ok();
-        let canonical = parsed
-            .as_ref()
-            .and_then(|value| detect_canonical(value).map(|(shape, _)| (value, shape)));
-        let chosen = match canonical {
-            Some((value, shape)) => canonical_part(value, shape, args.part).ok_or_else(|| {
-                format!(
-                    "the {} has no {:?} part",
-                    shape.name(),
-                    args.part.unwrap_or(Part::Payload)
-                )
-            }),
-            None => {
-                let conversion = convert(&packet.bytes, &options);
-                match conversion.converted() {
-                    Some(converted) => {
-                        let part = args.part.unwrap_or(Part::Payload);
-                        let value = match part {
-                            Part::Handoff => converted.handoff().clone(),
-                            Part::Discovery => converted.discovery().clone(),
-                            Part::Payload => converted.payload().clone(),
-                            Part::Event => converted.event().clone(),
-                            Part::Batch => converted.batch(),
-                        };
-                        Ok((value, part))
-                    }
-                    None => Err(conversion
-                        .error()
-                        .map(|error| {
-                            format!("not converted: {}: {}", error.kind.name(), error.message)
-                        })
-                        .unwrap_or_default()),
+        let conversion = convert(&packet.bytes, &options);
+        // The one classifier decides which digests a file has, as in `ls`, `check` and the TUI.
+        let mut reparsed = None;
+        let (kind, parsed) = kind_after_conversion(&packet, &conversion, &mut reparsed);
+        let chosen: Result<Vec<(Value, &str)>, String> = match (parsed, kind.canonical_shape()) {
+            (Ok(value), Some(shape)) => canonical_part(value, shape, args.part)
+                .map(|(value, part)| vec![(value, part.name())])
+                .ok_or_else(|| {
+                    format!(
+                        "the {} has no {} part",
+                        shape.name(),
+                        args.part.unwrap_or(Part::Payload).name()
+                    )
+                }),
+            (Ok(value), None) if kind != PacketKind::RawA2a => object_parts(value, kind, args.part),
+            _ => match conversion.converted() {
+                Some(converted) => {
+                    let part = args.part.unwrap_or(Part::Payload);
+                    let value = match part {
+                        Part::Handoff => Some(converted.handoff().clone()),
+                        Part::Discovery => Some(converted.discovery().clone()),
+                        Part::Payload => Some(converted.payload().clone()),
+                        Part::Event => Some(converted.event().clone()),
+                        Part::Batch => Some(converted.batch()),
+                        Part::Object => conversion.packet.as_ref().cloned(),
+                        Part::Migrated => None,
+                    };
+                    value
+                        .map(|value| vec![(value, part.name())])
+                        .ok_or_else(|| format!("a raw packet has no {} part", part.name()))
                 }
-            }
+                None => Err(conversion
+                    .error()
+                    .map(|error| {
+                        format!(
+                            "not converted: {}: {} [{}]",
+                            error.kind.name(),
+                            error.message,
+                            error.rule
+                        )
+                    })
+                    .unwrap_or_default()),
+            },
         };
         match chosen {
-            Ok((value, Part::Handoff)) => output.line(&format!(
-                "{}  handoff  {}",
-                handoff_digest_label(&value),
-                packet.source
-            )),
-            Ok((value, part)) => {
-                let name = format!("{part:?}").to_lowercase();
-                output.line(&format!(
-                    "{}  {name}  {}",
-                    digest_value(&value),
-                    packet.source
-                ))
+            Ok(parts) => {
+                for (value, part) in parts {
+                    output.line(&digest_line(&value, part, &packet.source));
+                }
             }
             Err(reason) => {
                 failed += 1;
@@ -132,4 +155,44 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         }
     });
     Ok(Exit::from_counts(load_errors, failed))
+}
+
+/// `HEX  PART  SOURCE`; a handoff digest ends with its named state in brackets.
+fn digest_line(value: &Value, part: &str, source: &Source) -> String {
+    let digest = digest_value(value);
+    if part != "handoff" {
+        return format!("{digest}  {part}  {source}");
+    }
+    let state = match crate::freeze::handoff_state(value) {
+        Some(state) => state.name(),
+        None => "NOT one of the five legal handoff states",
+    };
+    format!("{digest}  handoff  {source}  [{state}]")
+}
+
+/// The digests of a file that is neither a raw packet nor canonical evidence, as the TUI's
+/// Digests tab shows them: the whole object, its `handoff` member when it has one, and for
+/// an A2A object the migrated form `check` records.
+fn object_parts(
+    value: &Value,
+    kind: PacketKind,
+    part: Option<Part>,
+) -> Result<Vec<(Value, &'static str)>, String> {
+    let migrated = || migration_for(kind, value).map(|migration| migration.result);
+    let handoff = || value.get("handoff").cloned();
+    let Some(part) = part else {
+        let mut parts = vec![(value.clone(), "object")];
+        parts.extend(handoff().map(|handoff| (handoff, "handoff")));
+        parts.extend(migrated().map(|result| (result, "migrated")));
+        return Ok(parts);
+    };
+    let chosen = match part {
+        Part::Object => Some(value.clone()),
+        Part::Handoff => handoff(),
+        Part::Migrated => migrated(),
+        _ => None,
+    };
+    chosen
+        .map(|chosen| vec![(chosen, part.name())])
+        .ok_or_else(|| format!("{} has no {} part", kind.name(), part.name()))
 }

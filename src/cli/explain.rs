@@ -3,21 +3,26 @@
 
 use super::common::{for_each_packet, json_line, ConversionFlags, ProfileFlags, TextOrJson};
 use super::{CliError, Exit, Output};
-use crate::corpus::classify;
+use crate::a2a::convert;
+use crate::corpus::{classify, kind_after_conversion, migration_for, PacketKind};
 use crate::freeze::{audit, explain};
 use crate::json::scan_duplicate_keys;
 use crate::profiles;
 use crate::report::explain::{audit_text, explanation_text, AuditJson, ExplanationJson};
+use crate::report::object_explain::{
+    a2a_object_conforms, a2a_object_text, unknown_text, A2aObjectJson, ManifestJson,
+};
 use crate::report::profile_text;
-use serde_json::Value;
 use std::path::PathBuf;
 
-/// Explain each handoff flag of a raw packet against the K1-A rule table, audit canonical
-/// evidence (payload, event, batch) against the freeze, or evaluate a master/sub, ContextCore
-/// or UAIX packet against its profile's rule table.
+/// Explain FILE as whatever kind it is (the kind `ls` gives it): a raw packet's handoff flags
+/// against the K1-A rule table (any bytes: not JSON is the adapter's C3), canonical evidence
+/// (payload, event, batch) audited against the freeze, an A2A object's migration (version,
+/// dialect, steps, findings), a master/sub, ContextCore or UAIX packet against its profile's
+/// rule table, a golden manifest (what it records, whether it parses).
 ///
-/// Exit 0 when the packet converted (raw) or conforms (canonical), 1 otherwise, 2 on usage or
-/// I/O errors.
+/// Exit 0 when the packet converted (raw), conforms (canonical, profile, A2A object) or parses
+/// (manifest), 1 otherwise (and for files of no known shape), 2 on usage or I/O errors.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
@@ -40,15 +45,15 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let load_errors = for_each_packet(std::slice::from_ref(&args.file), &mut |packet| {
         let source = packet.source.to_string();
         let duplicates = scan_duplicate_keys(&packet.bytes);
-        let parsed: Result<Value, String> =
-            serde_json::from_slice(&packet.bytes).map_err(|error| error.to_string());
-        let kind = classify(
-            parsed.as_ref().map_err(String::as_str),
-            packet.source.file_name(),
-        )
-        .kind;
-        let (conforms, written) = match (&parsed, kind.canonical_shape()) {
-            (Ok(value), Some(shape)) => {
+        // The one classifier, as `ls` and `check` ask it: after the conversion.
+        let conversion = convert(&packet.bytes, &options);
+        let mut reparsed = None;
+        let (kind, parsed) = kind_after_conversion(&packet, &conversion, &mut reparsed);
+        let (conforms, written) = match (parsed, kind) {
+            (Ok(value), kind) if kind.canonical_shape().is_some() => {
+                let Some(shape) = kind.canonical_shape() else {
+                    return;
+                };
                 let audit = audit(value, shape);
                 let written = match args.format {
                     TextOrJson::Text => text(output, &audit_text(&source, &audit, &duplicates)),
@@ -58,7 +63,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 };
                 (audit.conforms(), written)
             }
-            (Ok(value), None) if kind.is_profile() => {
+            (Ok(value), kind) if kind.is_profile() => {
                 let report = profiles::evaluate(
                     value,
                     &packet.bytes,
@@ -70,6 +75,47 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                     TextOrJson::Json => json_line(output, &report),
                 };
                 (report.conforms(), written)
+            }
+            (Ok(value), kind) if kind.is_a2a_object() => {
+                let Some(detection) = crate::migrate::detect(value) else {
+                    return;
+                };
+                let migration = migration_for(kind, value);
+                let conforms = a2a_object_conforms(&detection, migration.as_ref());
+                let written = match args.format {
+                    TextOrJson::Text => text(
+                        output,
+                        &a2a_object_text(&source, kind, &detection, migration.as_ref()),
+                    ),
+                    TextOrJson::Json => json_line(
+                        output,
+                        &A2aObjectJson::new(&source, kind, &detection, migration.as_ref()),
+                    ),
+                };
+                (conforms, written)
+            }
+            (Ok(_), PacketKind::GoldenManifest) => {
+                let manifest = ManifestJson::new(&source, &packet.bytes);
+                let written = match args.format {
+                    TextOrJson::Text => text(output, &manifest.text()),
+                    TextOrJson::Json => json_line(output, &manifest),
+                };
+                (manifest.parses, written)
+            }
+            (Ok(value), PacketKind::Unknown) => {
+                let classification = classify(Ok(value), packet.source.file_name());
+                let written = match args.format {
+                    TextOrJson::Text => text(output, &unknown_text(&source, &classification)),
+                    TextOrJson::Json => json_line(
+                        output,
+                        &serde_json::json!({
+                            "source": source,
+                            "kind": classification.kind.tag(),
+                            "reason": classification.reason,
+                        }),
+                    ),
+                };
+                (false, written)
             }
             // Everything else is what the adapter would be handed: explain its verdict.
             _ => {

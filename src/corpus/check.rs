@@ -2,7 +2,7 @@
 //! payloads, audited when it is canonical input, and turned into a `Status` with findings.
 //! This is the one place the status rules live; `check`, `bless` and the TUI all use it.
 
-use super::evaluate::{converted_kind, migration_direction, not_json_reason_of};
+use super::evaluate::{converted_kind, migration_for, not_json_reason_of};
 use super::pair::PairedFiles;
 use super::status::{worst_status, CheckFinding, FindingKind, Status};
 use super::{
@@ -11,9 +11,10 @@ use super::{
 };
 use crate::a2a::{convert, Mode};
 use crate::freeze::{audit, HandoffState};
-use crate::golden::{diff_json, shown_value, GoldenEntry, ModeGolden};
-use crate::json::{digest_value, safe_text, scan_duplicate_keys};
-use crate::migrate::{Choices, Migration};
+use crate::golden::{
+    diff_json, records_object, shown_value, GoldenEntry, ModeGolden, ObjectGolden,
+};
+use crate::json::{digest_value, safe_text, scan_duplicate_keys, Digest};
 use crate::rules::{Severity, Verdict};
 use serde::Serialize;
 use serde_json::Value;
@@ -73,6 +74,11 @@ pub struct PacketCheck {
     pub findings: Vec<CheckFinding>,
     /// Paths of repeated keys in the packet (what a bless acknowledges).
     pub duplicate_key_paths: Vec<String>,
+    /// For kinds that are not converted: what this check concluded, in the manifest's terms.
+    pub object: Option<Box<ObjectGolden>>,
+    /// Findings the manifest records as expected (an intentional negative whose object
+    /// golden matches): reported as recorded, never counted against the packet.
+    pub recorded_findings: Vec<CheckFinding>,
 }
 
 impl PacketCheck {
@@ -80,14 +86,23 @@ impl PacketCheck {
         self.modes[mode.index()].as_ref()
     }
 
-    /// What a bless records for this packet: `None` for kinds that are not converted.
+    /// What a bless records for this packet: `None` for kinds with nothing to record
+    /// (unknown shapes, golden manifests).
     pub fn recorded(&self) -> Option<GoldenEntry> {
+        if let Some(object) = &self.object {
+            return Some(GoldenEntry {
+                duplicate_keys: self.duplicate_key_paths.clone(),
+                modes: [None, None],
+                object: Some(object.as_ref().clone()),
+            });
+        }
         if !converted_kind(self.summary.kind) {
             return None;
         }
         let mut entry = GoldenEntry {
             duplicate_keys: self.duplicate_key_paths.clone(),
             modes: [None, None],
+            object: None,
         };
         for mode_summary in self.summary.evaluated_modes() {
             entry.set_mode(mode_summary.mode, Some(recorded_mode(mode_summary)));
@@ -139,6 +154,8 @@ pub fn check_packet(
     };
     duplicate_findings(&duplicate_key_paths, entry, &mut findings);
     let mut verdicts = [GoldenVerdict::Missing; 2];
+    let mut object = None;
+    let mut recorded_findings = Vec::new();
     let baseline = if converted_kind(summary.kind) {
         for mode_summary in summary.evaluated_modes() {
             let mode = mode_summary.mode;
@@ -159,14 +176,19 @@ pub fn check_packet(
         }
         missing_golden_findings(packet, &summary, golden, &verdicts, &mut findings);
         Status::Conforms
-    } else if summary.kind.canonical_shape().is_some() {
-        audit_findings(packet, &summary, &mut findings);
-        Status::Conforms
-    } else if summary.kind.is_profile() {
-        profile_findings(packet, &summary, options, &mut findings);
-        Status::Conforms
-    } else if matches!(summary.kind, PacketKind::A2aV03 | PacketKind::A2aV10) {
-        migration_findings(packet, &summary, &mut findings);
+    } else if records_object(summary.kind) {
+        let mut migrated = None;
+        if summary.kind.canonical_shape().is_some() {
+            audit_findings(packet, &summary, &mut findings);
+        } else if summary.kind.is_profile() {
+            profile_findings(packet, &summary, options, &mut findings);
+        } else {
+            migrated = migration_findings(packet, &summary, &mut findings);
+        }
+        object = current_object(packet, &summary, &findings, migrated).map(Box::new);
+        if let Some(current) = &object {
+            compare_object(current, golden, &mut findings, &mut recorded_findings);
+        }
         Status::Conforms
     } else {
         Status::NotChecked
@@ -187,7 +209,119 @@ pub fn check_packet(
         modes,
         findings,
         duplicate_key_paths,
+        object,
+        recorded_findings,
     }
+}
+
+/// What `check` concluded about a packet of a kind that is not converted, in the terms of
+/// its object golden; `None` when the packet is not JSON after all.
+fn current_object(
+    packet: &RawPacket,
+    summary: &PacketSummary,
+    findings: &[CheckFinding],
+    migrated: Option<Digest>,
+) -> Option<ObjectGolden> {
+    let value: Value = serde_json::from_slice(&packet.bytes).ok()?;
+    let ids = |status: Status| -> Vec<String> {
+        findings
+            .iter()
+            .filter(|finding| expectable(finding.kind) && finding.kind.status() == status)
+            .map(|finding| finding.rule.clone().unwrap_or_else(|| "?".to_owned()))
+            .collect()
+    };
+    Some(ObjectGolden {
+        kind: summary.kind,
+        object: digest_value(&value),
+        state: summary.canonical_state,
+        migrated,
+        failing: ids(Status::Finding),
+        warning: ids(Status::Conforms),
+    })
+}
+
+/// Findings an object golden can record as what the packet is for: the verdicts of its
+/// audit, profile or migration check (never drift, unreadable input or duplicate keys).
+fn expectable(kind: FindingKind) -> bool {
+    matches!(
+        kind,
+        FindingKind::AuditError
+            | FindingKind::AuditWarning
+            | FindingKind::ProfileFailure
+            | FindingKind::ProfileWarning
+            | FindingKind::MigrationFinding
+    )
+}
+
+/// Compares an object's outcome with its golden: equal moves the recorded findings out of the
+/// packet's account; different is drift, with the fields that changed and a diff.
+fn compare_object(
+    current: &ObjectGolden,
+    golden: GoldenLookup<'_>,
+    findings: &mut Vec<CheckFinding>,
+    recorded_findings: &mut Vec<CheckFinding>,
+) {
+    let entry = match golden {
+        GoldenLookup::Entry(entry) => entry,
+        GoldenLookup::Missing(reason) => {
+            findings.push(CheckFinding::new(
+                FindingKind::NoGolden,
+                None,
+                reason.to_owned(),
+            ));
+            return;
+        }
+    };
+    let Some(expected) = &entry.object else {
+        let message = if entry.modes.iter().any(Option::is_some) {
+            format!(
+                "golden expects a converted packet (strict/lenient outcomes), the file is now {} ({})",
+                current.kind.tag(),
+                current.kind.name()
+            )
+        } else {
+            "the manifest entry records nothing for this packet".to_owned()
+        };
+        let kind = if entry.modes.iter().any(Option::is_some) {
+            FindingKind::GoldenMismatch
+        } else {
+            FindingKind::NoGolden
+        };
+        findings.push(CheckFinding::new(kind, None, message));
+        return;
+    };
+    if expected == current {
+        let (recorded, rest): (Vec<CheckFinding>, Vec<CheckFinding>) = std::mem::take(findings)
+            .into_iter()
+            .partition(|finding| expectable(finding.kind));
+        *findings = rest;
+        recorded_findings.extend(recorded);
+        return;
+    }
+    let parts: Vec<String> = expected
+        .fields()
+        .into_iter()
+        .zip(current.fields())
+        .filter(|((_, want), (_, got))| want != got)
+        .map(|((field, want), (_, got))| {
+            let show = |value: Option<String>| match value {
+                None => "absent".to_owned(),
+                Some(text) if text.is_empty() => "[]".to_owned(),
+                Some(text) => shown_value(&text),
+            };
+            format!("{field} {} -> {}", show(want), show(got))
+        })
+        .collect();
+    findings.push(
+        CheckFinding::new(FindingKind::GoldenMismatch, None, parts.join("; ")).with_diff(
+            diff_json(
+                &expected.to_json(),
+                &current.to_json(),
+                "golden",
+                "this check",
+            ),
+        ),
+    );
 }
 
 fn duplicate_findings(
@@ -244,11 +378,23 @@ fn missing_golden_findings(
         return;
     }
     if summary.kind == PacketKind::NotJson {
-        findings.push(CheckFinding::new(
+        // The converter's own rule for these bytes (C3, invalid JSON), so that `check` and
+        // `convert`/`explain` name the same row.
+        let rule = summary
+            .evaluated_modes()
+            .find_map(|mode_summary| match mode_summary.result {
+                ModeResult::Rejected { rule, .. } => Some(rule),
+                ModeResult::Converted { .. } => None,
+            });
+        let mut finding = CheckFinding::new(
             FindingKind::NotJson,
             None,
             format!("not JSON: {}", not_json_reason_of(&packet.bytes)),
-        ));
+        );
+        if let Some(rule) = rule {
+            finding = finding.with_rule(rule);
+        }
+        findings.push(finding);
         return;
     }
     match golden {
@@ -462,30 +608,25 @@ fn profile_findings(
     }
 }
 
-/// An A2A protocol object's mixed-version signals and the checks its migration's result fails.
+/// An A2A protocol object's mixed-version signals and the checks its migration's result
+/// fails; returns the digest of the migrated form (`None` for objects of indeterminate
+/// version, which have nothing to migrate).
 fn migration_findings(
     packet: &RawPacket,
     summary: &PacketSummary,
     findings: &mut Vec<CheckFinding>,
-) {
-    if summary.migration_findings == 0 {
-        return;
-    }
-    let (Some(direction), Ok(value)) = (
-        migration_direction(summary.kind),
-        serde_json::from_slice::<Value>(&packet.bytes),
-    ) else {
-        return;
-    };
-    let Ok(migration) = Migration::run(&value, direction, &Choices::none()) else {
-        return;
-    };
+) -> Option<Digest> {
+    let value = serde_json::from_slice::<Value>(&packet.bytes).ok()?;
+    let migration = migration_for(summary.kind, &value)?;
     for conflict in &migration.detection.conflicts {
-        findings.push(CheckFinding::new(
-            FindingKind::MigrationFinding,
-            None,
-            format!("mixed versions: {}", safe_text(conflict)),
-        ));
+        findings.push(
+            CheckFinding::new(
+                FindingKind::MigrationFinding,
+                None,
+                format!("mixed versions: {}", safe_text(conflict)),
+            )
+            .with_rule("mixed-versions"),
+        );
     }
     for finding in &migration.findings {
         findings.push(
@@ -502,6 +643,7 @@ fn migration_findings(
             .with_rule(finding.rule.clone()),
         );
     }
+    Some(digest_value(&migration.result))
 }
 
 #[cfg(test)]
@@ -623,10 +765,28 @@ mod tests {
         let bad = br#"{"adapter_id":"assay-adapter-a2a","agent":{"id":"a"},"handoff":{"visible":true,"source_kind":"unknown","task_ref_visible":false,"message_ref_visible":false}}"#;
         let result = check(bad, GoldenLookup::Missing("none"));
         assert_eq!(result.status, Status::Finding);
+        let kinds: Vec<FindingKind> = result.findings.iter().map(|finding| finding.kind).collect();
+        assert!(kinds.contains(&FindingKind::AuditError));
+        assert!(kinds.contains(&FindingKind::NoGolden));
         assert!(result
             .findings
             .iter()
-            .all(|finding| finding.kind == FindingKind::AuditError && finding.rule.is_some()));
+            .filter(|finding| finding.kind == FindingKind::AuditError)
+            .all(|finding| finding.rule.is_some()));
+
+        // Recorded, the audit errors are what the packet is for; changed, they are drift.
+        let entry = result.recorded().unwrap();
+        let again = check(bad, GoldenLookup::Entry(&entry));
+        assert_eq!(again.status, Status::Conforms, "{:?}", again.findings);
+        assert_eq!(again.recorded_findings.len(), kinds.len() - 1);
+        let fixed = br#"{"adapter_id":"assay-adapter-a2a","agent":{"id":"a"},"handoff":{"visible":false,"source_kind":"unknown","task_ref_visible":false,"message_ref_visible":false}}"#;
+        let drifted = check(fixed, GoldenLookup::Entry(&entry));
+        assert_eq!(drifted.status, Status::Mismatch);
+        assert!(
+            drifted.findings[0].message.contains("failing "),
+            "{}",
+            drifted.findings[0].message
+        );
         assert_eq!(
             check(b"[1,2]", GoldenLookup::Missing("none")).status,
             Status::NotChecked

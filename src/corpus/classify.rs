@@ -19,6 +19,8 @@ pub enum PacketKind {
     AdapterBatch,
     A2aV03,
     A2aV10,
+    /// An A2A protocol object that reads the same in v0.3 and v1.0 (nothing tells them apart).
+    A2a,
     MasterSub,
     ContextCore,
     Uaix,
@@ -28,13 +30,14 @@ pub enum PacketKind {
 }
 
 impl PacketKind {
-    pub const ALL: [PacketKind; 12] = [
+    pub const ALL: [PacketKind; 13] = [
         PacketKind::RawA2a,
         PacketKind::CanonicalPayload,
         PacketKind::EvidenceEvent,
         PacketKind::AdapterBatch,
         PacketKind::A2aV03,
         PacketKind::A2aV10,
+        PacketKind::A2a,
         PacketKind::MasterSub,
         PacketKind::ContextCore,
         PacketKind::Uaix,
@@ -51,6 +54,7 @@ impl PacketKind {
             PacketKind::AdapterBatch => "adapter batch",
             PacketKind::A2aV03 => "A2A v0.3 object",
             PacketKind::A2aV10 => "A2A v1.0 object",
+            PacketKind::A2a => "A2A object (version indeterminate)",
             PacketKind::MasterSub => "master/sub handoff record",
             PacketKind::ContextCore => "ContextCore handoff",
             PacketKind::Uaix => "UAIX handoff envelope",
@@ -69,6 +73,7 @@ impl PacketKind {
             PacketKind::AdapterBatch => "batch",
             PacketKind::A2aV03 => "a2a-0.3",
             PacketKind::A2aV10 => "a2a-1.0",
+            PacketKind::A2a => "a2a",
             PacketKind::MasterSub => "ahc",
             PacketKind::ContextCore => "contextcore",
             PacketKind::Uaix => "uaix",
@@ -87,6 +92,14 @@ impl PacketKind {
         matches!(
             self,
             PacketKind::MasterSub | PacketKind::ContextCore | PacketKind::Uaix
+        )
+    }
+
+    /// A2A protocol objects of either version, or of a version that cannot be told.
+    pub fn is_a2a_object(self) -> bool {
+        matches!(
+            self,
+            PacketKind::A2aV03 | PacketKind::A2aV10 | PacketKind::A2a
         )
     }
 
@@ -149,7 +162,7 @@ pub fn classify(parsed: Result<&Value, &str>, file_name: Option<&str>) -> Classi
     if object.get("protocol").and_then(Value::as_str) == Some("a2a") {
         return Classification::new(PacketKind::RawA2a, "top-level `protocol` is \"a2a\"");
     }
-    if let Some(classification) = other_formats(value) {
+    if let Some(classification) = other_formats(value, file_name) {
         return classification;
     }
     if object.contains_key("event_type") {
@@ -174,7 +187,7 @@ pub fn classify(parsed: Result<&Value, &str>, file_name: Option<&str>) -> Classi
 /// The other formats, recognised by their own detectors: master/sub, ContextCore and UAIX
 /// handoffs, then A2A protocol objects. They run after canonical adapter output and
 /// `protocol: "a2a"` packets are recognised and before the weaker `event_type` guess.
-fn other_formats(value: &Value) -> Option<Classification> {
+fn other_formats(value: &Value, file_name: Option<&str>) -> Option<Classification> {
     if let Some(detection) = crate::profiles::detect(value) {
         let kind = match detection.kind {
             ProfileKind::Ahc => PacketKind::MasterSub,
@@ -185,16 +198,68 @@ fn other_formats(value: &Value) -> Option<Classification> {
         };
         return Some(Classification::new(kind, detection.reason));
     }
-    let detection = crate::migrate::detect(value)?;
-    let kind = match detection.version {
-        Version::V0_3 => PacketKind::A2aV03,
-        // Indeterminate objects read the same in both versions: nothing to migrate.
-        Version::V1_0 | Version::V1_0Rc | Version::Indeterminate => PacketKind::A2aV10,
+    let named = file_name.and_then(expected_output_version);
+    let Some(detection) = crate::migrate::detect(value) else {
+        // A bare Part (`text` or `data`, with `metadata`) is too common to claim as A2A, except
+        // where the file's name says it is a migration's expected output.
+        let (version, tag) = named?;
+        return bare_part(value).then(|| {
+            Classification::new(
+                kind_of_version(version),
+                format!(
+                    "a bare Part (`text` or `data`, no `kind`), the expected {tag} output of a \
+                     migration by its file name"
+                ),
+            )
+        });
     };
-    Some(Classification::new(
-        kind,
-        format!("{}: {}", detection.summary(), detection.reasons.join("; ")),
-    ))
+    let reason = format!("{}: {}", detection.summary(), detection.reasons.join("; "));
+    let kind = match (detection.version, named) {
+        (Version::Indeterminate, Some((version, tag))) => {
+            return Some(Classification::new(
+                kind_of_version(version),
+                format!(
+                    "{reason}; the file name marks it as the expected {tag} output of a migration"
+                ),
+            ))
+        }
+        (Version::Indeterminate, None) => PacketKind::A2a,
+        (version, _) => kind_of_version(version),
+    };
+    Some(Classification::new(kind, reason))
+}
+
+fn kind_of_version(version: Version) -> PacketKind {
+    match version {
+        Version::V0_3 => PacketKind::A2aV03,
+        Version::V1_0 | Version::V1_0Rc => PacketKind::A2aV10,
+        Version::Indeterminate => PacketKind::A2a,
+    }
+}
+
+/// The version a migration's expected output is in, from its name: `NAME.v03[.DIALECT].v10.json`
+/// is the v1.0 output of `NAME.v03[.DIALECT].json`, `NAME.v10.v03.json` the v0.3 output of
+/// `NAME.v10.json` (the fixtures' naming, see fixtures/migrate/README.md).
+pub fn expected_output_version(file_name: &str) -> Option<(Version, &'static str)> {
+    let stem = file_name.strip_suffix(".json")?;
+    if let Some(input) = stem.strip_suffix(".v10") {
+        let from_v03 = [".v03", ".v03.jsonrpc", ".v03.rest"]
+            .iter()
+            .any(|suffix| input.ends_with(suffix));
+        return from_v03.then_some((Version::V1_0, "v1.0"));
+    }
+    let input = stem.strip_suffix(".v03")?;
+    input.ends_with(".v10").then_some((Version::V0_3, "v0.3"))
+}
+
+fn bare_part(value: &Value) -> bool {
+    value.as_object().is_some_and(|object| {
+        !object.is_empty()
+            && (object.contains_key("text") || object.contains_key("data"))
+            && object
+                .keys()
+                .all(|key| matches!(key.as_str(), "text" | "data" | "metadata"))
+    })
 }
 
 #[cfg(test)]
@@ -238,5 +303,23 @@ mod tests {
         for kind in PacketKind::ALL {
             assert_eq!(PacketKind::from_tag(kind.tag()), Some(kind));
         }
+    }
+
+    #[test]
+    fn indeterminate_a2a_objects_get_their_own_kind_unless_named_as_an_expected_output() {
+        let error = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "Task not found"}});
+        assert_eq!(kind_of(error.clone()), PacketKind::A2a);
+        let named = |name: &str| classify(Ok(&error), Some(name)).kind;
+        assert_eq!(named("error.v03.jsonrpc.json"), PacketKind::A2a);
+        assert_eq!(named("error.v03.jsonrpc.v10.json"), PacketKind::A2aV10);
+        assert_eq!(named("error.v10.v03.json"), PacketKind::A2aV03);
+        let part = json!({"text": "hi", "metadata": {}});
+        assert_eq!(kind_of(part.clone()), PacketKind::Unknown);
+        assert_eq!(
+            classify(Ok(&part), Some("part-text.v03.jsonrpc.v10.json")).kind,
+            PacketKind::A2aV10
+        );
+        assert_eq!(expected_output_version("task.v10.json"), None);
+        assert_eq!(expected_output_version("task.v03.rest.json"), None);
     }
 }

@@ -119,6 +119,15 @@ fn parse(bytes: &[u8]) -> Result<Value, String> {
 /// Why bytes are not JSON: a byte-order mark or invalid UTF-8 named as such (the parser
 /// would only say "expected value" or "invalid unicode"), otherwise the parser's message.
 pub fn not_json_reason(bytes: &[u8], error: &serde_json::Error) -> String {
+    if bytes.is_empty() {
+        return "empty file".to_owned();
+    }
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return "only white space".to_owned();
+    }
+    if let Some(at) = bytes.iter().position(|&byte| byte == 0) {
+        return format!("NUL byte at byte {at} ({error})");
+    }
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return "starts with a UTF-8 byte-order mark (EF BB BF); JSON text must not carry one, and the adapter rejects it as invalid JSON".to_owned();
     }
@@ -195,6 +204,39 @@ fn same_in_every_mode(conversion: &crate::a2a::Conversion) -> bool {
     }
 }
 
+/// A packet's kind, given its conversion: a conversion that read the typed fields got past
+/// `protocol: "a2a"`, which is all classification would conclude, so the packet's tree is
+/// never built; otherwise the converter's parse (or a new one, kept in `reparsed`) is
+/// classified. Every face that has converted a packet asks this, so they agree with `ls`.
+pub fn kind_after_conversion<'a>(
+    packet: &RawPacket,
+    conversion: &'a crate::a2a::Conversion,
+    reparsed: &'a mut Option<Result<Value, String>>,
+) -> (PacketKind, Result<&'a Value, &'a str>) {
+    if conversion.fields.is_some() {
+        return (
+            PacketKind::RawA2a,
+            Err("not parsed: a raw A2A packet is summarized from its typed fields"),
+        );
+    }
+    let parsed = match conversion.packet.as_ref() {
+        Some(value) => Ok(value),
+        None => {
+            let fresh: &'a Result<Value, String> = reparsed.insert(parse(&packet.bytes));
+            fresh.as_ref().map_err(String::as_str)
+        }
+    };
+    (classify(parsed, packet.source.file_name()).kind, parsed)
+}
+
+fn reparse_ref(parsed: &Option<Result<Value, String>>) -> Result<&Value, &str> {
+    match parsed {
+        Some(Ok(value)) => Ok(value),
+        Some(Err(reason)) => Err(reason),
+        None => Err("not parsed"),
+    }
+}
+
 /// Evaluates one packet into its summary.
 pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary {
     // The first mode's conversion reads the packet anyway; classification reuses it, so a raw
@@ -205,30 +247,15 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
             convert(&packet.bytes, &options.conversion.with_mode(mode)),
         )
     });
-    // A conversion that read the typed fields got past `protocol: "a2a"`, which is all that
-    // classification would conclude: the packet's tree is then never built.
-    let typed = first
-        .as_ref()
-        .is_some_and(|(_, conversion)| conversion.fields.is_some());
-    let reparsed;
-    let parsed: Result<&Value, &str> = if typed {
-        Err("not parsed: a raw A2A packet is summarized from its typed fields")
-    } else {
-        match first
-            .as_ref()
-            .and_then(|(_, conversion)| conversion.packet.as_ref())
-        {
-            Some(value) => Ok(value),
-            None => {
-                reparsed = parse(&packet.bytes);
-                reparsed.as_ref().map_err(String::as_str)
-            }
+    // One classifier: the same function `convert` and `explain` use on a converted packet.
+    let mut reparsed = None;
+    let (kind, parsed) = match &first {
+        Some((_, conversion)) => kind_after_conversion(packet, conversion, &mut reparsed),
+        None => {
+            reparsed = Some(parse(&packet.bytes));
+            let parsed = reparse_ref(&reparsed);
+            (classify(parsed, packet.source.file_name()).kind, parsed)
         }
-    };
-    let kind = if typed {
-        PacketKind::RawA2a
-    } else {
-        classify(parsed, packet.source.file_name()).kind
     };
     let mut summary = PacketSummary {
         source: packet.source.clone(),
@@ -276,13 +303,20 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
         let counts = report.counts();
         summary.profile_failures = counts.fail as u32;
         summary.profile_warnings = counts.warn as u32;
-    } else if let (Some(direction), Ok(value)) = (migration_direction(kind), parsed) {
-        if let Ok(migration) = Migration::run(value, direction, &Choices::none()) {
+    } else if let Ok(value) = parsed {
+        if let Some(migration) = migration_for(kind, value) {
             summary.migration_findings =
                 migration.findings.len() as u32 + u32::from(migration.detection.mixed);
         }
     }
     summary
+}
+
+/// The migration `check` judges an A2A object by (to the other version, no choices), for
+/// every face that reports on one; `None` for other kinds and for objects of indeterminate
+/// version (they read the same in both versions: nothing to migrate).
+pub fn migration_for(kind: PacketKind, value: &Value) -> Option<Migration> {
+    Migration::run(value, migration_direction(kind)?, &Choices::none()).ok()
 }
 
 /// A2A protocol objects migrate to the other version: v0.3 forward, v1.0 back.
@@ -357,9 +391,9 @@ pub fn detail(source: Source, bytes: Vec<u8>, options: &EvaluateOptions) -> Pack
         )),
         _ => None,
     };
-    let migration = match (&parsed, migration_direction(classification.kind)) {
-        (Ok(value), Some(direction)) => Migration::run(value, direction, &Choices::none()).ok(),
-        _ => None,
+    let migration = match &parsed {
+        Ok(value) => migration_for(classification.kind, value),
+        Err(_) => None,
     };
     let relabel = (classification.kind == PacketKind::RawA2a)
         .then(|| relabel_outcome(&bytes, &options.conversion))

@@ -20,8 +20,8 @@ pub use check::{
 };
 pub use classify::{classify, Classification, PacketKind, GOLDEN_MANIFEST_NAME};
 pub use evaluate::{
-    classify_packet, detail, not_json_reason, summarize, DigestSet, EvaluateOptions, ModeResult,
-    ModeSummary, PacketDetail, PacketSummary,
+    classify_packet, detail, kind_after_conversion, migration_for, not_json_reason, summarize,
+    DigestSet, EvaluateOptions, ModeResult, ModeSummary, PacketDetail, PacketSummary,
 };
 pub use pair::{
     expected_payload_name, manifest_key, paired_raw_name, PairedFiles, Pairing, PAYLOAD_SUFFIX,

@@ -190,7 +190,7 @@ mod tests {
             writeln!(file, "{{\"n\":{index}}}").unwrap();
         }
         std::fs::write(dir.path().join("a.json"), "{\"n\":-1}").unwrap();
-        std::fs::write(dir.path().join("c.json"), "").unwrap();
+        std::fs::write(dir.path().join("c.json"), vec![b'x'; 40]).unwrap();
         std::fs::write(dir.path().join("skipped.json"), "{}").unwrap();
         let items = walk(&[dir.path().to_path_buf()]);
         let mut seen = Vec::new();
@@ -198,7 +198,7 @@ mod tests {
             &items,
             PipelineOptions {
                 jobs: Some(2),
-                ..PipelineOptions::default()
+                max_file_bytes: 32,
             },
             &|path| path.ends_with("skipped.json"),
             |item| match item {
@@ -213,6 +213,9 @@ mod tests {
         for (index, text) in seen[1..seen.len() - 1].iter().enumerate() {
             assert_eq!(*text, format!("{{\"n\":{index}}}"));
         }
-        assert_eq!(seen.last().unwrap(), "error empty file");
+        assert_eq!(
+            seen.last().unwrap(),
+            "error file is larger than the 32 bytes cap (--max-file-bytes)"
+        );
     }
 }

@@ -80,30 +80,13 @@ fn read_whole(file: File, path: &Path, max_bytes: u64) -> Result<RawPacket, Load
             human_bytes(max_bytes)
         ));
     }
-    if let Some(reason) = unreadable_reason(&bytes) {
-        return fail(reason);
-    }
+    // Empty, white-space-only and binary files are packets too: the adapter's verdict on any
+    // bytes is its invalid-JSON error (rule C3), and every command must give that verdict.
     Ok(RawPacket {
         source: Source::file(path),
         offset: 0,
         bytes,
     })
-}
-
-/// Reasons a file's bytes are not worth converting at all (as opposed to invalid JSON, which
-/// the conversion reports with the parser's message).
-fn unreadable_reason(bytes: &[u8]) -> Option<String> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Some(if bytes.is_empty() {
-            "empty file".to_owned()
-        } else {
-            "file holds only white space".to_owned()
-        });
-    }
-    if bytes.contains(&0) {
-        return Some("binary file (contains NUL bytes)".to_owned());
-    }
-    None
 }
 
 fn read_lines(
@@ -157,23 +140,18 @@ fn read_lines(
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let packet = if line.contains(&0) {
-            Err(LoadError {
-                source,
-                reason: "binary line (contains NUL bytes)".to_owned(),
-            })
-        } else {
-            Ok(RawPacket {
-                source,
-                offset: start,
-                // The next line starts in a buffer of this one's size, not an empty one that
-                // would grow by doubling for every line of a million-line stream.
-                bytes: {
-                    let capacity = line.len().next_power_of_two().max(64);
-                    std::mem::replace(&mut line, Vec::with_capacity(capacity))
-                },
-            })
-        };
+        // A line with NUL or other bytes that are not JSON is still a packet: its verdict is
+        // the adapter's invalid-JSON error (C3), as for a whole file.
+        let packet = Ok(RawPacket {
+            source,
+            offset: start,
+            // The next line starts in a buffer of this one's size, not an empty one that
+            // would grow by doubling for every line of a million-line stream.
+            bytes: {
+                let capacity = line.len().next_power_of_two().max(64);
+                std::mem::replace(&mut line, Vec::with_capacity(capacity))
+            },
+        });
         if !each(packet) {
             return;
         }
@@ -278,7 +256,7 @@ mod tests {
     }
 
     #[test]
-    fn whole_files_empty_binary_and_too_large() {
+    fn whole_files_empty_and_binary_are_packets_too_large_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         let cases = [
             ("empty.json", &b""[..]),
@@ -295,11 +273,13 @@ mod tests {
                     .map(|line| line.split(" err ").nth(1).unwrap_or("").to_owned()),
             );
         }
+        // Empty and binary files are packets (the converter's verdict is C3); only the
+        // cap refuses a file.
         assert_eq!(
             reasons,
             vec![
-                "empty file",
-                "binary file (contains NUL bytes)",
+                "",
+                "",
                 "file is larger than the 20 bytes cap (--max-file-bytes)"
             ]
         );

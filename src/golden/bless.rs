@@ -58,6 +58,9 @@ impl BlessPlan {
 }
 
 fn describe_entry(entry: &GoldenEntry) -> String {
+    if let Some(object) = &entry.object {
+        return safe_text(&object.describe()).into_owned();
+    }
     let mut parts: Vec<String> = Mode::BOTH
         .iter()
         .filter_map(|&mode| {
@@ -139,6 +142,7 @@ pub fn plan_bless(
         let Some(old) = manifest.packets.get(&key).cloned() else {
             let mut fresh = GoldenEntry {
                 duplicate_keys: entry.duplicate_keys.clone(),
+                object: entry.object.clone(),
                 ..GoldenEntry::default()
             };
             for &mode in modes {
@@ -153,8 +157,15 @@ pub fn plan_bless(
         };
         let mut merged = old.clone();
         merged.duplicate_keys = entry.duplicate_keys.clone();
-        for &mode in modes {
-            merged.set_mode(mode, entry.mode(mode).cloned());
+        // An object golden does not depend on the modes; a packet that became (or stopped
+        // being) an object of some kind loses the other kind's record.
+        merged.object = entry.object.clone();
+        if entry.object.is_some() {
+            merged.modes = [None, None];
+        } else {
+            for &mode in modes {
+                merged.set_mode(mode, entry.mode(mode).cloned());
+            }
         }
         let before = changes.len();
         if old.duplicate_keys != merged.duplicate_keys {
@@ -164,6 +175,31 @@ pub fn plan_bless(
                 from: list_or_none(&old.duplicate_keys),
                 to: list_or_none(&merged.duplicate_keys),
             });
+        }
+        match (&old.object, &merged.object) {
+            (Some(from), Some(to)) => {
+                for ((field, before), (_, after)) in from.fields().into_iter().zip(to.fields()) {
+                    if before != after {
+                        changes.push(Change::Updated {
+                            key: key.clone(),
+                            field: field.to_owned(),
+                            from: shown(&before),
+                            to: shown(&after),
+                        });
+                    }
+                }
+            }
+            (None, None) => {}
+            (from, to) => changes.push(Change::Updated {
+                key: key.clone(),
+                field: "object".to_owned(),
+                from: from
+                    .as_ref()
+                    .map_or("absent".to_owned(), |golden| golden.describe()),
+                to: to
+                    .as_ref()
+                    .map_or("absent".to_owned(), |golden| golden.describe()),
+            }),
         }
         for mode in Mode::BOTH {
             let (from, to) = (old.mode(mode), merged.mode(mode));
@@ -242,6 +278,7 @@ mod tests {
         GoldenEntry {
             duplicate_keys: Vec::new(),
             modes: [Some(golden.clone()), Some(golden)],
+            object: None,
         }
     }
 

@@ -7,7 +7,9 @@
 //! diff. It is parsed strictly: anything unexpected is an error naming the place, never
 //! something to overwrite.
 
+use super::object::{ObjectGolden, OBJECT_KEYS};
 use crate::a2a::{ConvertOptions, ErrorKind, Mode};
+use crate::corpus::PacketKind;
 use crate::freeze::{HandoffState, RowSet, COVERAGE_ROW_IDS};
 use crate::json::{scan_duplicate_keys, to_safe_json, Digest};
 use serde_json::{Map, Value};
@@ -226,6 +228,8 @@ pub struct GoldenEntry {
     pub duplicate_keys: Vec<String>,
     /// Strict first.
     pub modes: [Option<ModeGolden>; 2],
+    /// For kinds that are not converted: what `check` concluded (see `golden::object`).
+    pub object: Option<ObjectGolden>,
 }
 
 impl GoldenEntry {
@@ -383,8 +387,13 @@ fn parse_options(value: &Value) -> Result<RecordedOptions, ManifestError> {
 
 fn parse_entry(value: &Value, at: &str) -> Result<GoldenEntry, ManifestError> {
     let map = object(value, at)?;
-    only_keys(map, at, &["duplicate_keys", "strict", "lenient"])?;
+    let mut allowed = vec!["duplicate_keys", "strict", "lenient"];
+    allowed.extend(OBJECT_KEYS);
+    only_keys(map, at, &allowed)?;
     let mut entry = GoldenEntry::default();
+    if OBJECT_KEYS.iter().any(|key| map.contains_key(*key)) {
+        entry.object = Some(parse_object(map, at)?);
+    }
     if let Some(list) = map.get("duplicate_keys") {
         let items = list
             .as_array()
@@ -403,6 +412,66 @@ fn parse_entry(value: &Value, at: &str) -> Result<GoldenEntry, ManifestError> {
         }
     }
     Ok(entry)
+}
+
+fn parse_object(map: &Map<String, Value>, at: &str) -> Result<ObjectGolden, ManifestError> {
+    if map.contains_key("strict") || map.contains_key("lenient") {
+        return Err(bad(format!(
+            "{at} records both conversion outcomes (strict/lenient) and an object's (kind, object, ...)"
+        )));
+    }
+    let kind = string(map, "kind", at)?
+        .ok_or_else(|| bad(format!("{at}.kind is missing (it records an object)")))?;
+    let kind = PacketKind::from_tag(kind)
+        .filter(|&kind| super::object::records_object(kind))
+        .ok_or_else(|| {
+            bad(format!(
+                "{at}.kind {} is not a kind with an object golden (payload, event, batch, a2a-0.3, a2a-1.0, a2a, ahc, contextcore, uaix)",
+                quoted(kind)
+            ))
+        })?;
+    let digest = |key: &str| -> Result<Option<Digest>, ManifestError> {
+        string(map, key, at)?
+            .map(|hex| {
+                Digest::from_hex(hex)
+                    .ok_or_else(|| bad(format!("{at}.{key} must be 64 hex digits")))
+            })
+            .transpose()
+    };
+    let ids = |key: &str| -> Result<Vec<String>, ManifestError> {
+        let Some(list) = map.get(key) else {
+            return Ok(Vec::new());
+        };
+        let items = list
+            .as_array()
+            .ok_or_else(|| bad(format!("{at}.{key} must be an array of finding ids")))?;
+        items
+            .iter()
+            .map(|item| {
+                item.as_str()
+                    .map(str::to_owned)
+                    .ok_or_else(|| bad(format!("{at}.{key} must hold strings")))
+            })
+            .collect()
+    };
+    Ok(ObjectGolden {
+        kind,
+        object: digest("object")?
+            .ok_or_else(|| bad(format!("{at}.object is missing (the object's digest)")))?,
+        state: string(map, "state", at)?
+            .map(|key| {
+                HandoffState::from_key(key).ok_or_else(|| {
+                    bad(format!(
+                        "{at}.state {} is not one of the five handoff states",
+                        quoted(key)
+                    ))
+                })
+            })
+            .transpose()?,
+        migrated: digest("migrated")?,
+        failing: ids("failing")?,
+        warning: ids("warning")?,
+    })
 }
 
 fn parse_mode(value: &Value, at: &str) -> Result<ModeGolden, ManifestError> {
@@ -522,6 +591,14 @@ pub fn render_manifest(manifest: &GoldenManifest) -> String {
                 parts.push(render_mode(mode, golden));
             }
         }
+        if let Some(object) = &entry.object {
+            parts.extend(
+                object
+                    .render_fields(&|text| quoted(text))
+                    .into_iter()
+                    .map(|field| format!("      {field}")),
+            );
+        }
         out.push_str(&parts.join(",\n"));
         if !parts.is_empty() {
             out.push('\n');
@@ -597,6 +674,21 @@ mod tests {
             GoldenEntry {
                 duplicate_keys: vec!["$.task.kind".to_owned()],
                 modes: [Some(converted.clone()), Some(converted)],
+                object: None,
+            },
+        );
+        manifest.packets.insert(
+            PacketKey::file("task.v03.json"),
+            GoldenEntry {
+                object: Some(ObjectGolden {
+                    kind: PacketKind::A2aV03,
+                    object: crate::json::digest_bytes(b"o"),
+                    state: None,
+                    migrated: Some(crate::json::digest_bytes(b"m")),
+                    failing: vec!["mixed-versions".to_owned(), "V10-3".to_owned()],
+                    warning: Vec::new(),
+                }),
+                ..GoldenEntry::default()
             },
         );
         manifest.packets.insert(
@@ -611,6 +703,7 @@ mod tests {
                     }),
                     None,
                 ],
+                object: None,
             },
         );
         manifest
@@ -735,6 +828,7 @@ mod tests {
             mode,
         )
             .prop_map(|(duplicate_keys, strict, lenient)| GoldenEntry {
+                object: None,
                 duplicate_keys,
                 modes: [strict, lenient],
             })

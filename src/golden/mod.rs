@@ -4,6 +4,7 @@
 mod bless;
 mod diff;
 mod manifest;
+mod object;
 mod write;
 
 pub use bless::{plan_bless, BlessPlan, Change};
@@ -12,6 +13,7 @@ pub use manifest::{
     parse_manifest, render_manifest, shown_value, GoldenEntry, GoldenManifest, ManifestError,
     ModeGolden, PacketKey, RecordedOptions, MANIFEST_FORMAT,
 };
+pub use object::{records_object, ObjectGolden, OBJECT_KEYS};
 pub use write::{
     ci_is_set, manifest_path, read_manifest, write_manifest, MANIFEST_FILE_NAME, MAX_MANIFEST_BYTES,
 };

@@ -62,6 +62,12 @@ struct PacketJson<'a> {
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     duplicate_keys: &'a [String],
     findings: &'a [CheckFinding],
+    /// Findings the manifest records as expected (not counted against the packet).
+    #[serde(skip_serializing_if = "<[CheckFinding]>::is_empty")]
+    recorded_findings: &'a [CheckFinding],
+    /// What `check` concluded for a kind that is not converted, in the manifest's terms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    object: Option<Value>,
 }
 
 fn modes_json(check: &PacketCheck) -> Vec<ModeJson> {
@@ -124,6 +130,8 @@ pub fn packet_json(item: &CheckItem) -> serde_json::Result<String> {
             }),
             duplicate_keys: &check.duplicate_key_paths,
             findings: &check.findings,
+            recorded_findings: &check.recorded_findings,
+            object: check.object.as_ref().map(|object| object.to_json()),
         }),
         CheckItem::LoadError(error) => {
             let findings = [CheckFinding::new(
@@ -139,6 +147,8 @@ pub fn packet_json(item: &CheckItem) -> serde_json::Result<String> {
                 audit: None,
                 duplicate_keys: &[],
                 findings: &findings,
+                recorded_findings: &[],
+                object: None,
             })
         }
     }
@@ -233,6 +243,8 @@ pub fn summary_json(tally: &CheckTally) -> Value {
         "packets": tally.packets,
         "load_errors": tally.load_errors,
         "failing": tally.failing,
+        "recorded_packets": tally.recorded_packets,
+        "recorded_findings": tally.recorded_findings,
         "require_golden": tally.require_golden,
         "exit_code": tally.exit_code(),
         "by_status": status_counts(|status| tally.status_count(status)),

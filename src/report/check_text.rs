@@ -68,6 +68,12 @@ pub fn summary_lines(tally: &CheckTally) -> Vec<String> {
             |kind| kind.tag().to_owned()
         )
     ));
+    if tally.recorded_packets > 0 {
+        lines.push(format!(
+            "recorded negatives: {} packet(s) fail or warn exactly as their goldens record ({} finding(s), not counted)",
+            tally.recorded_packets, tally.recorded_findings
+        ));
+    }
     for &mode in &tally.modes {
         lines.push(format!(
             "{mode}: {}",

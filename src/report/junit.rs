@@ -83,8 +83,13 @@ impl JunitWriter {
         let source = &check.summary.source;
         let modes: Vec<Mode> = check.modes.iter().flatten().map(|mode| mode.mode).collect();
         if modes.is_empty() {
-            let label = if check.summary.kind.canonical_shape().is_some() {
+            let kind = check.summary.kind;
+            let label = if kind.canonical_shape().is_some() {
                 "audit"
+            } else if kind.is_profile() {
+                "profile"
+            } else if kind.is_a2a_object() {
+                "migrate"
             } else {
                 "not checked"
             };

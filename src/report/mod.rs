@@ -6,6 +6,7 @@ pub mod check_text;
 pub mod crosswalk_text;
 pub mod explain;
 pub mod junit;
+pub mod object_explain;
 pub mod profile_text;
 pub mod relabel_text;
 pub mod review;

@@ -97,11 +97,15 @@ pub struct CheckTally {
     /// Packets per status, indexed like `Status::ALL`.
     pub by_status: [u64; 6],
     /// Packets per kind, indexed like `PacketKind::ALL`.
-    pub by_kind: [u64; 12],
+    pub by_kind: [u64; PacketKind::ALL.len()],
     /// Converted packets per mode (strict, lenient) and status.
     pub by_mode_status: [[u64; 6]; 2],
     /// Packets whose status fails the check.
     pub failing: u64,
+    /// Packets whose failing or warning findings the manifest records as expected
+    /// (intentional negatives), and how many findings that is.
+    pub recorded_packets: u64,
+    pub recorded_findings: u64,
     /// Indexed like `FindingKind::ALL`.
     pub groups: Vec<FindingGroup>,
     /// Indexed like `COVERAGE_ROW_IDS`, then strict/lenient.
@@ -181,9 +185,11 @@ impl CheckTally {
             packets: 0,
             load_errors: 0,
             by_status: [0; 6],
-            by_kind: [0; 12],
+            by_kind: [0; PacketKind::ALL.len()],
             by_mode_status: [[0; 6]; 2],
             failing: 0,
+            recorded_packets: 0,
+            recorded_findings: 0,
             groups: vec![FindingGroup::default(); FindingKind::ALL.len()],
             coverage: vec![Default::default(); COVERAGE_ROW_IDS.len()],
             checklist: {
@@ -255,6 +261,10 @@ impl CheckTally {
         self.by_kind[kind_index(check.summary.kind)] += 1;
         if check.status.fails(self.require_golden) {
             self.failing += 1;
+        }
+        if !check.recorded_findings.is_empty() {
+            self.recorded_packets += 1;
+            self.recorded_findings += check.recorded_findings.len() as u64;
         }
         let source = || check.summary.source.to_string();
         for finding in &check.findings {

@@ -118,7 +118,35 @@ pub fn drift_lines(
                 }
             }
         }
-        lines.extend(field_lines(recorded, &current, theme));
+        lines.extend(field_lines(&recorded.fields(), &current.fields(), theme));
+    }
+    if let (Some(current), Some(recorded)) = (&check.object, &entry.object) {
+        let drifted = current.as_ref() != recorded;
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {:<8}", "object"), theme.accent()),
+            if drifted {
+                Span::styled("≠ differs from the golden", theme.bad())
+            } else {
+                Span::styled("= matches the golden", theme.good())
+            },
+        ]));
+        if drifted {
+            lines.extend(field_lines(&recorded.fields(), &current.fields(), theme));
+        }
+        if !check.recorded_findings.is_empty() {
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "    {} finding(s) recorded as expected: an intentional negative",
+                    check.recorded_findings.len()
+                ),
+                theme.dim(),
+            )));
+        }
+    } else if check.object.is_some() {
+        lines.push(Line::from(Span::styled(
+            "  the entry records a converted packet; this file is now another kind",
+            theme.bad(),
+        )));
     }
     lines.push(Line::default());
     lines
@@ -127,9 +155,13 @@ pub fn drift_lines(
 /// `= state  task_ref_only`, or for a drifted field `≠ state` with the recorded and current
 /// values on their own lines. Fields the golden does not record are not compared by `check`
 /// and are shown as such.
-fn field_lines(recorded: &ModeGolden, current: &ModeGolden, theme: &Theme) -> Vec<Line<'static>> {
+fn field_lines(
+    recorded: &[(&'static str, Option<String>)],
+    current: &[(&'static str, Option<String>)],
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
-    for ((field, want), (_, got)) in recorded.fields().into_iter().zip(current.fields()) {
+    for ((field, want), (_, got)) in recorded.iter().cloned().zip(current.iter().cloned()) {
         match (want, got) {
             (None, None) => {}
             (None, Some(got)) => lines.push(Line::from(vec![
@@ -219,6 +251,40 @@ pub fn accept_lines(
                     format!("  {:<8}{field:<10} ", mode.to_string()),
                     theme.accent(),
                 ),
+                Span::raw(text),
+            ]));
+        }
+    }
+    if let Some(now) = &new.object {
+        let before = old.and_then(|old| old.object.as_ref());
+        let was_fields: Vec<(&str, Option<String>)> = match before {
+            Some(before) => before.fields().to_vec(),
+            None => now
+                .fields()
+                .iter()
+                .map(|(field, _)| (*field, None))
+                .collect(),
+        };
+        for ((field, was), (_, will)) in was_fields.into_iter().zip(now.fields()) {
+            if was == will {
+                continue;
+            }
+            changes += 1;
+            let show = |text: &str| {
+                if text.is_empty() {
+                    "[]".to_owned()
+                } else {
+                    safe(text)
+                }
+            };
+            let text = match (&was, &will) {
+                (Some(was), Some(will)) => format!("{} → {}", show(was), show(will)),
+                (None, Some(will)) => format!("+ {}", show(will)),
+                (Some(was), None) => format!("- {}", show(was)),
+                (None, None) => continue,
+            };
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {field:<10} "), theme.accent()),
                 Span::raw(text),
             ]));
         }

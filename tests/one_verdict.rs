@@ -1,0 +1,158 @@
+//! One verdict everywhere: for every file of the fixture tree, `ls`, `check --format json`,
+//! `explain` and `digest` agree on what it is, and each prints the shape documented for
+//! that kind.
+
+mod common_bin;
+use common_bin::{fixtures, run};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Kind per source, from `ls --format json`.
+fn ls_kinds() -> BTreeMap<String, String> {
+    let root = fixtures().to_string_lossy().into_owned();
+    let listed = run(&["ls", "--format", "json", &root]);
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    listed
+        .json_lines()
+        .iter()
+        .map(|line| {
+            (
+                line["source"].as_str().unwrap().to_owned(),
+                line["kind"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn ls_and_check_give_every_file_the_same_kind() {
+    let kinds = ls_kinds();
+    let root = fixtures().to_string_lossy().into_owned();
+    let checked = run(&["check", "--format", "json", &root]);
+    let report: Value = serde_json::from_str(&checked.stdout).unwrap();
+    let packets = report["packets"].as_array().unwrap();
+    assert_eq!(packets.len(), kinds.len() - count(&kinds, "golden"));
+    for packet in packets {
+        let source = packet["source"].as_str().unwrap();
+        assert_eq!(
+            Some(packet["kind"].as_str().unwrap()),
+            kinds.get(source).map(String::as_str),
+            "{source}"
+        );
+    }
+}
+
+fn count(kinds: &BTreeMap<String, String>, kind: &str) -> usize {
+    kinds.values().filter(|value| *value == kind).count()
+}
+
+#[test]
+fn explain_explains_every_kind_as_what_it_is() {
+    let kinds = ls_kinds();
+    // One file of each kind, the first in path order.
+    let mut seen = BTreeMap::new();
+    for (source, kind) in &kinds {
+        seen.entry(kind.clone()).or_insert_with(|| source.clone());
+    }
+    for expected in [
+        "raw",
+        "payload",
+        "event",
+        "a2a-0.3",
+        "a2a-1.0",
+        "a2a",
+        "ahc",
+        "contextcore",
+        "uaix",
+        "golden",
+        "not-json",
+        "unknown",
+    ] {
+        assert!(
+            seen.contains_key(expected),
+            "no {expected} file in fixtures"
+        );
+    }
+    for (kind, source) in &seen {
+        let explained = run(&["explain", "--format", "json", source]);
+        let line = &explained.json_lines()[0];
+        let shape_key = match kind.as_str() {
+            "raw" | "not-json" => "conversion_rows",
+            "payload" | "event" | "batch" => "findings",
+            "a2a-0.3" | "a2a-1.0" | "a2a" => "detected",
+            "ahc" | "contextcore" | "uaix" => "outcomes",
+            "golden" => "parses",
+            _ => "reason",
+        };
+        let has = |key: &str| line.get(key).is_some() || line.to_string().contains(key);
+        assert!(has(shape_key), "{kind} {source}: {line}");
+        if let Some(reported) = line.get("kind").and_then(Value::as_str) {
+            if matches!(
+                kind.as_str(),
+                "a2a-0.3" | "a2a-1.0" | "a2a" | "golden" | "unknown"
+            ) {
+                assert_eq!(reported, kind, "{source}");
+            }
+        }
+        // Text names the kind's long name in its first line.
+        let text = run(&["explain", source]);
+        assert!(!text.stdout.is_empty(), "{source}");
+    }
+}
+
+#[test]
+fn digest_prints_hex_part_source_for_every_kind() {
+    let kinds = ls_kinds();
+    for (source, kind) in &kinds {
+        let digested = run(&["digest", source]);
+        if kind == "not-json" {
+            assert_eq!(digested.code, 1, "{source}");
+            assert!(digested.stderr.contains("[C3]"), "{}", digested.stderr);
+            continue;
+        }
+        if digested.code != 0 {
+            // Raw packets rejected in strict mode have no digest: the adapter's error.
+            assert_eq!(kind, "raw", "{source}: {}", digested.stderr);
+            assert!(digested.stderr.contains("not converted"));
+            continue;
+        }
+        for line in digested.stdout.lines() {
+            let fields: Vec<&str> = line.split("  ").collect();
+            assert_eq!(fields[0].len(), 64, "{line}");
+            assert!(
+                ["payload", "event", "batch", "handoff", "object", "migrated"].contains(&fields[1]),
+                "{line}"
+            );
+            assert_eq!(fields[2], source, "{line}");
+        }
+        let first_part = digested.stdout.split("  ").nth(1).unwrap_or("");
+        let expected_part = match kind.as_str() {
+            "raw" | "payload" => "payload",
+            "event" => "event",
+            "batch" => "batch",
+            _ => "object",
+        };
+        assert_eq!(first_part, expected_part, "{source}");
+    }
+}
+
+#[test]
+fn junit_names_every_testcase_by_kind_or_mode() {
+    let root = fixtures().to_string_lossy().into_owned();
+    let junit = run(&["check", "--format", "junit", &root]);
+    assert_eq!(junit.code, 0, "{}", junit.stderr);
+    let name_of = |needle: &str| -> String {
+        junit
+            .stdout
+            .lines()
+            .find(|line| line.contains("<testcase") && line.contains(needle))
+            .unwrap_or_else(|| panic!("no testcase for {needle}"))
+            .to_owned()
+    };
+    assert!(name_of("neg-UAIX-10-secret.json").contains("[profile]"));
+    assert!(name_of("task.v03.jsonrpc.json").contains("[migrate]"));
+    assert!(name_of("canonical-payload.json").contains("[audit]"));
+    assert!(name_of("happy_task_requested.json [strict]").contains("[strict]"));
+    assert!(name_of("happy_task_requested.json [lenient]").contains("[lenient]"));
+    assert!(name_of("plain.json").contains("[not checked]"));
+}
