@@ -332,3 +332,79 @@ fn ignored_and_hidden_files_are_left_out_unless_no_ignore() {
     let named = run_guarded(dir.path(), &["ls", "target/debug/t.json"], None);
     assert!(named.stdout.contains("t.json"), "{}", named.stdout);
 }
+
+/// Runs `args` on a file of `bytes` and checks the memory bound against its size.
+fn within_memory_bound(name: &str, bytes: &[u8], commands: &[&[&str]]) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(name), bytes).unwrap();
+    for args in commands {
+        let mut args = args.to_vec();
+        args.push(name);
+        let outcome = run_guarded(dir.path(), &args, None);
+        assert!(outcome.code <= 2, "{args:?}: {}", outcome.stderr);
+        assert!(
+            outcome.peak_rss_bytes < memory_bound(bytes.len() as u64),
+            "{args:?}: peak RSS {} MiB for {} bytes",
+            outcome.peak_rss_bytes >> 20,
+            bytes.len()
+        );
+    }
+}
+
+#[test]
+fn pathological_nesting_costs_memory_linear_in_the_input() {
+    let deep = vec![b'['; 12_000_000];
+    within_memory_bound(
+        "deep.json",
+        &deep,
+        &[&["check"], &["explain"], &["migrate"], &["profile"]],
+    );
+    within_memory_bound(
+        "deep.json",
+        &deep[..3_000_000],
+        &[&["render", "--view", "raw"]],
+    );
+}
+
+#[test]
+fn a_million_repeats_of_one_key_cost_memory_linear_in_the_input() {
+    let mut text = String::from("{");
+    for _ in 0..1_000_000 {
+        text.push_str("\"a\":1,");
+    }
+    text.push_str("\"a\":1}");
+    within_memory_bound(
+        "dup.json",
+        text.as_bytes(),
+        &[
+            &["check"],
+            &["explain"],
+            &["migrate"],
+            &["profile"],
+            &["render", "--view", "raw"],
+        ],
+    );
+}
+
+#[test]
+fn profile_json_escapes_packet_text_and_file_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "p\u{9b}\u{202e}.json";
+    let packet =
+        "{\"profile\":\"uai.agent.handoff.v1\",\"x\u{9b}\":\"\u{202e}\u{7f}\u{85}\u{200b}\"}";
+    std::fs::write(dir.path().join(name), packet).unwrap();
+    let outcome = run_guarded(dir.path(), &["profile", "--format", "json", name], None);
+    assert!(outcome.code <= 1, "{}", outcome.stderr);
+    let unsafe_chars: Vec<char> = outcome
+        .stdout
+        .chars()
+        .filter(|&c| c != '\n' && handoff_inspector::json::is_unsafe_char(c))
+        .collect();
+    assert!(
+        unsafe_chars.is_empty(),
+        "raw {unsafe_chars:?} in {}",
+        outcome.stdout
+    );
+    assert!(outcome.stdout.contains("\\u202e"), "{}", outcome.stdout);
+    serde_json::from_str::<serde_json::Value>(&outcome.stdout).expect("still JSON");
+}

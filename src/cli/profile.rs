@@ -74,12 +74,12 @@ fn previous_status(path: &Path) -> Result<String, CliError> {
     }
 }
 
-/// Writes `value` as pretty JSON.
+/// Writes `value` as pretty JSON, every character unsafe for a terminal escaped.
 pub(super) fn print_json(
     value: &impl serde::Serialize,
     output: &mut Output,
 ) -> Result<(), CliError> {
-    let text = serde_json::to_string_pretty(value)
+    let text = crate::json::to_safe_json_pretty(value)
         .map_err(|e| CliError::Usage(format!("cannot write JSON: {e}")))?;
     output.line(&text);
     Ok(())

@@ -46,6 +46,11 @@ fn frame_path(frames: &[Frame]) -> JsonPath {
     path
 }
 
+/// Nesting deeper than this is not scanned: no JSON this tool parses can be that deep (the
+/// parser stops at 128 levels), and a frame per level of `[[[[...` would make a 16 MiB file
+/// cost gigabytes. The scan stops there and keeps what it found above.
+pub const MAX_SCAN_DEPTH: usize = 512;
+
 /// Scans JSON text for duplicate keys. Malformed text is scanned as far as it goes; the
 /// parse error itself is reported by whoever parses it.
 pub fn scan_duplicate_keys(bytes: &[u8]) -> Vec<DuplicateKey> {
@@ -63,6 +68,7 @@ fn full_scan(bytes: &[u8]) -> Vec<DuplicateKey> {
     let mut position = 0;
     while position < bytes.len() {
         match bytes[position] {
+            b'{' | b'[' if frames.len() >= MAX_SCAN_DEPTH => break,
             b'{' => {
                 frames.push(Frame::Object {
                     counts: HashMap::new(),
@@ -145,6 +151,8 @@ fn may_repeat_a_key(bytes: &[u8]) -> bool {
     let mut position = 0;
     while position < bytes.len() {
         match bytes[position] {
+            // Too deep to decide quickly: the full scan decides (and stops at the same depth).
+            b'{' | b'[' if frames.len() >= MAX_SCAN_DEPTH => return true,
             b'{' => frames.push((true, true, keys.len())),
             b'[' => frames.push((false, false, keys.len())),
             b'}' | b']' => match frames.pop() {
@@ -230,6 +238,15 @@ mod tests {
             ),
             vec!["$.task.kind x2", "$.x[1].y x3"]
         );
+    }
+
+    #[test]
+    fn pathological_nesting_costs_bounded_frames() {
+        // Far deeper than the cap: the scan stops, keeping what it found above the cap.
+        let mut text = r#"[{"a":1,"a":2},"#.to_owned();
+        text.push_str(&"[".repeat(MAX_SCAN_DEPTH * 100));
+        assert_eq!(paths(&text), vec!["$[0].a x2"]);
+        assert!(paths(&"[".repeat(MAX_SCAN_DEPTH * 100)).is_empty());
     }
 
     #[test]

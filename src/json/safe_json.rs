@@ -47,10 +47,45 @@ pub fn to_safe_json(value: &impl Serialize) -> serde_json::Result<String> {
     Ok(String::from_utf8(out).unwrap_or_default())
 }
 
+/// Serializes `value` as pretty, terminal-safe JSON. Outside strings pretty JSON holds only
+/// ASCII punctuation, white space and digits, and inside strings serde_json already escapes
+/// C0 controls, so every other unsafe character is inside a string and its `\uXXXX` escape
+/// keeps the JSON equal.
+pub fn to_safe_json_pretty(value: &impl Serialize) -> serde_json::Result<String> {
+    let text = serde_json::to_string_pretty(value)?;
+    if !text.chars().any(|c| c != '\n' && is_unsafe_char(c)) {
+        return Ok(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if c != '\n' && is_unsafe_char(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::{json, Value};
+
+    #[test]
+    fn pretty_output_escapes_too_and_round_trips() {
+        let value = json!({"k\u{202e}": ["a\u{1b}b\u{9b}\u{7f}\u{200b}\u{e0041}é\n"]});
+        let text = to_safe_json_pretty(&value).unwrap();
+        assert!(text.contains("\\u202e") && text.contains("\\u009b") && text.contains("\\u007f"));
+        assert!(
+            !text.chars().any(|c| c != '\n' && is_unsafe_char(c)),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value);
+    }
 
     #[test]
     fn escapes_unsafe_characters_and_round_trips() {

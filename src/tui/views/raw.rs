@@ -9,8 +9,16 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
+/// The raw tab shows at most this much of a packet: every shown line becomes spans, and a
+/// 16 MiB packet of `[[[[` re-indents into millions of lines (gigabytes of spans). The rest
+/// is one `explain` or a pager away.
+const MAX_RAW_BYTES: usize = 64 * 1024;
+const MAX_RAW_LINES: usize = 4_000;
+
 pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
-    let text = String::from_utf8_lossy(&detail.bytes);
+    let whole = detail.bytes.len();
+    let prefix = &detail.bytes[..whole.min(MAX_RAW_BYTES)];
+    let text = String::from_utf8_lossy(prefix);
     let single_line = !text.trim_end().contains('\n');
     let shown = if single_line && text.len() > usize::from(area.width) {
         reindent(&text)
@@ -18,6 +26,16 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
         text.into_owned()
     };
     let mut lines = Vec::new();
+    let total_lines = shown.lines().count();
+    if whole > MAX_RAW_BYTES || total_lines > MAX_RAW_LINES {
+        lines.push(Line::from(Span::styled(
+            format!(
+                "{whole} bytes; only the start is shown here (at most {} KiB, {MAX_RAW_LINES} lines)",
+                MAX_RAW_BYTES / 1024
+            ),
+            theme.dim(),
+        )));
+    }
     if single_line && shown.contains('\n') {
         lines.push(Line::from(Span::styled(
             format!(
@@ -27,7 +45,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             theme.dim(),
         )));
     }
-    for (number, line) in shown.lines().enumerate() {
+    for (number, line) in shown.lines().take(MAX_RAW_LINES).enumerate() {
         let mut numbered = vec![Span::styled(format!("{:>4} ", number + 1), theme.dim())];
         numbered.extend(json_line(line, theme).spans);
         lines.push(Line::from(numbered));
