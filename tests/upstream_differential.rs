@@ -69,3 +69,60 @@ fn strict_batches_equal_upstream() {
 fn lenient_batches_equal_upstream() {
     differential(Mode::Lenient, "a2a-mixed-20k.upstream.lenient.ndjson.gz");
 }
+
+/// The same through the real binary: `convert --adapter-version 5.4.0` on an NDJSON stream
+/// of the corpus prints, line for line, upstream's batch (canonicalized) or its error kind.
+#[test]
+fn convert_cli_prints_upstreams_batches() {
+    let packets = gz_lines("a2a-mixed-20k.ndjson.gz");
+    let dir = tempfile::tempdir().unwrap();
+    let stream = dir.path().join("mix.ndjson");
+    let take = 3_000;
+    let mut text = Vec::new();
+    for packet in &packets[..take] {
+        text.extend_from_slice(packet);
+        text.push(b'\n');
+    }
+    std::fs::write(&stream, text).unwrap();
+    for (mode, expected_name) in [
+        ("strict", "a2a-mixed-20k.upstream.strict.ndjson.gz"),
+        ("lenient", "a2a-mixed-20k.upstream.lenient.ndjson.gz"),
+    ] {
+        let expected = gz_lines(expected_name);
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_handoff-inspector"))
+            .args(["convert", "--adapter-version", "5.4.0", "--mode", mode])
+            .arg(&stream)
+            .output()
+            .unwrap();
+        let lines: Vec<&[u8]> = output
+            .stdout
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .collect();
+        // Blank corpus lines (if any) are not packets; every other line is answered in order.
+        assert!(
+            lines.len() <= take && lines.len() + 10 > take,
+            "{}",
+            lines.len()
+        );
+        for line in lines {
+            let got: Value = serde_json::from_slice(line).unwrap();
+            let source = got["source"].as_str().unwrap();
+            let number: usize = source.rsplit(':').next().unwrap().parse().unwrap();
+            let want: Value = serde_json::from_slice(&expected[number - 1]).unwrap();
+            assert_eq!(got["ok"], want["ok"], "{mode} line {number}");
+            if got["ok"] == true {
+                assert_eq!(
+                    canonical_bytes(&got["batch"]),
+                    canonical_bytes(&want["batch"]),
+                    "{mode} line {number}"
+                );
+            } else {
+                assert_eq!(
+                    got["error"]["kind"], want["error_kind"],
+                    "{mode} line {number}"
+                );
+            }
+        }
+    }
+}
