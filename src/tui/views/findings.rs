@@ -49,6 +49,21 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
                 }
             }
         }
+        if !check.recorded_findings.is_empty() {
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "  recorded as expected by the golden ({}): an intentional negative, not counted",
+                    check.recorded_findings.len()
+                ),
+                theme.dim(),
+            )));
+            for finding in &check.recorded_findings {
+                lines.push(Line::from(vec![
+                    Span::styled(format!("    {} ", finding.kind.title()), theme.dim()),
+                    Span::raw(safe(&finding.message)),
+                ]));
+            }
+        }
         lines.push(Line::default());
     }
     lines.push(heading("this packet", theme));
