@@ -357,19 +357,19 @@ fn filter_menu_by_status() {
     // The menu lists "clear", then the statuses in the library's order.
     let position = handoff_inspector::corpus::Status::ALL
         .iter()
-        .position(|status| status.label() == "finding")
+        .position(|status| status.label() == "not checked")
         .unwrap();
     keys(&mut app, &"j".repeat(position + 1));
     press(&mut app, KeyCode::Enter);
     assert_eq!(
         app.filter.status.map(|status| status.label()),
-        Some("finding")
+        Some("not checked")
     );
     let shown = app.packet_count();
     assert!(shown > 0 && shown < total, "{shown} of {total}");
     for row in &app.rows {
         if let handoff_inspector::tui::app::ListRow::Packet(index) = row {
-            assert_eq!(app.status(*index).label(), "finding");
+            assert_eq!(app.status(*index).label(), "not checked");
         }
     }
     // Clearing the filter shows everything again.
