@@ -66,7 +66,7 @@ fn cpu_seconds() -> Option<f64> {
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), in KiB.
-fn peak_rss_kib() -> Option<u64> {
+pub(super) fn peak_rss_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()

@@ -106,6 +106,7 @@ pub fn main() -> std::process::ExitCode {
         Some(command) => dispatch(command, &mut output),
     };
     let _ = output.flush();
+    report_peak_rss();
     match result {
         Ok(exit) => exit.into(),
         Err(error) => {
@@ -121,6 +122,18 @@ pub fn main() -> std::process::ExitCode {
             }
             Exit::Usage.into()
         }
+    }
+}
+
+/// With `HANDOFF_INSPECTOR_PEAK_RSS=FILE`, writes this process's peak RSS (bytes, from
+/// `VmHWM`) to FILE: the memory bound tests read it there, because a parent's `wait4` also
+/// counts the memory of the process it was spawned from (Linux carries the pre-exec peak).
+fn report_peak_rss() {
+    let Some(path) = std::env::var_os("HANDOFF_INSPECTOR_PEAK_RSS") else {
+        return;
+    };
+    if let Some(kib) = check::peak_rss_kib() {
+        let _ = std::fs::write(path, (kib * 1024).to_string());
     }
 }
 

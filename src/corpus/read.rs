@@ -1,8 +1,9 @@
 //! Reading packets out of files: a whole `.json` file is one packet; an NDJSON file is read as
 //! a stream, one packet per non-blank line, so a million-line file never sits in memory.
 
-use super::walk::describe_io;
 use super::{FileFormat, Source};
+pub use crate::input::human_bytes;
+use crate::input::{describe_io, open_regular};
 use serde::Serialize;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
@@ -47,10 +48,11 @@ pub fn read_packets(
             reason,
         })
     };
-    let file = match File::open(path) {
+    // The input layer: a special file is refused on the opened descriptor, never read.
+    let file = match open_regular(path) {
         Ok(file) => file,
-        Err(reason) => {
-            each(fail(describe_io(&reason)));
+        Err(error) => {
+            each(fail(error.reason));
             return;
         }
     };
@@ -71,7 +73,10 @@ fn read_whole(file: File, path: &Path, max_bytes: u64) -> Result<RawPacket, Load
     };
     let mut bytes = Vec::new();
     // Read one byte past the cap so that "too large" needs no separate metadata call.
-    if let Err(reason) = file.take(max_bytes + 1).read_to_end(&mut bytes) {
+    if let Err(reason) = file
+        .take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+    {
         return fail(describe_io(&reason));
     }
     if bytes.len() as u64 > max_bytes {
@@ -107,7 +112,7 @@ fn read_lines(
         let source = Source::line(shared_path.clone(), number);
         // Cap each line: read at most max_bytes + 1 bytes up to the newline.
         let read = (&mut reader)
-            .take(max_bytes + 1)
+            .take(max_bytes.saturating_add(1))
             .read_until(b'\n', &mut line);
         match read {
             Ok(0) => return,
@@ -183,7 +188,7 @@ pub fn reread_packet(source: &Source, offset: u64, max_bytes: u64) -> Result<Vec
         source: source.clone(),
         reason,
     };
-    let mut file = File::open(&source.path).map_err(|error| fail(describe_io(&error)))?;
+    let mut file = open_regular(&source.path).map_err(|error| fail(error.reason))?;
     if source.line.is_none() {
         return read_whole(file, &source.path, max_bytes).map(|packet| packet.bytes);
     }
@@ -191,23 +196,13 @@ pub fn reread_packet(source: &Source, offset: u64, max_bytes: u64) -> Result<Vec
         .map_err(|error| fail(describe_io(&error)))?;
     let mut line = Vec::new();
     BufReader::new(file)
-        .take(max_bytes + 1)
+        .take(max_bytes.saturating_add(1))
         .read_until(b'\n', &mut line)
         .map_err(|error| fail(describe_io(&error)))?;
     while matches!(line.last(), Some(b'\n' | b'\r')) {
         line.pop();
     }
     Ok(line)
-}
-
-pub fn human_bytes(bytes: u64) -> String {
-    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
-        format!("{} MiB", bytes >> 20)
-    } else if bytes >= 1 << 10 && bytes % (1 << 10) == 0 {
-        format!("{} KiB", bytes >> 10)
-    } else {
-        format!("{bytes} bytes")
-    }
 }
 
 #[cfg(test)]

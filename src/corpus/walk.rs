@@ -6,9 +6,6 @@ use super::{FileFormat, LoadError, Source};
 use crate::input::{walk_defaults, walk_paths, WalkOptions, Walked};
 use std::path::{Path, PathBuf};
 
-// Re-exported for the readers, which take it from here.
-pub(crate) use crate::input::describe_io;
-
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WalkItem {
     File { path: PathBuf, format: FileFormat },
