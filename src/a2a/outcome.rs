@@ -106,6 +106,29 @@ impl Lossiness {
         }
     }
 
+    /// The report's canonical bytes (keys in byte order), as `canonical_bytes(&self.to_json())`.
+    pub fn write_canonical(&self, out: &mut Vec<u8>) {
+        use std::io::Write as _;
+        out.extend_from_slice(br#"{"lossiness_level":""#);
+        out.extend_from_slice(self.level().as_bytes());
+        out.extend_from_slice(br#"","notes":["#);
+        for (index, substitution) in self.substitutions.iter().enumerate() {
+            if index > 0 {
+                out.push(b',');
+            }
+            super::payload::write_json_text(substitution.note(), out);
+        }
+        out.extend_from_slice(br#"],"raw_payload_ref":{"media_type":"#);
+        super::payload::write_json_text(self.raw_payload_ref.media_type, out);
+        out.extend_from_slice(br#","sha256":"#);
+        super::payload::write_json_text(&self.raw_payload_ref.sha256, out);
+        let _ = write!(
+            out,
+            r#","size_bytes":{}}},"unmapped_fields_count":{}}}"#,
+            self.raw_payload_ref.size_bytes, self.unmapped_fields_count
+        );
+    }
+
     pub fn to_json(&self) -> Value {
         let notes: Vec<&str> = self.substitutions.iter().map(|sub| sub.note()).collect();
         json!({
@@ -179,6 +202,19 @@ impl Converted {
         json!({"events": [self.event()], "lossiness": self.lossiness.to_json()})
     }
 
+    /// Writes the batch's canonical bytes (`canonical_bytes(&self.batch())`) straight from
+    /// the conversion's facts, and returns the payload digest taken over the payload bytes
+    /// written on the way: `convert` prints both without building or serializing a tree.
+    pub fn write_batch(&self, out: &mut Vec<u8>) -> Digest {
+        let data = self.payload.canonical_bytes();
+        out.extend_from_slice(br#"{"events":["#);
+        self.payload.write_event(&data, out);
+        out.extend_from_slice(br#"],"lossiness":"#);
+        self.lossiness.write_canonical(out);
+        out.push(b'}');
+        digest_bytes(&data)
+    }
+
     /// SHA-256 of the payload's canonical bytes, written without building the payload.
     pub fn payload_digest(&self) -> Digest {
         digest_bytes(&self.payload.canonical_bytes())
@@ -221,6 +257,29 @@ impl Conversion {
 mod tests {
     use crate::a2a::{convert, ConvertOptions, Mode};
     use crate::json::digest_value;
+
+    #[test]
+    fn the_written_batch_is_the_canonical_batch() {
+        let packets = [
+            r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","timestamp":"2026-02-27T11:05:00.250+01:00","agent":{"id":"a\u001b\"q"},"task":{"kind":"delegation"},"message":{"id":"m"},"attributes":{"z":[3,1.5e300,"x"],"a":{"b":null}}}"#,
+            r#"{"protocol":"a2a","version":"0.2","event_type":"session.unknown","agent":{"id":"é\u202e"}}"#,
+            r#"{"protocol":"a2a","version":"0.2","event_type":"artifact.shared","agent":{"id":"a"},"artifact":{"id":"r","name":"n"},"extra":1,"more":2,"again":3}"#,
+        ];
+        for packet in packets {
+            let conversion = convert(
+                packet.as_bytes(),
+                &ConvertOptions::default().with_mode(Mode::Lenient),
+            );
+            let converted = conversion.converted().unwrap();
+            let mut written = Vec::new();
+            let digest = converted.write_batch(&mut written);
+            assert_eq!(
+                String::from_utf8(written).unwrap(),
+                String::from_utf8(crate::json::canonical_bytes(&converted.batch())).unwrap()
+            );
+            assert_eq!(digest, converted.payload_digest());
+        }
+    }
 
     #[test]
     fn digests_equal_the_digests_of_the_built_event() {

@@ -1,12 +1,10 @@
 //! `convert`: one JSON line per packet with the emitted batch and its digests, or the error.
 
-use super::common::{for_each_packet_found, json_line, ConversionFlags};
+use super::common::{for_each_packet_found, ConversionFlags};
 use super::{CliError, Exit, Output};
-use crate::a2a::{convert, ConversionError};
-use crate::corpus::{kind_after_conversion, PacketKind, Source};
-use crate::json::Digest;
-use serde::Serialize;
-use serde_json::Value;
+use crate::a2a::convert;
+use crate::corpus::{kind_after_conversion, PacketKind};
+use crate::report::convert_line::convert_line;
 use std::path::PathBuf;
 
 /// Convert raw A2A packets to canonical evidence batches, one JSON line per packet.
@@ -24,25 +22,6 @@ pub struct Args {
     /// Files, directories or NDJSON streams of raw packets.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-}
-
-#[derive(Serialize)]
-struct Digests {
-    payload: Digest,
-    handoff: Digest,
-    discovery: Digest,
-}
-
-#[derive(Serialize)]
-struct Line<'a> {
-    source: &'a Source,
-    ok: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    batch: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    digests: Option<Digests>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a ConversionError>,
 }
 
 pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
@@ -69,31 +48,14 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 return;
             }
         }
-        let line = match &conversion.result {
-            Ok(converted) => Line {
-                source: &packet.source,
-                ok: true,
-                batch: Some(converted.batch()),
-                digests: Some(Digests {
-                    payload: converted.payload_digest(),
-                    handoff: converted.handoff_digest(),
-                    discovery: converted.discovery_digest(),
-                }),
-                error: None,
-            },
+        if conversion.result.is_err() {
+            failed += 1;
+        }
+        match convert_line(&packet.source, &conversion) {
+            Ok(line) => output.line(&line),
             Err(error) => {
-                failed += 1;
-                Line {
-                    source: &packet.source,
-                    ok: false,
-                    batch: None,
-                    digests: None,
-                    error: Some(error),
-                }
+                write_error = Some(CliError::Usage(format!("cannot encode output: {error}")))
             }
-        };
-        if let Err(error) = json_line(output, &line) {
-            write_error = Some(error);
         }
     });
     if let Some(error) = write_error {

@@ -11,6 +11,6 @@ mod type_name;
 pub use canonical::{canonical_bytes, canonical_pretty, digest_bytes, digest_value, Digest};
 pub use duplicates::{scan_duplicate_keys, DuplicateKey};
 pub use path::{JsonPath, Segment};
-pub use safe_json::{to_safe_json, to_safe_json_pretty};
+pub use safe_json::{safe_json_bytes, to_safe_json, to_safe_json_pretty};
 pub use safe_text::{is_unsafe_char, safe_text};
 pub use type_name::{type_name, type_with_article};

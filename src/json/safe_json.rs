@@ -47,6 +47,34 @@ pub fn to_safe_json(value: &impl Serialize) -> serde_json::Result<String> {
     Ok(String::from_utf8(out).unwrap_or_default())
 }
 
+/// Makes JSON bytes written by a direct writer terminal-safe, as `to_safe_json` would have
+/// written them: outside strings compact JSON holds only ASCII, and inside strings C0 is
+/// already escaped, so every unsafe character is inside a string and its `\uXXXX` escape
+/// keeps the JSON equal. Pure ASCII without DEL (the common case) is returned as it is.
+pub fn safe_json_bytes(bytes: Vec<u8>) -> String {
+    let plain = bytes.iter().all(|&byte| byte < 0x7f);
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        // Direct writers only write `&str` pieces and ASCII; never reached, but never a panic.
+        Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+    };
+    if plain || !text.chars().any(is_unsafe_char) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if is_unsafe_char(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Serializes `value` as pretty, terminal-safe JSON. Outside strings pretty JSON holds only
 /// ASCII punctuation, white space and digits, and inside strings serde_json already escapes
 /// C0 controls, so every other unsafe character is inside a string and its `\uXXXX` escape
@@ -74,6 +102,17 @@ pub fn to_safe_json_pretty(value: &impl Serialize) -> serde_json::Result<String>
 mod tests {
     use super::*;
     use serde_json::{json, Value};
+
+    #[test]
+    fn safe_bytes_equal_the_safe_serializer() {
+        for value in [
+            json!({"a": "plain", "b": [1, 2.5, null]}),
+            json!({"k\u{202e}": ["a\u{1b}b\u{9b}\u{7f}\u{200b}\u{e0041}é\n"]}),
+        ] {
+            let direct = safe_json_bytes(serde_json::to_vec(&value).unwrap());
+            assert_eq!(direct, to_safe_json(&value).unwrap());
+        }
+    }
 
     #[test]
     fn pretty_output_escapes_too_and_round_trips() {

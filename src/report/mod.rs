@@ -3,6 +3,7 @@
 
 pub mod check_json;
 pub mod check_text;
+pub mod convert_line;
 pub mod crosswalk_text;
 pub mod explain;
 pub mod junit;

@@ -1,0 +1,144 @@
+//! One `convert` output line: `{"source","ok":true,"batch","digests"}` or
+//! `{"source","ok":false,"error"}`. A converted line is written straight from the
+//! conversion's facts (the batch's canonical bytes, the payload digest taken over the payload
+//! bytes on the way, the memoized handoff and discovery digests): no `Value` tree, no second
+//! serialization. `line_via_value` builds the same line through `serde_json` and is the
+//! test oracle for it.
+
+use crate::a2a::{Conversion, ConversionError};
+use crate::corpus::Source;
+use crate::json::{safe_json_bytes, to_safe_json, Digest};
+use serde::Serialize;
+use serde_json::Value;
+use std::io::Write as _;
+
+/// The line for one packet, terminal-safe.
+pub fn convert_line(source: &Source, conversion: &Conversion) -> serde_json::Result<String> {
+    let converted = match &conversion.result {
+        Ok(converted) => converted,
+        Err(error) => return to_safe_json(&ErrorLine::new(source, error)),
+    };
+    let mut line = Vec::with_capacity(2048);
+    line.extend_from_slice(br#"{"source":"#);
+    serde_json::to_writer(&mut line, source)?;
+    line.extend_from_slice(br#","ok":true,"batch":"#);
+    let payload = converted.write_batch(&mut line);
+    let _ = write!(
+        line,
+        r#","digests":{{"payload":"{payload}","handoff":"{}","discovery":"{}"}}}}"#,
+        converted.handoff_digest(),
+        converted.discovery_digest()
+    );
+    Ok(safe_json_bytes(line))
+}
+
+#[derive(Serialize)]
+struct ErrorLine<'a> {
+    source: &'a Source,
+    ok: bool,
+    error: &'a ConversionError,
+}
+
+impl<'a> ErrorLine<'a> {
+    fn new(source: &'a Source, error: &'a ConversionError) -> ErrorLine<'a> {
+        ErrorLine {
+            source,
+            ok: false,
+            error,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Digests {
+    payload: Digest,
+    handoff: Digest,
+    discovery: Digest,
+}
+
+#[derive(Serialize)]
+struct ConvertedLine<'a> {
+    source: &'a Source,
+    ok: bool,
+    batch: Value,
+    digests: Digests,
+}
+
+/// The same line built as a `Value` and serialized: the oracle `convert_line` is tested
+/// against (as the reference converter is for the converter).
+pub fn line_via_value(source: &Source, conversion: &Conversion) -> serde_json::Result<String> {
+    match &conversion.result {
+        Ok(converted) => to_safe_json(&ConvertedLine {
+            source,
+            ok: true,
+            batch: converted.batch(),
+            digests: Digests {
+                payload: converted.payload_digest(),
+                handoff: converted.handoff_digest(),
+                discovery: converted.discovery_digest(),
+            },
+        }),
+        Err(error) => to_safe_json(&ErrorLine::new(source, error)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::a2a::{convert, ConvertOptions, Mode};
+    use proptest::prelude::*;
+
+    fn both(packet: &str, mode: Mode) -> (String, String) {
+        let conversion = convert(
+            packet.as_bytes(),
+            &ConvertOptions::default().with_mode(mode),
+        );
+        let source = Source::file("dir/p\u{1b}[31m.json");
+        (
+            convert_line(&source, &conversion).unwrap(),
+            line_via_value(&source, &conversion).unwrap(),
+        )
+    }
+
+    #[test]
+    fn direct_lines_equal_the_value_lines() {
+        for packet in [
+            r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a\u009b\u202e"},"task":{"id":"t","kind":"delegation"},"message":{"id":"m"},"attributes":{"b":[2,1],"a":"\u0007"}}"#,
+            r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"}}"#,
+            "not json",
+        ] {
+            for mode in Mode::BOTH {
+                let (direct, oracle) = both(packet, mode);
+                assert_eq!(direct, oracle);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// Any strings in the identifying fields and attributes, both modes.
+        #[test]
+        fn direct_lines_equal_the_value_lines_for_any_strings(
+            agent in "\\PC{0,12}",
+            task in prop::option::of("\\PC{0,8}"),
+            kind in prop::sample::select(vec!["delegation", "analysis", ""]),
+            time in prop::sample::select(vec!["2026-02-27T11:05:00+01:00", "x", "2026-02-27T10:05:00.5Z"]),
+            attribute in "\\PC{0,10}",
+            number in any::<f64>(),
+        ) {
+            let mut packet = serde_json::json!({
+                "protocol": "a2a", "version": "0.2", "event_type": "task.requested",
+                "timestamp": time, "agent": {"id": agent},
+                "task": {"kind": kind}, "attributes": {"s": attribute, "n": [number]},
+            });
+            if let Some(task) = task {
+                packet["task"]["id"] = task.into();
+            }
+            let text = packet.to_string();
+            for mode in Mode::BOTH {
+                let (direct, oracle) = both(&text, mode);
+                prop_assert_eq!(direct, oracle);
+            }
+        }
+    }
+}
