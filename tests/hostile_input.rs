@@ -424,3 +424,30 @@ fn profile_json_escapes_packet_text_and_file_names() {
     assert!(outcome.stdout.contains("\\u202e"), "{}", outcome.stdout);
     serde_json::from_str::<serde_json::Value>(&outcome.stdout).expect("still JSON");
 }
+
+#[test]
+fn bless_removes_the_temp_files_of_killed_runs_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    std::fs::create_dir(&corpus).unwrap();
+    std::fs::copy(positive(), corpus.join("p.json")).unwrap();
+    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    for name in [".goldens.k1ll3d.tmp", ".goldens.live00.tmp"] {
+        let file = std::fs::File::create(corpus.join(name)).unwrap();
+        if name.contains("k1ll3d") {
+            file.set_modified(hour_ago).unwrap();
+        }
+    }
+    let outcome = run_guarded(dir.path(), &["bless", "corpus"], None);
+    assert_eq!(outcome.code, 0, "{}", outcome.stderr);
+    assert!(
+        outcome.stdout.contains(
+            "removed 1 stale temporary file(s) of interrupted bless runs: .goldens.k1ll3d.tmp"
+        ),
+        "{}",
+        outcome.stdout
+    );
+    assert!(!corpus.join(".goldens.k1ll3d.tmp").exists());
+    // A fresh one may belong to a bless running right now.
+    assert!(corpus.join(".goldens.live00.tmp").exists());
+}

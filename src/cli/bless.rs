@@ -4,7 +4,8 @@ use super::common::CorpusRunFlags;
 use super::{CliError, Exit, Output};
 use crate::corpus::{check_corpus, manifest_key, CheckItem, LoadError, Source, WalkItem};
 use crate::golden::{
-    ci_is_set, manifest_path, plan_bless, write_manifest, BlessPlan, GoldenEntry, PacketKey,
+    ci_is_set, manifest_path, plan_bless, remove_stale_temps, write_manifest, BlessPlan,
+    GoldenEntry, PacketKey,
 };
 use crate::json::safe_text;
 use std::collections::{BTreeMap, HashSet};
@@ -151,6 +152,17 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             format!("wrote {} change(s)", plan.changes.len())
         };
         output.line(&format!("  {verdict}"));
+        if !args.dry_run {
+            // Temp files of runs killed mid-write (`.goldens.*.tmp`, untouched for 10 minutes).
+            let removed = remove_stale_temps(dir);
+            if !removed.is_empty() {
+                output.line(&format!(
+                    "  removed {} stale temporary file(s) of interrupted bless runs: {}",
+                    removed.len(),
+                    safe_text(&removed.join(", "))
+                ));
+            }
+        }
     }
     if plans.is_empty() {
         output.line("no raw packets found: nothing to record");

@@ -15,5 +15,6 @@ pub use manifest::{
 };
 pub use object::{records_object, ObjectGolden, OBJECT_KEYS};
 pub use write::{
-    ci_is_set, manifest_path, read_manifest, write_manifest, MANIFEST_FILE_NAME, MAX_MANIFEST_BYTES,
+    ci_is_set, manifest_path, read_manifest, remove_stale_temps, write_manifest,
+    MANIFEST_FILE_NAME, MAX_MANIFEST_BYTES,
 };

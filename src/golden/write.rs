@@ -55,6 +55,44 @@ pub fn write_manifest(dir: &Path, manifest: &GoldenManifest) -> std::io::Result<
     Ok(path)
 }
 
+/// A temporary manifest older than this is taken to be left by a killed run (a live write
+/// takes well under a second even for a large manifest).
+const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+
+/// Removes the temporary files a killed `write_manifest` left in `dir`: regular files named
+/// `.goldens.*.tmp` (the pattern this module creates) not modified for `STALE_AFTER`.
+/// Returns the names removed, for the caller to say so. Errors are skipped: cleaning is a
+/// courtesy, never a reason to stop.
+pub fn remove_stale_temps(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let now = std::time::SystemTime::now();
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !(name.starts_with(".goldens.") && name.ends_with(".tmp")) {
+            continue;
+        }
+        // Not followed: a link of that name is not one of ours.
+        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
+            continue;
+        };
+        let age = meta
+            .modified()
+            .ok()
+            .and_then(|modified| now.duration_since(modified).ok());
+        if meta.is_file()
+            && age.is_some_and(|age| age >= STALE_AFTER)
+            && std::fs::remove_file(entry.path()).is_ok()
+        {
+            removed.push(name);
+        }
+    }
+    removed.sort();
+    removed
+}
+
 #[cfg(unix)]
 fn default_permissions() -> Option<std::fs::Permissions> {
     use std::os::unix::fs::PermissionsExt;
@@ -79,6 +117,33 @@ pub fn ci_is_set(value: Option<&std::ffi::OsStr>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stale_temporary_manifests_are_removed_and_fresh_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        for name in [
+            ".goldens.abc123.tmp",
+            ".goldens.fresh1.tmp",
+            "other.tmp",
+            "goldens.json",
+        ] {
+            std::fs::write(dir.path().join(name), b"x").unwrap();
+            if name != ".goldens.fresh1.tmp" {
+                let file = std::fs::File::options()
+                    .write(true)
+                    .open(dir.path().join(name))
+                    .unwrap();
+                file.set_modified(old).unwrap();
+            }
+        }
+        assert_eq!(remove_stale_temps(dir.path()), [".goldens.abc123.tmp"]);
+        let left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left.len(), 3, "{left:?}");
+    }
     use crate::a2a::ConvertOptions;
     use std::ffi::OsStr;
 
