@@ -179,7 +179,7 @@ fn removed(path: &JsonPath, value: &Value) -> PathChange {
 
 /// A unified diff with two lines of context; every line made terminal-safe.
 pub fn line_diff(expected: &str, actual: &str, expected_name: &str, actual_name: &str) -> String {
-    let diff = similar::TextDiff::from_lines(expected, actual);
+    let diff = crate::json::bounded_line_diff(expected, actual);
     let text = diff
         .unified_diff()
         .context_radius(2)

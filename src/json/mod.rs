@@ -3,6 +3,7 @@
 
 mod canonical;
 mod duplicates;
+mod line_diff;
 mod path;
 mod safe_json;
 mod safe_text;
@@ -10,6 +11,7 @@ mod type_name;
 
 pub use canonical::{canonical_bytes, canonical_pretty, digest_bytes, digest_value, Digest};
 pub use duplicates::{scan_duplicate_keys, DuplicateKey};
+pub use line_diff::{bounded_line_diff, LINE_DIFF_TIMEOUT};
 pub use path::{JsonPath, Segment};
 pub use safe_json::{safe_json_bytes, to_safe_json, to_safe_json_pretty};
 pub use safe_text::{is_unsafe_char, safe_text};

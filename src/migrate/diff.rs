@@ -4,7 +4,7 @@
 use crate::json::{canonical_pretty, safe_text};
 use serde::Serialize;
 use serde_json::Value;
-use similar::{ChangeTag, TextDiff};
+use similar::ChangeTag;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -38,7 +38,7 @@ pub struct DiffLine {
 pub fn hunks(before: &Value, after: &Value, context: usize) -> Vec<Vec<DiffLine>> {
     let old = canonical_pretty(before);
     let new = canonical_pretty(after);
-    let diff = TextDiff::from_lines(&old, &new);
+    let diff = crate::json::bounded_line_diff(&old, &new);
     diff.grouped_ops(context)
         .iter()
         .map(|group| {

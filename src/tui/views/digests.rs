@@ -11,7 +11,7 @@ use crate::tui::theme::Theme;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
-use similar::{ChangeTag, TextDiff};
+use similar::ChangeTag;
 
 const PARTS: [&str; 3] = ["payload", "handoff", "discovery"];
 
@@ -233,7 +233,7 @@ fn part_line(app: &App, cursor: usize, row: &PartRow, _width: u16, theme: &Theme
 }
 
 fn unified(expected: &str, actual: &str, theme: &Theme) -> Vec<Line<'static>> {
-    let diff = TextDiff::from_lines(expected, actual);
+    let diff = crate::json::bounded_line_diff(expected, actual);
     let mut lines = vec![Line::from(vec![
         Span::styled("--- expected  ", theme.diff_removed()),
         Span::styled("+++ actual", theme.diff_added()),
@@ -264,7 +264,7 @@ fn side_by_side(expected: &str, actual: &str, width: usize, theme: &Theme) -> Ve
         };
         format!("{shown:<column$}")
     };
-    let diff = TextDiff::from_lines(expected, actual);
+    let diff = crate::json::bounded_line_diff(expected, actual);
     let mut lines = vec![Line::from(vec![
         Span::styled(fit("expected"), theme.diff_removed()),
         Span::raw(" │ "),
