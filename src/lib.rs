@@ -10,6 +10,8 @@ pub mod a2a;
 pub mod bundle;
 pub mod corpus;
 pub mod freeze;
+/// Fuzz target bodies (see fuzz/README.md); replayed by tests/fuzz_replay.rs.
+pub mod fuzzing;
 pub mod golden;
 pub mod input;
 pub mod json;

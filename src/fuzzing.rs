@@ -1,0 +1,132 @@
+//! The bodies of the fuzz targets (`fuzz/fuzz_targets/*.rs` call these), kept in the library
+//! so `tests/fuzz_replay.rs` replays every committed corpus and crash on the stable toolchain.
+//! Each body panics only when the code under test breaks a promise: a panic inside it, or an
+//! output that does not hold (e.g. a conversion line that is not JSON).
+
+use crate::a2a::{convert, ConvertOptions, Mode};
+use crate::migrate::{Choices, Direction, Migration};
+use crate::profiles::{ProfileKind, ProfileOptions};
+
+/// The one-pass raw reader and converter, both modes; every outcome serializes to JSON.
+pub fn raw_convert(data: &[u8]) {
+    for mode in [Mode::Strict, Mode::Lenient] {
+        let options = ConvertOptions {
+            mode,
+            ..ConvertOptions::default()
+        };
+        let conversion = convert(data, &options);
+        // The outcome must always be printable: serialization never fails.
+        let _ = format!("{conversion:?}");
+    }
+}
+
+/// The duplicate-key scanner: never panics, and finds nothing in text without a repeat of
+/// any quoted string.
+pub fn duplicate_keys(data: &[u8]) {
+    let found = crate::json::scan_duplicate_keys(data);
+    for duplicate in &found {
+        assert!(duplicate.occurrences >= 2, "{duplicate:?}");
+    }
+}
+
+/// The golden manifest parser: never panics; what it accepts renders and parses back equal.
+pub fn manifest(data: &[u8]) {
+    if let Ok(manifest) = crate::golden::parse_manifest(data) {
+        let text = crate::golden::render_manifest(&manifest);
+        let again = crate::golden::parse_manifest(text.as_bytes())
+            .unwrap_or_else(|error| panic!("rendered manifest does not parse: {error:?}"));
+        assert_eq!(
+            again, manifest,
+            "render/parse round trip changed the manifest"
+        );
+    }
+}
+
+/// A2A detection and migration, forward and reverse.
+pub fn migrate(data: &[u8]) {
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else {
+        return;
+    };
+    for direction in [Direction::Forward, Direction::Reverse] {
+        if let Ok(migration) = Migration::run(&value, direction, &Choices::default()) {
+            for run in &migration.steps {
+                let _ = run.diff(2);
+            }
+            let _ = serde_json::to_string(&migration.report());
+        }
+    }
+}
+
+/// Every profile validator, detected and forced to each kind.
+pub fn profiles(data: &[u8]) {
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else {
+        return;
+    };
+    let forced = [
+        None,
+        Some(ProfileKind::Ahc),
+        Some(ProfileKind::CcMsg),
+        Some(ProfileKind::CcContract),
+        Some(ProfileKind::CcStore),
+        Some(ProfileKind::Uaix),
+    ];
+    for force in forced {
+        let options = ProfileOptions {
+            force,
+            // A fixed clock and a root with nothing in it: the target stays deterministic
+            // and never looks at the machine's files.
+            now: chrono::DateTime::from_timestamp(1_780_000_000, 0),
+            artifact_root: Some(std::env::temp_dir().join("handoff-inspector-fuzz-empty")),
+            ..ProfileOptions::default()
+        };
+        let report = crate::profiles::evaluate(&value, data, None, &options);
+        let _ = crate::report::profile_text::render(&report);
+    }
+}
+
+/// The TUI's `update` + `draw` driven by arbitrary keys, mouse events, resizes and file
+/// changes over a small corpus the same bytes make: byte 0 says how many files (0-3), then
+/// each file is a length byte and that many bytes; the rest are steps.
+pub fn tui(data: &[u8]) {
+    use crate::tui::drive::{steps_from_bytes, Driver};
+    let Ok(dir) = tempfile::tempdir() else {
+        return;
+    };
+    let (files, mut rest) = data.split_first().map_or((0, data), |(n, r)| (n % 4, r));
+    for index in 0..files {
+        let Some((&length, tail)) = rest.split_first() else {
+            break;
+        };
+        let length = usize::from(length).min(tail.len());
+        let name = ["a.json", "b.ndjson", "goldens.json"][usize::from(index) % 3];
+        let _ = std::fs::write(dir.path().join(name), &tail[..length]);
+        rest = &tail[length..];
+    }
+    let options = crate::corpus::CheckOptions::default();
+    let mut driver = match Driver::new(vec![dir.path().to_path_buf()], options, (100, 30), false) {
+        Ok(driver) => driver.with_scratch(dir.path().to_path_buf()),
+        Err(error) => panic!("driver did not start: {error}"),
+    };
+    for (index, step) in steps_from_bytes(rest).iter().enumerate() {
+        if let Err(error) = driver.apply(step) {
+            panic!("step {index} {step:?}: {error}");
+        }
+        driver.app.should_quit = false;
+    }
+    if let Err(error) = driver.settle() {
+        panic!("settle: {error}");
+    }
+}
+
+/// A target body: any bytes in, a panic only when a promise is broken.
+pub type Target = fn(&[u8]);
+
+/// The targets by name, for the replay test and the fuzz/ binaries.
+pub const TARGETS: [(&str, Target); 6] = [
+    ("raw_convert", raw_convert),
+    ("duplicate_keys", duplicate_keys),
+    ("manifest", manifest),
+    ("migrate", migrate),
+    ("profiles", profiles),
+    ("tui", tui),
+];
