@@ -18,6 +18,7 @@ pub mod lines;
 pub mod open;
 pub mod strict;
 pub mod verify;
+pub mod write;
 
 pub use error::{Compared, ErrorClass, ErrorCode, VerifyError};
 pub use limits::Limits;

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 mod bless;
+mod bundle;
 mod check;
 mod common;
 mod convert;
@@ -90,6 +91,7 @@ pub enum Command {
     Bless(bless::Args),
     Derive(derive::Args),
     Verify(verify::Args),
+    Bundle(bundle::Args),
 }
 
 /// Parses the process arguments, runs, and returns the process exit code.
@@ -183,6 +185,7 @@ fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {
         Command::Check(args) => check::run(args, output),
         Command::Bless(args) => bless::run(args, output),
         Command::Verify(args) => verify::run(args, output),
+        Command::Bundle(args) => bundle::run(args, output),
         Command::Derive(args) => derive::run(args, output),
     }
 }
