@@ -1191,6 +1191,17 @@ fn unreadable_and_odd_inputs_never_panic() {
     // A directory named like a bundle is walked for bundles (none: nothing to report).
     let out = run(&["verify", fifo_free_dir.to_str().unwrap()]);
     assert_eq!(out.code, 0, "{}", out.stderr);
+    // A FIFO named like a bundle is refused before it is opened for reading (never waited on).
+    #[cfg(unix)]
+    {
+        let fifo = dir.path().join("fifo.tar.gz");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|status| status.success()) {
+            let out = run(&["verify", fifo.to_str().unwrap()]);
+            assert_eq!(out.code, 2);
+            assert!(out.stderr.contains("not a regular file"), "{}", out.stderr);
+        }
+    }
     // Random bytes of every small length: a verdict, never a crash.
     let mut seed = 12345u64;
     for len in 0..200usize {

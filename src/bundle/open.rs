@@ -9,6 +9,7 @@ use super::lines::EventLines;
 use super::verify::{collect_rest, read_input, walk, Verified, EVENTS};
 use flate2::read::GzDecoder;
 use std::cell::Cell;
+use crate::input::{open_regular, InputError};
 use std::io::{self, BufReader};
 use std::path::Path;
 use std::rc::Rc;
@@ -90,13 +91,11 @@ pub fn open_reader(reader: impl io::Read, limits: &Limits) -> Bundle {
     }
 }
 
-/// Opens a bundle file; `Err` only when the file cannot be opened at all (a load error, not
-/// a verdict: upstream's "failed to open bundle").
-pub fn open_path(path: &Path, limits: &Limits) -> io::Result<Bundle> {
-    let file = std::fs::File::open(path)?;
-    if file.metadata()?.is_dir() {
-        return Err(io::Error::other("is a directory"));
-    }
+/// Opens a bundle file through the input layer (a FIFO, device or directory is refused
+/// before a byte is read); `Err` only when the file cannot be opened at all (a load error,
+/// not a verdict: upstream's "failed to open bundle"). The size cap is step 0's.
+pub fn open_path(path: &Path, limits: &Limits) -> Result<Bundle, InputError> {
+    let file = open_regular(path)?;
     Ok(open_reader(file, limits))
 }
 

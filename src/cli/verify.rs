@@ -134,7 +134,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 }
                 Err(error) => {
                     load_errors += 1;
-                    eprintln!("handoff-inspector: {}: {error}", safe_text(&source));
+                    eprintln!("handoff-inspector: {error}");
                 }
             }
         }
