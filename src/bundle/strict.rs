@@ -18,35 +18,54 @@ pub enum StrictError {
     Invalid(String),
 }
 
-/// Member names seen in one object: a short list first, a hash set past a few dozen.
+/// Member names of the open objects, innermost last, in one flat list (no allocation per
+/// object); an object with many members gets a hash set of its own.
 #[derive(Default)]
 struct Keys<'a> {
-    list: Vec<Cow<'a, str>>,
-    set: Option<HashSet<Cow<'a, str>>>,
-    count: usize,
+    names: Vec<Cow<'a, str>>,
 }
 
-impl<'a> Keys<'a> {
+/// An open object: where its names start in `Keys::names`, how many it has, and past a few
+/// dozen a set of them.
+struct Object<'a> {
+    start: usize,
+    count: usize,
+    set: Option<HashSet<Cow<'a, str>>>,
+}
+
+impl<'a> Object<'a> {
+    fn new(keys: &Keys<'a>) -> Object<'a> {
+        Object {
+            start: keys.names.len(),
+            count: 0,
+            set: None,
+        }
+    }
+
     /// False when `key` was already there.
-    fn insert(&mut self, key: Cow<'a, str>) -> bool {
+    fn insert(&mut self, keys: &mut Keys<'a>, key: Cow<'a, str>) -> bool {
         self.count += 1;
         if let Some(set) = &mut self.set {
             return set.insert(key);
         }
-        if self.list.contains(&key) {
+        if keys.names[self.start..].contains(&key) {
             return false;
         }
-        self.list.push(key);
-        if self.list.len() > 32 {
-            self.set = Some(self.list.drain(..).collect());
+        keys.names.push(key);
+        if keys.names.len() - self.start > 32 {
+            self.set = Some(keys.names.drain(self.start..).collect());
         }
         true
+    }
+
+    fn close(self, keys: &mut Keys<'a>) {
+        keys.names.truncate(self.start);
     }
 }
 
 enum Frame<'a> {
     Array,
-    Object(Keys<'a>),
+    Object(Object<'a>),
 }
 
 struct Scanner<'a> {
@@ -184,17 +203,21 @@ impl<'a> Scanner<'a> {
     }
 
     /// A member name (at its quote), then the colon.
-    fn member_name(&mut self, keys: &mut Keys<'a>) -> Result<(), StrictError> {
+    fn member_name(
+        &mut self,
+        object: &mut Object<'a>,
+        keys: &mut Keys<'a>,
+    ) -> Result<(), StrictError> {
         self.skip_whitespace();
         if self.peek() != Some(b'"') {
             return invalid(format!("expected a member name {}", self.at()));
         }
         let key = self.string()?;
-        if keys.count >= MAX_KEYS_PER_OBJECT {
+        if object.count >= MAX_KEYS_PER_OBJECT {
             return invalid(format!("object has more than {MAX_KEYS_PER_OBJECT} keys"));
         }
-        if let Err(shown) = keys.insert(key.clone()).then_some(()).ok_or(key) {
-            return invalid(format!("duplicate key '{shown}'"));
+        if !object.insert(keys, key.clone()) {
+            return invalid(format!("duplicate key '{key}'"));
         }
         self.skip_whitespace();
         if self.peek() != Some(b':') {
@@ -209,6 +232,7 @@ impl<'a> Scanner<'a> {
 pub fn validate(text: &str, max_depth: u64) -> Result<(), StrictError> {
     let mut s = Scanner { text, pos: 0 };
     let mut stack: Vec<Frame> = Vec::new();
+    let mut keys = Keys::default();
     'value: loop {
         s.skip_whitespace();
         match s.peek() {
@@ -227,12 +251,12 @@ pub fn validate(text: &str, max_depth: u64) -> Result<(), StrictError> {
                     s.pos += 1;
                     stack.pop();
                 } else {
-                    let mut keys = Keys::default();
+                    let mut object = Object::new(&keys);
                     if s.peek() == Some(b'}') {
                         s.pos += 1;
                     } else {
-                        s.member_name(&mut keys)?;
-                        stack.push(Frame::Object(keys));
+                        s.member_name(&mut object, &mut keys)?;
+                        stack.push(Frame::Object(object));
                         continue 'value;
                     }
                 }
@@ -276,15 +300,17 @@ pub fn validate(text: &str, max_depth: u64) -> Result<(), StrictError> {
                     }
                     _ => return invalid(format!("expected ',' or ']' {}", s.at())),
                 },
-                Some(Frame::Object(keys)) => match s.peek() {
+                Some(Frame::Object(object)) => match s.peek() {
                     Some(b',') => {
                         s.pos += 1;
-                        s.member_name(keys)?;
+                        s.member_name(object, &mut keys)?;
                         continue 'value;
                     }
                     Some(b'}') => {
                         s.pos += 1;
-                        stack.pop();
+                        if let Some(Frame::Object(object)) = stack.pop() {
+                            object.close(&mut keys);
+                        }
                     }
                     _ => return invalid(format!("expected ',' or '}}' {}", s.at())),
                 },
@@ -325,9 +351,25 @@ mod tests {
             Err(StrictError::Invalid(_))
         ));
         assert_eq!(check(r#"{"a":{"a":1}}"#), Ok(()));
+        assert_eq!(
+            check(r#"{"a":{"b":1},"b":2,"c":[{"b":1},{"b":2}]}"#),
+            Ok(())
+        );
+        assert!(check(r#"{"a":{"b":1,"c":{}},"a":1}"#).is_err());
         let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\":0")).collect();
         assert_eq!(check(&format!("{{{}}}", many.join(","))), Ok(()));
         assert!(check(&format!("{{{},\"k3\":1}}", many.join(","))).is_err());
+        let nested = format!(
+            "{{{},\"in\":{{{}}},\"k39\":1}}",
+            many.join(","),
+            many.join(",")
+        );
+        assert!(
+            check(&nested).is_err(),
+            "the outer object's set survives the inner one"
+        );
+        let nested_ok = format!("{{\"in\":{{{}}},{}}}", many.join(","), many.join(","));
+        assert_eq!(check(&nested_ok), Ok(()));
     }
 
     #[test]

@@ -42,39 +42,74 @@ fn write_value(value: &Value, out: &mut String) {
             out.push(']');
         }
         Value::Object(map) => {
-            let mut members: Vec<(&String, &Value)> = map.iter().collect();
-            members.sort_by(|(a, _), (b, _)| a.encode_utf16().cmp(b.encode_utf16()));
             out.push('{');
-            for (index, (key, item)) in members.into_iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
+            if in_utf16_order(map) {
+                for (index, (key, item)) in map.iter().enumerate() {
+                    write_member(index, key, item, out);
                 }
-                write_string(key, out);
-                out.push(':');
-                write_value(item, out);
+            } else {
+                let mut members: Vec<(&String, &Value)> = map.iter().collect();
+                members.sort_by(|(a, _), (b, _)| a.encode_utf16().cmp(b.encode_utf16()));
+                for (index, (key, item)) in members.into_iter().enumerate() {
+                    write_member(index, key, item, out);
+                }
             }
             out.push('}');
         }
     }
 }
 
+fn write_member(index: usize, key: &str, item: &Value, out: &mut String) {
+    if index > 0 {
+        out.push(',');
+    }
+    write_string(key, out);
+    out.push(':');
+    write_value(item, out);
+}
+
+/// Whether the map already iterates in UTF-16 order, so no sort is needed: its keys ascend by
+/// bytes (serde_json's map order, unless a feature made it insertion order) and none holds a
+/// character at or above U+E000 (lead byte 0xEE or more), the only place where UTF-8 byte
+/// order and UTF-16 code-unit order part.
+fn in_utf16_order(map: &serde_json::Map<String, Value>) -> bool {
+    let mut previous: Option<&str> = None;
+    for key in map.keys() {
+        if key.bytes().any(|b| b >= 0xEE) || previous.is_some_and(|p| p >= key.as_str()) {
+            return false;
+        }
+        previous = Some(key);
+    }
+    true
+}
+
 /// JSON.stringify's escaping: `"` and `\`, the short forms \b \t \n \f \r, other controls as
 /// lowercase \u00xx; everything else (including U+007F and non-ASCII) as it is.
 fn write_string(text: &str, out: &mut String) {
     out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\u{c}' => out.push_str("\\f"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+    // Every byte that needs escaping is ASCII, so runs between them are whole UTF-8 text.
+    let mut start = 0;
+    for (index, &byte) in text.as_bytes().iter().enumerate() {
+        let escaped = match byte {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            0x08 => "\\b",
+            b'\t' => "\\t",
+            b'\n' => "\\n",
+            0x0c => "\\f",
+            b'\r' => "\\r",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&text[start..index]);
+        if escaped.is_empty() {
+            out.push_str(&format!("\\u{byte:04x}"));
+        } else {
+            out.push_str(escaped);
         }
+        start = index + 1;
     }
+    out.push_str(&text[start..]);
     out.push('"');
 }
 
