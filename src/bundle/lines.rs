@@ -110,7 +110,7 @@ pub fn read_line_bounded<R: BufRead>(
         if buf.is_empty() {
             return Ok(out.len() - start);
         }
-        match buf.iter().position(|&b| b == b'\n') {
+        match memchr::memchr(b'\n', buf) {
             Some(at) => {
                 out.extend_from_slice(&buf[..=at]);
                 reader.consume(at + 1);

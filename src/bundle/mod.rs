@@ -12,8 +12,10 @@
 
 pub mod error;
 pub mod event;
+pub mod fast;
 pub mod hash;
 pub mod limits;
+pub mod line;
 pub mod lines;
 pub mod open;
 pub mod strict;

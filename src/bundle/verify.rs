@@ -4,14 +4,16 @@
 //! failed (spec §15).
 
 use super::error::{ErrorCode as C, VerifyError};
-use super::event::{a2a_and_visible, parse_event, parse_manifest, EvidenceEvent, Manifest};
+use super::event::{a2a_and_visible, parse_manifest, Manifest};
 use super::hash::{content_hash, hex_digest, normalize_file_hash, RunRoot};
 use super::limits::{CeilingReader, Limits};
+use super::line::{read_fields, Fields};
 use super::lines::{read_line_bounded, strip_terminator, EventLines, LineError, LineFacts};
 use super::strict::{validate, StrictError};
 use flate2::read::GzDecoder;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::HashSet;
 use std::io::{self, BufReader, Read};
@@ -268,6 +270,12 @@ fn members(
             ));
         }
         let mut events = EventsCheck::new(&manifest, limits);
+        // One allocation for the whole member (address space only until written; capped so
+        // a lying header costs nothing real).
+        events
+            .lines
+            .text
+            .reserve(declared.min(limits.max_decode_bytes).min(1 << 30) as usize);
         let mut reader = BufReader::with_capacity(1 << 16, entry);
         let result = events.run(&mut reader, tripped);
         if result.is_err() {
@@ -446,9 +454,7 @@ impl<'m> EventsCheck<'m> {
                 format!("Invalid UTF-8 in event: {e}"),
             )
         })?;
-        validate(text, self.limits.max_json_depth).map_err(|e| strict_error(14, e, "event"))?;
-        let event =
-            parse_event(text).map_err(|e| VerifyError::new(14, C::ContractInvalidJson, e))?;
+        let event = read_fields(text, self.limits.max_json_depth)?;
         if event.specversion != "1.0" {
             return Err(
                 VerifyError::new(15, C::ContractSchemaVersion, "Invalid specversion").comparing(
@@ -458,31 +464,14 @@ impl<'m> EventsCheck<'m> {
                 ),
             );
         }
-        let Some(stored) = event.content_hash.clone() else {
+        let Some(stored) = event.content_hash.as_deref() else {
             return Err(VerifyError::new(
                 16,
                 C::ContractSchemaVersion,
                 "Missing content_hash",
             ));
         };
-        let computed = content_hash(
-            &event.data,
-            &event.datacontenttype,
-            &event.specversion,
-            event.subject.as_deref(),
-            &event.type_,
-        );
-        let (a2a, handoff_visible) = a2a_and_visible(Some(&event.type_), Some(&event.data));
-        let facts = LineFacts {
-            object: true,
-            type_: Some(event.type_.clone()),
-            seq: Some(event.seq),
-            a2a,
-            handoff_visible,
-            stored_hash: Some(stored.clone()),
-            computed_hash: Some(computed.clone()),
-        };
-        if stored != computed {
+        if stored != event.computed_hash {
             return Err(VerifyError::new(
                 17,
                 C::IntegrityEventHash,
@@ -491,16 +480,24 @@ impl<'m> EventsCheck<'m> {
             .comparing(
                 &format!("content hash of line {}", self.lines.len()),
                 stored,
-                computed,
+                &event.computed_hash,
             ));
         }
-        self.run_root.push(&computed);
+        self.run_root.push(&event.computed_hash);
         self.check_contract(&event)?;
-        Ok(facts)
+        Ok(LineFacts {
+            object: true,
+            a2a: event.a2a(),
+            handoff_visible: event.handoff_visible,
+            type_: Some(event.type_.into_owned()),
+            seq: Some(event.seq),
+            stored_hash: event.content_hash.map(Cow::into_owned),
+            computed_hash: Some(event.computed_hash),
+        })
     }
 
     /// Steps 18-22.
-    fn check_contract(&mut self, event: &EvidenceEvent) -> Result<(), VerifyError> {
+    fn check_contract(&mut self, event: &Fields<'_>) -> Result<(), VerifyError> {
         match self.prev_seq {
             None if event.seq != 0 => {
                 return Err(VerifyError::new(
@@ -544,7 +541,7 @@ impl<'m> EventsCheck<'m> {
                         &event.source,
                     ));
                 }
-                self.first_source = Some(event.source.clone());
+                self.first_source = Some(event.source.to_string());
             }
             Some(first) if *first != event.source => {
                 return Err(VerifyError::new(

@@ -115,7 +115,7 @@ fn write_string(text: &str, out: &mut String) {
 
 /// Every JSON number is an IEEE double in JCS; integers beyond 2^53 lose precision exactly
 /// as they would in ECMAScript.
-fn number_text(number: &Number) -> String {
+pub fn number_text(number: &Number) -> String {
     let float = match (number.as_i64(), number.as_u64()) {
         (Some(i), _) if i.unsigned_abs() <= 1 << 53 => return i.to_string(),
         (_, Some(u)) if u <= 1 << 53 => return u.to_string(),

@@ -1,0 +1,236 @@
+//! One event line's fields as the checks of steps 15-22 need them, from the fast path (a tree
+//! borrowing the line) or, when that declines, from upstream's own route (strict pre-check,
+//! then serde into the typed event), which also words every error.
+
+use super::error::{ErrorCode as C, VerifyError};
+use super::event::{a2a_and_visible, parse_event, A2A_TYPE_PREFIX};
+use super::fast::{self, Node};
+use super::hash::hex_digest;
+use super::strict::{validate, StrictError};
+use crate::profiles::jcs::write_jcs_string;
+use sha2::{Digest, Sha256};
+use std::borrow::Cow;
+
+pub struct Fields<'a> {
+    pub specversion: Cow<'a, str>,
+    pub type_: Cow<'a, str>,
+    pub source: Cow<'a, str>,
+    pub id: Cow<'a, str>,
+    pub run_id: Cow<'a, str>,
+    pub seq: u64,
+    pub content_hash: Option<Cow<'a, str>>,
+    /// Recomputed from `data`, `datacontenttype`, `specversion`, `subject`, `type`.
+    pub computed_hash: String,
+    pub handoff_visible: bool,
+}
+
+impl Fields<'_> {
+    pub fn a2a(&self) -> bool {
+        self.type_.starts_with(A2A_TYPE_PREFIX)
+    }
+}
+
+/// Step 14: the line's fields, or upstream's error for it.
+pub fn read_fields(text: &str, max_depth: u64) -> Result<Fields<'_>, VerifyError> {
+    match fast::parse(text, max_depth).and_then(from_node) {
+        Some(fields) => Ok(fields),
+        None => slow_fields(text, max_depth),
+    }
+}
+
+/// Upstream's route: strict pre-check, then serde into the typed event.
+fn slow_fields(text: &str, max_depth: u64) -> Result<Fields<'_>, VerifyError> {
+    validate(text, max_depth).map_err(|e| match e {
+        StrictError::Depth { limit } => VerifyError::new(
+            14,
+            C::LimitJsonDepth,
+            format!("event: JSON nesting exceeds limit {limit}"),
+        ),
+        StrictError::Invalid(message) => {
+            VerifyError::new(14, C::ContractInvalidJson, format!("event: {message}"))
+        }
+    })?;
+    let event = parse_event(text).map_err(|e| VerifyError::new(14, C::ContractInvalidJson, e))?;
+    let computed_hash = super::hash::content_hash(
+        &event.data,
+        &event.datacontenttype,
+        &event.specversion,
+        event.subject.as_deref(),
+        &event.type_,
+    );
+    let (_, handoff_visible) = a2a_and_visible(None, Some(&event.data));
+    Ok(Fields {
+        specversion: event.specversion.into(),
+        type_: event.type_.into(),
+        source: event.source.into(),
+        id: event.id.into(),
+        run_id: event.run_id.into(),
+        seq: event.seq,
+        content_hash: event.content_hash.map(Cow::Owned),
+        computed_hash,
+        handoff_visible,
+    })
+}
+
+/// The typed event from the fast tree, only when every field has the JSON type upstream's
+/// serde type requires (else `None`, and the slow path says what is wrong).
+fn from_node(node: Node<'_>) -> Option<Fields<'_>> {
+    let Node::Object(members) = node else {
+        return None;
+    };
+    let mut strings: [Option<Cow<'_, str>>; 10] = Default::default();
+    const REQUIRED: [&str; 10] = [
+        "specversion",
+        "type",
+        "source",
+        "id",
+        "time",
+        "datacontenttype",
+        "assayrunid",
+        "assayproducer",
+        "assayproducerversion",
+        "assaygit",
+    ];
+    let (mut subject, mut content_hash) = (None, None);
+    let (mut seq, mut pii, mut secrets, mut data) = (None, false, false, None);
+    for (key, value) in members {
+        if let Some(slot) = REQUIRED.iter().position(|name| *name == key) {
+            let Node::String(text) = value else {
+                return None;
+            };
+            strings[slot] = Some(text);
+            continue;
+        }
+        match key.as_ref() {
+            "subject"
+            | "assaycontenthash"
+            | "traceparent"
+            | "tracestate"
+            | "assaypolicyid"
+            | "assaysemanticdigest"
+            | "assaydigestprofile" => {
+                let text = match value {
+                    Node::Null => None,
+                    Node::String(text) => Some(text),
+                    _ => return None,
+                };
+                match key.as_ref() {
+                    "subject" => subject = text,
+                    "assaycontenthash" => content_hash = text,
+                    _ => {}
+                }
+            }
+            "assayseq" => {
+                let Node::Number(text) = value else {
+                    return None;
+                };
+                seq = Some(text.parse::<u64>().ok()?);
+            }
+            "assaypii" => pii = matches!(value, Node::Bool(_)),
+            "assaysecrets" => secrets = matches!(value, Node::Bool(_)),
+            "data" => data = Some(value),
+            _ => {}
+        }
+    }
+    let [Some(specversion), Some(type_), Some(source), Some(id), Some(time), Some(datacontenttype), Some(run_id), Some(_), Some(_), Some(_)] =
+        strings
+    else {
+        return None;
+    };
+    let (seq, data) = (seq?, data?);
+    if !(pii && secrets) {
+        return None;
+    }
+    time.parse::<chrono::DateTime<chrono::FixedOffset>>().ok()?;
+    let computed_hash = node_content_hash(
+        &data,
+        &datacontenttype,
+        &specversion,
+        subject.as_deref(),
+        &type_,
+    );
+    let handoff_visible = matches!(
+        data.get("handoff").and_then(|h| h.get("visible")),
+        Some(Node::Bool(true))
+    );
+    Some(Fields {
+        specversion,
+        type_,
+        source,
+        id,
+        run_id,
+        seq,
+        content_hash,
+        computed_hash,
+        handoff_visible,
+    })
+}
+
+/// `hash::content_hash` over the fast tree: the same JCS text, member for member.
+fn node_content_hash(
+    data: &Node<'_>,
+    datacontenttype: &str,
+    specversion: &str,
+    subject: Option<&str>,
+    type_: &str,
+) -> String {
+    let mut out = String::with_capacity(1024);
+    out.push_str("{\"data\":");
+    fast::write_jcs(data, &mut out);
+    out.push_str(",\"datacontenttype\":");
+    write_jcs_string(datacontenttype, &mut out);
+    out.push_str(",\"specversion\":");
+    write_jcs_string(specversion, &mut out);
+    if let Some(subject) = subject {
+        out.push_str(",\"subject\":");
+        write_jcs_string(subject, &mut out);
+    }
+    out.push_str(",\"type\":");
+    write_jcs_string(type_, &mut out);
+    out.push('}');
+    hex_digest(Sha256::digest(out.as_bytes()).as_slice())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINE: &str = r#"{"assaycontenthash":"sha256:2705fd4a499fd5c3564bc7426ed3d479f5771d90a9e32f48d579b5577eccefee","assaygit":"unknown","assaypii":false,"assayproducer":"assay","assayproducerversion":"5.4.0","assayrunid":"a2a-run-01","assaysecrets":false,"assayseq":0,"data":{"adapter_id":"assay-adapter-a2a","adapter_version":"5.4.0","agent":{"id":"agent://coordinator","name":"Planner","role":"orchestrator"},"attributes":{"assay_g4":{"priority":"nested"},"channel":"web","priority":"urgent","tags":["b",{"x":2,"y":1}]},"discovery":{"agent_card_source_kind":"unknown","agent_card_visible":false,"extended_card_access_visible":false,"signature_material_visible":false},"handoff":{"message_ref_visible":false,"source_kind":"typed_payload","task_ref_visible":true,"visible":true},"protocol":"a2a","protocol_name":"a2a","protocol_version":"0.2","task":{"id":"task-999","kind":"delegation"},"unmapped_fields_count":0,"upstream_event_type":"task.requested"},"datacontenttype":"application/json","id":"a2a-run-01:0","source":"urn:assay:adapter:a2a","specversion":"1.0","subject":"task-999","time":"2026-02-27T10:05:00Z","type":"assay.adapter.a2a.task.requested"}"#;
+
+    #[test]
+    fn the_specs_event_hashes_as_stored_on_both_paths() {
+        let fast = from_node(fast::parse(LINE, 64).unwrap()).unwrap();
+        assert_eq!(fast.computed_hash, fast.content_hash.as_deref().unwrap());
+        assert!(fast.handoff_visible && fast.a2a());
+        // The slow path (as if the fast one declined): same hash.
+        let slow = slow_fields(LINE, 64).unwrap();
+        assert_eq!(slow.computed_hash, fast.computed_hash);
+    }
+
+    #[test]
+    fn wrong_types_go_to_the_slow_path_and_get_serdes_message() {
+        for (from, to) in [
+            ("\"assayseq\":0", "\"assayseq\":0.0"),
+            ("\"assayseq\":0", "\"assayseq\":\"0\""),
+            ("\"assaypii\":false", "\"assaypii\":0"),
+            ("\"subject\":\"task-999\"", "\"subject\":1"),
+            (
+                "\"time\":\"2026-02-27T10:05:00Z\"",
+                "\"time\":\"2026-02-27T10:05:00\"",
+            ),
+            ("\"specversion\":\"1.0\",", ""),
+        ] {
+            let line = LINE.replace(from, to);
+            assert!(fast::parse(&line, 64).and_then(from_node).is_none(), "{to}");
+            let error = read_fields(&line, 64).err().unwrap();
+            assert_eq!(error.code, C::ContractInvalidJson, "{to}");
+        }
+        let null_subject = LINE.replace("\"subject\":\"task-999\"", "\"subject\":null");
+        let fields = read_fields(&null_subject, 64).unwrap();
+        assert_ne!(
+            fields.computed_hash,
+            fields.content_hash.unwrap(),
+            "subject is hashed when present"
+        );
+    }
+}
