@@ -16,6 +16,10 @@ impl Formatter for SafeFormatter {
         writer: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
+        // Printable ASCII (C0 never reaches here: serde_json escapes it) needs no look.
+        if fragment.bytes().all(|byte| byte < 0x7f) {
+            return writer.write_all(fragment.as_bytes());
+        }
         let mut start = 0;
         for (index, c) in fragment.char_indices() {
             if is_unsafe_char(c) {
