@@ -451,3 +451,30 @@ fn bless_removes_the_temp_files_of_killed_runs_and_says_so() {
     // A fresh one may belong to a bless running right now.
     assert!(corpus.join(".goldens.live00.tmp").exists());
 }
+
+#[test]
+fn step_diffs_of_large_documents_finish() {
+    // A v0.3 Task with 4,000 history messages: steps rewrite thousands of lines, which the
+    // unbounded line diff took quadratic time over (kept small: a debug build runs it).
+    let fixture = common_bin::fixtures().join("migrate/task.v03.jsonrpc.json");
+    let mut task: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(fixture).unwrap()).unwrap();
+    let message = task["history"][0].clone();
+    let history: Vec<serde_json::Value> = (0..4_000)
+        .map(|index| {
+            let mut message = message.clone();
+            message["messageId"] = format!("msg-{index}").into();
+            message
+        })
+        .collect();
+    task["history"] = history.into();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("big.json"), task.to_string()).unwrap();
+    let outcome = run_guarded(dir.path(), &["migrate", "--steps", "big.json"], None);
+    assert_eq!(outcome.code, 0, "{}", outcome.stderr);
+    assert!(
+        outcome.stdout.contains("step(s) applied"),
+        "{}",
+        outcome.stderr
+    );
+}
