@@ -4,7 +4,7 @@
 use super::{CliError, Exit, Output};
 use crate::a2a::ConvertOptions;
 use crate::freeze::relabel_outcome;
-use crate::json::{canonical_pretty, is_unsafe_char, safe_text, scan_duplicate_keys};
+use crate::json::{canonical_pretty, safe_text, scan_duplicate_keys};
 use crate::migrate::{choices_for, help, Choices, Direction, Migration, PathChange, StepRun};
 use crate::report::relabel_text::relabel_text;
 use crate::rules::{Finding, Severity};
@@ -150,29 +150,11 @@ fn complain(text: &str) {
 /// strings serde_json already escapes C0 controls, so any other unsafe character is inside a
 /// string and the escape keeps the JSON equal.
 fn terminal_safe_json(value: &Value) -> String {
-    let text = canonical_pretty(value);
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c != '\n' && is_unsafe_char(c) {
-            let mut units = [0u16; 2];
-            for unit in c.encode_utf16(&mut units) {
-                out.push_str(&format!("\\u{unit:04x}"));
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    crate::json::escape_unsafe_in_json(canonical_pretty(value))
 }
 
 fn summary(name: &str, migration: &Migration) -> String {
-    let count = |severity: Severity| {
-        migration
-            .warnings
-            .iter()
-            .filter(|finding| finding.severity == severity)
-            .count()
-    };
+    let count = |severity: Severity| migration.warnings_of(severity);
     format!(
         "{name}: {} -> {}: {} step(s), {} warning(s), {} error(s) in migration, {} finding(s) in the check",
         migration.detection.summary(),

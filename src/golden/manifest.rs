@@ -414,6 +414,18 @@ fn parse_entry(value: &Value, at: &str) -> Result<GoldenEntry, ManifestError> {
     Ok(entry)
 }
 
+fn digest_field(
+    map: &Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<Option<Digest>, ManifestError> {
+    string(map, key, at)?
+        .map(|hex| {
+            Digest::from_hex(hex).ok_or_else(|| bad(format!("{at}.{key} must be 64 hex digits")))
+        })
+        .transpose()
+}
+
 fn parse_object(map: &Map<String, Value>, at: &str) -> Result<ObjectGolden, ManifestError> {
     if map.contains_key("strict") || map.contains_key("lenient") {
         return Err(bad(format!(
@@ -430,14 +442,7 @@ fn parse_object(map: &Map<String, Value>, at: &str) -> Result<ObjectGolden, Mani
                 quoted(kind)
             ))
         })?;
-    let digest = |key: &str| -> Result<Option<Digest>, ManifestError> {
-        string(map, key, at)?
-            .map(|hex| {
-                Digest::from_hex(hex)
-                    .ok_or_else(|| bad(format!("{at}.{key} must be 64 hex digits")))
-            })
-            .transpose()
-    };
+    let digest = |key: &str| digest_field(map, key, at);
     let ids = |key: &str| -> Result<Vec<String>, ManifestError> {
         let Some(list) = map.get(key) else {
             return Ok(Vec::new());
@@ -489,14 +494,7 @@ fn parse_mode(value: &Value, at: &str) -> Result<ModeGolden, ManifestError> {
             "payload",
         ],
     )?;
-    let digest = |key: &str| -> Result<Option<Digest>, ManifestError> {
-        string(map, key, at)?
-            .map(|hex| {
-                Digest::from_hex(hex)
-                    .ok_or_else(|| bad(format!("{at}.{key} must be 64 hex digits")))
-            })
-            .transpose()
-    };
+    let digest = |key: &str| digest_field(map, key, at);
     let golden = ModeGolden {
         error: string(map, "error", at)?
             .map(|name| {

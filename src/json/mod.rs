@@ -13,6 +13,6 @@ pub use canonical::{canonical_bytes, canonical_pretty, digest_bytes, digest_valu
 pub use duplicates::{scan_duplicate_keys, DuplicateKey};
 pub use line_diff::{bounded_line_diff, LINE_DIFF_TIMEOUT};
 pub use path::{JsonPath, Segment};
-pub use safe_json::{safe_json_bytes, to_safe_json, to_safe_json_pretty};
+pub use safe_json::{escape_unsafe_in_json, safe_json_bytes, to_safe_json, to_safe_json_pretty};
 pub use safe_text::{is_unsafe_char, safe_text};
 pub use type_name::{type_name, type_with_article};

@@ -62,12 +62,24 @@ pub fn safe_json_bytes(bytes: Vec<u8>) -> String {
         // Direct writers only write `&str` pieces and ASCII; never reached, but never a panic.
         Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
     };
-    if plain || !text.chars().any(is_unsafe_char) {
+    if plain {
+        return text;
+    }
+    escape_unsafe_in_json(text)
+}
+
+/// Escapes every unsafe character of JSON text (compact or pretty) as `\uXXXX`, newlines
+/// of pretty layout kept; the text is returned as it is when nothing needs escaping. Only
+/// correct for JSON whose C0 controls inside strings are already escaped, as `serde_json`
+/// writes them: every other unsafe character is then inside a string, where the escape keeps
+/// the value equal.
+pub fn escape_unsafe_in_json(text: String) -> String {
+    if !text.chars().any(|c| c != '\n' && is_unsafe_char(c)) {
         return text;
     }
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
-        if is_unsafe_char(c) {
+        if c != '\n' && is_unsafe_char(c) {
             let mut units = [0u16; 2];
             for unit in c.encode_utf16(&mut units) {
                 out.push_str(&format!("\\u{unit:04x}"));
@@ -84,22 +96,7 @@ pub fn safe_json_bytes(bytes: Vec<u8>) -> String {
 /// C0 controls, so every other unsafe character is inside a string and its `\uXXXX` escape
 /// keeps the JSON equal.
 pub fn to_safe_json_pretty(value: &impl Serialize) -> serde_json::Result<String> {
-    let text = serde_json::to_string_pretty(value)?;
-    if !text.chars().any(|c| c != '\n' && is_unsafe_char(c)) {
-        return Ok(text);
-    }
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if c != '\n' && is_unsafe_char(c) {
-            let mut units = [0u16; 2];
-            for unit in c.encode_utf16(&mut units) {
-                out.push_str(&format!("\\u{unit:04x}"));
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    Ok(out)
+    Ok(escape_unsafe_in_json(serde_json::to_string_pretty(value)?))
 }
 
 #[cfg(test)]

@@ -154,6 +154,14 @@ impl Migration {
     }
 
     /// The report `migrate --format json` prints.
+    /// How many detection notes and step warnings have `severity`.
+    pub fn warnings_of(&self, severity: Severity) -> usize {
+        self.warnings
+            .iter()
+            .filter(|finding| finding.severity == severity)
+            .count()
+    }
+
     pub fn report(&self) -> Value {
         let steps: Vec<Value> = self
             .steps

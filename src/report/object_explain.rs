@@ -119,13 +119,7 @@ pub fn a2a_object_text(
         );
         return out;
     };
-    let count = |severity: Severity| {
-        migration
-            .warnings
-            .iter()
-            .filter(|finding| finding.severity == severity)
-            .count()
-    };
+    let count = |severity: Severity| migration.warnings_of(severity);
     out.push_str(&format!(
         "migration to {}: {} step(s), {} warning(s), {} note(s), {} error(s); {} finding(s) in \
          the {} check of the result\n",

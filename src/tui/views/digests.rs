@@ -17,17 +17,18 @@ const PARTS: [&str; 3] = ["payload", "handoff", "discovery"];
 
 pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
     let mut lines = Vec::new();
+    // Golden drift first, for every kind that records one: it is what a reviewer comes to
+    // this tab for.
+    if let (Some(check), Some(selected)) = (app.selected_check(), app.detail.as_ref()) {
+        let rejected = app.review_rejected.contains(&check.summary.source);
+        lines.extend(super::golden::drift_lines(
+            check,
+            &selected.golden,
+            rejected,
+            theme,
+        ));
+    }
     if detail.explanations.is_empty() {
-        // Golden drift first, for every kind that records one.
-        if let (Some(check), Some(selected)) = (app.selected_check(), app.detail.as_ref()) {
-            let rejected = app.review_rejected.contains(&check.summary.source);
-            lines.extend(super::golden::drift_lines(
-                check,
-                &selected.golden,
-                rejected,
-                theme,
-            ));
-        }
         if let Some(value) = &detail.parsed {
             lines.push(heading("digests of the object as given", theme));
             lines.push(part_line(
@@ -51,16 +52,6 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
         }
         super::scrolled_detail(app, lines, frame, area);
         return;
-    }
-    // Golden drift first: it is what a reviewer comes to this tab for.
-    if let (Some(check), Some(selected)) = (app.selected_check(), app.detail.as_ref()) {
-        let rejected = app.review_rejected.contains(&check.summary.source);
-        lines.extend(super::golden::drift_lines(
-            check,
-            &selected.golden,
-            rejected,
-            theme,
-        ));
     }
     let mut diff: Option<(String, String)> = None;
     for mode in [app.mode, other(app.mode)] {
