@@ -177,17 +177,19 @@ pub fn check_packet(
         missing_golden_findings(packet, &summary, golden, &verdicts, &mut findings);
         Status::Conforms
     } else if records_object(summary.kind) {
-        let mut migrated = None;
-        if summary.kind.canonical_shape().is_some() {
-            audit_findings(packet, &summary, &mut findings);
-        } else if summary.kind.is_profile() {
-            profile_findings(packet, &summary, options, &mut findings);
-        } else {
-            migrated = migration_findings(packet, &summary, &mut findings);
-        }
-        object = current_object(packet, &summary, &findings, migrated).map(Box::new);
-        if let Some(current) = &object {
-            compare_object(current, golden, &mut findings, &mut recorded_findings);
+        // Parsed once here for the audit, profile or migration and the object's digest.
+        if let Ok(value) = serde_json::from_slice::<Value>(&packet.bytes) {
+            let mut migrated = None;
+            if summary.kind.canonical_shape().is_some() {
+                audit_findings(&value, &summary, &mut findings);
+            } else if summary.kind.is_profile() {
+                profile_findings(packet, &value, &summary, options, &mut findings);
+            } else {
+                migrated = migration_findings(&value, &summary, &mut findings);
+            }
+            let current = current_object(&value, &summary, &findings, migrated);
+            compare_object(&current, golden, &mut findings, &mut recorded_findings);
+            object = Some(Box::new(current));
         }
         Status::Conforms
     } else {
@@ -215,14 +217,13 @@ pub fn check_packet(
 }
 
 /// What `check` concluded about a packet of a kind that is not converted, in the terms of
-/// its object golden; `None` when the packet is not JSON after all.
+/// its object golden.
 fn current_object(
-    packet: &RawPacket,
+    value: &Value,
     summary: &PacketSummary,
     findings: &[CheckFinding],
     migrated: Option<Digest>,
-) -> Option<ObjectGolden> {
-    let value: Value = serde_json::from_slice(&packet.bytes).ok()?;
+) -> ObjectGolden {
     let ids = |status: Status| -> Vec<String> {
         findings
             .iter()
@@ -230,14 +231,14 @@ fn current_object(
             .map(|finding| finding.rule.clone().unwrap_or_else(|| "?".to_owned()))
             .collect()
     };
-    Some(ObjectGolden {
+    ObjectGolden {
         kind: summary.kind,
-        object: digest_value(&value),
+        object: digest_value(value),
         state: summary.canonical_state,
         migrated,
         failing: ids(Status::Finding),
         warning: ids(Status::Conforms),
-    })
+    }
 }
 
 /// Findings an object golden can record as what the packet is for: the verdicts of its
@@ -540,17 +541,14 @@ fn paired_finding(
     }
 }
 
-fn audit_findings(packet: &RawPacket, summary: &PacketSummary, findings: &mut Vec<CheckFinding>) {
+fn audit_findings(value: &Value, summary: &PacketSummary, findings: &mut Vec<CheckFinding>) {
     if summary.audit_errors == 0 && summary.audit_warnings == 0 {
         return;
     }
-    let (Some(shape), Ok(value)) = (
-        summary.kind.canonical_shape(),
-        serde_json::from_slice::<Value>(&packet.bytes),
-    ) else {
+    let Some(shape) = summary.kind.canonical_shape() else {
         return;
     };
-    for finding in audit(&value, shape).findings {
+    for finding in audit(value, shape).findings {
         let kind = match finding.severity {
             Severity::Error => FindingKind::AuditError,
             Severity::Warning | Severity::Note => FindingKind::AuditWarning,
@@ -569,6 +567,7 @@ fn audit_findings(packet: &RawPacket, summary: &PacketSummary, findings: &mut Ve
 /// Failing and warning rows of a master/sub, ContextCore or UAIX packet, with their ids.
 fn profile_findings(
     packet: &RawPacket,
+    value: &Value,
     summary: &PacketSummary,
     options: &CheckOptions,
     findings: &mut Vec<CheckFinding>,
@@ -576,11 +575,8 @@ fn profile_findings(
     if summary.profile_failures == 0 && summary.profile_warnings == 0 {
         return;
     }
-    let Ok(value) = serde_json::from_slice::<Value>(&packet.bytes) else {
-        return;
-    };
     let report = crate::profiles::evaluate(
-        &value,
+        value,
         &packet.bytes,
         Some(&packet.source.path),
         &options.evaluate.profile,
@@ -612,12 +608,11 @@ fn profile_findings(
 /// fails; returns the digest of the migrated form (`None` for objects of indeterminate
 /// version, which have nothing to migrate).
 fn migration_findings(
-    packet: &RawPacket,
+    value: &Value,
     summary: &PacketSummary,
     findings: &mut Vec<CheckFinding>,
 ) -> Option<Digest> {
-    let value = serde_json::from_slice::<Value>(&packet.bytes).ok()?;
-    let migration = migration_for(summary.kind, &value)?;
+    let migration = migration_for(summary.kind, value)?;
     for conflict in &migration.detection.conflicts {
         findings.push(
             CheckFinding::new(
