@@ -49,6 +49,7 @@ fn stages(count: u64) {
             source: Source::file("mem.json"),
             offset: 0,
             bytes: synthetic::packet(index).into_bytes(),
+            bundle: None,
         })
         .collect();
     let both = EvaluateOptions::default();

@@ -17,7 +17,9 @@ pub mod hash;
 pub mod limits;
 pub mod line;
 pub mod lines;
+pub mod lint_table;
 pub mod open;
+pub mod packets;
 pub mod strict;
 pub mod verify;
 pub mod write;
@@ -25,5 +27,10 @@ pub mod write;
 pub use error::{Compared, ErrorClass, ErrorCode, VerifyError};
 pub use limits::Limits;
 pub use lines::{EventLines, LineFacts};
+pub use lint_table::{LintOutcome, A2A_LINT_TABLE};
 pub use open::{open_bytes, open_path, open_reader, Bundle};
+pub use packets::{
+    is_bundle_path, open_packets, packets_of, reread_event, BundlePackets, BundleReport,
+    VerifiedFacts,
+};
 pub use verify::Verified;

@@ -2,7 +2,7 @@
 //! payloads, audited when it is canonical input, and turned into a `Status` with findings.
 //! This is the one place the status rules live; `check`, `bless` and the TUI all use it.
 
-use super::evaluate::{converted_kind, migration_for, not_json_reason_of};
+use super::evaluate::{converted_kind, migration_for, not_json_reason_of, unaudited_bundle_event};
 use super::pair::PairedFiles;
 use super::status::{worst_status, CheckFinding, FindingKind, Status};
 use super::{
@@ -10,6 +10,7 @@ use super::{
     RawPacket, Source,
 };
 use crate::a2a::{convert, Mode};
+use crate::bundle::BundleReport;
 use crate::freeze::{audit, HandoffState};
 use crate::golden::{
     diff_json, records_object, shown_value, GoldenEntry, ModeGolden, ObjectGolden,
@@ -156,7 +157,16 @@ pub fn check_packet(
     let mut verdicts = [GoldenVerdict::Missing; 2];
     let mut object = None;
     let mut recorded_findings = Vec::new();
-    let baseline = if converted_kind(summary.kind) {
+    // A bundle's non-A2A event: recorded, not audited.
+    let mut unchecked = false;
+    let baseline = if let Some(report) = &packet.bundle {
+        // The bundle as a whole: upstream's verdict, recorded with its run root.
+        findings.extend(bundle_finding(report));
+        let current = bundle_object(report, &findings);
+        compare_object(&current, golden, &mut findings, &mut recorded_findings);
+        object = Some(Box::new(current));
+        Status::Conforms
+    } else if converted_kind(summary.kind) {
         for mode_summary in summary.evaluated_modes() {
             let mode = mode_summary.mode;
             let expected = entry.and_then(|entry| entry.mode(mode));
@@ -190,8 +200,15 @@ pub fn check_packet(
             let current = current_object(&value, &summary, &findings, migrated);
             compare_object(&current, golden, &mut findings, &mut recorded_findings);
             object = Some(Box::new(current));
+            if unaudited_bundle_event(&summary.source, &value) {
+                unchecked = true;
+            }
         }
-        Status::Conforms
+        if unchecked {
+            Status::NotChecked
+        } else {
+            Status::Conforms
+        }
     } else {
         Status::NotChecked
     };
@@ -236,8 +253,50 @@ fn current_object(
         object: digest_value(value),
         state: summary.canonical_state,
         migrated,
+        verdict: None,
+        run_root: None,
         failing: ids(Status::Finding),
         warning: ids(Status::Conforms),
+    }
+}
+
+/// A bundle that fails upstream's verification: one finding with upstream's code as its
+/// rule, class and message, the step of the spec and what the check compared.
+fn bundle_finding(report: &BundleReport) -> Option<CheckFinding> {
+    let error = report.error()?;
+    let mut message = format!(
+        "{}: {} ({}); spec step {}",
+        error.class().as_str(),
+        safe_text(&error.message),
+        error.code.as_str(),
+        error.step
+    );
+    if let Some(compared) = &error.compared {
+        message.push_str(&format!(
+            "; {}: expected {}, found {}",
+            safe_text(&compared.what),
+            safe_text(&compared.expected),
+            safe_text(&compared.found)
+        ));
+    }
+    Some(CheckFinding::new(FindingKind::BundleError, None, message).with_rule(error.code.as_str()))
+}
+
+/// What a golden records for a bundle as a whole.
+fn bundle_object(report: &BundleReport, findings: &[CheckFinding]) -> ObjectGolden {
+    ObjectGolden {
+        kind: PacketKind::Bundle,
+        object: report.manifest_digest,
+        state: None,
+        migrated: None,
+        verdict: Some(report.verdict_key()),
+        run_root: report.run_root().map(str::to_owned),
+        failing: findings
+            .iter()
+            .filter(|finding| finding.kind == FindingKind::BundleError)
+            .filter_map(|finding| finding.rule.clone())
+            .collect(),
+        warning: Vec::new(),
     }
 }
 
@@ -251,6 +310,7 @@ fn expectable(kind: FindingKind) -> bool {
             | FindingKind::ProfileFailure
             | FindingKind::ProfileWarning
             | FindingKind::MigrationFinding
+            | FindingKind::BundleError
     )
 }
 
@@ -653,6 +713,7 @@ mod tests {
             source: Source::file("d/p.json"),
             offset: 0,
             bytes: text.to_vec(),
+            bundle: None,
         }
     }
 

@@ -25,12 +25,15 @@ pub enum PacketKind {
     ContextCore,
     Uaix,
     GoldenManifest,
+    /// An assay evidence bundle (`.tar.gz`) as a whole; its events are packets of their own
+    /// (`EvidenceEvent`, named `BUNDLE:SEQ`).
+    Bundle,
     NotJson,
     Unknown,
 }
 
 impl PacketKind {
-    pub const ALL: [PacketKind; 13] = [
+    pub const ALL: [PacketKind; 14] = [
         PacketKind::RawA2a,
         PacketKind::CanonicalPayload,
         PacketKind::EvidenceEvent,
@@ -42,6 +45,7 @@ impl PacketKind {
         PacketKind::ContextCore,
         PacketKind::Uaix,
         PacketKind::GoldenManifest,
+        PacketKind::Bundle,
         PacketKind::NotJson,
         PacketKind::Unknown,
     ];
@@ -59,6 +63,7 @@ impl PacketKind {
             PacketKind::ContextCore => "ContextCore handoff",
             PacketKind::Uaix => "UAIX handoff envelope",
             PacketKind::GoldenManifest => "golden manifest",
+            PacketKind::Bundle => "evidence bundle",
             PacketKind::NotJson => "not JSON",
             PacketKind::Unknown => "unknown",
         }
@@ -78,6 +83,7 @@ impl PacketKind {
             PacketKind::ContextCore => "contextcore",
             PacketKind::Uaix => "uaix",
             PacketKind::GoldenManifest => "golden",
+            PacketKind::Bundle => "bundle",
             PacketKind::NotJson => "not-json",
             PacketKind::Unknown => "unknown",
         }
@@ -126,6 +132,26 @@ impl Classification {
             reason: reason.into(),
         }
     }
+}
+
+/// Classifies a whole evidence bundle from its verification report: always kind `bundle`,
+/// the reason says upstream's verdict.
+pub fn classify_bundle(report: &crate::bundle::BundleReport) -> Classification {
+    let events = report.event_packets;
+    let reason = match &report.verdict {
+        Ok(facts) => format!(
+            "assay evidence bundle (.tar.gz): upstream's verifier accepts it, {} event(s), run root {}",
+            facts.event_count,
+            crate::json::safe_text(&facts.run_root)
+        ),
+        Err(error) => format!(
+            "assay evidence bundle (.tar.gz): fails upstream's verification: {} {} ({} readable event line(s))",
+            error.class().as_str(),
+            error.code.as_str(),
+            events
+        ),
+    };
+    Classification::new(PacketKind::Bundle, reason)
 }
 
 /// Classifies a packet from its parse (`Err` holds the parser's message) and file name.

@@ -147,6 +147,9 @@ pub(crate) fn not_json_reason_of(bytes: &[u8]) -> String {
 
 /// Classifies a packet from its bytes alone (no conversion): what `ls` shows.
 pub fn classify_packet(packet: &RawPacket) -> Classification {
+    if let Some(report) = &packet.bundle {
+        return super::classify_bundle(report);
+    }
     let parsed = parse(&packet.bytes);
     classify(
         parsed.as_ref().map_err(String::as_str),
@@ -239,6 +242,22 @@ fn reparse_ref(parsed: &Option<Result<Value, String>>) -> Result<&Value, &str> {
 
 /// Evaluates one packet into its summary.
 pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary {
+    if packet.bundle.is_some() {
+        // A bundle as a whole: its verdict is its report's; its events are packets of their own.
+        return PacketSummary {
+            source: packet.source.clone(),
+            offset: packet.offset,
+            kind: PacketKind::Bundle,
+            duplicate_keys: 0,
+            audit_errors: 0,
+            audit_warnings: 0,
+            canonical_state: None,
+            profile_failures: 0,
+            profile_warnings: 0,
+            migration_findings: 0,
+            modes: [None, None],
+        };
+    }
     // The first mode's conversion reads the packet anyway; classification reuses it, so a raw
     // packet is parsed once per mode and never once more.
     let first = options.modes.first().map(|&mode| {
@@ -289,6 +308,9 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
             summary.modes[mode.index()] = mode_summary(mode, &conversion);
         }
     } else if let (Some(shape), Ok(value)) = (kind.canonical_shape(), parsed) {
+        if unaudited_bundle_event(&packet.source, value) {
+            return summary;
+        }
         let audit = audit(value, shape);
         summary.audit_errors = count(&audit, Severity::Error);
         summary.audit_warnings = count(&audit, Severity::Warning);
@@ -310,6 +332,17 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
         }
     }
     summary
+}
+
+/// A bundle's event that is not an A2A adapter event (`type` outside `assay.adapter.a2a.`):
+/// listed, digested and recorded like any event, but not audited (`not_checked`): the freeze
+/// rules are about the A2A adapter's output.
+pub fn unaudited_bundle_event(source: &Source, value: &Value) -> bool {
+    source.is_bundle_event()
+        && !value
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|type_| type_.starts_with(crate::bundle::event::A2A_TYPE_PREFIX))
 }
 
 /// The migration `check` judges an A2A object by (to the other version, no choices), for
@@ -334,6 +367,21 @@ fn count(audit: &Audit, severity: Severity) -> u32 {
         .iter()
         .filter(|finding| finding.severity == severity)
         .count() as u32
+}
+
+/// A bundle file's classification, opening it once more (kind `bundle` even when it cannot
+/// be read: the reason says why).
+fn bundle_classification(path: &std::path::Path) -> Classification {
+    match crate::bundle::open_packets(path, &crate::bundle::Limits::default()) {
+        Ok(opened) => super::classify_bundle(&opened.report),
+        Err(error) => Classification {
+            kind: PacketKind::Bundle,
+            reason: format!(
+                "assay evidence bundle (.tar.gz) that cannot be read: {}",
+                error.reason
+            ),
+        },
+    }
 }
 
 /// Everything a view shows for one packet.
@@ -367,7 +415,13 @@ impl PacketDetail {
 /// Evaluates one packet in full.
 pub fn detail(source: Source, bytes: Vec<u8>, options: &EvaluateOptions) -> PacketDetail {
     let parsed = parse(&bytes);
-    let classification = classify(parsed.as_ref().map_err(String::as_str), source.file_name());
+    let classification = if source.line.is_none() && crate::bundle::is_bundle_path(&source.path) {
+        // A bundle's own packet (its bytes are its manifest): the kind is the bundle's,
+        // whatever its manifest holds.
+        bundle_classification(&source.path)
+    } else {
+        classify(parsed.as_ref().map_err(String::as_str), source.file_name())
+    };
     let duplicate_keys = scan_duplicate_keys(&bytes);
     let explanations = if converted_kind(classification.kind) {
         options
@@ -379,6 +433,7 @@ pub fn detail(source: Source, bytes: Vec<u8>, options: &EvaluateOptions) -> Pack
         Vec::new()
     };
     let audit = match (classification.kind.canonical_shape(), &parsed) {
+        (Some(_), Ok(value)) if unaudited_bundle_event(&source, value) => None,
         (Some(shape), Ok(value)) => Some(audit(value, shape)),
         _ => None,
     };
@@ -421,6 +476,7 @@ mod tests {
             source: Source::file("p.json"),
             offset: 0,
             bytes: text.as_bytes().to_vec(),
+            bundle: None,
         }
     }
 

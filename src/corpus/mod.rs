@@ -18,10 +18,11 @@ pub use check::{
     check_packet, golden_finding, recorded_mode, CheckOptions, GoldenLookup, GoldenVerdict,
     ModeCheck, PacketCheck,
 };
-pub use classify::{classify, Classification, PacketKind, GOLDEN_MANIFEST_NAME};
+pub use classify::{classify, classify_bundle, Classification, PacketKind, GOLDEN_MANIFEST_NAME};
 pub use evaluate::{
     classify_packet, detail, kind_after_conversion, migration_for, not_json_reason, summarize,
-    DigestSet, EvaluateOptions, ModeResult, ModeSummary, PacketDetail, PacketSummary,
+    unaudited_bundle_event, DigestSet, EvaluateOptions, ModeResult, ModeSummary, PacketDetail,
+    PacketSummary,
 };
 pub use pair::{
     expected_payload_name, manifest_key, paired_raw_name, PairedFiles, Pairing, PAYLOAD_SUFFIX,

@@ -157,10 +157,10 @@ fn read_batches(
             }
             WalkItem::File {
                 path,
-                format: FileFormat::Ndjson,
+                format: format @ (FileFormat::Ndjson | FileFormat::Bundle),
             } => {
                 let mut keep_going = true;
-                read_packets(path, FileFormat::Ndjson, max_file_bytes, &mut |item| {
+                read_packets(path, *format, max_file_bytes, &mut |item| {
                     keep_going = push(Work::Ready(item), &mut batch);
                     keep_going
                 });

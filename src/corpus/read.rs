@@ -19,6 +19,9 @@ pub struct RawPacket {
     /// read it again without keeping every packet in memory.
     pub offset: u64,
     pub bytes: Vec<u8>,
+    /// Set on the packet that stands for a whole evidence bundle (kind `bundle`): its
+    /// verification report. Its `bytes` are then the bundle's `manifest.json`.
+    pub bundle: Option<std::sync::Arc<crate::bundle::BundleReport>>,
 }
 
 /// An input that yielded no packet, with the reason in plain words.
@@ -61,6 +64,27 @@ pub fn read_packets(
             each(read_whole(file, path, max_bytes));
         }
         FileFormat::Ndjson => read_lines(file, path, max_bytes, each),
+        FileFormat::Bundle => read_bundle(file, path, each),
+    }
+}
+
+/// A bundle: its own packet first (kind `bundle`), then one per readable event line.
+/// Read from the descriptor already opened (and checked to be a regular file), under
+/// upstream's limits (step 0 caps the input); nothing is extracted.
+fn read_bundle(
+    file: File,
+    path: &Path,
+    each: &mut dyn FnMut(Result<RawPacket, LoadError>) -> bool,
+) {
+    let bundle = crate::bundle::open_reader(file, &crate::bundle::Limits::default());
+    let opened = crate::bundle::packets_of(path, bundle);
+    if !each(Ok(opened.packet)) {
+        return;
+    }
+    for event in opened.events {
+        if !each(Ok(event)) {
+            return;
+        }
     }
 }
 
@@ -91,6 +115,7 @@ fn read_whole(file: File, path: &Path, max_bytes: u64) -> Result<RawPacket, Load
         source: Source::file(path),
         offset: 0,
         bytes,
+        bundle: None,
     })
 }
 
@@ -156,6 +181,7 @@ fn read_lines(
                 let capacity = line.len().next_power_of_two().max(64);
                 std::mem::replace(&mut line, Vec::with_capacity(capacity))
             },
+            bundle: None,
         });
         if !each(packet) {
             return;
@@ -181,13 +207,23 @@ fn skip_rest_of_line(reader: &mut impl BufRead) -> std::io::Result<u64> {
     }
 }
 
-/// Reads one packet again: the whole file, or the line starting at `offset`.
+/// Reads one packet again: the whole file, or the line starting at `offset`. For a bundle:
+/// its `manifest.json` (the bundle's own packet), or the event line SEQ (`offset`).
 pub fn reread_packet(source: &Source, offset: u64, max_bytes: u64) -> Result<Vec<u8>, LoadError> {
     use std::io::{Seek, SeekFrom};
     let fail = |reason: String| LoadError {
         source: source.clone(),
         reason,
     };
+    if crate::bundle::is_bundle_path(&source.path) {
+        let limits = crate::bundle::Limits::default();
+        return match source.line {
+            Some(seq) => crate::bundle::reread_event(&source.path, seq, &limits),
+            None => {
+                crate::bundle::open_packets(&source.path, &limits).map(|opened| opened.packet.bytes)
+            }
+        };
+    }
     let mut file = open_regular(&source.path).map_err(|error| fail(error.reason))?;
     if source.line.is_none() {
         return read_whole(file, &source.path, max_bytes).map(|packet| packet.bytes);

@@ -11,11 +11,17 @@ pub enum FileFormat {
     Json,
     /// One packet per non-blank line (`.ndjson`, `.jsonl`).
     Ndjson,
+    /// An assay evidence bundle (`.tar.gz`, `.tgz`): a packet for the bundle and one per
+    /// event line (see `bundle::packets`).
+    Bundle,
 }
 
 impl FileFormat {
     /// The format a file name implies; `None` for files a directory walk skips.
     pub fn of(path: &Path) -> Option<FileFormat> {
+        if crate::bundle::is_bundle_path(path) {
+            return Some(FileFormat::Bundle);
+        }
         match path.extension().and_then(|extension| extension.to_str()) {
             Some("json") => Some(FileFormat::Json),
             Some("ndjson" | "jsonl") => Some(FileFormat::Ndjson),
@@ -45,6 +51,11 @@ impl Source {
             path,
             line: Some(line),
         }
+    }
+
+    /// Whether this names an event of an evidence bundle (`BUNDLE:SEQ`).
+    pub fn is_bundle_event(&self) -> bool {
+        self.line.is_some() && crate::bundle::is_bundle_path(&self.path)
     }
 
     /// The file name, for display and for classification by name.

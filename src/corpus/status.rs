@@ -96,10 +96,12 @@ pub enum FindingKind {
     ProfileWarning,
     /// An A2A protocol object mixes versions, or its migration's result fails a check.
     MigrationFinding,
+    /// An evidence bundle fails upstream's verification (rule: upstream's error code).
+    BundleError,
 }
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 13] = [
+    pub const ALL: [FindingKind; 14] = [
         FindingKind::LoadError,
         FindingKind::NotJson,
         FindingKind::ManifestError,
@@ -113,6 +115,7 @@ impl FindingKind {
         FindingKind::ProfileFailure,
         FindingKind::ProfileWarning,
         FindingKind::MigrationFinding,
+        FindingKind::BundleError,
     ];
 
     /// The status a finding of this kind gives its packet (at least).
@@ -126,7 +129,8 @@ impl FindingKind {
             FindingKind::AuditError
             | FindingKind::DuplicateKeys
             | FindingKind::ProfileFailure
-            | FindingKind::MigrationFinding => Status::Finding,
+            | FindingKind::MigrationFinding
+            | FindingKind::BundleError => Status::Finding,
             FindingKind::NoGolden => Status::NoGolden,
             FindingKind::AuditWarning | FindingKind::ProfileWarning => Status::Conforms,
         }
@@ -147,6 +151,7 @@ impl FindingKind {
             FindingKind::ProfileFailure => "profile_failure",
             FindingKind::ProfileWarning => "profile_warning",
             FindingKind::MigrationFinding => "migration_finding",
+            FindingKind::BundleError => "bundle_error",
         }
     }
 
@@ -166,6 +171,7 @@ impl FindingKind {
             FindingKind::ProfileFailure => "profile rule failures",
             FindingKind::ProfileWarning => "profile rule warnings",
             FindingKind::MigrationFinding => "A2A migration findings",
+            FindingKind::BundleError => "evidence bundle verification failures",
         }
     }
 }

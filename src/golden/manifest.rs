@@ -42,7 +42,11 @@ impl PacketKey {
     /// reached by a directory walk: its extension is not one the walk reads.)
     pub fn parse(text: &str) -> PacketKey {
         if let Some((file, line)) = text.rsplit_once(':') {
-            let stream = file.ends_with(".ndjson") || file.ends_with(".jsonl");
+            // Streams' lines, and bundles' events (`BUNDLE:SEQ`).
+            let stream = file.ends_with(".ndjson")
+                || file.ends_with(".jsonl")
+                || file.ends_with(".tar.gz")
+                || file.ends_with(".tgz");
             if let (true, Ok(line)) = (stream, line.parse::<usize>()) {
                 return PacketKey {
                     file: file.to_owned(),
@@ -438,7 +442,7 @@ fn parse_object(map: &Map<String, Value>, at: &str) -> Result<ObjectGolden, Mani
         .filter(|&kind| super::object::records_object(kind))
         .ok_or_else(|| {
             bad(format!(
-                "{at}.kind {} is not a kind with an object golden (payload, event, batch, a2a-0.3, a2a-1.0, a2a, ahc, contextcore, uaix)",
+                "{at}.kind {} is not a kind with an object golden (payload, event, batch, a2a-0.3, a2a-1.0, a2a, ahc, contextcore, uaix, bundle)",
                 quoted(kind)
             ))
         })?;
@@ -474,6 +478,8 @@ fn parse_object(map: &Map<String, Value>, at: &str) -> Result<ObjectGolden, Mani
             })
             .transpose()?,
         migrated: digest("migrated")?,
+        verdict: string(map, "verdict", at)?.map(str::to_owned),
+        run_root: string(map, "run_root", at)?.map(str::to_owned),
         failing: ids("failing")?,
         warning: ids("warning")?,
     })
@@ -683,11 +689,36 @@ mod tests {
                     object: crate::json::digest_bytes(b"o"),
                     state: None,
                     migrated: Some(crate::json::digest_bytes(b"m")),
+                    verdict: None,
+                    run_root: None,
                     failing: vec!["mixed-versions".to_owned(), "V10-3".to_owned()],
                     warning: Vec::new(),
                 }),
                 ..GoldenEntry::default()
             },
+        );
+        manifest.packets.insert(
+            PacketKey::file("b.tar.gz"),
+            GoldenEntry {
+                object: Some(ObjectGolden {
+                    kind: PacketKind::Bundle,
+                    object: crate::json::digest_bytes(b"manifest"),
+                    state: None,
+                    migrated: None,
+                    verdict: Some("valid".to_owned()),
+                    run_root: Some(format!("sha256:{}", "ab".repeat(32))),
+                    failing: Vec::new(),
+                    warning: Vec::new(),
+                }),
+                ..GoldenEntry::default()
+            },
+        );
+        assert_eq!(
+            PacketKey::parse("b.tar.gz:3"),
+            PacketKey {
+                file: "b.tar.gz".to_owned(),
+                line: Some(3)
+            }
         );
         manifest.packets.insert(
             PacketKey::parse("s.ndjson:10"),

@@ -5,6 +5,11 @@
 //! snapshot test) and what `check` concluded (the ids of failing and warning findings, the
 //! named handoff state of canonical input, the digest of an A2A object's migrated form).
 //! An intentional negative records its failing ids, so failing is what it is expected to do.
+//!
+//! An evidence bundle records its verdict (`valid` or upstream's error code) and run root;
+//! its `object` is the canonical digest of its `manifest.json`. Its events are recorded one
+//! by one as `event` objects (`BUNDLE:SEQ`), so an edited and re-sealed bundle that upstream's
+//! verifier accepts still shows as drift.
 
 use crate::corpus::PacketKind;
 use crate::freeze::HandoffState;
@@ -12,7 +17,9 @@ use crate::json::Digest;
 use serde_json::{json, Value};
 
 /// The manifest keys of an object golden, in the order they are written.
-pub const OBJECT_KEYS: [&str; 6] = ["kind", "object", "state", "migrated", "failing", "warning"];
+pub const OBJECT_KEYS: [&str; 8] = [
+    "kind", "object", "state", "migrated", "verdict", "run_root", "failing", "warning",
+];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ObjectGolden {
@@ -23,6 +30,10 @@ pub struct ObjectGolden {
     pub state: Option<HandoffState>,
     /// A2A objects: the digest of the migrated form (v0.3 -> v1.0, or v1.0 -> v0.3).
     pub migrated: Option<Digest>,
+    /// Bundles: `valid` or upstream's error code.
+    pub verdict: Option<String>,
+    /// Bundles that verify: the run root (`sha256:HEX`).
+    pub run_root: Option<String>,
     /// Ids of the findings that fail it (audit errors, failing profile rows, migration
     /// findings, `mixed-versions`), in the order `check` reports them.
     pub failing: Vec<String>,
@@ -33,13 +44,15 @@ pub struct ObjectGolden {
 impl ObjectGolden {
     /// Every field by name with its value as written, `None` when absent: what `check`
     /// compares and `bless` reports, one field at a time.
-    pub fn fields(&self) -> [(&'static str, Option<String>); 6] {
+    pub fn fields(&self) -> [(&'static str, Option<String>); 8] {
         let list = |ids: &[String]| ids.join(" ");
         [
             ("kind", Some(self.kind.tag().to_owned())),
             ("object", Some(self.object.to_hex())),
             ("state", self.state.map(|state| state.key().to_owned())),
             ("migrated", self.migrated.map(|digest| digest.to_hex())),
+            ("verdict", self.verdict.clone()),
+            ("run_root", self.run_root.clone()),
             ("failing", Some(list(&self.failing))),
             ("warning", Some(list(&self.warning))),
         ]
@@ -55,6 +68,12 @@ impl ObjectGolden {
         }
         if let Some(migrated) = self.migrated {
             map.insert("migrated".into(), json!(migrated.to_hex()));
+        }
+        if let Some(verdict) = &self.verdict {
+            map.insert("verdict".into(), json!(verdict));
+        }
+        if let Some(run_root) = &self.run_root {
+            map.insert("run_root".into(), json!(run_root));
         }
         map.insert("failing".into(), json!(self.failing));
         map.insert("warning".into(), json!(self.warning));
@@ -72,6 +91,13 @@ impl ObjectGolden {
         }
         if let Some(migrated) = self.migrated {
             parts.push(format!("migrated {}", migrated.short(12)));
+        }
+        if let Some(verdict) = &self.verdict {
+            parts.push(format!("verdict {verdict}"));
+        }
+        if let Some(run_root) = &self.run_root {
+            let hex = run_root.strip_prefix("sha256:").unwrap_or(run_root);
+            parts.push(format!("run root {}", hex.get(..12).unwrap_or(hex)));
         }
         if !self.failing.is_empty() {
             parts.push(format!("failing [{}]", self.failing.join(" ")));
@@ -98,6 +124,12 @@ impl ObjectGolden {
         if let Some(migrated) = self.migrated {
             fields.push(format!("\"migrated\": \"{migrated}\""));
         }
+        if let Some(verdict) = &self.verdict {
+            fields.push(format!("\"verdict\": {}", quoted(verdict)));
+        }
+        if let Some(run_root) = &self.run_root {
+            fields.push(format!("\"run_root\": {}", quoted(run_root)));
+        }
         fields.push(format!("\"failing\": {}", list(&self.failing)));
         fields.push(format!("\"warning\": {}", list(&self.warning)));
         fields
@@ -106,5 +138,8 @@ impl ObjectGolden {
 
 /// Whether packets of `kind` get an object golden.
 pub fn records_object(kind: PacketKind) -> bool {
-    kind.canonical_shape().is_some() || kind.is_profile() || kind.is_a2a_object()
+    kind.canonical_shape().is_some()
+        || kind.is_profile()
+        || kind.is_a2a_object()
+        || kind == PacketKind::Bundle
 }

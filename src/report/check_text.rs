@@ -8,13 +8,14 @@ use crate::json::safe_text;
 use std::fmt::Write as _;
 
 /// Groups shown, in this order: what fails first, informational last.
-pub const GROUP_ORDER: [FindingKind; 13] = [
+pub const GROUP_ORDER: [FindingKind; 14] = [
     FindingKind::LoadError,
     FindingKind::ManifestError,
     FindingKind::NotJson,
     FindingKind::PairedUnreadable,
     FindingKind::GoldenMismatch,
     FindingKind::PairedMismatch,
+    FindingKind::BundleError,
     FindingKind::AuditError,
     FindingKind::ProfileFailure,
     FindingKind::MigrationFinding,

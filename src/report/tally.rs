@@ -430,6 +430,7 @@ mod tests {
             source: Source::file(name),
             offset: 0,
             bytes: text.as_bytes().to_vec(),
+            bundle: None,
         };
         CheckItem::Packet(Box::new(check_packet(
             &raw,

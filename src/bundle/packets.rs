@@ -1,0 +1,252 @@
+//! A bundle as the rest of the inspector sees it: one packet of kind `bundle` (its
+//! verification report) and one packet of kind `event` per readable line, named
+//! `BUNDLE:SEQ`, which every face (check, ls, explain, digest, the TUI) treats like any other
+//! canonical evidence event.
+//!
+//! SEQ is the line's position in the first `events.ndjson` member, from 0: for a bundle that
+//! verifies it is the event's `assayseq` (the verifier requires them contiguous from 0); for
+//! a rejected one it is still a stable name for the line. Only lines that parse as JSON
+//! objects become packets (spec §15: what an unverified open lists); the rest are covered by
+//! the bundle's own finding.
+//!
+//! Library entry point for other faces: [`open_packets`].
+
+use super::error::VerifyError;
+use super::lines::EventLines;
+use super::lint_table::{LintOutcome, LintPacks};
+use super::open::{open_path, Bundle};
+use super::Limits;
+use crate::corpus::{LoadError, RawPacket, Source};
+use crate::json::{digest_bytes, digest_value, Digest};
+use serde_json::Value;
+use std::path::Path;
+use std::sync::Arc;
+
+/// What a passing verification established, in owned, comparable form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifiedFacts {
+    pub run_id: String,
+    pub run_root: String,
+    pub event_count: u64,
+}
+
+/// A bundle's verification report and the facts every face shows for it, without its lines
+/// (the event packets carry those). Cheap to clone behind an `Arc`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BundleReport {
+    /// Upstream's verdict: what passed, or the first failed check (code, class, message,
+    /// step, compared values).
+    pub verdict: Result<VerifiedFacts, VerifyError>,
+    /// The digest a golden records for the bundle as a whole: the canonical digest of its
+    /// `manifest.json` when that parses as JSON, else the SHA-256 of the manifest's bytes,
+    /// else of nothing (no manifest could be read).
+    pub manifest_digest: Digest,
+    /// Lines of the first `events.ndjson` member (all of them, readable or not).
+    pub lines: usize,
+    /// Lines that became event packets (parse as JSON objects).
+    pub event_packets: usize,
+    /// Spec §15's counts (`None` when no events member could be read).
+    pub event_count: Option<u64>,
+    pub a2a_events: Option<u64>,
+    pub handoff_visible_events: Option<u64>,
+    /// Upstream's A2A lint pack rules evaluated over the readable events.
+    pub lint: Vec<LintOutcome>,
+}
+
+impl BundleReport {
+    pub fn is_valid(&self) -> bool {
+        self.verdict.is_ok()
+    }
+
+    pub fn error(&self) -> Option<&VerifyError> {
+        self.verdict.as_ref().err()
+    }
+
+    pub fn run_root(&self) -> Option<&str> {
+        self.verdict
+            .as_ref()
+            .ok()
+            .map(|facts| facts.run_root.as_str())
+    }
+
+    /// `valid`, or the error code: what a golden records and a list shows.
+    pub fn verdict_key(&self) -> String {
+        match &self.verdict {
+            Ok(_) => "valid".to_owned(),
+            Err(error) => error.code.as_str(),
+        }
+    }
+}
+
+/// An opened bundle: the full reader's result (manifest bytes, every stored line with its
+/// recomputed and stored hashes), its report, and its event packets in stored order.
+pub struct BundlePackets {
+    pub bundle: Bundle,
+    pub report: Arc<BundleReport>,
+    /// The packet of kind `bundle`: source is the bundle's path, bytes are its
+    /// `manifest.json` (empty when none was read), `bundle` holds the report.
+    pub packet: RawPacket,
+    /// One packet per readable line, `BUNDLE:SEQ`; `offset` is SEQ (see `reread_event`).
+    pub events: Vec<RawPacket>,
+}
+
+/// Opens a bundle file through the input layer and the given limits (nothing is extracted
+/// to disk) and turns it into packets. `Err` only when the file cannot be opened at all; a
+/// bundle that fails verification is `Ok`, with the failure in its report.
+pub fn open_packets(path: &Path, limits: &Limits) -> Result<BundlePackets, LoadError> {
+    let bundle = open_path(path, limits).map_err(|error| LoadError {
+        source: Source::file(path),
+        reason: error.reason,
+    })?;
+    Ok(packets_of(path, bundle))
+}
+
+/// Turns an opened bundle into its report and packets.
+pub fn packets_of(path: &Path, bundle: Bundle) -> BundlePackets {
+    let shared: Arc<Path> = Arc::from(path);
+    let mut lint = LintPacks::default();
+    let mut events = Vec::new();
+    if let Some(lines) = &bundle.events {
+        for position in 0..lines.len() {
+            if !lines.facts.get(position).is_some_and(|facts| facts.object) {
+                continue;
+            }
+            let content = lines.content(position);
+            if let Ok(value) = serde_json::from_slice::<Value>(content) {
+                lint.add(position, &value);
+            }
+            events.push(event_packet(&shared, position, content.to_vec()));
+        }
+    }
+    let manifest_digest = match &bundle.manifest_text {
+        Some(bytes) => match serde_json::from_slice::<Value>(bytes) {
+            Ok(value) => digest_value(&value),
+            Err(_) => digest_bytes(bytes),
+        },
+        None => digest_bytes(b""),
+    };
+    let report = Arc::new(BundleReport {
+        verdict: match &bundle.verdict {
+            Ok(verified) => Ok(VerifiedFacts {
+                run_id: verified.manifest.run_id.clone(),
+                run_root: verified.run_root.clone(),
+                event_count: verified.event_count,
+            }),
+            Err(error) => Err(error.clone()),
+        },
+        manifest_digest,
+        lines: bundle.events.as_ref().map_or(0, EventLines::len),
+        event_packets: events.len(),
+        event_count: bundle.event_count(),
+        a2a_events: bundle.a2a_events(),
+        handoff_visible_events: bundle.handoff_visible_events(),
+        lint: lint.finish(),
+    });
+    let packet = RawPacket {
+        source: Source::file(path),
+        offset: 0,
+        bytes: bundle.manifest_text.clone().unwrap_or_default(),
+        bundle: Some(report.clone()),
+    };
+    BundlePackets {
+        bundle,
+        report,
+        packet,
+        events,
+    }
+}
+
+fn event_packet(path: &Arc<Path>, position: usize, bytes: Vec<u8>) -> RawPacket {
+    RawPacket {
+        source: Source::line(path.clone(), position),
+        offset: position as u64,
+        bytes,
+        bundle: None,
+    }
+}
+
+/// Whether a path names a bundle by its file name (`*.tar.gz`, `*.tgz`).
+pub fn is_bundle_path(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|name| name.to_str())
+        .is_some_and(|name| name.ends_with(".tar.gz") || name.ends_with(".tgz"))
+}
+
+/// Reads one event line of a bundle again (opening and verifying the bundle once more):
+/// what a view does to show a packet it did not keep.
+pub fn reread_event(path: &Path, seq: usize, limits: &Limits) -> Result<Vec<u8>, LoadError> {
+    let fail = |reason: String| LoadError {
+        source: Source::line(Arc::from(path), seq),
+        reason,
+    };
+    let bundle = open_path(path, limits).map_err(|error| fail(error.reason))?;
+    let lines = bundle
+        .events
+        .as_ref()
+        .ok_or_else(|| fail("no events.ndjson member could be read".to_owned()))?;
+    if seq >= lines.len() {
+        return Err(fail(format!(
+            "the bundle has {} event line(s), no line {seq}",
+            lines.len()
+        )));
+    }
+    Ok(lines.content(seq).to_vec())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(name: &str) -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/bundles")
+            .join(name)
+    }
+
+    #[test]
+    fn a_valid_bundle_gives_one_packet_per_event_named_by_seq() {
+        let opened = open_packets(&data("valid-02-two-events.tar.gz"), &Limits::default()).unwrap();
+        assert!(opened.report.is_valid());
+        assert_eq!(
+            opened.report.run_root(),
+            Some("sha256:a68405e9eed6ad28c74602a2e961c4a680470afe5cfe3fb267215d35fe27cebb")
+        );
+        let names: Vec<String> = opened
+            .events
+            .iter()
+            .map(|packet| packet.source.to_string())
+            .collect();
+        let base = data("valid-02-two-events.tar.gz").display().to_string();
+        assert_eq!(names, vec![format!("{base}:0"), format!("{base}:1")]);
+        assert!(opened.packet.bundle.is_some());
+        assert_eq!(opened.report.verdict_key(), "valid");
+        let again =
+            reread_event(&data("valid-02-two-events.tar.gz"), 1, &Limits::default()).unwrap();
+        assert_eq!(again, opened.events[1].bytes);
+        assert!(reread_event(&data("valid-02-two-events.tar.gz"), 2, &Limits::default()).is_err());
+    }
+
+    #[test]
+    fn a_rejected_bundle_still_lists_its_readable_events() {
+        let opened = open_packets(
+            &data("bad-events-edited-no-rehash.tar.gz"),
+            &Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(opened.report.verdict_key(), "IntegrityEventHash");
+        assert!(!opened.events.is_empty());
+        assert_eq!(opened.report.event_count, Some(opened.events.len() as u64));
+        let truncated =
+            open_packets(&data("bad-gzip-truncated-half.tar.gz"), &Limits::default()).unwrap();
+        assert!(!truncated.report.is_valid());
+        assert!(open_packets(&data("no-such.tar.gz"), &Limits::default()).is_err());
+    }
+
+    #[test]
+    fn bundle_paths_by_name() {
+        assert!(is_bundle_path(Path::new("d/x.tar.gz")));
+        assert!(is_bundle_path(Path::new("x.tgz")));
+        assert!(!is_bundle_path(Path::new("x.gz")));
+        assert!(!is_bundle_path(Path::new("x.json")));
+    }
+}
