@@ -16,7 +16,8 @@ use std::path::PathBuf;
 ///
 /// Kinds: raw (raw A2A adapter packet), payload (canonical payload), event (evidence event),
 /// batch (adapter batch), a2a-0.3, a2a-1.0, ahc (master/sub handoff record), contextcore,
-/// uaix, golden (golden manifest), not-json, unknown. Raw packets show the expected payloads
+/// uaix, golden (golden manifest), bundle (assay evidence bundle, with upstream's verdict;
+/// its events are listed as BUNDLE:SEQ, kind event), not-json, unknown. Raw packets show the expected payloads
 /// paired with them (NAME.MODE.payload.json beside NAME.json). Exit 0, or 2 when an input
 /// could not be read.
 #[derive(Debug, clap::Args)]
