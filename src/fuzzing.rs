@@ -49,9 +49,8 @@ pub fn migrate(data: &[u8]) {
     };
     for direction in [Direction::Forward, Direction::Reverse] {
         if let Ok(migration) = Migration::run(&value, direction, &Choices::default()) {
-            for run in &migration.steps {
-                let _ = run.diff(2);
-            }
+            migration.each_step_diff(2, |_, _| {});
+            let _ = migration.step_diff(migration.steps.len().saturating_sub(1), 2);
             let _ = serde_json::to_string(&migration.report());
         }
     }
@@ -118,15 +117,82 @@ pub fn tui(data: &[u8]) {
     }
 }
 
+/// The bundle reader + verifier (`open_bytes`, steps 1-26 and the lenient events read) under
+/// upstream's default limits and under tight ones. Byte 0 picks how the rest becomes a
+/// bundle, so the fuzzer reaches past gzip's checksum: 0 = the rest is the `.tar.gz`; 1 = the
+/// rest is the tar, gzipped here; 2 = the rest is `manifest.json`, a NUL, `events.ndjson`,
+/// tarred and gzipped here.
+pub fn bundle(data: &[u8]) {
+    use crate::bundle::{open_bytes, Limits};
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    let bytes = match mode % 3 {
+        0 => rest.to_vec(),
+        1 => gzip(rest),
+        _ => {
+            let (manifest, events) = match rest.iter().position(|&b| b == 0) {
+                Some(at) => (&rest[..at], &rest[at + 1..]),
+                None => (rest, &[][..]),
+            };
+            gzip(&bundle_tar(manifest, events))
+        }
+    };
+    let tight = Limits {
+        max_bundle_bytes: 4096,
+        max_decode_bytes: 8192,
+        max_manifest_bytes: 1024,
+        max_events_bytes: 2048,
+        max_events: 3,
+        max_line_bytes: 512,
+        max_path_len: 16,
+        max_json_depth: 4,
+    };
+    for limits in [Limits::default(), tight] {
+        let opened = open_bytes(&bytes, &limits);
+        match &opened.verdict {
+            Ok(verified) => {
+                assert_eq!(opened.event_count(), Some(verified.event_count));
+                assert!(opened.run_root().is_some());
+            }
+            // Every refusal names itself: upstream's code and a message.
+            Err(error) => assert!(!error.to_string().is_empty(), "{error:?}"),
+        }
+        let _ = (opened.a2a_events(), opened.handoff_visible_events());
+    }
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    // Writing into a Vec cannot fail.
+    let _ = encoder.write_all(bytes);
+    encoder.finish().unwrap_or_default()
+}
+
+/// A GNU tar of `manifest.json` then `events.ndjson` with the given contents.
+fn bundle_tar(manifest: &[u8], events: &[u8]) -> Vec<u8> {
+    let mut builder = tar::Builder::new(Vec::new());
+    for (name, content) in [("manifest.json", manifest), ("events.ndjson", events)] {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(content.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        let _ = builder.append_data(&mut header, name, content);
+    }
+    builder.into_inner().unwrap_or_default()
+}
+
 /// A target body: any bytes in, a panic only when a promise is broken.
 pub type Target = fn(&[u8]);
 
 /// The targets by name, for the replay test and the fuzz/ binaries.
-pub const TARGETS: [(&str, Target); 6] = [
+pub const TARGETS: [(&str, Target); 7] = [
     ("raw_convert", raw_convert),
     ("duplicate_keys", duplicate_keys),
     ("manifest", manifest),
     ("migrate", migrate),
     ("profiles", profiles),
     ("tui", tui),
+    ("bundle", bundle),
 ];

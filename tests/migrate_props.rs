@@ -200,9 +200,7 @@ proptest! {
                 let off: Vec<&str> = migration.steps.iter().step_by(2).map(|run| run.step.id).collect();
                 let _ = migration.result_without(&off);
                 let _ = migration.report();
-                for run in &migration.steps {
-                    let _ = run.diff(2);
-                }
+                migration.each_step_diff(2, |_, _| {});
             }
         }
     }

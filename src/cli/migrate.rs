@@ -5,7 +5,9 @@ use super::{CliError, Exit, Output};
 use crate::a2a::ConvertOptions;
 use crate::freeze::relabel_outcome;
 use crate::json::{canonical_pretty, safe_text, scan_duplicate_keys};
-use crate::migrate::{choices_for, help, Choices, Direction, Migration, PathChange, StepRun};
+use crate::migrate::{
+    choices_for, help, Choices, DiffLine, Direction, Migration, PathChange, StepRun,
+};
 use crate::report::relabel_text::relabel_text;
 use crate::rules::{Finding, Severity};
 use clap::ValueEnum;
@@ -89,13 +91,15 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
             return Ok(Exit::Findings);
         }
     };
-    let mut migration = match Migration::run(&input, direction, &choices) {
+    // What the error path needs from the input, so the migration can own it.
+    let adapter_shaped = input.get("event_type").is_some() || input.get("protocol").is_some();
+    let mut migration = match Migration::run_owned(input, direction, &choices) {
         Ok(migration) => migration,
         Err(why) => {
             complain(&format!("{name}: not an A2A object: {why}"));
             // A raw adapter packet: say what relabelling it 1.0 would do at the adapter.
             if let Some(relabel) = relabel_outcome(&bytes, &ConvertOptions::default()) {
-                if input.get("event_type").is_some() || input.get("protocol").is_some() {
+                if adapter_shaped {
                     for line in relabel_text(&relabel).lines() {
                         complain(line);
                     }
@@ -201,7 +205,13 @@ fn path_change(change: &PathChange) -> String {
 
 const PATHS_SHOWN: usize = 12;
 
-fn print_step(index: usize, total: usize, run: &StepRun, out: &mut Output) {
+fn print_step(
+    index: usize,
+    total: usize,
+    run: &StepRun,
+    diff: &mut dyn Iterator<Item = DiffLine>,
+    out: &mut Output,
+) {
     let step = run.step;
     out.line(&format!(
         "step {}/{total}  {}: {}",
@@ -243,10 +253,8 @@ fn print_step(index: usize, total: usize, run: &StepRun, out: &mut Output) {
         run.before_digest().short(12),
         run.after_digest().short(12)
     ));
-    for hunk in run.diff(2) {
-        for line in hunk {
-            out.line(&format!("    {}{}", line.tag.sign(), line.text));
-        }
+    for line in diff {
+        out.line(&format!("    {}{}", line.tag.sign(), line.text));
     }
     for warning in &run.warnings {
         out.line(&format!("  {}", finding_line(warning)));
@@ -269,9 +277,12 @@ fn print_trace(name: &str, migration: &Migration, out: &mut Output) {
     }
     out.line("");
     let total = migration.steps.len();
-    for (index, run) in migration.steps.iter().enumerate() {
-        print_step(index, total, run, out);
-    }
+    // One replay for all the diffs: the per-step documents are not kept in the migration.
+    let mut index = 0;
+    migration.each_step_diff(2, |run, diff| {
+        print_step(index, total, run, diff, out);
+        index += 1;
+    });
     out.line(&format!("result ({}):", target_label(migration.direction)));
     out.line(&terminal_safe_json(&migration.result));
     out.line("");

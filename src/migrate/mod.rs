@@ -21,13 +21,15 @@
 //! let migration = Migration::run(&input, Direction::Forward, &Choices::none()).unwrap();
 //! // The detected object:
 //! assert_eq!(migration.detection.object.label(), "Task");
-//! // The applicable steps, in order, each with before/after values and the paths it changed:
+//! // The applicable steps, in order, each with the paths it changed and the digests of the
+//! // document before and after it:
 //! let ids: Vec<&str> = migration.steps.iter().map(|run| run.step.id).collect();
-//! assert!(ids.contains(&"taskstate-enum"));
-//! let run = migration.steps.iter().find(|run| run.step.id == "taskstate-enum").unwrap();
-//! let (_before, _after, _paths) = (&run.before, &run.after, &run.changes);
-//! // A per-step line diff of canonical pretty JSON (hunks with 2 lines of context):
-//! let hunks = run.diff(2);
+//! let at = ids.iter().position(|id| *id == "taskstate-enum").unwrap();
+//! let run = &migration.steps[at];
+//! let (_paths, _digests) = (&run.changes, (run.before_digest(), run.after_digest()));
+//! // A per-step line diff of canonical pretty JSON (hunks with 2 lines of context), made by
+//! // replaying the steps: the per-step documents are not kept.
+//! let hunks = migration.step_diff(at, 2);
 //! assert!(!hunks.is_empty());
 //! // The cumulative result with some steps switched off, and its effect on the result:
 //! let without = migration.result_without(&["taskstate-enum"]);

@@ -7,7 +7,7 @@ use super::detect::{detect_explained, Detection, NotA2a, Version};
 use super::diff::{self, DiffLine};
 use super::step::{Direction, PathChange, StepCtx, StepDef};
 use super::{steps_forward::FORWARD_STEPS, steps_reverse::REVERSE_STEPS};
-use crate::json::{digest_value, Digest, JsonPath};
+use crate::json::{canonical_pretty, digest_value, Digest, JsonPath};
 use crate::rules::{Finding, Severity};
 use serde_json::{json, Value};
 
@@ -27,29 +27,27 @@ pub fn step_by_id(id: &str) -> Option<&'static StepDef> {
         .find(|step| step.id == id)
 }
 
-/// One step that applied: the document before and after it, and what it recorded.
+/// One step that applied: what it recorded and the digests of the document before and after
+/// it. The documents themselves are not kept (a big object times every step is what made
+/// memory grow with the step count); [`Migration::step_diff`] and
+/// [`Migration::each_step_diff`] replay the steps to diff them.
 #[derive(Clone, Debug)]
 pub struct StepRun {
     pub step: &'static StepDef,
-    pub before: Value,
-    pub after: Value,
     pub changes: Vec<PathChange>,
     pub warnings: Vec<Finding>,
     pub choice: Option<ChoiceTaken>,
+    before_digest: Digest,
+    after_digest: Digest,
 }
 
 impl StepRun {
     pub fn before_digest(&self) -> Digest {
-        digest_value(&self.before)
+        self.before_digest
     }
 
     pub fn after_digest(&self) -> Digest {
-        digest_value(&self.after)
-    }
-
-    /// The step's diff as hunks of canonical pretty JSON with `context` lines around.
-    pub fn diff(&self, context: usize) -> Vec<Vec<DiffLine>> {
-        diff::hunks(&self.before, &self.after, context)
+        self.after_digest
     }
 }
 
@@ -78,7 +76,17 @@ impl Migration {
         direction: Direction,
         choices: &Choices,
     ) -> Result<Migration, NotA2a> {
-        let detection = detect_explained(input)?;
+        detect_explained(input)?;
+        Migration::run_owned(input.clone(), direction, choices)
+    }
+
+    /// [`Migration::run`] on a value the caller gives up, so a big object is not held twice.
+    pub fn run_owned(
+        input: Value,
+        direction: Direction,
+        choices: &Choices,
+    ) -> Result<Migration, NotA2a> {
+        let detection = detect_explained(&input)?;
         let mut warnings = detection_warnings(&detection);
         let already_at_target = match direction {
             Direction::Forward => detection.version == Version::V1_0,
@@ -97,14 +105,7 @@ impl Migration {
             ));
             (input.clone(), Vec::new())
         } else {
-            apply(
-                input,
-                &detection,
-                choices,
-                steps_for(direction),
-                &|_| false,
-                true,
-            )
+            record(&input, &detection, choices, steps_for(direction))
         };
         if !already_at_target && steps.is_empty() {
             warnings.push(Finding::new(
@@ -122,7 +123,7 @@ impl Migration {
         Ok(Migration {
             direction,
             detection,
-            input: input.clone(),
+            input,
             choices: choices.clone(),
             steps,
             result,
@@ -137,15 +138,81 @@ impl Migration {
         if self.already_at_target {
             return self.input.clone();
         }
-        apply(
-            &self.input,
-            &self.detection,
-            &self.choices,
-            steps_for(self.direction),
-            &|id| off.contains(&id),
-            false,
-        )
-        .0
+        let mut doc = self.input.clone();
+        for step in steps_for(self.direction) {
+            if !off.contains(&step.id) {
+                let mut ctx = StepCtx::new(step, &self.detection, &self.choices);
+                (step.apply)(&mut doc, &mut ctx);
+            }
+        }
+        doc
+    }
+
+    /// The diff of the `index`-th step that applied, as hunks of canonical pretty JSON with
+    /// `context` lines around; empty when there is no such step. Replays the steps before it.
+    pub fn step_diff(&self, index: usize, context: usize) -> Vec<Vec<DiffLine>> {
+        let mut hunks = Vec::new();
+        self.replay(index, |_, before, after| {
+            hunks = diff::text_hunks(before, after, context);
+            false
+        });
+        hunks
+    }
+
+    /// Every applied step with the lines of its diff (hunk after hunk), in order, in one
+    /// replay: the document, its text before and after one step, and one diff line are what
+    /// is alive at a time.
+    pub fn each_step_diff(
+        &self,
+        context: usize,
+        mut visit: impl FnMut(&StepRun, &mut dyn Iterator<Item = DiffLine>),
+    ) {
+        self.replay(0, |at, before, after| {
+            if let Some(run) = self.steps.get(at) {
+                diff::with_text_lines(before, after, context, |lines| visit(run, lines));
+            }
+            true
+        });
+    }
+
+    /// Runs the steps again on the input, calling `visit(index, before, after)` with the
+    /// canonical pretty text of the document around each step that applies (the same steps,
+    /// in the same order, as `steps`), from the one numbered `first` on, until it says stop.
+    /// Only the document and the two texts are alive; the texts are what the line diff needs
+    /// anyway.
+    fn replay(&self, first: usize, mut visit: impl FnMut(usize, &str, &str) -> bool) {
+        if self.already_at_target {
+            return;
+        }
+        let mut doc = self.input.clone();
+        let mut before: Option<String> = None;
+        let mut index = 0;
+        for step in steps_for(self.direction) {
+            let mut ctx = StepCtx::new(step, &self.detection, &self.choices);
+            if index < first {
+                // Steps before the ones asked about only need to run.
+                (step.apply)(&mut doc, &mut ctx);
+                if ctx.applied() {
+                    index += 1;
+                }
+                continue;
+            }
+            // A step that does not apply leaves the document as it was (it changed nothing
+            // and said nothing), so the text before this step is the one after the last
+            // step that applied.
+            let old = before.take().unwrap_or_else(|| canonical_pretty(&doc));
+            (step.apply)(&mut doc, &mut ctx);
+            if !ctx.applied() {
+                before = Some(old);
+                continue;
+            }
+            let new = canonical_pretty(&doc);
+            if !visit(index, &old, &new) {
+                return;
+            }
+            before = Some(new);
+            index += 1;
+        }
     }
 
     /// What switching off `off` does to the result: a diff from the full result to it.
@@ -209,30 +276,33 @@ fn detection_warnings(detection: &Detection) -> Vec<Finding> {
         .collect()
 }
 
-/// Applies `table` in order, skipping the steps `skip` names.
-fn apply(
+/// Applies `table` in order, recording each step that applies with the digests of the
+/// document around it; only the document itself is kept.
+fn record(
     input: &Value,
     detection: &Detection,
     choices: &Choices,
     table: &'static [StepDef],
-    skip: &dyn Fn(&str) -> bool,
-    record: bool,
 ) -> (Value, Vec<StepRun>) {
     let mut doc = input.clone();
     let mut runs = Vec::new();
-    for step in table.iter().filter(|step| !skip(step.id)) {
-        let before = if record { doc.clone() } else { Value::Null };
+    // The digest of `doc` as it is now. A step that does not apply changed nothing, so this
+    // stays the digest before the next step that does.
+    let mut current = digest_value(&doc);
+    for step in table {
         let mut ctx = StepCtx::new(step, detection, choices);
         (step.apply)(&mut doc, &mut ctx);
-        if record && ctx.applied() {
+        if ctx.applied() {
+            let after = digest_value(&doc);
             runs.push(StepRun {
                 step,
-                before,
-                after: doc.clone(),
                 changes: ctx.changes,
                 warnings: ctx.warnings,
                 choice: ctx.choice,
+                before_digest: current,
+                after_digest: after,
             });
+            current = after;
         }
     }
     (doc, runs)

@@ -190,7 +190,7 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
                 theme.warn(),
             )));
         }
-        lines.extend(diff_lines(&run.diff(2), theme));
+        lines.extend(diff_lines(&migration.step_diff(cursor, 2), theme));
     }
     if !focused {
         lines.push(Line::from(Span::styled(
