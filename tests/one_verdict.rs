@@ -65,6 +65,7 @@ fn explain_explains_every_kind_as_what_it_is() {
         "contextcore",
         "uaix",
         "golden",
+        "bundle",
         "not-json",
         "unknown",
     ] {
@@ -82,6 +83,7 @@ fn explain_explains_every_kind_as_what_it_is() {
             "a2a-0.3" | "a2a-1.0" | "a2a" => "detected",
             "ahc" | "contextcore" | "uaix" => "outcomes",
             "golden" => "parses",
+            "bundle" => "checks",
             _ => "reason",
         };
         let has = |key: &str| line.get(key).is_some() || line.to_string().contains(key);
@@ -89,7 +91,7 @@ fn explain_explains_every_kind_as_what_it_is() {
         if let Some(reported) = line.get("kind").and_then(Value::as_str) {
             if matches!(
                 kind.as_str(),
-                "a2a-0.3" | "a2a-1.0" | "a2a" | "golden" | "unknown"
+                "a2a-0.3" | "a2a-1.0" | "a2a" | "golden" | "bundle" | "unknown"
             ) {
                 assert_eq!(reported, kind, "{source}");
             }
@@ -108,6 +110,34 @@ fn digest_prints_hex_part_source_for_every_kind() {
         if kind == "not-json" {
             assert_eq!(digested.code, 1, "{source}");
             assert!(digested.stderr.contains("[C3]"), "{}", digested.stderr);
+            continue;
+        }
+        if kind == "bundle" {
+            // Its run root (when it verifies) and manifest digest, then every event's digest
+            // under BUNDLE:SEQ, each as ls names it.
+            let verifies = !digested.stderr.contains("no run root");
+            assert_eq!(digested.code, if verifies { 0 } else { 1 }, "{source}");
+            let mut lines = digested.stdout.lines();
+            if verifies {
+                assert!(lines
+                    .next()
+                    .unwrap()
+                    .ends_with(&format!("  run_root  {source}")));
+            }
+            assert!(lines
+                .next()
+                .unwrap()
+                .ends_with(&format!("  manifest  {source}")));
+            for line in lines {
+                let fields: Vec<&str> = line.split("  ").collect();
+                assert_eq!(fields[0].len(), 64, "{line}");
+                assert_eq!(fields[1], "event", "{line}");
+                assert_eq!(
+                    kinds.get(fields[2]).map(String::as_str),
+                    Some("event"),
+                    "{line}"
+                );
+            }
             continue;
         }
         if digested.code != 0 {

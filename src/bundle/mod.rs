@@ -20,6 +20,7 @@ pub mod lines;
 pub mod lint_table;
 pub mod open;
 pub mod packets;
+pub mod steps;
 pub mod strict;
 pub mod verify;
 pub mod write;

@@ -52,7 +52,24 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let options = args.conversion.options();
     let mut events = Vec::new();
     let mut skipped = 0usize;
+    // A bundle's events are taken like any events, but never those of a bundle that fails
+    // verification: re-sealing them would turn tampered lines into a bundle that verifies.
+    let mut rejected_bundle: Option<std::sync::Arc<Path>> = None;
     let load_errors = for_each_packet(&args.paths, &mut |packet| {
+        if let Some(report) = &packet.bundle {
+            // Its events follow as packets of their own.
+            rejected_bundle = (!report.is_valid()).then(|| packet.source.path.clone());
+            return;
+        }
+        if packet.source.is_bundle_event() && rejected_bundle.as_ref() == Some(&packet.source.path)
+        {
+            skipped += 1;
+            eprintln!(
+                "handoff-inspector: {}: event of a bundle that fails verification, left out",
+                packet.source
+            );
+            return;
+        }
         let kind = classify_packet(&packet).kind;
         match kind {
             PacketKind::EvidenceEvent | PacketKind::AdapterBatch => {

@@ -44,8 +44,12 @@ impl Part {
 /// come from its conversion (default: payload); canonical input (payload, event, batch) from
 /// the object itself (default: the whole object); any other JSON (A2A objects, profile
 /// packets, manifests) prints its `object` digest, its `handoff` member's when it has one,
-/// and an A2A object's `migrated` form. Exit 0 when every digest was printed, 1 when a packet
-/// did not convert or lacks the part, 2 on usage or I/O errors.
+/// and an A2A object's `migrated` form. An evidence bundle prints its `run_root` (when it
+/// verifies), its `manifest` digest (what its golden records), then each event line's
+/// `event` digest as `BUNDLE:SEQ` (the whole line, canonical: what its golden records);
+/// BUNDLE:SEQ digests one event. Exit 0 when every digest was printed, 1 when a packet
+/// did not convert or lacks the part (a bundle that fails verification has no run root),
+/// 2 on usage or I/O errors.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
@@ -53,6 +57,7 @@ pub struct Args {
     /// Which part to digest.
     #[arg(long, value_enum)]
     pub part: Option<Part>,
+    /// A packet file, a bundle, or BUNDLE:SEQ.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
 }
@@ -94,6 +99,36 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let options = args.conversion.options();
     let mut failed = 0usize;
     let load_errors = for_each_packet(std::slice::from_ref(&args.file), &mut |packet| {
+        if let Some(report) = &packet.bundle {
+            // A bundle: its run root and the digest its golden records; its events follow,
+            // each as the event digest (`event  BUNDLE:SEQ`).
+            if args.part.is_some() {
+                return;
+            }
+            match report.run_root() {
+                Some(run_root) => {
+                    let hex = run_root.strip_prefix("sha256:").unwrap_or(run_root);
+                    output.line(&format!(
+                        "{}  run_root  {}",
+                        crate::json::safe_text(hex),
+                        packet.source
+                    ));
+                }
+                None => {
+                    failed += 1;
+                    eprintln!(
+                        "handoff-inspector: {}: no run root: fails upstream's verification ({})",
+                        packet.source,
+                        report.verdict_key()
+                    );
+                }
+            }
+            output.line(&format!(
+                "{}  manifest  {}",
+                report.manifest_digest, packet.source
+            ));
+            return;
+        }
         let conversion = convert(&packet.bytes, &options);
         // The one classifier decides which digests a file has, as in `ls`, `check` and the TUI.
         let mut reparsed = None;

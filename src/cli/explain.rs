@@ -4,10 +4,13 @@
 use super::common::{for_each_packet, json_line, ConversionFlags, ProfileFlags, TextOrJson};
 use super::{CliError, Exit, Output};
 use crate::a2a::convert;
-use crate::corpus::{classify, kind_after_conversion, migration_for, PacketKind};
+use crate::corpus::{
+    classify, kind_after_conversion, migration_for, unaudited_bundle_event, PacketKind,
+};
 use crate::freeze::{audit, explain};
 use crate::json::scan_duplicate_keys;
 use crate::profiles;
+use crate::report::bundle_explain::BundleExplanation;
 use crate::report::explain::{audit_text, explanation_text, AuditJson, ExplanationJson};
 use crate::report::object_explain::{
     a2a_object_conforms, a2a_object_text, unknown_text, A2aObjectJson, ManifestJson,
@@ -19,7 +22,10 @@ use std::path::PathBuf;
 /// against the K1-A rule table (any bytes: not JSON is the adapter's C3), canonical evidence
 /// (payload, event, batch) audited against the freeze, an A2A object's migration (version,
 /// dialect, steps, findings), a master/sub, ContextCore or UAIX packet against its profile's
-/// rule table, a golden manifest (what it records, whether it parses).
+/// rule table, a golden manifest (what it records, whether it parses). An evidence bundle
+/// (.tar.gz): upstream's verdict, every check of the verification in order with pass/fail,
+/// a line per event (content hash, handoff state, audit) and upstream's A2A lint rules;
+/// BUNDLE:SEQ explains one of its events like any evidence event.
 ///
 /// Exit 0 when the packet converted (raw), conforms (canonical, profile, A2A object) or parses
 /// (manifest), 1 otherwise (and for files of no known shape), 2 on usage or I/O errors.
@@ -32,7 +38,7 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: TextOrJson,
-    /// The packet file (an NDJSON file explains each line).
+    /// The packet file (an NDJSON file explains each line), a bundle, or BUNDLE:SEQ.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
 }
@@ -42,7 +48,27 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let profile_options = args.profile.options()?;
     let mut findings = 0usize;
     let mut result = Ok(());
+    // A bundle named on its own is explained as a whole (its events in a line each); its
+    // events one by one with BUNDLE:SEQ, or when a directory holding it is walked.
+    let named_bundle = crate::bundle::is_bundle_path(&args.file) && !args.file.is_dir();
+    let evaluate = crate::corpus::EvaluateOptions {
+        conversion: options.clone(),
+        profile: profile_options.clone(),
+        ..Default::default()
+    };
     let load_errors = for_each_packet(std::slice::from_ref(&args.file), &mut |packet| {
+        if named_bundle && packet.source.is_bundle_event() {
+            return;
+        }
+        if packet.bundle.is_some() {
+            let written = explain_bundle(&packet.source.path, &evaluate, args.format, output);
+            match written {
+                Ok(true) => {}
+                Ok(false) => findings += 1,
+                Err(error) => result = Err(error),
+            }
+            return;
+        }
         let source = packet.source.to_string();
         let duplicates = scan_duplicate_keys(&packet.bytes);
         // The one classifier, as `ls` and `check` ask it: after the conversion.
@@ -50,6 +76,25 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         let mut reparsed = None;
         let (kind, parsed) = kind_after_conversion(&packet, &conversion, &mut reparsed);
         let (conforms, written) = match (parsed, kind) {
+            (Ok(value), PacketKind::EvidenceEvent)
+                if unaudited_bundle_event(&packet.source, value) =>
+            {
+                let reason = "a bundle event that is not an A2A adapter event (type outside assay.adapter.a2a.): listed and recorded, not audited (not checked)";
+                let written = match args.format {
+                    TextOrJson::Text => text(output, &format!("{source}  event  {reason}")),
+                    TextOrJson::Json => json_line(
+                        output,
+                        &serde_json::json!({
+                            "source": source,
+                            "kind": PacketKind::EvidenceEvent.tag(),
+                            "status": crate::corpus::Status::NotChecked.key(),
+                            "reason": reason,
+                            "findings": [],
+                        }),
+                    ),
+                };
+                (true, written)
+            }
             (Ok(value), kind) if kind.canonical_shape().is_some() => {
                 let Some(shape) = kind.canonical_shape() else {
                     return;
@@ -142,6 +187,25 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     });
     result?;
     Ok(Exit::from_counts(load_errors, findings))
+}
+
+/// Explains a bundle as a whole; `Ok(true)` when it verifies and no event has an audit error.
+fn explain_bundle(
+    path: &std::path::Path,
+    evaluate: &crate::corpus::EvaluateOptions,
+    format: TextOrJson,
+    output: &mut Output,
+) -> Result<bool, CliError> {
+    let opened = match crate::bundle::open_packets(path, &crate::bundle::Limits::default()) {
+        Ok(opened) => opened,
+        Err(error) => return Err(CliError::Usage(error.to_string())),
+    };
+    let explanation = BundleExplanation::new(&opened, evaluate);
+    match format {
+        TextOrJson::Text => text(output, &explanation.text())?,
+        TextOrJson::Json => json_line(output, &explanation.json())?,
+    }
+    Ok(explanation.conforms())
 }
 
 fn text(output: &mut Output, text: &str) -> Result<(), CliError> {

@@ -80,6 +80,8 @@ pub struct PacketCheck {
     /// Findings the manifest records as expected (an intentional negative whose object
     /// golden matches): reported as recorded, never counted against the packet.
     pub recorded_findings: Vec<CheckFinding>,
+    /// An evidence bundle's own packet: its verification report (verdict, counts, lint).
+    pub bundle: Option<std::sync::Arc<BundleReport>>,
 }
 
 impl PacketCheck {
@@ -230,6 +232,7 @@ pub fn check_packet(
         duplicate_key_paths,
         object,
         recorded_findings,
+        bundle: packet.bundle.clone(),
     }
 }
 
@@ -279,7 +282,10 @@ fn bundle_finding(report: &BundleReport) -> Option<CheckFinding> {
             safe_text(&compared.found)
         ));
     }
-    Some(CheckFinding::new(FindingKind::BundleError, None, message).with_rule(error.code.as_str()))
+    let mut finding =
+        CheckFinding::new(FindingKind::BundleError, None, message).with_rule(error.code.as_str());
+    finding.class = Some(error.class().as_str());
+    Some(finding)
 }
 
 /// What a golden records for a bundle as a whole.

@@ -183,9 +183,12 @@ pub struct CheckFinding {
     /// The mode it concerns; `None` for the whole packet.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mode: Option<Mode>,
-    /// A K1-A or audit row id, when one applies.
+    /// A K1-A or audit row id, when one applies (for `bundle_error`: upstream's error code).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// `bundle_error` only: upstream's error class (Integrity, Contract, Security, Limits).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class: Option<&'static str>,
     /// Plain words; every packet-derived part already terminal-safe.
     pub message: String,
     /// For mismatches where both sides are known as JSON.
@@ -199,6 +202,7 @@ impl CheckFinding {
             kind,
             mode,
             rule: None,
+            class: None,
             message: message.into(),
             diff: None,
         }

@@ -68,6 +68,43 @@ struct PacketJson<'a> {
     /// What `check` concluded for a kind that is not converted, in the manifest's terms.
     #[serde(skip_serializing_if = "Option::is_none")]
     object: Option<Value>,
+    /// Evidence bundles: upstream's verdict and the counts `verify --format json` gives.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bundle: Option<Value>,
+}
+
+/// A bundle's report in the terms of `verify --format json`, plus the A2A lint rules.
+pub fn bundle_json(report: &crate::bundle::BundleReport) -> Value {
+    let error = report.error().map(|error| {
+        json!({
+            "code": error.code.as_str(),
+            "class": error.class().as_str(),
+            "message": error.message,
+            "step": error.step,
+            "compared": error.compared,
+        })
+    });
+    let lint: Vec<Value> = report
+        .lint
+        .iter()
+        .map(|outcome| {
+            json!({
+                "rule": outcome.rule,
+                "passes": outcome.passes(),
+                "matched_events": outcome.matched.len(),
+            })
+        })
+        .collect();
+    json!({
+        "valid": report.is_valid(),
+        "error": error,
+        "event_count": report.event_count,
+        "run_id": report.verdict.as_ref().ok().map(|facts| facts.run_id.as_str()),
+        "run_root": report.run_root(),
+        "a2a_events": report.a2a_events,
+        "handoff_visible_events": report.handoff_visible_events,
+        "lint": lint,
+    })
 }
 
 fn modes_json(check: &PacketCheck) -> Vec<ModeJson> {
@@ -132,6 +169,7 @@ pub fn packet_json(item: &CheckItem) -> serde_json::Result<String> {
             findings: &check.findings,
             recorded_findings: &check.recorded_findings,
             object: check.object.as_ref().map(|object| object.to_json()),
+            bundle: check.bundle.as_deref().map(bundle_json),
         }),
         CheckItem::LoadError(error) => {
             let findings = [CheckFinding::new(
@@ -149,6 +187,7 @@ pub fn packet_json(item: &CheckItem) -> serde_json::Result<String> {
                 findings: &findings,
                 recorded_findings: &[],
                 object: None,
+                bundle: None,
             })
         }
     }
