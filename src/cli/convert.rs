@@ -52,7 +52,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             failed += 1;
         }
         match convert_line(&packet.source, &conversion) {
-            Ok(line) => output.line(&line),
+            Ok(line) => output.line_bytes(&line),
             Err(error) => {
                 write_error = Some(CliError::Usage(format!("cannot encode output: {error}")))
             }

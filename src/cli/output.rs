@@ -81,12 +81,17 @@ impl Output {
     }
 
     pub fn line(&mut self, text: &str) {
+        self.line_bytes(text.as_bytes());
+    }
+
+    /// A line already made terminal-safe by its writer (e.g. `safe_json_bytes`).
+    pub fn line_bytes(&mut self, text: &[u8]) {
         if self.closed {
             return;
         }
         if self
             .inner
-            .write_all(text.as_bytes())
+            .write_all(text)
             .and_then(|_| self.inner.write_all(b"\n"))
             .is_err()
         {

@@ -17,15 +17,20 @@ pub struct Digest(pub [u8; 32]);
 impl Digest {
     /// 64 lowercase hex digits. Written directly: it runs for every packet converted.
     pub fn to_hex(&self) -> String {
+        self.hex_str(&mut [0u8; 64]).to_owned()
+    }
+
+    /// The 64 lowercase hex digits written into `buffer`, borrowed from it: `convert` writes
+    /// three digests a packet, and an allocation (or a char-at-a-time push, or a lossy UTF-8
+    /// pass) per digest showed up in its profile.
+    pub fn hex_str<'b>(&self, buffer: &'b mut [u8; 64]) -> &'b str {
         const DIGITS: &[u8; 16] = b"0123456789abcdef";
-        // Bytes into a fixed buffer, then one conversion: `convert` prints three digests a
-        // packet, and a char-at-a-time push showed up in its profile.
-        let mut hex = [0u8; 64];
         for (index, byte) in self.0.iter().enumerate() {
-            hex[2 * index] = DIGITS[usize::from(byte >> 4)];
-            hex[2 * index + 1] = DIGITS[usize::from(byte & 0x0f)];
+            buffer[2 * index] = DIGITS[usize::from(byte >> 4)];
+            buffer[2 * index + 1] = DIGITS[usize::from(byte & 0x0f)];
         }
-        String::from_utf8_lossy(&hex).into_owned()
+        // Only ASCII hex digits were written: the check cannot fail.
+        std::str::from_utf8(buffer).unwrap_or_default()
     }
 
     /// Parses 64 hex digits (either case).
@@ -53,7 +58,7 @@ impl Digest {
 
 impl fmt::Display for Digest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_hex())
+        f.write_str(self.hex_str(&mut [0u8; 64]))
     }
 }
 

@@ -10,25 +10,26 @@ use crate::corpus::Source;
 use crate::json::{safe_json_bytes, to_safe_json, Digest};
 use serde::Serialize;
 use serde_json::Value;
-use std::io::Write as _;
 
-/// The line for one packet, terminal-safe.
-pub fn convert_line(source: &Source, conversion: &Conversion) -> serde_json::Result<String> {
+/// The line for one packet: terminal-safe UTF-8 JSON, without the newline.
+pub fn convert_line(source: &Source, conversion: &Conversion) -> serde_json::Result<Vec<u8>> {
     let converted = match &conversion.result {
         Ok(converted) => converted,
-        Err(error) => return to_safe_json(&ErrorLine::new(source, error)),
+        Err(error) => return to_safe_json(&ErrorLine::new(source, error)).map(String::into_bytes),
     };
     let mut line = Vec::with_capacity(2048);
     line.extend_from_slice(br#"{"source":"#);
     serde_json::to_writer(&mut line, source)?;
     line.extend_from_slice(br#","ok":true,"batch":"#);
     let payload = converted.write_batch(&mut line);
-    let _ = write!(
-        line,
-        r#","digests":{{"payload":"{payload}","handoff":"{}","discovery":"{}"}}}}"#,
-        converted.handoff_digest(),
-        converted.discovery_digest()
-    );
+    let mut hex = [0u8; 64];
+    line.extend_from_slice(br#","digests":{"payload":""#);
+    line.extend_from_slice(payload.hex_str(&mut hex).as_bytes());
+    line.extend_from_slice(br#"","handoff":""#);
+    line.extend_from_slice(converted.handoff_digest().hex_str(&mut hex).as_bytes());
+    line.extend_from_slice(br#"","discovery":""#);
+    line.extend_from_slice(converted.discovery_digest().hex_str(&mut hex).as_bytes());
+    line.extend_from_slice(br#""}}"#);
     Ok(safe_json_bytes(line))
 }
 
@@ -95,7 +96,7 @@ mod tests {
         );
         let source = Source::file("dir/p\u{1b}[31m.json");
         (
-            convert_line(&source, &conversion).unwrap(),
+            String::from_utf8(convert_line(&source, &conversion).unwrap()).unwrap(),
             line_via_value(&source, &conversion).unwrap(),
         )
     }
