@@ -32,20 +32,41 @@ pub fn content_hash_input(
     type_: &str,
 ) -> String {
     let mut out = String::with_capacity(1024);
+    write_content_hash_input(
+        |out| write_jcs(data, out),
+        datacontenttype,
+        specversion,
+        subject,
+        type_,
+        &mut out,
+    );
+    out
+}
+
+/// The one writer of the content-hash envelope; `write_data` appends the JCS text of `data`
+/// (from a `serde_json::Value`, or from the verifier's borrowed fast tree), so both routes
+/// hash the same bytes by construction.
+pub fn write_content_hash_input(
+    write_data: impl FnOnce(&mut String),
+    datacontenttype: &str,
+    specversion: &str,
+    subject: Option<&str>,
+    type_: &str,
+    out: &mut String,
+) {
     out.push_str("{\"data\":");
-    write_jcs(data, &mut out);
+    write_data(out);
     out.push_str(",\"datacontenttype\":");
-    write_jcs_string(datacontenttype, &mut out);
+    write_jcs_string(datacontenttype, out);
     out.push_str(",\"specversion\":");
-    write_jcs_string(specversion, &mut out);
+    write_jcs_string(specversion, out);
     if let Some(subject) = subject {
         out.push_str(",\"subject\":");
-        write_jcs_string(subject, &mut out);
+        write_jcs_string(subject, out);
     }
     out.push_str(",\"type\":");
-    write_jcs_string(type_, &mut out);
+    write_jcs_string(type_, out);
     out.push('}');
-    out
 }
 
 pub fn content_hash(

@@ -5,10 +5,8 @@
 use super::error::{ErrorCode as C, VerifyError};
 use super::event::{a2a_and_visible, parse_event, A2A_TYPE_PREFIX};
 use super::fast::{self, Node};
-use super::hash::hex_digest;
+use super::hash::{sha256_text, write_content_hash_input};
 use super::strict::{validate, StrictError};
-use crate::profiles::jcs::write_jcs_string;
-use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 
 pub struct Fields<'a> {
@@ -166,7 +164,7 @@ fn from_node(node: Node<'_>) -> Option<Fields<'_>> {
     })
 }
 
-/// `hash::content_hash` over the fast tree: the same JCS text, member for member.
+/// `hash::content_hash` over the fast tree: the same envelope writer, `data` from the tree.
 fn node_content_hash(
     data: &Node<'_>,
     datacontenttype: &str,
@@ -175,20 +173,15 @@ fn node_content_hash(
     type_: &str,
 ) -> String {
     let mut out = String::with_capacity(1024);
-    out.push_str("{\"data\":");
-    fast::write_jcs(data, &mut out);
-    out.push_str(",\"datacontenttype\":");
-    write_jcs_string(datacontenttype, &mut out);
-    out.push_str(",\"specversion\":");
-    write_jcs_string(specversion, &mut out);
-    if let Some(subject) = subject {
-        out.push_str(",\"subject\":");
-        write_jcs_string(subject, &mut out);
-    }
-    out.push_str(",\"type\":");
-    write_jcs_string(type_, &mut out);
-    out.push('}');
-    hex_digest(Sha256::digest(out.as_bytes()).as_slice())
+    write_content_hash_input(
+        |out| fast::write_jcs(data, out),
+        datacontenttype,
+        specversion,
+        subject,
+        type_,
+        &mut out,
+    );
+    sha256_text(out.as_bytes())
 }
 
 #[cfg(test)]
