@@ -42,7 +42,8 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     }
     let modes = args.run.modes();
     let options = args.run.check_options()?;
-    let mut recorded: BTreeMap<PathBuf, Vec<(PacketKey, GoldenEntry)>> = BTreeMap::new();
+    // One sorted map per manifest directory; planning takes entries out of it one by one.
+    let mut recorded: BTreeMap<PathBuf, BTreeMap<PacketKey, GoldenEntry>> = BTreeMap::new();
     let mut load_errors: Vec<LoadError> = Vec::new();
     let run = check_corpus(
         &args.paths,
@@ -54,7 +55,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             CheckItem::Packet(check) => {
                 if let Some(entry) = check.recorded() {
                     let (dir, key) = manifest_key(&check.summary.source);
-                    recorded.entry(dir).or_default().push((key, entry));
+                    recorded.entry(dir).or_default().insert(key, entry);
                 }
             }
         },
@@ -93,11 +94,11 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         if existing.is_none() && entries.is_empty() {
             continue;
         }
-        let recorded_keys: HashSet<PacketKey> =
-            entries.iter().map(|(key, _)| key.clone()).collect();
+        // Asked only about keys not recorded in this run: such a packet of a file read in
+        // this run is gone (its line is no longer there).
         let still_exists = |key: &PacketKey| {
             if read_files.contains(&(dir.clone(), key.file.clone())) {
-                recorded_keys.contains(key)
+                false
             } else {
                 dir.join(&key.file).is_file()
             }

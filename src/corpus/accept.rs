@@ -35,7 +35,7 @@ pub fn accept_golden(check: &PacketCheck, options: &CheckOptions) -> Result<Acce
     // Only this packet is recorded; every other entry stays as it is, gone or not.
     let plan = plan_bless(
         existing.as_ref(),
-        vec![(key, entry)],
+        std::collections::BTreeMap::from([(key, entry)]),
         &modes,
         &options.evaluate.conversion,
         &|_| true,

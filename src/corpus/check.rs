@@ -96,7 +96,7 @@ impl PacketCheck {
             return Some(GoldenEntry {
                 duplicate_keys: self.duplicate_key_paths.clone(),
                 modes: [None, None],
-                object: Some(object.as_ref().clone()),
+                object: Some(object.clone()),
             });
         }
         if !converted_kind(self.summary.kind) {
@@ -357,7 +357,7 @@ fn compare_object(
         findings.push(CheckFinding::new(kind, None, message));
         return;
     };
-    if expected == current {
+    if **expected == *current {
         let (recorded, rest): (Vec<CheckFinding>, Vec<CheckFinding>) = std::mem::take(findings)
             .into_iter()
             .partition(|finding| expectable(finding.kind));

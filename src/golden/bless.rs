@@ -5,6 +5,7 @@
 use super::manifest::{GoldenEntry, GoldenManifest, PacketKey, RecordedOptions};
 use crate::a2a::{ConvertOptions, Mode};
 use crate::json::safe_text;
+use std::collections::BTreeMap;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,7 +102,7 @@ fn describe_options(options: &RecordedOptions) -> String {
 /// would keep digests recorded under the old options.
 pub fn plan_bless(
     existing: Option<&GoldenManifest>,
-    recorded: Vec<(PacketKey, GoldenEntry)>,
+    mut recorded: BTreeMap<PacketKey, GoldenEntry>,
     modes: &[Mode],
     options: &ConvertOptions,
     still_exists: &dyn Fn(&PacketKey) -> bool,
@@ -113,8 +114,7 @@ pub fn plan_bless(
     let mut changes = Vec::new();
     let current_options = RecordedOptions::of(options);
     if manifest.options != current_options {
-        let recorded_keys: std::collections::HashSet<&PacketKey> =
-            recorded.iter().map(|(key, _)| key).collect();
+        let recorded_keys: std::collections::HashSet<&PacketKey> = recorded.keys().collect();
         let stale = manifest.packets.keys().find(|key| {
             // An entry neither recorded again nor pruned keeps its old digests.
             let kept = !recorded_keys.contains(key) && (!prune || still_exists(key));
@@ -136,9 +136,13 @@ pub fn plan_bless(
         manifest.options = current_options;
     }
     let mut unchanged = 0;
-    let recorded_keys: std::collections::HashSet<PacketKey> =
-        recorded.iter().map(|(key, _)| key.clone()).collect();
-    for (key, entry) in recorded {
+    // The entries already in the manifest that this run has not recorded (yet): a set the
+    // size of the old manifest, not one more copy of every recorded key.
+    let mut not_recorded: std::collections::BTreeSet<PacketKey> =
+        manifest.packets.keys().cloned().collect();
+    // Taken out one at a time, so an entry is either here or in the manifest, never in both.
+    while let Some((key, entry)) = recorded.pop_first() {
+        not_recorded.remove(&key);
         let Some(old) = manifest.packets.get(&key).cloned() else {
             let mut fresh = GoldenEntry {
                 duplicate_keys: entry.duplicate_keys.clone(),
@@ -234,11 +238,9 @@ pub fn plan_bless(
         manifest.packets.insert(key, merged);
     }
     let mut kept_gone = Vec::new();
-    let gone: Vec<PacketKey> = manifest
-        .packets
-        .keys()
-        .filter(|key| !recorded_keys.contains(*key) && !still_exists(key))
-        .cloned()
+    let gone: Vec<PacketKey> = not_recorded
+        .into_iter()
+        .filter(|key| !still_exists(key))
         .collect();
     for key in gone {
         if prune {
@@ -295,7 +297,7 @@ mod tests {
     #[test]
     fn never_drops_existing_packets_and_prunes_only_when_asked() {
         let existing = manifest_with(&["a.json", "gone.json", "other.json"]);
-        let recorded = vec![(PacketKey::file("a.json"), entry(ErrorKind::Measurement))];
+        let recorded = BTreeMap::from([(PacketKey::file("a.json"), entry(ErrorKind::Measurement))]);
         let still_exists = |key: &PacketKey| key.file == "other.json";
         let plan = plan_bless(
             Some(&existing),
@@ -335,13 +337,13 @@ mod tests {
     #[test]
     fn reports_field_changes_and_additions() {
         let existing = manifest_with(&["a.json"]);
-        let recorded = vec![
+        let recorded = BTreeMap::from([
             (
                 PacketKey::file("a.json"),
                 entry(ErrorKind::StrictLossinessViolation),
             ),
             (PacketKey::file("b.json"), entry(ErrorKind::Measurement)),
-        ];
+        ]);
         let plan = plan_bless(
             Some(&existing),
             recorded,
@@ -380,7 +382,7 @@ mod tests {
         existing.packets.insert(PacketKey::file("a.json"), old);
         let plan = plan_bless(
             Some(&existing),
-            vec![(PacketKey::file("a.json"), entry(ErrorKind::Measurement))],
+            BTreeMap::from([(PacketKey::file("a.json"), entry(ErrorKind::Measurement))]),
             &Mode::BOTH,
             &ConvertOptions::default(),
             &|_| true,
@@ -402,7 +404,7 @@ mod tests {
         };
         let partial = plan_bless(
             Some(&existing),
-            vec![(PacketKey::file("a.json"), entry(ErrorKind::Measurement))],
+            BTreeMap::from([(PacketKey::file("a.json"), entry(ErrorKind::Measurement))]),
             &Mode::BOTH,
             &options,
             &|_| true,
@@ -411,10 +413,10 @@ mod tests {
         assert!(partial.unwrap_err().contains("--adapter-version 3.4.0"));
         let full = plan_bless(
             Some(&existing),
-            vec![
+            BTreeMap::from([
                 (PacketKey::file("a.json"), entry(ErrorKind::Measurement)),
                 (PacketKey::file("b.json"), entry(ErrorKind::Measurement)),
-            ],
+            ]),
             &Mode::BOTH,
             &options,
             &|_| true,

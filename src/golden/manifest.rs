@@ -233,7 +233,8 @@ pub struct GoldenEntry {
     /// Strict first.
     pub modes: [Option<ModeGolden>; 2],
     /// For kinds that are not converted: what `check` concluded (see `golden::object`).
-    pub object: Option<ObjectGolden>,
+    /// Boxed: most entries have none, and a manifest holds one entry per packet.
+    pub object: Option<Box<ObjectGolden>>,
 }
 
 impl GoldenEntry {
@@ -396,7 +397,7 @@ fn parse_entry(value: &Value, at: &str) -> Result<GoldenEntry, ManifestError> {
     only_keys(map, at, &allowed)?;
     let mut entry = GoldenEntry::default();
     if OBJECT_KEYS.iter().any(|key| map.contains_key(*key)) {
-        entry.object = Some(parse_object(map, at)?);
+        entry.object = Some(Box::new(parse_object(map, at)?));
     }
     if let Some(list) = map.get("duplicate_keys") {
         let items = list
@@ -684,7 +685,7 @@ mod tests {
         manifest.packets.insert(
             PacketKey::file("task.v03.json"),
             GoldenEntry {
-                object: Some(ObjectGolden {
+                object: Some(Box::new(ObjectGolden {
                     kind: PacketKind::A2aV03,
                     object: crate::json::digest_bytes(b"o"),
                     state: None,
@@ -693,14 +694,14 @@ mod tests {
                     run_root: None,
                     failing: vec!["mixed-versions".to_owned(), "V10-3".to_owned()],
                     warning: Vec::new(),
-                }),
+                })),
                 ..GoldenEntry::default()
             },
         );
         manifest.packets.insert(
             PacketKey::file("b.tar.gz"),
             GoldenEntry {
-                object: Some(ObjectGolden {
+                object: Some(Box::new(ObjectGolden {
                     kind: PacketKind::Bundle,
                     object: crate::json::digest_bytes(b"manifest"),
                     state: None,
@@ -709,7 +710,7 @@ mod tests {
                     run_root: Some(format!("sha256:{}", "ab".repeat(32))),
                     failing: Vec::new(),
                     warning: Vec::new(),
-                }),
+                })),
                 ..GoldenEntry::default()
             },
         );

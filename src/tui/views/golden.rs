@@ -121,7 +121,7 @@ pub fn drift_lines(
         lines.extend(field_lines(&recorded.fields(), &current.fields(), theme));
     }
     if let (Some(current), Some(recorded)) = (&check.object, &entry.object) {
-        let drifted = current.as_ref() != recorded;
+        let drifted = current.as_ref() != recorded.as_ref();
         lines.push(Line::from(vec![
             Span::styled(format!("  {:<8}", "object"), theme.accent()),
             if drifted {
