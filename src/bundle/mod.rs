@@ -31,7 +31,7 @@ pub use lines::{EventLines, LineFacts};
 pub use lint_table::{LintOutcome, A2A_LINT_TABLE};
 pub use open::{open_bytes, open_path, open_reader, Bundle};
 pub use packets::{
-    is_bundle_path, open_packets, packets_of, reread_event, BundlePackets, BundleReport,
-    VerifiedFacts,
+    bundle_event_ref, is_bundle_path, open_packets, packets_of, reread_event, take_event,
+    BundlePackets, BundleReport, VerifiedFacts,
 };
 pub use verify::Verified;

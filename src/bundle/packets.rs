@@ -172,6 +172,35 @@ pub fn is_bundle_path(path: &Path) -> bool {
         .is_some_and(|name| name.ends_with(".tar.gz") || name.ends_with(".tgz"))
 }
 
+/// `BUNDLE:SEQ` as named on a command line: the bundle file and the event's position, when
+/// the path as given does not exist and the part before its last colon names a bundle.
+pub fn bundle_event_ref(path: &Path) -> Option<(std::path::PathBuf, usize)> {
+    if path.exists() {
+        return None;
+    }
+    let text = path.to_str()?;
+    let (bundle, seq) = text.rsplit_once(':')?;
+    let seq = seq.parse::<usize>().ok()?;
+    let bundle = std::path::PathBuf::from(bundle);
+    is_bundle_path(&bundle).then_some((bundle, seq))
+}
+
+/// The event packet SEQ of an opened bundle, or why there is none.
+pub fn take_event(opened: BundlePackets, seq: usize) -> Result<RawPacket, LoadError> {
+    let lines = opened.report.lines;
+    let path = opened.packet.source.path.clone();
+    opened
+        .events
+        .into_iter()
+        .find(|event| event.source.line == Some(seq))
+        .ok_or_else(|| LoadError {
+            source: Source::line(path, seq),
+            reason: format!(
+                "no readable event {seq} in this bundle ({lines} event line(s); SEQ counts from 0)"
+            ),
+        })
+}
+
 /// Reads one event line of a bundle again (opening and verifying the bundle once more):
 /// what a view does to show a packet it did not keep.
 pub fn reread_event(path: &Path, seq: usize, limits: &Limits) -> Result<Vec<u8>, LoadError> {

@@ -204,35 +204,6 @@ pub fn for_each_packet(paths: &[PathBuf], each: &mut dyn FnMut(RawPacket)) -> us
     for_each_packet_found(paths, &mut |packet, _| each(packet))
 }
 
-/// `BUNDLE:SEQ` as named on the command line: the bundle file and the event's position, when
-/// the path as given is not a file and the part before its last colon is a bundle's name.
-pub fn bundle_event_ref(path: &std::path::Path) -> Option<(PathBuf, usize)> {
-    if path.exists() {
-        return None;
-    }
-    let text = path.to_str()?;
-    let (bundle, seq) = text.rsplit_once(':')?;
-    let bundle = PathBuf::from(bundle);
-    let seq = seq.parse::<usize>().ok()?;
-    crate::bundle::is_bundle_path(&bundle).then_some((bundle, seq))
-}
-
-/// The event packet `BUNDLE:SEQ` names (the bundle is opened and verified to find it).
-pub fn bundle_event(bundle: &std::path::Path, seq: usize) -> Result<RawPacket, LoadError> {
-    let opened = crate::bundle::open_packets(bundle, &crate::bundle::Limits::default())?;
-    let lines = opened.report.lines;
-    opened
-        .events
-        .into_iter()
-        .find(|event| event.source.line == Some(seq))
-        .ok_or_else(|| LoadError {
-            source: crate::corpus::Source::line(std::sync::Arc::from(bundle), seq),
-            reason: format!(
-                "no readable event {seq} in this bundle ({lines} event line(s); SEQ counts from 0)"
-            ),
-        })
-}
-
 /// Like [`for_each_packet`], also telling `each` whether the packet's file was named on the
 /// command line (`true`) or found by walking a directory (`false`): a named file is always
 /// taken as the command's input, a found one only when it is of a kind the command reads.
@@ -243,13 +214,6 @@ pub fn for_each_packet_found(paths: &[PathBuf], each: &mut dyn FnMut(RawPacket, 
         eprintln!("handoff-inspector: {error}");
     };
     for path in paths {
-        if let Some((bundle, seq)) = bundle_event_ref(path) {
-            match bundle_event(&bundle, seq) {
-                Ok(packet) => each(packet, true),
-                Err(error) => report(error),
-            }
-            continue;
-        }
         let named = !path.is_dir();
         for item in walk(std::slice::from_ref(path)) {
             match item {

@@ -157,7 +157,8 @@ fn read_batches(
             }
             WalkItem::File {
                 path,
-                format: format @ (FileFormat::Ndjson | FileFormat::Bundle),
+                format:
+                    format @ (FileFormat::Ndjson | FileFormat::Bundle | FileFormat::BundleEvent(_)),
             } => {
                 let mut keep_going = true;
                 read_packets(path, *format, max_file_bytes, &mut |item| {

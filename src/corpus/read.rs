@@ -65,6 +65,13 @@ pub fn read_packets(
         }
         FileFormat::Ndjson => read_lines(file, path, max_bytes, each),
         FileFormat::Bundle => read_bundle(file, path, each),
+        FileFormat::BundleEvent(seq) => {
+            let bundle = crate::bundle::open_reader(file, &crate::bundle::Limits::default());
+            each(crate::bundle::take_event(
+                crate::bundle::packets_of(path, bundle),
+                seq,
+            ));
+        }
     }
 }
 

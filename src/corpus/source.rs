@@ -14,6 +14,8 @@ pub enum FileFormat {
     /// An assay evidence bundle (`.tar.gz`, `.tgz`): a packet for the bundle and one per
     /// event line (see `bundle::packets`).
     Bundle,
+    /// One event of a bundle, named `BUNDLE:SEQ` on the command line.
+    BundleEvent(usize),
 }
 
 impl FileFormat {

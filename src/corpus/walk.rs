@@ -19,7 +19,8 @@ pub fn walk(paths: &[PathBuf]) -> Vec<WalkItem> {
 
 /// Expands paths: a file is taken as named (NDJSON when it ends in `.ndjson`/`.jsonl`, one
 /// packet otherwise); a directory contributes every `*.json`, `*.ndjson` and `*.jsonl` below
-/// it, recursively, sorted by path. Problems become `WalkItem::Error`s in place.
+/// it, recursively, sorted by path; a bundle (`.tar.gz`, `.tgz`) is read as one, and
+/// `BUNDLE:SEQ` names one of its events. Problems become `WalkItem::Error`s in place.
 pub fn walk_with(paths: &[PathBuf], options: &WalkOptions) -> Vec<WalkItem> {
     let keep = |path: &Path| FileFormat::of(path).is_some();
     walk_paths(paths, options, keep)
@@ -29,6 +30,19 @@ pub fn walk_with(paths: &[PathBuf], options: &WalkOptions) -> Vec<WalkItem> {
                 format: FileFormat::of(&path).unwrap_or(FileFormat::Json),
                 path,
             },
+            // `BUNDLE:SEQ`: not a file, but one event of the bundle before the colon.
+            Walked::Refused { path, .. } if crate::bundle::bundle_event_ref(&path).is_some() => {
+                match crate::bundle::bundle_event_ref(&path) {
+                    Some((bundle, seq)) => WalkItem::File {
+                        path: bundle,
+                        format: FileFormat::BundleEvent(seq),
+                    },
+                    None => WalkItem::Error(LoadError {
+                        source: Source::file(path),
+                        reason: "not a bundle event".to_owned(),
+                    }),
+                }
+            }
             Walked::Refused { path, reason } => WalkItem::Error(LoadError {
                 source: Source::file(path),
                 reason,

@@ -84,7 +84,11 @@ impl JunitWriter {
         let modes: Vec<Mode> = check.modes.iter().flatten().map(|mode| mode.mode).collect();
         if modes.is_empty() {
             let kind = check.summary.kind;
-            let label = if kind.canonical_shape().is_some() {
+            let label = if kind == crate::corpus::PacketKind::Bundle {
+                "bundle"
+            } else if check.status == Status::NotChecked {
+                "not checked"
+            } else if kind.canonical_shape().is_some() {
                 "audit"
             } else if kind.is_profile() {
                 "profile"

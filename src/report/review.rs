@@ -4,7 +4,7 @@
 //! grouped by kind. Its length depends on the number of rows and groups, not on the corpus.
 
 use super::check_text::{diff_lines, summary_lines, verdict_line, GROUP_ORDER};
-use super::tally::{Answer, CheckTally};
+use super::tally::{Answer, BundleTally, CheckTally};
 use crate::a2a::Mode;
 use crate::freeze::{unreachable_reason, COVERAGE_ROW_IDS, GUARDRAIL, K1A_TABLE, REVIEW_CHECKLIST};
 use crate::json::safe_text;
@@ -39,6 +39,7 @@ pub fn review_markdown(tally: &CheckTally, inputs: &[String]) -> String {
     }
     let _ = writeln!(out, "- {}\n", cell(&verdict_line(tally)));
     checklist_section(&mut out, tally);
+    bundles_section(&mut out, tally);
     coverage_section(&mut out, tally);
     findings_section(&mut out, tally);
     out
@@ -95,6 +96,137 @@ fn checklist_section(out: &mut String, tally: &CheckTally) {
             question.expected,
             shown,
             parts.join("<br>")
+        );
+    }
+    out.push('\n');
+}
+
+/// One part per evidence bundle: upstream's verdict, the freeze checklist answered from its
+/// events, upstream's A2A lint rules as upstream evaluates them, and what no pack says: its
+/// handoff-visible events by named state.
+fn bundles_section(out: &mut String, tally: &CheckTally) {
+    if tally.bundles_total == 0 {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "## Evidence bundles
+"
+    );
+    let _ = writeln!(
+        out,
+        "Upstream's verifier checks the archive's layout, each line's content hash, a contiguous sequence, and that run root and file hash agree with the lines. It does not show who wrote a bundle (nothing is signed: edit a line, recompute the hashes and it verifies again), nor anything about `time`, `source` or `id` beyond the resealable file hash, nor that any handoff in it was correct or authorized. Each event's golden (the whole line's digest) is what catches a re-sealed edit.\n"
+    );
+    for bundle in &tally.bundles {
+        bundle_part(out, bundle);
+    }
+    let more = tally.bundles_total - tally.bundles.len() as u64;
+    if more > 0 {
+        let _ = writeln!(
+            out,
+            "... and {more} more bundle(s), counted in the summary above.\n"
+        );
+    }
+}
+
+fn bundle_part(out: &mut String, bundle: &BundleTally) {
+    let report = &bundle.report;
+    let _ = writeln!(out, "### {}\n", code(&bundle.source));
+    match &report.verdict {
+        Ok(facts) => {
+            let _ = writeln!(
+                out,
+                "- upstream's verdict: **accepted** ({} events, run id {}, run root {})",
+                facts.event_count,
+                code(&facts.run_id),
+                code(&facts.run_root)
+            );
+        }
+        Err(error) => {
+            let _ = writeln!(
+                out,
+                "- upstream's verdict: **fails verification**: {} {} at step {}: {}",
+                error.class().as_str(),
+                code(&error.code.as_str()),
+                error.step,
+                cell(&error.message)
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "- check status: {}; events: {} ({} not A2A, not checked; {} with a freeze-audit error; {} failing the check)\n",
+        bundle.status.label(),
+        bundle.events,
+        bundle.not_checked,
+        bundle.audit_errors,
+        bundle.failing_events
+    );
+    let _ = writeln!(
+        out,
+        "| # | Question | Freeze expects | Answer from this bundle's events |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|");
+    for (question, evidence) in REVIEW_CHECKLIST.iter().zip(&bundle.checklist) {
+        let answer = evidence.answer();
+        let mut shown = match answer {
+            Answer::No => format!("**{}**", answer.label()),
+            Answer::NotEvidenced => "Not evidenced by this bundle".to_owned(),
+            Answer::Yes => answer.label().to_owned(),
+        };
+        if evidence.counter > 0 {
+            shown.push_str(&format!(
+                " (against: {})",
+                examples(&evidence.counter_examples, evidence.counter)
+            ));
+        }
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            question.id, question.question, question.expected, shown
+        );
+    }
+    out.push('\n');
+    let _ = writeln!(
+        out,
+        "Upstream's A2A lint packs (a rule passes when one event matches; every rule is a warning upstream, and upstream lints only a bundle that verifies):\n"
+    );
+    let _ = writeln!(out, "| Rule | Passes when | Upstream | Matching events |");
+    let _ = writeln!(out, "|---|---|---|---:|");
+    for outcome in &report.lint {
+        let condition = outcome.row().map_or("", |row| row.condition);
+        let verdict = if outcome.passes() {
+            "pass"
+        } else {
+            "**finding** (warning)"
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            outcome.rule,
+            cell(condition),
+            verdict,
+            outcome.matched.len()
+        );
+    }
+    out.push('\n');
+    let _ = writeln!(
+        out,
+        "Handoff-visible events by named state (no pack looks at `data.handoff`):\n"
+    );
+    if bundle.visible_by_state.is_empty() {
+        let _ = writeln!(out, "- none: every audited event keeps the defaults\n");
+        return;
+    }
+    let _ = writeln!(out, "| State | Events | Examples |");
+    let _ = writeln!(out, "|---|---:|---|");
+    for (state, count, shown) in &bundle.visible_by_state {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            code(state),
+            count,
+            examples(shown, *count)
         );
     }
     out.push('\n');

@@ -112,6 +112,89 @@ pub struct CheckTally {
     pub coverage: Vec<[CoverageCell; 2]>,
     /// Indexed like `REVIEW_CHECKLIST`.
     pub checklist: Vec<QuestionEvidence>,
+    /// Evidence bundles, in walk order (at most `MAX_BUNDLES`; `bundles_total` counts all).
+    pub bundles: Vec<BundleTally>,
+    pub bundles_total: u64,
+}
+
+/// Bundles described one by one in the reviewer's report; the rest are counted.
+const MAX_BUNDLES: usize = 50;
+
+/// One evidence bundle as the reviewer's report shows it: upstream's verdict and lint rules
+/// (from its report) and what its events say, aggregated as they stream past (a bundle's
+/// events follow its own packet in walk order).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BundleTally {
+    pub source: String,
+    path: std::sync::Arc<std::path::Path>,
+    pub report: std::sync::Arc<crate::bundle::BundleReport>,
+    /// The bundle packet's own status (its verdict against its golden).
+    pub status: Status,
+    pub events: u64,
+    /// Events that are not A2A adapter events.
+    pub not_checked: u64,
+    /// Events with a freeze-audit error.
+    pub audit_errors: u64,
+    /// Events whose status fails the check (drift, findings).
+    pub failing_events: u64,
+    /// The freeze's checklist answered from this bundle's events alone.
+    pub checklist: Vec<QuestionEvidence>,
+    /// Events whose handoff is visible, by named state (`task_and_message_refs`, ...; events
+    /// whose handoff is no legal state under `not a legal state`), with a few examples.
+    pub visible_by_state: Vec<(&'static str, u64, Vec<Example>)>,
+}
+
+impl BundleTally {
+    fn new(check: &PacketCheck, report: std::sync::Arc<crate::bundle::BundleReport>) -> Self {
+        let mut checklist = vec![QuestionEvidence::default(); REVIEW_CHECKLIST.len()];
+        checklist[Q_LANGUAGE] = language_evidence();
+        BundleTally {
+            source: check.summary.source.to_string(),
+            path: check.summary.source.path.clone(),
+            report,
+            status: check.status,
+            events: 0,
+            not_checked: 0,
+            audit_errors: 0,
+            failing_events: 0,
+            checklist,
+            visible_by_state: Vec::new(),
+        }
+    }
+
+    fn add_event(&mut self, check: &PacketCheck, require_golden: bool) {
+        self.events += 1;
+        if check.status.fails(require_golden) {
+            self.failing_events += 1;
+        }
+        if check.status == Status::NotChecked {
+            self.not_checked += 1;
+            return;
+        }
+        if check.summary.audit_errors > 0 {
+            self.audit_errors += 1;
+        }
+        let source = check.summary.source.to_string();
+        weigh_audit(&mut self.checklist, check, &source);
+        let state = match check.summary.canonical_state {
+            Some(HandoffState::Defaults) => return,
+            Some(state) => state.key(),
+            None => "not a legal state",
+        };
+        match self
+            .visible_by_state
+            .iter_mut()
+            .find(|(key, ..)| *key == state)
+        {
+            Some((_, count, examples)) => {
+                *count += 1;
+                if examples.len() < QUESTION_EXAMPLES {
+                    examples.push(source);
+                }
+            }
+            None => self.visible_by_state.push((state, 1, vec![source])),
+        }
+    }
 }
 
 /// Position of `item` in `all` (the `ALL` arrays index the tally's counters).
@@ -197,6 +280,8 @@ impl CheckTally {
                 checklist[Q_LANGUAGE] = language_evidence();
                 checklist
             },
+            bundles: Vec::new(),
+            bundles_total: 0,
         }
     }
 
@@ -287,8 +372,26 @@ impl CheckTally {
                 self.weigh_conversion(mode_summary.rows, state, &label);
             }
         }
-        if check.summary.kind.canonical_shape().is_some() {
-            self.weigh_audit(check, &source());
+        if let Some(report) = &check.bundle {
+            self.bundles_total += 1;
+            if self.bundles.len() < MAX_BUNDLES {
+                self.bundles.push(BundleTally::new(check, report.clone()));
+            }
+        }
+        // A bundle's event that is not an A2A adapter event was not audited: it bears on no
+        // question.
+        if check.summary.kind.canonical_shape().is_some() && check.status != Status::NotChecked {
+            weigh_audit(&mut self.checklist, check, &source());
+        }
+        if check.summary.source.is_bundle_event() {
+            let require_golden = self.require_golden;
+            if let Some(bundle) = self
+                .bundles
+                .last_mut()
+                .filter(|bundle| bundle.path == check.summary.source.path)
+            {
+                bundle.add_event(check, require_golden);
+            }
         }
     }
 
@@ -367,56 +470,57 @@ impl CheckTally {
             }
         }
     }
+}
 
-    /// What the audit of canonical input says about the checklist questions.
-    fn weigh_audit(&mut self, check: &PacketCheck, source: &str) {
-        let errors_with = |rules: &[&str]| -> Vec<&CheckFinding> {
-            check
-                .findings
-                .iter()
-                .filter(|finding| {
-                    finding.kind == FindingKind::AuditError
-                        && finding
-                            .rule
-                            .as_deref()
-                            .is_some_and(|rule| rules.contains(&rule))
-                })
-                .collect()
-        };
-        let label = || format!("{source} (audit)");
-        let against = |findings: &[&CheckFinding]| {
-            format!(
-                "{}: {}",
-                label(),
-                findings
-                    .first()
-                    .map_or("", |finding| finding.message.as_str())
-            )
-        };
-        let surface = errors_with(&SURFACE_RULES);
-        if surface.is_empty() {
-            self.checklist[Q_SURFACE].supports(label);
-        } else {
-            self.checklist[Q_SURFACE].contradicts(|| against(&surface));
-        }
-        let promotion = errors_with(&PROMOTION_RULES);
-        let visible = check
-            .summary
-            .canonical_state
-            .is_some_and(|state| state != HandoffState::Defaults);
-        if !promotion.is_empty() {
-            self.checklist[Q_PROMOTION].contradicts(|| against(&promotion));
-        } else if visible {
-            self.checklist[Q_PROMOTION].supports(label);
-        }
-        let synthetic = errors_with(&["SYN"]);
-        if !synthetic.is_empty() {
-            self.checklist[Q_SYNTHETIC].contradicts(|| against(&synthetic));
-        }
-        let updated = errors_with(&["N7"]);
-        if !updated.is_empty() {
-            self.checklist[Q_TASK_UPDATED].contradicts(|| against(&updated));
-        }
+/// What the audit of canonical input says about the checklist questions (of the corpus, or of
+/// one bundle's events).
+fn weigh_audit(checklist: &mut [QuestionEvidence], check: &PacketCheck, source: &str) {
+    let errors_with = |rules: &[&str]| -> Vec<&CheckFinding> {
+        check
+            .findings
+            .iter()
+            .filter(|finding| {
+                finding.kind == FindingKind::AuditError
+                    && finding
+                        .rule
+                        .as_deref()
+                        .is_some_and(|rule| rules.contains(&rule))
+            })
+            .collect()
+    };
+    let label = || format!("{source} (audit)");
+    let against = |findings: &[&CheckFinding]| {
+        format!(
+            "{}: {}",
+            label(),
+            findings
+                .first()
+                .map_or("", |finding| finding.message.as_str())
+        )
+    };
+    let surface = errors_with(&SURFACE_RULES);
+    if surface.is_empty() {
+        checklist[Q_SURFACE].supports(label);
+    } else {
+        checklist[Q_SURFACE].contradicts(|| against(&surface));
+    }
+    let promotion = errors_with(&PROMOTION_RULES);
+    let visible = check
+        .summary
+        .canonical_state
+        .is_some_and(|state| state != HandoffState::Defaults);
+    if !promotion.is_empty() {
+        checklist[Q_PROMOTION].contradicts(|| against(&promotion));
+    } else if visible {
+        checklist[Q_PROMOTION].supports(label);
+    }
+    let synthetic = errors_with(&["SYN"]);
+    if !synthetic.is_empty() {
+        checklist[Q_SYNTHETIC].contradicts(|| against(&synthetic));
+    }
+    let updated = errors_with(&["N7"]);
+    if !updated.is_empty() {
+        checklist[Q_TASK_UPDATED].contradicts(|| against(&updated));
     }
 }
 

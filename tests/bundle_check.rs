@@ -1,0 +1,414 @@
+//! Evidence bundles through every corpus face of the real binary: `check` (text, JSON, JUnit,
+//! markdown) over a directory holding loose packets and bundles, goldens that catch a
+//! re-sealed edit upstream's verifier accepts, `ls`/`explain`/`digest` on a bundle and on
+//! BUNDLE:SEQ agreeing on one verdict.
+
+mod common_bin;
+use common_bin::{a2a, run};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/bundles")
+        .join(name)
+}
+
+fn s(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// A directory with one loose raw packet and three bundles (valid, non-A2A mix, tampered).
+fn mixed_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        a2a("happy_task_requested"),
+        dir.path().join("happy_task_requested.json"),
+    )
+    .unwrap();
+    for (from, to) in [
+        ("valid-03-ten-mixed.tar.gz", "ten.tar.gz"),
+        ("valid-11-mixed-non-a2a.tar.gz", "mixed.tar.gz"),
+        ("bad-events-edited-no-rehash.tar.gz", "tampered.tar.gz"),
+    ] {
+        std::fs::copy(data(from), dir.path().join(to)).unwrap();
+    }
+    dir
+}
+
+fn check_json(args: &[&str]) -> (i32, Value) {
+    let mut all = vec!["check", "--format", "json"];
+    all.extend_from_slice(args);
+    let result = run(&all);
+    let report = serde_json::from_str(&result.stdout)
+        .unwrap_or_else(|error| panic!("{error}: {}", result.stdout));
+    (result.code, report)
+}
+
+fn packet<'a>(report: &'a Value, suffix: &str) -> &'a Value {
+    report["packets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|packet| packet["source"].as_str().unwrap().ends_with(suffix))
+        .unwrap_or_else(|| panic!("no packet {suffix}"))
+}
+
+#[test]
+fn check_reports_packets_and_bundles_in_every_format() {
+    let dir = mixed_dir();
+    let root = s(dir.path());
+
+    let (code, report) = check_json(&[&root]);
+    assert_eq!(code, 1, "the tampered bundle fails");
+    // 1 raw packet + 3 bundles + 10 + 12 + 10 events.
+    assert_eq!(report["summary"]["packets"], 36);
+    assert_eq!(report["summary"]["by_kind"]["bundle"], 3);
+    assert_eq!(report["summary"]["by_kind"]["event"], 32);
+    assert_eq!(report["summary"]["by_kind"]["raw"], 1);
+    let tampered = packet(&report, "/tampered.tar.gz");
+    assert_eq!(tampered["kind"], "bundle");
+    assert_eq!(tampered["status"], "finding");
+    let finding = &tampered["findings"][0];
+    assert_eq!(finding["kind"], "bundle_error");
+    assert_eq!(finding["rule"], "IntegrityEventHash");
+    assert_eq!(finding["class"], "Integrity");
+    assert!(finding["message"]
+        .as_str()
+        .unwrap()
+        .contains("Content hash mismatch at seq 1"));
+    assert_eq!(tampered["bundle"]["valid"], false);
+    assert_eq!(tampered["bundle"]["error"]["code"], "IntegrityEventHash");
+    assert_eq!(tampered["bundle"]["error"]["step"], 17);
+    // Its readable events are audited all the same (spec §15).
+    assert_eq!(packet(&report, "/tampered.tar.gz:1")["kind"], "event");
+    let ten = packet(&report, "/ten.tar.gz");
+    assert_eq!(ten["bundle"]["valid"], true);
+    assert_eq!(
+        ten["bundle"]["run_root"],
+        "sha256:b3d73b1e860dda69f848667d59648e67dfc57153036c818cd8fa7c4b94a19f27"
+    );
+    assert_eq!(ten["bundle"]["handoff_visible_events"], 3);
+    assert_eq!(ten["object"]["verdict"], "valid");
+    assert_eq!(
+        packet(&report, "/ten.tar.gz:1")["audit"]["state"],
+        "task_ref_only"
+    );
+    // Non-A2A events: listed, not checked.
+    let statuses: Vec<&str> = report["packets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|packet| {
+            packet["source"]
+                .as_str()
+                .unwrap()
+                .contains("/mixed.tar.gz:")
+        })
+        .map(|packet| packet["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses.len(), 12);
+    assert_eq!(statuses.iter().filter(|s| **s == "not_checked").count(), 0);
+    assert_eq!(packet(&report, "/happy_task_requested.json")["kind"], "raw");
+
+    let text = run(&["check", &root]);
+    assert_eq!(text.code, 1);
+    assert!(text.stdout.contains("3 bundle"), "{}", text.stdout);
+    assert!(
+        text.stdout
+            .contains("evidence bundle verification failures"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout.contains("IntegrityEventHash"),
+        "{}",
+        text.stdout
+    );
+
+    let junit = run(&["check", "--format", "junit", &root]);
+    let case = |needle: &str| -> String {
+        junit
+            .stdout
+            .lines()
+            .find(|line| line.contains("<testcase") && line.contains(needle))
+            .unwrap_or_else(|| panic!("no testcase {needle}: {}", junit.stdout))
+            .to_owned()
+    };
+    assert!(case("tampered.tar.gz [bundle]").contains("[bundle]"));
+    assert!(case("ten.tar.gz:1 [audit]").contains("[audit]"));
+    assert!(case("happy_task_requested.json [strict]").contains("[strict]"));
+    let tampered_case = junit
+        .stdout
+        .split("<testcase")
+        .find(|part| part.contains("tampered.tar.gz [bundle]"))
+        .unwrap();
+    assert!(tampered_case.contains("<failure"), "{tampered_case}");
+    assert!(
+        tampered_case.contains("IntegrityEventHash"),
+        "{tampered_case}"
+    );
+
+    let markdown = run(&["check", "--format", "markdown", &root]);
+    let md = &markdown.stdout;
+    assert!(md.contains("## Evidence bundles"), "{md}");
+    assert!(md.contains("/ten.tar.gz`"), "{md}");
+    assert!(md.contains("**fails verification**: Integrity `IntegrityEventHash`"));
+    assert!(md.contains("| A2A-DC-002 |"));
+    assert!(md.contains("| `task_ref_only` | 3 |"), "{md}");
+    assert!(md.contains("happy_task_requested.json"));
+}
+
+#[test]
+fn non_a2a_events_of_a_bundle_are_not_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        data("valid-11-mixed-non-a2a.tar.gz"),
+        dir.path().join("m.tar.gz"),
+    )
+    .unwrap();
+    let (_, report) = check_json(&[&s(dir.path())]);
+    let unchecked: Vec<&Value> = report["packets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|packet| packet["status"] == "not_checked")
+        .collect();
+    // valid-11 holds 9 A2A events and 3 assay.test.marker events. Without goldens every
+    // event is no_golden (a missing golden outranks not checked: the line is still recorded).
+    assert!(unchecked.is_empty());
+    let bless = run(&["bless", &s(dir.path())]);
+    assert_eq!(bless.code, 0, "{}", bless.stderr);
+    let (code, report) = check_json(&["--require-golden", &s(dir.path())]);
+    assert_eq!(code, 0);
+    assert_eq!(report["summary"]["by_status"]["not_checked"], 3);
+    // explain says the same of a marker event; ls gives it the same kind.
+    let marker = report["packets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|packet| packet["status"] == "not_checked")
+        .unwrap();
+    let source = marker["source"].as_str().unwrap();
+    let explained = run(&["explain", "--format", "json", source]);
+    assert_eq!(explained.code, 0, "{}", explained.stderr);
+    let line = &explained.json_lines()[0];
+    assert_eq!(line["status"], "not_checked");
+    assert_eq!(line["kind"], marker["kind"]);
+    let listed = run(&["ls", "--format", "json", source]);
+    assert_eq!(listed.json_lines()[0]["kind"], marker["kind"]);
+}
+
+#[test]
+fn goldens_catch_a_resealed_time_edit_that_upstream_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = dir.path().join("run.tar.gz");
+    std::fs::copy(data("valid-03-ten-mixed.tar.gz"), &bundle).unwrap();
+    let bless = run(&["bless", &s(dir.path())]);
+    assert_eq!(bless.code, 0, "{}", bless.stderr);
+    let clean = run(&["check", "--require-golden", &s(dir.path())]);
+    assert_eq!(clean.code, 0, "{}", clean.stdout);
+
+    // Same events, `time` of seq 2 edited, file hash re-sealed: upstream's verifier accepts.
+    std::fs::copy(data("edge-events-time-edited-resealed.tar.gz"), &bundle).unwrap();
+    let verified = run(&["verify", &s(&bundle)]);
+    assert_eq!(verified.code, 0, "{}", verified.stdout);
+
+    let (code, report) = check_json(&["--require-golden", &s(dir.path())]);
+    assert_eq!(code, 1);
+    let drifted: Vec<&str> = report["packets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|packet| packet["status"] == "mismatch")
+        .map(|packet| packet["source"].as_str().unwrap())
+        .collect();
+    let name = |suffix: &str| format!("{}{suffix}", s(&bundle));
+    assert_eq!(drifted, vec![name(""), name(":2")], "{report}");
+    let event = packet(&report, "/run.tar.gz:2");
+    assert_eq!(event["findings"][0]["kind"], "golden_mismatch");
+    assert!(event["findings"][0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("object "));
+    // Same verdict and run root: only the manifest's file hash moved.
+    let whole = packet(&report, "/run.tar.gz");
+    assert_eq!(whole["object"]["verdict"], "valid");
+    let text = run(&["check", "--require-golden", &s(dir.path())]);
+    assert!(text.stdout.contains("golden mismatches"), "{}", text.stdout);
+}
+
+#[test]
+fn a_tampered_bundle_blessed_is_a_recorded_negative() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        data("bad-events-edited-no-rehash.tar.gz"),
+        dir.path().join("t.tar.gz"),
+    )
+    .unwrap();
+    assert_eq!(run(&["bless", &s(dir.path())]).code, 0);
+    let manifest = std::fs::read_to_string(dir.path().join("goldens.json")).unwrap();
+    assert!(
+        manifest.contains("\"verdict\": \"IntegrityEventHash\""),
+        "{manifest}"
+    );
+    assert!(
+        manifest.contains("\"failing\": [\"IntegrityEventHash\"]"),
+        "{manifest}"
+    );
+    let (code, report) = check_json(&["--require-golden", &s(dir.path())]);
+    assert_eq!(code, 0);
+    let whole = packet(&report, "/t.tar.gz");
+    assert_eq!(whole["status"], "conforms");
+    assert_eq!(whole["recorded_findings"][0]["rule"], "IntegrityEventHash");
+    // Repaired (a valid bundle in its place): the recorded failure no longer happens: drift.
+    std::fs::copy(
+        data("valid-03-ten-mixed.tar.gz"),
+        dir.path().join("t.tar.gz"),
+    )
+    .unwrap();
+    let (code, report) = check_json(&["--require-golden", &s(dir.path())]);
+    assert_eq!(code, 1);
+    let message = packet(&report, "/t.tar.gz")["findings"][0]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        message.contains("verdict IntegrityEventHash -> valid"),
+        "{message}"
+    );
+}
+
+#[test]
+fn ls_explain_digest_agree_on_a_bundle_and_its_events() {
+    let dir = mixed_dir();
+    let bundle = s(&dir.path().join("ten.tar.gz"));
+    let event = format!("{bundle}:1");
+
+    let listed = run(&["ls", "--format", "json", &bundle]);
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    let lines = listed.json_lines();
+    assert_eq!(lines.len(), 11);
+    assert_eq!(lines[0]["source"], bundle.as_str());
+    assert_eq!(lines[0]["kind"], "bundle");
+    assert!(lines[0]["reason"].as_str().unwrap().contains("accepts it"));
+    assert_eq!(lines[2]["source"], event.as_str());
+    assert_eq!(lines[2]["kind"], "event");
+    let one = run(&["ls", "--format", "json", &event]);
+    assert_eq!(one.json_lines()[0]["kind"], "event");
+
+    let (_, report) = check_json(&[&bundle]);
+    assert_eq!(packet(&report, "/ten.tar.gz")["kind"], "bundle");
+    assert_eq!(packet(&report, "/ten.tar.gz:1")["kind"], "event");
+
+    let explained = run(&["explain", "--format", "json", &bundle]);
+    assert_eq!(explained.code, 0, "{}", explained.stderr);
+    let whole = &explained.json_lines()[0];
+    assert_eq!(whole["kind"], "bundle");
+    assert_eq!(whole["valid"], true);
+    assert_eq!(whole["checks"].as_array().unwrap().len(), 26);
+    assert!(whole["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|check| check["outcome"] == "pass"));
+    assert_eq!(whole["events"][1]["source"], event.as_str());
+    assert_eq!(whole["events"][1]["state"], "task_ref_only");
+    assert_eq!(whole["events"][1]["content_hash_matches"], true);
+    let text = run(&["explain", &bundle]);
+    assert!(text.stdout.contains("verdict: OK"), "{}", text.stdout);
+    assert!(text
+        .stdout
+        .contains("pass        17  recomputed content hash equals the stored one"));
+
+    let tampered = run(&["explain", &s(&dir.path().join("tampered.tar.gz"))]);
+    assert_eq!(tampered.code, 1);
+    assert!(tampered
+        .stdout
+        .contains("verdict: FAIL  Integrity  IntegrityEventHash"));
+    assert!(
+        tampered.stdout.contains("FAIL        17"),
+        "{}",
+        tampered.stdout
+    );
+    assert!(tampered.stdout.contains("not reached 18"));
+    assert!(tampered.stdout.contains("hash MISMATCH"));
+
+    let one_event = run(&["explain", "--format", "json", &event]);
+    assert_eq!(one_event.code, 0, "{}", one_event.stderr);
+    let line = &one_event.json_lines()[0];
+    assert_eq!(line["source"], event.as_str());
+    assert!(line.get("findings").is_some(), "{line}");
+    let missing = run(&["explain", &format!("{bundle}:99")]);
+    assert_eq!(missing.code, 2);
+    assert!(
+        missing.stderr.contains("no readable event 99"),
+        "{}",
+        missing.stderr
+    );
+
+    // digest: run root, manifest, then one event digest per line, equal to the goldens'.
+    let digested = run(&["digest", &bundle]);
+    assert_eq!(digested.code, 0, "{}", digested.stderr);
+    let rows: Vec<Vec<&str>> = digested
+        .stdout
+        .lines()
+        .map(|line| line.split("  ").collect())
+        .collect();
+    assert_eq!(
+        rows[0],
+        vec![
+            "b3d73b1e860dda69f848667d59648e67dfc57153036c818cd8fa7c4b94a19f27",
+            "run_root",
+            bundle.as_str()
+        ]
+    );
+    assert_eq!(rows[1][1], "manifest");
+    assert_eq!(rows.len(), 12);
+    assert_eq!(rows[3][2], event.as_str());
+    let single = run(&["digest", &event]);
+    assert_eq!(
+        single.stdout.trim_end(),
+        digested.stdout.lines().nth(3).unwrap()
+    );
+    assert_eq!(
+        packet(&report, "/ten.tar.gz:1")["object"]["object"],
+        rows[3][0]
+    );
+    let rejected = run(&["digest", &s(&dir.path().join("tampered.tar.gz"))]);
+    assert_eq!(rejected.code, 1);
+    assert!(
+        rejected.stderr.contains("no run root"),
+        "{}",
+        rejected.stderr
+    );
+}
+
+#[test]
+fn lint_rules_agree_with_upstreams_lint_on_every_sample() {
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(data("expected.json")).unwrap()).unwrap();
+    let mut compared = 0;
+    for sample in expected.as_array().unwrap() {
+        let Some(findings) = sample["lint_rules_with_findings"].as_array() else {
+            continue;
+        };
+        let file = sample["file"]
+            .as_str()
+            .or_else(|| sample["bundle"].as_str())
+            .or_else(|| sample["name"].as_str())
+            .unwrap_or_else(|| panic!("no file name in {sample}"));
+        let path = data(Path::new(file).file_name().unwrap().to_str().unwrap());
+        let (_, report) = check_json(&[&s(&path)]);
+        let bundle = &report["packets"][0]["bundle"];
+        for rule in bundle["lint"].as_array().unwrap() {
+            let id = rule["rule"].as_str().unwrap();
+            let upstream_finds = findings
+                .iter()
+                .any(|finding| finding.as_str().unwrap().ends_with(&format!(":{id}")));
+            assert_eq!(rule["passes"], !upstream_finds, "{file} {id}");
+        }
+        compared += 1;
+    }
+    assert!(compared >= 5, "{compared}");
+}
