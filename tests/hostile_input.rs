@@ -520,3 +520,36 @@ fn migrate_memory_does_not_grow_with_the_step_count() {
         );
     }
 }
+
+#[test]
+fn walk_flags_belong_to_the_commands_that_walk() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".hidden")).unwrap();
+    std::fs::copy(positive(), dir.path().join(".hidden/p.json")).unwrap();
+    for command in [
+        "check", "ls", "convert", "bless", "render", "explain", "digest",
+    ] {
+        let mut args = vec![command, "--no-ignore", "--follow-outside"];
+        if command == "bless" {
+            args.push("--dry-run");
+        }
+        args.push(".");
+        let outcome = run_guarded(dir.path(), &args, None);
+        assert!(
+            !outcome.stderr.contains("unexpected argument"),
+            "{args:?}: {}",
+            outcome.stderr
+        );
+    }
+    let good = positive();
+    for command in ["migrate", "profile", "verify", "formats"] {
+        // Refused by the argument parser, before anything runs (so no peak RSS either).
+        let outcome = common_bin::run(&[command, "--no-ignore", good.to_str().unwrap()]);
+        assert_eq!(outcome.code, 2, "{command}: {}", outcome.stderr);
+        assert!(
+            outcome.stderr.contains("unexpected argument '--no-ignore'"),
+            "{command}: {}",
+            outcome.stderr
+        );
+    }
+}

@@ -24,6 +24,8 @@ use std::path::{Path, PathBuf};
 pub struct Args {
     #[command(flatten)]
     pub conversion: ConversionFlags,
+    #[command(flatten)]
+    pub walk: super::common::WalkFlags,
     /// The bundle to write.
     #[arg(long, value_name = "FILE.tar.gz")]
     pub out: PathBuf,

@@ -172,9 +172,31 @@ impl CorpusRunFlags {
     }
 }
 
+/// How directories are walked: options of the commands that walk PATHs, not of the others.
+#[derive(Clone, Copy, Debug, Default, Args)]
+pub struct WalkFlags {
+    /// Walking directories: also read what .gitignore/.ignore exclude and hidden entries.
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Walking directories: follow symlinks whose target is outside every PATH given.
+    #[arg(long)]
+    pub follow_outside: bool,
+}
+
+impl WalkFlags {
+    pub fn options(&self) -> crate::input::WalkOptions {
+        crate::input::WalkOptions {
+            no_ignore: self.no_ignore,
+            follow_outside: self.follow_outside,
+        }
+    }
+}
+
 /// How a corpus is read.
 #[derive(Clone, Debug, Args)]
 pub struct CorpusFlags {
+    #[command(flatten)]
+    pub walk: WalkFlags,
     /// Files (and NDJSON lines) larger than this many bytes are reported, not read.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
     pub max_file_bytes: u64,

@@ -19,6 +19,8 @@ use std::path::PathBuf;
 pub struct Args {
     #[command(flatten)]
     pub conversion: ConversionFlags,
+    #[command(flatten)]
+    pub walk: super::common::WalkFlags,
     /// Files, directories or NDJSON streams of raw packets.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,

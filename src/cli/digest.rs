@@ -54,6 +54,8 @@ impl Part {
 pub struct Args {
     #[command(flatten)]
     pub conversion: ConversionFlags,
+    #[command(flatten)]
+    pub walk: super::common::WalkFlags,
     /// Which part to digest.
     #[arg(long, value_enum)]
     pub part: Option<Part>,

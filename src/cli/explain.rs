@@ -34,6 +34,8 @@ pub struct Args {
     #[command(flatten)]
     pub conversion: ConversionFlags,
     #[command(flatten)]
+    pub walk: super::common::WalkFlags,
+    #[command(flatten)]
     pub profile: ProfileFlags,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]

@@ -45,12 +45,8 @@ pub struct Cli {
     /// Colour in the interactive inspector (auto honours NO_COLOR and a non-terminal stdout).
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
-    /// Walking directories: also read what .gitignore/.ignore exclude and hidden entries.
-    #[arg(long, global = true)]
-    pub no_ignore: bool,
-    /// Walking directories: follow symlinks whose target is outside every PATH given.
-    #[arg(long, global = true)]
-    pub follow_outside: bool,
+    #[command(flatten)]
+    pub walk: common::WalkFlags,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -94,13 +90,38 @@ pub enum Command {
     Bundle(bundle::Args),
 }
 
+impl Command {
+    /// The walk flags of a command that walks PATHs (`None` for the others, which take no
+    /// such flag).
+    fn walk_flags(&self) -> Option<common::WalkFlags> {
+        match self {
+            Command::Convert(args) => Some(args.walk),
+            Command::Explain(args) => Some(args.walk),
+            Command::Digest(args) => Some(args.walk),
+            Command::Render(args) => Some(args.walk),
+            Command::Bundle(args) => Some(args.walk),
+            Command::Ls(args) => Some(args.corpus.walk),
+            Command::Check(args) => Some(args.run.corpus.walk),
+            Command::Bless(args) => Some(args.run.corpus.walk),
+            Command::Profile(_)
+            | Command::Formats(_)
+            | Command::Migrate(_)
+            | Command::Derive(_)
+            | Command::Verify(_) => None,
+        }
+    }
+}
+
 /// Parses the process arguments, runs, and returns the process exit code.
 pub fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
-    crate::input::set_walk_defaults(crate::input::WalkOptions {
-        no_ignore: cli.no_ignore,
-        follow_outside: cli.follow_outside,
-    });
+    let walk = match &cli.command {
+        None => Some(cli.walk),
+        Some(command) => command.walk_flags(),
+    };
+    if let Some(walk) = walk {
+        crate::input::set_walk_defaults(walk.options());
+    }
     let stdout = std::io::stdout();
     let mut output = Output::new(stdout.lock());
     let result = match &cli.command {

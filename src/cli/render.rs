@@ -12,6 +12,8 @@ use std::path::PathBuf;
 /// Example: `handoff-inspector render --view handoff --size 120x40 --select happy_task_requested.json fixtures/a2a > handoff.svg`
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    #[command(flatten)]
+    pub walk: super::common::WalkFlags,
     /// Which view to draw.
     #[arg(long, value_enum, default_value = "handoff")]
     pub view: View,
