@@ -298,21 +298,9 @@ fn write_node(node: &Node<'_>, out: &mut Vec<u8>) {
     }
 }
 
-/// A JSON string. `serde_json` escapes exactly the control characters, `"` and backslash;
-/// a string without them is written verbatim, any other through `serde_json` itself.
+/// A JSON string, as `serde_json` writes it.
 fn write_text(text: &str, out: &mut Vec<u8>) {
-    // A fold without early exit, so the compiler can vectorize the scan.
-    let needs_escape = text.bytes().fold(false, |needs, byte| {
-        needs | (byte < 0x20) | (byte == b'"') | (byte == b'\\')
-    });
-    if !needs_escape {
-        out.reserve(text.len() + 2);
-        out.push(b'"');
-        out.extend_from_slice(text.as_bytes());
-        out.push(b'"');
-    } else {
-        let _ = serde_json::to_writer(&mut *out, text);
-    }
+    crate::json::write_json_string(text, out);
 }
 
 /// `"a2a:{primary_id}{suffix}"` as a JSON string.

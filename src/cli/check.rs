@@ -108,13 +108,13 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         args.run.corpus.pipeline(),
         true,
         &render,
-        &mut |(item, line): (CheckItem, Option<Result<String, String>>)| {
+        &mut |(item, line): (CheckItem, Option<Result<Vec<u8>, String>>)| {
             tally.add(&item);
             if let (Some(stream), Some(line)) = (json.as_mut(), line) {
                 match line {
                     Ok(line) => {
                         if let Some(previous) = stream.push(line) {
-                            output.line(&previous);
+                            output.line_bytes(&previous);
                         }
                     }
                     Err(error) => {
@@ -146,7 +146,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         CheckFormat::Json => {
             if let Some(stream) = json.take() {
                 for line in stream.finish(&tally) {
-                    output.line(&line);
+                    output.line_bytes(&line);
                 }
             }
         }

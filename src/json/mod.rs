@@ -8,6 +8,7 @@ mod path;
 mod safe_json;
 mod safe_text;
 mod type_name;
+mod write;
 
 pub use canonical::{canonical_bytes, canonical_pretty, digest_bytes, digest_value, Digest};
 pub use duplicates::{scan_duplicate_keys, DuplicateKey};
@@ -16,3 +17,4 @@ pub use path::{JsonPath, Segment};
 pub use safe_json::{escape_unsafe_in_json, safe_json_bytes, to_safe_json, to_safe_json_pretty};
 pub use safe_text::{is_unsafe_char, safe_text};
 pub use type_name::{type_name, type_with_article};
+pub use write::write_json_string;

@@ -152,8 +152,14 @@ fn modes_json(check: &PacketCheck) -> Vec<ModeJson> {
         .collect()
 }
 
-/// One packet (or load error) as a single JSON line.
-pub fn packet_json(item: &CheckItem) -> serde_json::Result<String> {
+/// One packet (or load error) as a single JSON line: terminal-safe UTF-8 JSON bytes, written
+/// directly (`check_json_line`).
+pub fn packet_json(item: &CheckItem) -> serde_json::Result<Vec<u8>> {
+    super::check_json_line::write_packet_line(item)
+}
+
+/// The same line built through `serde` structs: the oracle `packet_json` is tested against.
+pub fn packet_json_via_serde(item: &CheckItem) -> serde_json::Result<String> {
     match item {
         CheckItem::Packet(check) => to_safe_json(&PacketJson {
             source: &check.summary.source,
@@ -195,7 +201,7 @@ pub fn packet_json(item: &CheckItem) -> serde_json::Result<String> {
 
 /// Writes the JSON object as packets arrive, so a million packets never sit in memory.
 pub struct JsonStream {
-    pending: Option<String>,
+    pending: Option<Vec<u8>>,
 }
 
 impl JsonStream {
@@ -210,14 +216,17 @@ impl JsonStream {
     }
 
     /// The line to write before this packet's, if any (the previous packet, with its comma).
-    pub fn push(&mut self, line: String) -> Option<String> {
-        self.pending.replace(line).map(|previous| previous + ",")
+    pub fn push(&mut self, line: Vec<u8>) -> Option<Vec<u8>> {
+        self.pending.replace(line).map(|mut previous| {
+            previous.push(b',');
+            previous
+        })
     }
 
     /// The last packet line (if any) and the closing summary line.
-    pub fn finish(self, tally: &CheckTally) -> Vec<String> {
-        let mut lines: Vec<String> = self.pending.into_iter().collect();
-        lines.push(format!("],\"summary\":{}}}", summary_json(tally)));
+    pub fn finish(self, tally: &CheckTally) -> Vec<Vec<u8>> {
+        let mut lines: Vec<Vec<u8>> = self.pending.into_iter().collect();
+        lines.push(format!("],\"summary\":{}}}", summary_json(tally)).into_bytes());
         lines
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod bundle_explain;
 pub mod check_json;
+pub mod check_json_line;
 pub mod check_text;
 pub mod convert_line;
 pub mod crosswalk_text;
