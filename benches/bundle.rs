@@ -5,6 +5,7 @@
 //! lenient A2A conversions, ~1.1 KB a line) repeated 1,000 times, re-sequenced and written
 //! with the project's writer. `BUNDLE_EVENTS` changes the count; `BUNDLE_RUNS` the repeats.
 
+use handoff_inspector::bundle::packets::packets_of;
 use handoff_inspector::bundle::write::{assign_run, write_bundle};
 use handoff_inspector::bundle::{open_bytes, open_path, Limits};
 use serde_json::Value;
@@ -76,6 +77,7 @@ fn main() {
     };
     let mut cpus = Vec::new();
     let mut walls = Vec::new();
+    let mut packet_cpus = Vec::new();
     for _ in 0..runs {
         let started = Instant::now();
         let cpu = thread_cpu_seconds();
@@ -86,12 +88,18 @@ fn main() {
         assert_eq!(bundle.event_count(), Some(count as u64));
         let decoded = bundle.events.as_ref().map_or(0, |e| e.text.len());
         cpus.push(spent);
-        drop(bundle);
+        // The packets every face gets from it (report, lint rules, one packet per event).
+        let cpu = thread_cpu_seconds();
+        let packets = packets_of(&out, bundle);
+        packet_cpus.push(thread_cpu_seconds() - cpu);
+        assert_eq!(packets.events.len(), count);
+        drop(packets);
         if cpus.len() == 1 {
             println!("decoded events.ndjson: {decoded} bytes");
         }
     }
     cpus.sort_by(f64::total_cmp);
+    packet_cpus.sort_by(f64::total_cmp);
     walls.sort_by(f64::total_cmp);
     let median_cpu = cpus[cpus.len() / 2];
     let per_100k = median_cpu * 100_000.0 / count as f64;
@@ -100,5 +108,9 @@ fn main() {
         walls[walls.len() / 2],
         cpus[0],
         cpus[cpus.len() - 1]
+    );
+    println!(
+        "then its packets (report, lint rules, one packet per event): median {:.2} s CPU",
+        packet_cpus[packet_cpus.len() / 2]
     );
 }

@@ -20,6 +20,13 @@ pub enum Node<'a> {
     Array(Vec<Node<'a>>),
     /// Members in JCS order (sorted by the parser).
     Object(Vec<(Cow<'a, str>, Node<'a>)>),
+    /// An event's `data` whose text was already exactly its JCS form (what upstream's writer
+    /// stores), checked by `Parser::canonical` and kept as text: no tree is built for it.
+    Canonical {
+        text: &'a str,
+        /// `handoff.visible` is JSON `true` in it.
+        handoff_visible: bool,
+    },
 }
 
 impl<'a> Node<'a> {
@@ -46,16 +53,30 @@ struct Parser<'a> {
     text: &'a str,
     pos: usize,
     max_depth: usize,
+    /// Try the top-level `data` member as canonical text first (`parse_event`).
+    canonical_data: bool,
 }
 
 /// Parses one JSON value filling all of `text` (JSON whitespace around it allowed).
 pub fn parse(text: &str, max_depth: u64) -> Option<Node<'_>> {
+    parse_with(text, max_depth, false)
+}
+
+/// `parse` for an event line: a top-level `data` already in JCS form becomes
+/// `Node::Canonical` (its JCS text is the stored text, so nothing is built or re-written);
+/// any other `data` is parsed into a tree as `parse` does.
+pub fn parse_event(text: &str, max_depth: u64) -> Option<Node<'_>> {
+    parse_with(text, max_depth, true)
+}
+
+fn parse_with(text: &str, max_depth: u64, canonical_data: bool) -> Option<Node<'_>> {
     let mut parser = Parser {
         text,
         pos: 0,
         max_depth: usize::try_from(max_depth)
             .unwrap_or(usize::MAX)
             .min(FAST_DEPTH),
+        canonical_data,
     };
     parser.whitespace();
     let node = parser.value(0)?;
@@ -276,7 +297,11 @@ impl<'a> Parser<'a> {
             }
             self.pos += 1;
             self.whitespace();
-            let value = self.value(depth)?;
+            let value = if self.canonical_data && depth == 1 && key == "data" {
+                self.canonical_or_value(depth)?
+            } else {
+                self.value(depth)?
+            };
             members.push((key, value));
             self.whitespace();
             match self.peek()? {
@@ -289,6 +314,180 @@ impl<'a> Parser<'a> {
                     return Some(Node::Object(members));
                 }
                 _ => return None,
+            }
+        }
+    }
+}
+
+/// Where `Parser::canonical` is on the way to `handoff.visible`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Want {
+    Nothing,
+    /// In `data`'s own object: the member `handoff` leads on.
+    Handoff,
+    /// In `data.handoff`: the member `visible` is the one.
+    Visible,
+}
+
+impl<'a> Parser<'a> {
+    /// The value at `pos` as `Node::Canonical` when its text is exactly its JCS form, else
+    /// parsed into a tree from the same place.
+    fn canonical_or_value(&mut self, depth: usize) -> Option<Node<'a>> {
+        let start = self.pos;
+        match self.canonical(depth, Want::Handoff) {
+            Some(handoff_visible) => Some(Node::Canonical {
+                text: &self.text[start..self.pos],
+                handoff_visible,
+            }),
+            None => {
+                self.pos = start;
+                self.value(depth)
+            }
+        }
+    }
+
+    /// Scans one value that must already be written as JCS writes it: no whitespace, object
+    /// members ascending by bytes with no character at or above U+E000 in a name (so byte
+    /// order is UTF-16 order, and no name repeats), names without escapes, strings with only
+    /// the escapes JCS itself writes, numbers written as an IEEE double prints them. Within the same depth, key-count
+    /// and string-length bounds as `value`. `None` as soon as anything differs: the caller
+    /// then parses the value the ordinary way, which decides. Returns whether `want` led to
+    /// a JSON `true` at `handoff.visible`.
+    fn canonical(&mut self, depth: usize, want: Want) -> Option<bool> {
+        match self.peek()? {
+            b'{' => self.canonical_object(depth + 1, want),
+            b'[' => {
+                if depth + 1 > self.max_depth {
+                    return None;
+                }
+                self.pos += 1;
+                if self.peek()? == b']' {
+                    self.pos += 1;
+                    return Some(false);
+                }
+                loop {
+                    self.canonical(depth + 1, Want::Nothing)?;
+                    match self.peek()? {
+                        b',' => self.pos += 1,
+                        b']' => {
+                            self.pos += 1;
+                            return Some(false);
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b'"' => self.canonical_string().map(|_| false),
+            b't' => self.literal("true", Node::Null).map(|_| false),
+            b'f' => self.literal("false", Node::Null).map(|_| false),
+            b'n' => self.literal("null", Node::Null).map(|_| false),
+            b'-' | b'0'..=b'9' => match self.number()? {
+                Node::Number(text) if is_short_integer(text) => (text != "-0").then_some(false),
+                // Other numbers: canonical when written as an IEEE double prints (`1.5`).
+                Node::Number(text) => {
+                    let number = serde_json::from_str::<serde_json::Number>(text).ok()?;
+                    (number_text(&number) == text).then_some(false)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn canonical_object(&mut self, depth: usize, want: Want) -> Option<bool> {
+        if depth > self.max_depth {
+            return None;
+        }
+        self.pos += 1;
+        if self.peek()? == b'}' {
+            self.pos += 1;
+            return Some(false);
+        }
+        let mut found = false;
+        let mut last: Option<&str> = None;
+        let mut count = 0;
+        loop {
+            count += 1;
+            if self.peek()? != b'"' || count > MAX_KEYS_PER_OBJECT.min(256) {
+                return None;
+            }
+            let (key, escaped) = self.canonical_string()?;
+            if escaped
+                || key.bytes().any(|b| b >= 0xEE)
+                || last.is_some_and(|last| last.as_bytes() >= key.as_bytes())
+            {
+                return None;
+            }
+            last = Some(key);
+            if self.peek()? != b':' {
+                return None;
+            }
+            self.pos += 1;
+            let next = match (want, key) {
+                (Want::Handoff, "handoff") => Want::Visible,
+                _ => Want::Nothing,
+            };
+            let is_true = self.text[self.pos..].starts_with("true");
+            found |= self.canonical(depth, next)?;
+            if want == Want::Visible && key == "visible" && is_true {
+                found = true;
+            }
+            match self.peek()? {
+                b',' => self.pos += 1,
+                b'}' => {
+                    self.pos += 1;
+                    return Some(found);
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A string whose text is its JCS form; returns its raw text (between the quotes) and
+    /// whether it holds an escape.
+    fn canonical_string(&mut self) -> Option<(&'a str, bool)> {
+        let bytes = self.bytes();
+        self.pos += 1;
+        let start = self.pos;
+        let mut escaped = false;
+        loop {
+            let run = self.pos;
+            let stop =
+                memchr::memchr2(b'"', b'\\', &bytes[run..]).map_or(bytes.len(), |at| run + at);
+            if bytes[run..stop].iter().any(|&b| b < 0x20) {
+                return None;
+            }
+            self.pos = stop;
+            match bytes.get(self.pos)? {
+                b'"' => {
+                    let text = &self.text[start..self.pos];
+                    self.pos += 1;
+                    // Characters never outnumber bytes.
+                    return (text.len() <= MAX_STRING_CHARS).then_some((text, escaped));
+                }
+                _ => {
+                    escaped = true;
+                    match bytes.get(self.pos + 1)? {
+                        // The short escapes JCS writes (`/` it writes raw).
+                        b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => self.pos += 2,
+                        // JCS writes `\u00xx`, lower-case, only for the other controls.
+                        b'u' => {
+                            let digits = bytes.get(self.pos + 2..self.pos + 6)?;
+                            if !digits
+                                .iter()
+                                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
+                            {
+                                return None;
+                            }
+                            let code = hex4(digits)?;
+                            if code >= 0x20 || matches!(code, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d) {
+                                return None;
+                            }
+                            self.pos += 6;
+                        }
+                        _ => return None,
+                    }
+                }
             }
         }
     }
@@ -334,6 +533,7 @@ pub fn write_jcs(node: &Node<'_>, out: &mut String) {
         Node::Bool(true) => out.push_str("true"),
         Node::Bool(false) => out.push_str("false"),
         Node::Number(text) => write_number(text, out),
+        Node::Canonical { text, .. } => out.push_str(text),
         Node::String(text) => write_string(text, out),
         Node::Array(items) => {
             out.push('[');
@@ -483,6 +683,87 @@ mod tests {
             let text = serde_json::to_string(&value).unwrap();
             proptest::prop_assert!(parse(&text, 64).is_some(), "{}", text);
             agree(&text);
+        }
+    }
+
+    /// `parse_event`'s `data`: canonical text only when it is exactly the JCS of the value
+    /// (else a tree), and either way the same JCS as serde_json + `jcs_bytes`.
+    fn data_agrees(data: &str) -> bool {
+        let line = format!("{{\"data\":{data}}}");
+        let Some(node) = parse_event(&line, 64) else {
+            return false;
+        };
+        let value: Value = serde_json::from_str(data).unwrap();
+        let jcs = String::from_utf8(crate::profiles::jcs_bytes(&value)).unwrap();
+        let data_node = node.get("data").unwrap();
+        let mut written = String::new();
+        write_jcs(data_node, &mut written);
+        assert_eq!(written, jcs, "{data}");
+        if let Node::Canonical { text, .. } = data_node {
+            assert_eq!(*text, jcs, "{data}");
+        }
+        matches!(data_node, Node::Canonical { .. })
+    }
+
+    #[test]
+    fn canonical_data_is_kept_as_text_only_when_it_is_jcs() {
+        for canonical in [
+            r#"{"a":1,"b":[true,false,null],"c":{"d":"e\n\u001f\"\\x"}}"#,
+            r#"{"handoff":{"visible":true}}"#,
+            r#""é""#,
+            "-12",
+            "1.5",
+            "1e+21",
+            "1234567890123456",
+            "[]",
+            "{}",
+        ] {
+            assert!(data_agrees(canonical), "{canonical}");
+        }
+        for other in [
+            r#"{"b":1,"a":2}"#,
+            r#"{"a":1, "b":2}"#,
+            r#"{"\u0061":1}"#,
+            r#""\u001F""#,
+            r#""\u0041""#,
+            r#""\/""#,
+            r#""\u000a""#,
+            "1.0",
+            "-0",
+            "1e2",
+            "1E+21",
+            "100000000000000000000000",
+            "{\"\u{e000}\":1}",
+        ] {
+            assert!(!data_agrees(other), "{other}");
+        }
+        // A repeated name: neither route accepts (the slow path words the error).
+        assert!(!data_agrees(r#"{"a":1,"a":2}"#));
+        let visible = |data: &str| match parse_event(&format!("{{\"data\":{data}}}"), 64)
+            .unwrap()
+            .get("data")
+        {
+            Some(Node::Canonical {
+                handoff_visible, ..
+            }) => *handoff_visible,
+            other => panic!("{other:?}"),
+        };
+        assert!(visible(r#"{"handoff":{"visible":true}}"#));
+        assert!(!visible(r#"{"handoff":{"visible":false}}"#));
+        assert!(!visible(r#"{"handoff":{"x":{"visible":true}}}"#));
+        assert!(!visible(r#"{"other":{"visible":true}}"#));
+        assert!(!visible(r#"{"handoff":[{"visible":true}]}"#));
+        // Too deep for the limit: neither route accepts.
+        let deep = format!("{}{}", "[".repeat(64), "]".repeat(64));
+        assert!(parse_event(&format!("{{\"data\":{deep}}}"), 64).is_none());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn jcs_text_of_any_value_is_taken_as_canonical_or_agrees(value in values()) {
+            let jcs = String::from_utf8(crate::profiles::jcs_bytes(&value)).unwrap();
+            data_agrees(&jcs);
+            data_agrees(&serde_json::to_string(&value).unwrap());
         }
     }
 

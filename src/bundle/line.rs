@@ -30,7 +30,7 @@ impl Fields<'_> {
 
 /// Step 14: the line's fields, or upstream's error for it.
 pub fn read_fields(text: &str, max_depth: u64) -> Result<Fields<'_>, VerifyError> {
-    match fast::parse(text, max_depth).and_then(from_node) {
+    match fast::parse_event(text, max_depth).and_then(from_node) {
         Some(fields) => Ok(fields),
         None => slow_fields(text, max_depth),
     }
@@ -77,22 +77,10 @@ fn from_node(node: Node<'_>) -> Option<Fields<'_>> {
         return None;
     };
     let mut strings: [Option<Cow<'_, str>>; 10] = Default::default();
-    const REQUIRED: [&str; 10] = [
-        "specversion",
-        "type",
-        "source",
-        "id",
-        "time",
-        "datacontenttype",
-        "assayrunid",
-        "assayproducer",
-        "assayproducerversion",
-        "assaygit",
-    ];
     let (mut subject, mut content_hash) = (None, None);
     let (mut seq, mut pii, mut secrets, mut data) = (None, false, false, None);
     for (key, value) in members {
-        if let Some(slot) = REQUIRED.iter().position(|name| *name == key) {
+        if let Some(slot) = required_slot(&key) {
             let Node::String(text) = value else {
                 return None;
             };
@@ -147,10 +135,15 @@ fn from_node(node: Node<'_>) -> Option<Fields<'_>> {
         subject.as_deref(),
         &type_,
     );
-    let handoff_visible = matches!(
-        data.get("handoff").and_then(|h| h.get("visible")),
-        Some(Node::Bool(true))
-    );
+    let handoff_visible = match &data {
+        Node::Canonical {
+            handoff_visible, ..
+        } => *handoff_visible,
+        data => matches!(
+            data.get("handoff").and_then(|h| h.get("visible")),
+            Some(Node::Bool(true))
+        ),
+    };
     Some(Fields {
         specversion,
         type_,
@@ -161,6 +154,23 @@ fn from_node(node: Node<'_>) -> Option<Fields<'_>> {
         content_hash,
         computed_hash,
         handoff_visible,
+    })
+}
+
+/// The required string members of upstream's event type, each with its slot in `from_node`.
+fn required_slot(key: &str) -> Option<usize> {
+    Some(match key {
+        "specversion" => 0,
+        "type" => 1,
+        "source" => 2,
+        "id" => 3,
+        "time" => 4,
+        "datacontenttype" => 5,
+        "assayrunid" => 6,
+        "assayproducer" => 7,
+        "assayproducerversion" => 8,
+        "assaygit" => 9,
+        _ => return None,
     })
 }
 
@@ -195,6 +205,15 @@ mod tests {
         let fast = from_node(fast::parse(LINE, 64).unwrap()).unwrap();
         assert_eq!(fast.computed_hash, fast.content_hash.as_deref().unwrap());
         assert!(fast.handoff_visible && fast.a2a());
+        // The canonical-text route (upstream's writer stores `data` in JCS form): same.
+        let node = fast::parse_event(LINE, 64).unwrap();
+        assert!(matches!(node.get("data"), Some(Node::Canonical { .. })));
+        let canonical = from_node(node).unwrap();
+        assert_eq!(canonical.computed_hash, fast.computed_hash);
+        assert!(canonical.handoff_visible);
+        let hidden = LINE.replace("\"visible\":true", "\"visible\":false");
+        let hidden = from_node(fast::parse_event(&hidden, 64).unwrap()).unwrap();
+        assert!(!hidden.handoff_visible);
         // The slow path (as if the fast one declined): same hash.
         let slow = slow_fields(LINE, 64).unwrap();
         assert_eq!(slow.computed_hash, fast.computed_hash);
