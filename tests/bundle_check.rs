@@ -412,3 +412,37 @@ fn lint_rules_agree_with_upstreams_lint_on_every_sample() {
     }
     assert!(compared >= 5, "{compared}");
 }
+
+#[test]
+fn unreadable_bundles_are_a_verdict_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("garbage.tar.gz"), b"not gzip at all").unwrap();
+    std::fs::write(dir.path().join("empty.tgz"), b"").unwrap();
+    std::fs::copy(
+        data("bad-entry-path-traversal.tar.gz"),
+        dir.path().join("traversal.tar.gz"),
+    )
+    .unwrap();
+    std::fs::copy(
+        data("bad-gzip-truncated-half.tar.gz"),
+        dir.path().join("truncated.tar.gz"),
+    )
+    .unwrap();
+    let before: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    let (code, report) = check_json(&[&s(dir.path())]);
+    assert_eq!(code, 1);
+    let code_of = |suffix: &str| packet(&report, suffix)["bundle"]["error"]["code"].clone();
+    assert_eq!(code_of("/garbage.tar.gz"), "IntegrityTar");
+    assert_eq!(code_of("/empty.tgz"), "IntegrityTar");
+    assert_eq!(code_of("/traversal.tar.gz"), "SecurityPathTraversal");
+    assert_eq!(code_of("/truncated.tar.gz"), "IntegrityIo");
+    // The truncated one still lists the line it could read (spec §15: one event).
+    assert_eq!(packet(&report, "/truncated.tar.gz:0")["kind"], "event");
+    assert_eq!(report["summary"]["by_kind"]["bundle"], 4);
+    // Nothing was extracted or written beside them.
+    let after: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(before.len(), after.len());
+    let listed = run(&["ls", &s(dir.path())]);
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    assert!(listed.stdout.contains("garbage.tar.gz  bundle  assay evidence bundle (.tar.gz): fails upstream's verification: Integrity IntegrityTar"), "{}", listed.stdout);
+}

@@ -41,6 +41,8 @@ pub struct BundleReport {
     /// `manifest.json` when that parses as JSON, else the SHA-256 of the manifest's bytes,
     /// else of nothing (no manifest could be read).
     pub manifest_digest: Digest,
+    /// Whether a `manifest.json` member was read at all.
+    pub has_manifest: bool,
     /// Lines of the first `events.ndjson` member (all of them, readable or not).
     pub lines: usize,
     /// Lines that became event packets (parse as JSON objects).
@@ -135,6 +137,7 @@ pub fn packets_of(path: &Path, bundle: Bundle) -> BundlePackets {
             Err(error) => Err(error.clone()),
         },
         manifest_digest,
+        has_manifest: bundle.manifest_text.is_some(),
         lines: bundle.events.as_ref().map_or(0, EventLines::len),
         event_packets: events.len(),
         event_count: bundle.event_count(),

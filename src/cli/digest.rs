@@ -125,10 +125,12 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                     );
                 }
             }
-            output.line(&format!(
-                "{}  manifest  {}",
-                report.manifest_digest, packet.source
-            ));
+            if report.has_manifest {
+                output.line(&format!(
+                    "{}  manifest  {}",
+                    report.manifest_digest, packet.source
+                ));
+            }
             return;
         }
         let conversion = convert(&packet.bytes, &options);

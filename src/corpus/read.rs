@@ -84,11 +84,18 @@ fn read_bundle(
     each: &mut dyn FnMut(Result<RawPacket, LoadError>) -> bool,
 ) {
     let bundle = crate::bundle::open_reader(file, &crate::bundle::Limits::default());
-    let opened = crate::bundle::packets_of(path, bundle);
-    if !each(Ok(opened.packet)) {
+    let crate::bundle::BundlePackets {
+        bundle,
+        packet,
+        events,
+        ..
+    } = crate::bundle::packets_of(path, bundle);
+    // The reader's copy of the lines is not needed once the events are packets.
+    drop(bundle);
+    if !each(Ok(packet)) {
         return;
     }
-    for event in opened.events {
+    for event in events {
         if !each(Ok(event)) {
             return;
         }
