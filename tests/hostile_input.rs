@@ -553,3 +553,33 @@ fn walk_flags_belong_to_the_commands_that_walk() {
         );
     }
 }
+
+#[test]
+fn bless_holds_at_most_two_kib_per_packet() {
+    // bless keeps one manifest entry per packet until it writes (about 1 KiB each); check
+    // streams. 20,000 NDJSON lines: the README's figure, with room for a loaded allocator.
+    let packet = std::fs::read_to_string(positive()).unwrap();
+    let packet: serde_json::Value = serde_json::from_str(&packet).unwrap();
+    let mut text = String::new();
+    for index in 0..20_000 {
+        let mut line = packet.clone();
+        line["task"]["id"] = format!("t-{index}").into();
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("c")).unwrap();
+    std::fs::write(dir.path().join("c/stream.ndjson"), &text).unwrap();
+    let outcome = run_guarded(dir.path(), &["bless", "--dry-run", "c"], None);
+    assert_eq!(outcome.code, 0, "{}", outcome.stderr);
+    assert!(
+        outcome.stdout.contains("would write 20000 change(s)"),
+        "{}",
+        outcome.stdout.lines().last().unwrap_or_default()
+    );
+    assert!(
+        outcome.peak_rss_bytes < memory_bound(0) + 20_000 * 2048,
+        "peak RSS {} MiB",
+        outcome.peak_rss_bytes >> 20
+    );
+}
