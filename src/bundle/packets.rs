@@ -9,7 +9,14 @@
 //! objects become packets (spec §15: what an unverified open lists); the rest are covered by
 //! the bundle's own finding.
 //!
-//! Library entry point for other faces: [`open_packets`].
+//! Library entry point for other faces: [`open_packets`] gives, for one bundle path,
+//! - `report`: upstream's verdict (code, class, message, step, compared values), the §15
+//!   counts and the A2A lint outcomes; `steps::outcomes(report.verdict.as_ref().map(|_| ()))`
+//!   lists every check of §9 with pass / FAIL / not reached;
+//! - `bundle`: what the reader kept: `manifest_text`, and `events` (every stored line with its
+//!   terminator, and per line `LineFacts`: stored and recomputed content hash, type, seq);
+//! - `packet` and `events`: the packets `check` sees (`corpus::check_packet` on each gives the
+//!   same verdict as `check`); `reread_event` reads one line again.
 
 use super::error::VerifyError;
 use super::lines::EventLines;
