@@ -30,11 +30,50 @@ fn error(kind: ErrorKind, rule: &'static str, message: impl Into<String>) -> Con
 
 /// Converts one raw packet in the mode given by `options`.
 pub fn convert(payload: &[u8], options: &ConvertOptions) -> Conversion {
-    let (mut packet, mut fields) = (Packet::default(), None);
-    let result = convert_into(payload, options, &mut packet, &mut fields);
-    Conversion {
+    convert_keeping_read(payload, options).0
+}
+
+/// What the mode-independent steps (size, raw reference, JSON, protocol, version) read from
+/// a packet. A conversion that then fails a strict check hands it back, so the same bytes'
+/// conversion in another mode starts from it instead of reading and hashing them again
+/// (`check` converts in both modes, and on a realistic mix most strict conversions fail
+/// there while lenient ones go on).
+#[derive(Debug)]
+pub struct ModeFreeRead {
+    fields: Arc<TypedFields>,
+    attributes: Option<Value>,
+    version: String,
+    raw_payload_ref: RawPayloadRef,
+}
+
+/// `convert`, plus what it read when the conversion failed after the mode-independent steps.
+pub fn convert_keeping_read(
+    payload: &[u8],
+    options: &ConvertOptions,
+) -> (Conversion, Option<ModeFreeRead>) {
+    let (mut packet, mut fields, mut leftover) = (Packet::default(), None, None);
+    let result = convert_into(payload, options, &mut packet, &mut fields, &mut leftover);
+    let conversion = Conversion {
         mode: options.mode,
         packet,
+        fields,
+        result,
+    };
+    (conversion, leftover)
+}
+
+/// The conversion of `payload` (the bytes `read` was read from) in `options`' mode, from
+/// the mode-independent read: equal to `convert(payload, options)`.
+pub fn convert_from_read(
+    read: ModeFreeRead,
+    payload: &[u8],
+    options: &ConvertOptions,
+) -> Conversion {
+    let fields = Some(Arc::clone(&read.fields));
+    let result = convert_read(read, options, &mut None);
+    Conversion {
+        mode: options.mode,
+        packet: Packet::of(payload),
         fields,
         result,
     }
@@ -45,6 +84,7 @@ fn convert_into(
     options: &ConvertOptions,
     packet_slot: &mut Packet,
     fields_slot: &mut Option<Arc<TypedFields>>,
+    leftover: &mut Option<ModeFreeRead>,
 ) -> Result<Converted, ConversionError> {
     // Step 1: size.
     if let Some(limit) = options.max_payload_bytes {
@@ -106,42 +146,64 @@ fn convert_into(
     let attributes = raw.attributes.take();
     let fields = Arc::new(TypedFields::from_raw(raw));
     *fields_slot = Some(Arc::clone(&fields));
+    let read = ModeFreeRead {
+        fields,
+        attributes,
+        version,
+        raw_payload_ref,
+    };
+    convert_read(read, options, leftover)
+}
+
+/// The mode-dependent rest: strict rejections (handing `read` back through `leftover`),
+/// then substitutions and the payload.
+fn convert_read(
+    read: ModeFreeRead,
+    options: &ConvertOptions,
+    leftover: &mut Option<ModeFreeRead>,
+) -> Result<Converted, ConversionError> {
+    let fields = &read.fields;
     let mapped_type = canonical_type_for(fields.event_type.as_deref());
 
     // Strict rejections, in order.
     if options.mode == Mode::Strict {
-        if fields.agent_id.is_none() {
-            return Err(error(
+        let rejection = if fields.agent_id.is_none() {
+            Some(error(
                 ErrorKind::Measurement,
                 "S1",
                 "missing required field: agent.id",
-            ));
-        }
-        match mapped_type {
-            None => {
-                return Err(error(
+            ))
+        } else {
+            match mapped_type {
+                None => Some(error(
                     ErrorKind::StrictLossinessViolation,
                     "S2",
                     "unsupported event_type in strict mode",
-                ))
-            }
-            Some(kind) if kind.is_task_event() && fields.task_id.is_none() => {
-                return Err(error(
+                )),
+                Some(kind) if kind.is_task_event() && fields.task_id.is_none() => Some(error(
                     ErrorKind::Measurement,
                     "S3",
                     "missing required field: task.id",
-                ))
-            }
-            Some(CanonicalType::ArtifactShared) if fields.artifact_id.is_none() => {
-                return Err(error(
+                )),
+                Some(CanonicalType::ArtifactShared) if fields.artifact_id.is_none() => Some(error(
                     ErrorKind::Measurement,
                     "S4",
                     "missing required field: artifact.id",
-                ))
+                )),
+                Some(_) => None,
             }
-            Some(_) => {}
+        };
+        if let Some(rejection) = rejection {
+            *leftover = Some(read);
+            return Err(rejection);
         }
     }
+    let ModeFreeRead {
+        fields,
+        attributes,
+        version,
+        raw_payload_ref,
+    } = read;
 
     // Everything after the checks (substitutions, payload) cannot fail.
     let (canonical_type, substitutions) = substitutions(&fields, mapped_type);

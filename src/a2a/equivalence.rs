@@ -13,7 +13,15 @@ use proptest::test_runner::TestCaseError;
 
 /// Compares one packet under one set of options.
 fn same(bytes: &[u8], options: &ConvertOptions) -> Result<(), TestCaseError> {
-    let fast = convert(bytes, options);
+    same_as_reference(convert(bytes, options), bytes, options)
+}
+
+/// Compares a conversion made by the fast path with the reference's for the same input.
+fn same_as_reference(
+    fast: super::Conversion,
+    bytes: &[u8],
+    options: &ConvertOptions,
+) -> Result<(), TestCaseError> {
     let oracle = reference::convert(bytes, options);
     prop_assert_eq!(fast.mode, oracle.mode);
     prop_assert_eq!(fast.fields.as_deref(), oracle.fields.as_ref());
@@ -401,6 +409,31 @@ proptest! {
         options in options(),
     ) {
         same(text.as_bytes(), &options)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    /// A strict conversion that fails a strict check hands back what it read, and the
+    /// lenient conversion made from it is the reference's lenient conversion.
+    #[test]
+    fn the_other_mode_from_a_strict_read_converts_as_the_reference_does(
+        bytes in packet_text(),
+        options in options(),
+    ) {
+        let strict = options.with_mode(Mode::Strict);
+        let (conversion, read) = super::convert_keeping_read(&bytes, &strict);
+        same_as_reference(conversion.clone(), &bytes, &strict)?;
+        match read {
+            Some(read) => {
+                let rule = conversion.error().map(|error| error.rule).unwrap_or("");
+                prop_assert!(rule.starts_with('S'), "read handed back after {rule}");
+                let lenient = options.with_mode(Mode::Lenient);
+                same_as_reference(super::convert_from_read(read, &bytes, &lenient), &bytes, &lenient)?;
+            }
+            None => prop_assert!(conversion.error().is_none_or(|error| !error.rule.starts_with('S'))),
+        }
     }
 }
 

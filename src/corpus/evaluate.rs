@@ -4,7 +4,10 @@
 //! its bytes (converting one packet takes microseconds, holding every tree would not fit).
 
 use super::{classify, Classification, PacketKind, RawPacket, Source};
-use crate::a2a::{convert, CanonicalType, ConvertOptions, ErrorKind, Mode};
+use crate::a2a::{
+    convert, convert_from_read, convert_keeping_read, CanonicalType, ConvertOptions, ErrorKind,
+    Mode,
+};
 use crate::freeze::{
     audit, explain_conversion, matched_rows, Audit, Explanation, HandoffState, RowSet,
 };
@@ -260,11 +263,12 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
     }
     // The first mode's conversion reads the packet anyway; classification reuses it, so a raw
     // packet is parsed once per mode and never once more.
+    let mut first_read = None;
     let first = options.modes.first().map(|&mode| {
-        (
-            mode,
-            convert(&packet.bytes, &options.conversion.with_mode(mode)),
-        )
+        let (conversion, read) =
+            convert_keeping_read(&packet.bytes, &options.conversion.with_mode(mode));
+        first_read = read;
+        (mode, conversion)
     });
     // One classifier: the same function `convert` and `explain` use on a converted packet.
     let mut reparsed = None;
@@ -304,7 +308,12 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
                 summary.modes[mode.index()] = Some(ModeSummary { mode, ..same });
                 continue;
             }
-            let conversion = convert(&packet.bytes, &options.conversion.with_mode(mode));
+            // A strict rejection hands back what it read: the next mode starts from there.
+            let mode_options = options.conversion.with_mode(mode);
+            let conversion = match first_read.take() {
+                Some(read) => convert_from_read(read, &packet.bytes, &mode_options),
+                None => convert(&packet.bytes, &mode_options),
+            };
             summary.modes[mode.index()] = mode_summary(mode, &conversion);
         }
     } else if let (Some(shape), Ok(value)) = (kind.canonical_shape(), parsed) {
