@@ -73,6 +73,22 @@ const SHOTS: &[Shot] = &[
         select: Some("happy_task_requested.json"),
         keys: "k",
     },
+    Shot {
+        file: "bundle-view.svg",
+        paths: &["fixtures/bundles/a2a-ten-events.tar.gz"],
+        view: View::Handoff,
+        size: (120, 40),
+        select: Some("a2a-ten-events.tar.gz"),
+        keys: "",
+    },
+    Shot {
+        file: "bundle-failed.svg",
+        paths: &["fixtures/bundles/neg-tampered-event-hash.tar.gz"],
+        view: View::Handoff,
+        size: (120, 40),
+        select: Some("neg-tampered-event-hash.tar.gz"),
+        keys: "",
+    },
 ];
 
 fn root() -> &'static Path {

@@ -14,6 +14,7 @@ pub mod error;
 pub mod event;
 pub mod fast;
 pub mod hash;
+pub mod inspect;
 pub mod limits;
 pub mod line;
 pub mod lines;

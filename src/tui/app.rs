@@ -165,6 +165,9 @@ pub struct SelectedDetail {
     /// The packet's entry in its directory's golden manifest (`None`: no entry), or why the
     /// manifest could not be read.
     pub golden: Result<Option<crate::golden::GoldenEntry>, String>,
+    /// A bundle's own packet: what the Bundle view compares (read by opening it again), or
+    /// why it could not be opened.
+    pub bundle: Option<Result<Arc<crate::bundle::inspect::Inspection>, String>>,
 }
 
 /// A directory's golden manifest as read from disk (`None`: there is none), or why not.
@@ -230,6 +233,15 @@ pub struct App {
     pub size: (u16, u16),
     pub list_area_top: u16,
     pub list_area_height: u16,
+    /// Every loaded bundle's verification report, by path (kept by `rebuild_rows`).
+    pub bundles: Vec<(Arc<Path>, Arc<crate::bundle::BundleReport>)>,
+}
+
+/// Opens the bundle at `path` again (through upstream's limits) for the Bundle view.
+fn inspect_bundle(path: &Path) -> Result<Arc<crate::bundle::inspect::Inspection>, String> {
+    let bundle = crate::bundle::open_path(path, &crate::bundle::Limits::default())
+        .map_err(|error| error.reason)?;
+    Ok(Arc::new(crate::bundle::inspect::inspect(&bundle)))
 }
 
 impl App {
@@ -272,6 +284,7 @@ impl App {
             size: (120, 40),
             list_area_top: 0,
             list_area_height: 20,
+            bundles: Vec::new(),
         }
     }
 
@@ -332,11 +345,16 @@ impl App {
         let source = self.packets[index].summary.source.clone();
         let expected = Mode::BOTH.map(|mode| super::pairing::expected_payload(&source, mode));
         let golden = self.golden_entry(&source);
+        let bundle = self.packets[index]
+            .bundle
+            .is_some()
+            .then(|| inspect_bundle(&source.path));
         self.detail = Some(SelectedDetail {
             packet: index,
             result: self.load_detail(index),
             expected,
             golden,
+            bundle,
         });
     }
 

@@ -18,6 +18,8 @@ pub enum ListRow {
         count: usize,
         failing: [usize; 2],
         folded: bool,
+        /// An evidence bundle's group: upstream's verdict (`Err` holds the error code).
+        bundle: Option<Result<(), String>>,
     },
     Packet(usize),
 }
@@ -32,12 +34,17 @@ impl ListRow {
     }
 }
 
-/// The list group of a packet: its directory, or its stream for NDJSON lines. Sorting by this
-/// key keeps a directory's files together, followed by its streams.
+/// The list group of a packet: its directory, or its stream for NDJSON lines and evidence
+/// bundles (a bundle's own packet and its `BUNDLE:SEQ` events form one group). Sorting by
+/// this key keeps a directory's files together, followed by its streams.
 pub fn group_key(source: &crate::corpus::Source) -> GroupKey {
     let dir: Arc<Path> = Arc::from(source.path.parent().unwrap_or(Path::new("")));
-    let stream = source.line.is_some().then(|| source.path.clone());
+    let stream = in_stream(source).then(|| source.path.clone());
     (dir, stream)
+}
+
+fn in_stream(source: &crate::corpus::Source) -> bool {
+    source.line.is_some() || crate::bundle::is_bundle_path(&source.path)
 }
 
 /// A list group: its directory, and its stream for NDJSON lines.
@@ -45,9 +52,9 @@ pub type GroupKey = (Arc<Path>, Option<Arc<Path>>);
 
 /// Whether `source` belongs to the group `key` (without building its key).
 fn in_group((dir, stream): &GroupKey, source: &crate::corpus::Source) -> bool {
-    match (stream, source.line) {
-        (Some(stream), Some(_)) => Arc::ptr_eq(stream, &source.path) || **stream == *source.path,
-        (None, None) => source.path.parent() == Some(&**dir),
+    match (stream, in_stream(source)) {
+        (Some(stream), true) => Arc::ptr_eq(stream, &source.path) || **stream == *source.path,
+        (None, false) => source.path.parent() == Some(&**dir),
         _ => false,
     }
 }
@@ -116,6 +123,14 @@ impl App {
             groups[at].1.push(index);
         }
         groups.sort_by(|a, b| a.0.cmp(&b.0));
+        self.bundles = self
+            .packets
+            .iter()
+            .filter_map(|check| {
+                let report = check.bundle.clone()?;
+                Some((check.summary.source.path.clone(), report))
+            })
+            .collect();
         self.rows.clear();
         self.listed.clear();
         self.visible_packets = 0;
@@ -131,11 +146,19 @@ impl App {
                     })
                     .count()
             });
+            let bundle = key.1.as_ref().and_then(|stream| {
+                let report = self.bundle_report(stream)?;
+                Some(match report.error() {
+                    None => Ok(()),
+                    Some(error) => Err(error.code.as_str()),
+                })
+            });
             self.rows.push(ListRow::Group {
                 label,
                 count: members.len(),
                 failing,
                 folded,
+                bundle,
             });
             if !folded {
                 self.visible_packets += members.len();
@@ -160,6 +183,23 @@ impl App {
                 .unwrap_or(0),
         };
         self.refresh_detail();
+    }
+
+    /// The verification report of the bundle at `path`, when one is loaded.
+    pub fn bundle_report(&self, path: &Path) -> Option<&Arc<crate::bundle::BundleReport>> {
+        self.bundles
+            .iter()
+            .find(|(bundle, _)| **bundle == *path)
+            .map(|(_, report)| report)
+    }
+
+    /// The report of the bundle the selected packet comes from (its own packet or an event).
+    pub fn selected_bundle_report(&self) -> Option<&Arc<crate::bundle::BundleReport>> {
+        let source = &self.selected_summary()?.source;
+        if !crate::bundle::is_bundle_path(&source.path) {
+            return None;
+        }
+        self.bundle_report(&source.path)
     }
 
     /// The label of the selected row's group when a folded group itself is selected.
@@ -252,5 +292,10 @@ mod tests {
         let mut line = Source::file("dir/s.ndjson");
         line.line = Some(3);
         assert_eq!(label(line), "dir/s.ndjson");
+        // A bundle's own packet and its events share the bundle's group.
+        let mut event = Source::file("dir/b.tar.gz");
+        event.line = Some(0);
+        assert_eq!(label(Source::file("dir/b.tar.gz")), "dir/b.tar.gz");
+        assert_eq!(label(event), "dir/b.tar.gz");
     }
 }

@@ -17,6 +17,10 @@ const PARTS: [&str; 3] = ["payload", "handoff", "discovery"];
 
 pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
     let mut lines = Vec::new();
+    // A bundle's event: its content hash as upstream's verifier compares it.
+    if detail.source.is_bundle_event() {
+        lines.extend(super::bundle::content_hash_lines(detail, theme));
+    }
     // Golden drift first, for every kind that records one: it is what a reviewer comes to
     // this tab for.
     if let (Some(check), Some(selected)) = (app.selected_check(), app.detail.as_ref()) {

@@ -46,11 +46,13 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
                     count,
                     failing,
                     folded,
+                    bundle,
                 } => group_line(
                     label,
                     *count,
                     failing[app.mode.index()],
                     *folded,
+                    bundle.as_ref(),
                     width,
                     theme,
                 ),
@@ -175,12 +177,14 @@ fn fit_split(text: &str, width: usize, head: usize) -> String {
 }
 
 /// `▾ fixtures/a2a/ 34 · 3 failing`: the counts first claim their room, the label (shortened
-/// from the left, keeping the directory's own name) takes the rest.
+/// from the left, keeping the directory's own name) takes the rest. A bundle's group adds
+/// upstream's verdict: `✓ verified` (its checks all pass) or `✗ ErrorCode`.
 fn group_line(
     label: &str,
     count: usize,
     failing: usize,
     folded: bool,
+    bundle: Option<&Result<(), String>>,
     width: usize,
     theme: &Theme,
 ) -> Line<'static> {
@@ -191,12 +195,20 @@ fn group_line(
     } else {
         String::new()
     };
-    let room = width.saturating_sub(2 + counts.chars().count() + failing_text.chars().count());
+    let (verdict, verdict_style) = match bundle {
+        Some(Ok(())) => (" ✓ verified".to_owned(), theme.good()),
+        Some(Err(code)) => (format!(" ✗ {}", safe(code)), theme.bad()),
+        None => (String::new(), theme.dim()),
+    };
+    let room = width.saturating_sub(
+        2 + counts.chars().count() + failing_text.chars().count() + verdict.chars().count(),
+    );
     Line::from(vec![
         Span::styled(
             format!("{marker} {}", safe(&fit_left(label, room.max(4)))),
             theme.title(),
         ),
+        Span::styled(verdict, verdict_style),
         Span::styled(counts, theme.dim()),
         Span::styled(failing_text, theme.bad()),
     ])

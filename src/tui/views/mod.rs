@@ -1,5 +1,6 @@
 //! `view(&App, &mut Frame)`: draws the state, with no side effects.
 
+mod bundle;
 mod conversion;
 mod digests;
 mod findings;
@@ -80,6 +81,17 @@ fn title_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     if !app.load_errors.is_empty() {
         spans.push(Span::styled(
             format!("  {} load error(s)", app.load_errors.len()),
+            theme.bad(),
+        ));
+    }
+    let unverified = app
+        .bundles
+        .iter()
+        .filter(|(_, report)| !report.is_valid())
+        .count();
+    if unverified > 0 {
+        spans.push(Span::styled(
+            format!("  ✗ {unverified} UNVERIFIED bundle(s)"),
             theme.bad(),
         ));
     }
@@ -205,7 +217,7 @@ fn detail(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     };
     let tabs = tabbar::line(app.tab, usize::from(inner.width), theme);
     frame.render_widget(Paragraph::new(tabs), Rect { height: 1, ..inner });
-    let body = Rect {
+    let mut body = Rect {
         y: inner.y + 2,
         height: inner.height - 2,
         ..inner
@@ -214,6 +226,23 @@ fn detail(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         Tab::Rules => return rules::draw(app, frame, body, theme),
         Tab::Formats => return formats::draw(app, frame, body, theme),
         _ => {}
+    }
+    // A packet of a bundle that fails verification says so first, in red, on every tab.
+    let banner = app
+        .selected_bundle_report()
+        .and_then(|report| bundle::unverified_banner(report, theme));
+    if let Some(banner) = banner {
+        if body.height > 2 {
+            frame.render_widget(
+                Paragraph::new(banner).wrap(Wrap { trim: false }),
+                Rect { height: 1, ..body },
+            );
+            body = Rect {
+                y: body.y + 1,
+                height: body.height - 1,
+                ..body
+            };
+        }
     }
     let Some(selected) = &app.detail else {
         frame.render_widget(Paragraph::new(empty_message(app)).style(theme.dim()), body);
@@ -233,6 +262,13 @@ fn detail(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             return;
         }
     };
+    // A bundle's own packet: the Bundle view, whichever per-packet tab is chosen.
+    if app
+        .selected_check()
+        .is_some_and(|check| check.bundle.is_some())
+    {
+        return bundle::draw(app, detail, frame, body, theme);
+    }
     match app.tab {
         Tab::Raw => raw::draw(app, detail, frame, body, theme),
         Tab::Conversion => conversion::draw(app, detail, frame, body, theme),
@@ -250,6 +286,7 @@ fn empty_message(app: &App) -> String {
         count,
         failing,
         folded: true,
+        ..
     }) = app.rows.get(app.selected)
     {
         format!(

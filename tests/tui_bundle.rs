@@ -1,0 +1,169 @@
+//! The Bundle view and a bundle's group, drawn with ratatui's TestBackend on upstream-written
+//! bundles (tests/data/bundles): a valid one and one with an edited line.
+
+use handoff_inspector::corpus::CheckOptions;
+use handoff_inspector::tui::app::{App, ListRow, Tab};
+use handoff_inspector::tui::update::{update, Action};
+use handoff_inspector::tui::views::view;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Color;
+use ratatui::Terminal;
+use std::path::PathBuf;
+
+const VALID: &str = "tests/data/bundles/valid-02-two-events.tar.gz";
+const EDITED: &str = "tests/data/bundles/bad-events-edited-no-rehash.tar.gz";
+
+fn app_on(path: &str) -> App {
+    let mut app = App::new(vec![PathBuf::from(path)], CheckOptions::default(), true);
+    app.size = (120, 40);
+    app.load_blocking();
+    app
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    update(app, Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    app.sync_list_geometry();
+}
+
+fn draw(app: &App, width: u16, height: u16) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|frame| view(app, frame)).unwrap();
+    terminal.backend().buffer().clone()
+}
+
+fn text(buffer: &Buffer) -> String {
+    let area = buffer.area;
+    (0..area.height)
+        .map(|y| {
+            (0..area.width)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The colour of the first cell of `needle` on the screen.
+fn colour_of(buffer: &Buffer, needle: &str) -> Option<Color> {
+    let screen = text(buffer);
+    screen.lines().enumerate().find_map(|(y, line)| {
+        let byte = line.find(needle)?;
+        let x = line[..byte].chars().count() as u16;
+        Some(buffer[(x, y as u16)].fg)
+    })
+}
+
+/// Selects the bundle's own packet (the first packet of its group).
+fn select_bundle(app: &mut App) {
+    let row = app
+        .rows
+        .iter()
+        .position(
+            |row| matches!(row, ListRow::Packet(index) if app.packets[*index].bundle.is_some()),
+        )
+        .expect("the bundle's own packet is listed");
+    app.selected = row;
+    app.refresh_detail();
+}
+
+#[test]
+fn a_bundle_is_one_group_with_its_verdict() {
+    for (path, verdict) in [(VALID, "✓ verified"), (EDITED, "✗ IntegrityEventHash")] {
+        let app = app_on(path);
+        let groups: Vec<&ListRow> = app
+            .rows
+            .iter()
+            .filter(|row| matches!(row, ListRow::Group { .. }))
+            .collect();
+        assert_eq!(groups.len(), 1, "{path}: {groups:?}");
+        let screen = draw(&app, 120, 40);
+        let shown = text(&screen);
+        assert!(shown.contains(verdict), "{path}:\n{shown}");
+        let colour = if verdict.starts_with('✓') {
+            Color::Green
+        } else {
+            Color::Red
+        };
+        assert_eq!(colour_of(&screen, verdict), Some(colour), "{path}");
+    }
+}
+
+#[test]
+fn bundle_view_of_a_valid_bundle() {
+    let mut app = app_on(VALID);
+    select_bundle(&mut app);
+    let screen = draw(&app, 160, 110);
+    let shown = text(&screen);
+    assert!(shown.contains("Bundle view"), "{shown}");
+    assert!(!shown.contains("UNVERIFIED"), "{shown}");
+    // The spec's worked run root (§6), recomputed.
+    assert!(
+        shown.contains("sha256:a68405e9eed6ad28c74602a2e961c4a680470afe5cfe3fb267215d35fe27cebb")
+    );
+    insta::assert_snapshot!("bundle_view_valid", shown);
+}
+
+#[test]
+fn bundle_view_of_a_failed_bundle_names_the_check_and_the_values() {
+    let mut app = app_on(EDITED);
+    select_bundle(&mut app);
+    let screen = draw(&app, 160, 110);
+    let shown = text(&screen);
+    assert!(shown.contains("FAIL"), "{shown}");
+    assert!(shown.contains("IntegrityEventHash"), "{shown}");
+    assert!(shown.contains("≠ stored"), "{shown}");
+    assert_eq!(colour_of(&screen, "✗ UNVERIFIED BUNDLE"), Some(Color::Red));
+    insta::assert_snapshot!("bundle_view_failed", shown);
+}
+
+#[test]
+fn every_screen_of_an_unverified_bundles_event_says_so_in_red() {
+    let mut app = app_on(EDITED);
+    select_bundle(&mut app);
+    press(&mut app, KeyCode::Char('j'));
+    let source = app.selected_summary().unwrap().source.clone();
+    assert!(source.is_bundle_event(), "{source}");
+    for (index, tab) in Tab::ALL.iter().enumerate() {
+        press(&mut app, KeyCode::Char(char::from(b'1' + index as u8)));
+        assert_eq!(app.tab, *tab);
+        let screen = draw(&app, 120, 40);
+        assert_eq!(
+            colour_of(&screen, "UNVERIFIED"),
+            Some(Color::Red),
+            "{tab:?}:\n{}",
+            text(&screen)
+        );
+    }
+    // Digests: the event's content hash, recomputed vs stored; line 1 is the edited one.
+    press(&mut app, KeyCode::Char('4'));
+    let shown = text(&draw(&app, 160, 40));
+    assert!(shown.contains("recomputed sha256:"), "{shown}");
+    assert!(
+        shown.contains("= matches the stored hash"),
+        "line 0:\n{shown}"
+    );
+    press(&mut app, KeyCode::Char('j'));
+    assert!(app
+        .selected_summary()
+        .unwrap()
+        .source
+        .to_string()
+        .ends_with(":1"));
+    let screen = draw(&app, 160, 40);
+    assert_eq!(
+        colour_of(&screen, "≠ differs from the stored hash"),
+        Some(Color::Red),
+        "{}",
+        text(&screen)
+    );
+}
+
+#[test]
+fn the_word_verified_is_only_a_bundles_verdict() {
+    // A directory of handoff fixtures: no bundle, so the word never appears.
+    let app = app_on("fixtures/a2a");
+    let shown = text(&draw(&app, 120, 40));
+    assert!(!shown.to_lowercase().contains("verified"), "{shown}");
+}
