@@ -284,3 +284,32 @@ fn review_shows_what_accepting_writes_and_remembers_rejections() {
     let message = driver.app.message.clone().unwrap_or_default();
     assert!(message.contains("3 rejected this session"), "{message}");
 }
+
+/// The bundle fixtures (verified bundles, a failing one, their events and goldens): every row
+/// on every tab, folding, a mode switch and a reload keep the invariants. A fixed sequence
+/// rather than a fifth proptest corpus: the random run is already the slowest test here.
+#[test]
+fn every_bundle_row_on_every_tab_keeps_the_invariants() {
+    let press = |c| Step::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    let mut driver = Driver::new(
+        vec![PathBuf::from("fixtures/bundles")],
+        CheckOptions::default(),
+        (120, 40),
+        false,
+    )
+    .unwrap();
+    let mut steps = vec![press('g')];
+    for _ in 0..60 {
+        steps.extend("12345678".chars().map(press));
+        steps.push(press('j'));
+    }
+    steps.extend(['h', 'h', 'l', 'm', 'r'].map(press));
+    steps.push(Step::Deliver(usize::MAX));
+    steps.extend(['G', 'l', 'k', 'h', 'g'].map(press));
+    for (index, step) in steps.iter().enumerate() {
+        driver
+            .apply(step)
+            .unwrap_or_else(|error| panic!("step {index} {step:?}: {error}"));
+    }
+    driver.settle().unwrap();
+}
