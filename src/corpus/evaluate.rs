@@ -243,15 +243,14 @@ fn reparse_ref(parsed: &Option<Result<Value, String>>) -> Result<&Value, &str> {
     }
 }
 
-/// Evaluates one packet into its summary.
-pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary {
-    if packet.bundle.is_some() {
-        // A bundle as a whole: its verdict is its report's; its events are packets of their own.
-        return PacketSummary {
+impl PacketSummary {
+    /// A packet's summary before anything is evaluated: its kind and repeated keys only.
+    fn of_kind(packet: &RawPacket, kind: PacketKind, duplicate_keys: u32) -> PacketSummary {
+        PacketSummary {
             source: packet.source.clone(),
             offset: packet.offset,
-            kind: PacketKind::Bundle,
-            duplicate_keys: 0,
+            kind,
+            duplicate_keys,
             audit_errors: 0,
             audit_warnings: 0,
             canonical_state: None,
@@ -259,7 +258,15 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
             profile_warnings: 0,
             migration_findings: 0,
             modes: [None, None],
-        };
+        }
+    }
+}
+
+/// Evaluates one packet into its summary.
+pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary {
+    if packet.bundle.is_some() {
+        // A bundle as a whole: its verdict is its report's; its events are packets of their own.
+        return PacketSummary::of_kind(packet, PacketKind::Bundle, 0);
     }
     // The first mode's conversion reads the packet anyway; classification reuses it, so a raw
     // packet is parsed once per mode and never once more.
@@ -280,19 +287,8 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
             (classify(parsed, packet.source.file_name()).kind, parsed)
         }
     };
-    let mut summary = PacketSummary {
-        source: packet.source.clone(),
-        offset: packet.offset,
-        kind,
-        duplicate_keys: scan_duplicate_keys(&packet.bytes).len() as u32,
-        audit_errors: 0,
-        audit_warnings: 0,
-        canonical_state: None,
-        profile_failures: 0,
-        profile_warnings: 0,
-        migration_findings: 0,
-        modes: [None, None],
-    };
+    let duplicate_keys = scan_duplicate_keys(&packet.bytes).len() as u32;
+    let mut summary = PacketSummary::of_kind(packet, kind, duplicate_keys);
     if converted_kind(kind) {
         // The first mode's summary, when the other modes are certain to give the same.
         let mut reusable = None;

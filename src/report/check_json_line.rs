@@ -49,14 +49,8 @@ fn write_packet(check: &PacketCheck, out: &mut Vec<u8>) -> serde_json::Result<()
         out.push(b'}');
     }
     if !check.duplicate_key_paths.is_empty() {
-        out.extend_from_slice(br#","duplicate_keys":["#);
-        for (index, path) in check.duplicate_key_paths.iter().enumerate() {
-            if index > 0 {
-                out.push(b',');
-            }
-            write_json_string(path, out);
-        }
-        out.push(b']');
+        out.extend_from_slice(br#","duplicate_keys":"#);
+        write_string_list(check.duplicate_key_paths.iter().map(String::as_str), out);
     }
     out.extend_from_slice(br#","findings":"#);
     write_findings(&check.findings, out)?;
@@ -118,18 +112,25 @@ fn write_modes(check: &PacketCheck, out: &mut Vec<u8>) {
                 write_json_string(rule, out);
             }
         }
-        out.extend_from_slice(br#","rows":["#);
-        for (index, id) in summary.rows.ids().enumerate() {
-            if index > 0 {
-                out.push(b',');
-            }
-            write_json_string(id, out);
-        }
-        out.extend_from_slice(b"]}");
+        out.extend_from_slice(br#","rows":"#);
+        write_string_list(summary.rows.ids(), out);
+        out.push(b'}');
     }
     if !first {
         out.push(b']');
     }
+}
+
+/// A JSON array of strings.
+fn write_string_list<'a>(items: impl Iterator<Item = &'a str>, out: &mut Vec<u8>) {
+    out.push(b'[');
+    for (index, item) in items.enumerate() {
+        if index > 0 {
+            out.push(b',');
+        }
+        write_json_string(item, out);
+    }
+    out.push(b']');
 }
 
 fn write_findings(findings: &[CheckFinding], out: &mut Vec<u8>) -> serde_json::Result<()> {
