@@ -4,7 +4,7 @@
 //! BUNDLE:SEQ agreeing on one verdict.
 
 mod common_bin;
-use common_bin::{a2a, run};
+use common_bin::{a2a, run, run_env};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -12,6 +12,11 @@ fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/bundles")
         .join(name)
+}
+
+/// `bless` as a person runs it: CI (which may be set around the test suite) refuses to write.
+fn bless(dir: &Path) -> common_bin::Run {
+    run_env(&["bless", &s(dir)], &[("CI", None)])
 }
 
 fn s(path: &Path) -> String {
@@ -177,7 +182,7 @@ fn non_a2a_events_of_a_bundle_are_not_checked() {
     // valid-11 holds 9 A2A events and 3 assay.test.marker events. Without goldens every
     // event is no_golden (a missing golden outranks not checked: the line is still recorded).
     assert!(unchecked.is_empty());
-    let bless = run(&["bless", &s(dir.path())]);
+    let bless = bless(dir.path());
     assert_eq!(bless.code, 0, "{}", bless.stderr);
     let (code, report) = check_json(&["--require-golden", &s(dir.path())]);
     assert_eq!(code, 0);
@@ -204,7 +209,7 @@ fn goldens_catch_a_resealed_time_edit_that_upstream_accepts() {
     let dir = tempfile::tempdir().unwrap();
     let bundle = dir.path().join("run.tar.gz");
     std::fs::copy(data("valid-03-ten-mixed.tar.gz"), &bundle).unwrap();
-    let bless = run(&["bless", &s(dir.path())]);
+    let bless = bless(dir.path());
     assert_eq!(bless.code, 0, "{}", bless.stderr);
     let clean = run(&["check", "--require-golden", &s(dir.path())]);
     assert_eq!(clean.code, 0, "{}", clean.stdout);
@@ -246,7 +251,7 @@ fn a_tampered_bundle_blessed_is_a_recorded_negative() {
         dir.path().join("t.tar.gz"),
     )
     .unwrap();
-    assert_eq!(run(&["bless", &s(dir.path())]).code, 0);
+    assert_eq!(bless(dir.path()).code, 0);
     let manifest = std::fs::read_to_string(dir.path().join("goldens.json")).unwrap();
     assert!(
         manifest.contains("\"verdict\": \"IntegrityEventHash\""),
