@@ -35,14 +35,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
     lines.extend(verdict_lines(report, theme));
     // What the failed check compared, at once (it is repeated under the check below).
     if let Some(compared) = report.error().and_then(|error| error.compared.as_ref()) {
-        lines.push(Line::from(vec![
-            Span::styled("  expected ", theme.dim()),
-            Span::styled(safe(&compared.expected), theme.text()),
-        ]));
-        lines.push(Line::from(vec![
-            Span::styled("  found    ", theme.dim()),
-            Span::styled(safe(&compared.found), theme.bad()),
-        ]));
+        lines.extend(expected_and_found(compared, "  ", theme));
     }
     lines.push(Line::from(Span::styled(NOT_PROVEN, theme.dim())));
     lines.push(Line::default());
@@ -146,16 +139,27 @@ fn compared_lines(error: &VerifyError, theme: &Theme) -> Vec<Line<'static>> {
             format!("               {}", safe(&compared.what)),
             theme.text(),
         )));
-        lines.push(Line::from(vec![
-            Span::styled("                 expected ", theme.dim()),
-            Span::styled(safe(&compared.expected), theme.text()),
-        ]));
-        lines.push(Line::from(vec![
-            Span::styled("                 found    ", theme.dim()),
-            Span::styled(safe(&compared.found), theme.bad()),
-        ]));
+        lines.extend(expected_and_found(compared, "                 ", theme));
     }
     lines
+}
+
+/// The two values a failed check compared, `indent` before each label.
+fn expected_and_found(
+    compared: &crate::bundle::Compared,
+    indent: &str,
+    theme: &Theme,
+) -> [Line<'static>; 2] {
+    [
+        Line::from(vec![
+            Span::styled(format!("{indent}expected "), theme.dim()),
+            Span::styled(safe(&compared.expected), theme.text()),
+        ]),
+        Line::from(vec![
+            Span::styled(format!("{indent}found    "), theme.dim()),
+            Span::styled(safe(&compared.found), theme.bad()),
+        ]),
+    ]
 }
 
 fn comparison_lines(inspection: &Inspection, theme: &Theme) -> Vec<Line<'static>> {
