@@ -104,13 +104,86 @@ pub fn parse_manifest(text: &str) -> Result<Manifest, String> {
 }
 
 /// What the reviewer counts per event line, from a parsed JSON object: whether it is an A2A
-/// event and whether its `data.handoff.visible` is JSON `true`.
-pub fn a2a_and_visible(type_: Option<&str>, data: Option<&Value>) -> (bool, bool) {
+/// event, and the members of its `data` that are JSON `true` (see `DataFlags`).
+pub fn a2a_and_flags(type_: Option<&str>, data: Option<&Value>) -> (bool, DataFlags) {
     let a2a = type_.is_some_and(|t| t.starts_with(A2A_TYPE_PREFIX));
-    let visible = data
-        .and_then(|d| d.pointer("/handoff/visible"))
-        .is_some_and(|v| v == &Value::Bool(true));
-    (a2a, visible)
+    (a2a, DataFlags::of_value(data))
+}
+
+/// The members of an event's `data` that the reviewer counts (`handoff.visible`) and that
+/// upstream's A2A lint packs read (`discovery.agent_card_visible`,
+/// `discovery.extended_card_access_visible`): each is set only when it is JSON `true` (the
+/// string `"true"` does not count). The verifier reads them during its own scan of the line,
+/// so that nothing has to parse the line again for them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DataFlags {
+    pub handoff_visible: bool,
+    pub agent_card_visible: bool,
+    pub extended_card_access_visible: bool,
+}
+
+impl DataFlags {
+    /// From `data` as `serde_json` parsed it (the slow and the lenient routes).
+    pub fn of_value(data: Option<&Value>) -> DataFlags {
+        let is_true =
+            |pointer: &str| data.and_then(|d| d.pointer(pointer)) == Some(&Value::Bool(true));
+        DataFlags {
+            handoff_visible: is_true("/handoff/visible"),
+            agent_card_visible: is_true("/discovery/agent_card_visible"),
+            extended_card_access_visible: is_true("/discovery/extended_card_access_visible"),
+        }
+    }
+
+    /// Sets the flag that `name` (a member of `parent`, itself a member of `data`) stands for.
+    pub fn set(&mut self, parent: DataMember, name: &str) {
+        match (parent, name) {
+            (DataMember::Handoff, "visible") => self.handoff_visible = true,
+            (DataMember::Discovery, "agent_card_visible") => self.agent_card_visible = true,
+            (DataMember::Discovery, "extended_card_access_visible") => {
+                self.extended_card_access_visible = true
+            }
+            _ => {}
+        }
+    }
+
+    pub fn union(self, other: DataFlags) -> DataFlags {
+        DataFlags {
+            handoff_visible: self.handoff_visible || other.handoff_visible,
+            agent_card_visible: self.agent_card_visible || other.agent_card_visible,
+            extended_card_access_visible: self.extended_card_access_visible
+                || other.extended_card_access_visible,
+        }
+    }
+}
+
+/// The members of `data` whose own members `DataFlags` reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataMember {
+    Handoff,
+    Discovery,
+}
+
+impl DataMember {
+    pub fn named(name: &str) -> Option<DataMember> {
+        match name {
+            "handoff" => Some(DataMember::Handoff),
+            "discovery" => Some(DataMember::Discovery),
+            _ => None,
+        }
+    }
+
+    pub const ALL: [(DataMember, &'static str); 2] = [
+        (DataMember::Handoff, "handoff"),
+        (DataMember::Discovery, "discovery"),
+    ];
+
+    /// The flag names this member holds.
+    pub fn flags(self) -> &'static [&'static str] {
+        match self {
+            DataMember::Handoff => &["visible"],
+            DataMember::Discovery => &["agent_card_visible", "extended_card_access_visible"],
+        }
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! accepting what the slow path would refuse: it must be at least as strict, which the tests
 //! and `tests/bundle_tampered.rs` check, and `fast_and_slow_agree` compares both on edge lines.
 
+use super::event::{DataFlags, DataMember};
 use super::limits::{MAX_KEYS_PER_OBJECT, MAX_STRING_CHARS};
 use crate::profiles::jcs::{number_text, write_jcs_string};
 use std::borrow::Cow;
@@ -24,8 +25,9 @@ pub enum Node<'a> {
     /// stores), checked by `Parser::canonical` and kept as text: no tree is built for it.
     Canonical {
         text: &'a str,
-        /// `handoff.visible` is JSON `true` in it.
-        handoff_visible: bool,
+        /// The members of it that are JSON `true` and that the reviewer counts or the lint
+        /// packs read, found during the same scan.
+        flags: DataFlags,
     },
 }
 
@@ -319,14 +321,14 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Where `Parser::canonical` is on the way to `handoff.visible`.
+/// Where `Parser::canonical` is on the way to the members `DataFlags` reads.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Want {
     Nothing,
-    /// In `data`'s own object: the member `handoff` leads on.
-    Handoff,
-    /// In `data.handoff`: the member `visible` is the one.
-    Visible,
+    /// In `data`'s own object: `handoff` and `discovery` lead on.
+    Data,
+    /// In `data.handoff` or `data.discovery`: a flag's member may be here.
+    In(DataMember),
 }
 
 impl<'a> Parser<'a> {
@@ -334,10 +336,10 @@ impl<'a> Parser<'a> {
     /// parsed into a tree from the same place.
     fn canonical_or_value(&mut self, depth: usize) -> Option<Node<'a>> {
         let start = self.pos;
-        match self.canonical(depth, Want::Handoff) {
-            Some(handoff_visible) => Some(Node::Canonical {
+        match self.canonical(depth, Want::Data) {
+            Some(flags) => Some(Node::Canonical {
                 text: &self.text[start..self.pos],
-                handoff_visible,
+                flags,
             }),
             None => {
                 self.pos = start;
@@ -351,9 +353,10 @@ impl<'a> Parser<'a> {
     /// order is UTF-16 order, and no name repeats), names without escapes, strings with only
     /// the escapes JCS itself writes, numbers written as an IEEE double prints them. Within the same depth, key-count
     /// and string-length bounds as `value`. `None` as soon as anything differs: the caller
-    /// then parses the value the ordinary way, which decides. Returns whether `want` led to
-    /// a JSON `true` at `handoff.visible`.
-    fn canonical(&mut self, depth: usize, want: Want) -> Option<bool> {
+    /// then parses the value the ordinary way, which decides. Returns the flags that `want`
+    /// led to (JSON `true` at `handoff.visible`, `discovery.agent_card_visible`, ...).
+    fn canonical(&mut self, depth: usize, want: Want) -> Option<DataFlags> {
+        let none = DataFlags::default();
         match self.peek()? {
             b'{' => self.canonical_object(depth + 1, want),
             b'[' => {
@@ -363,7 +366,7 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 if self.peek()? == b']' {
                     self.pos += 1;
-                    return Some(false);
+                    return Some(none);
                 }
                 loop {
                     self.canonical(depth + 1, Want::Nothing)?;
@@ -371,22 +374,22 @@ impl<'a> Parser<'a> {
                         b',' => self.pos += 1,
                         b']' => {
                             self.pos += 1;
-                            return Some(false);
+                            return Some(none);
                         }
                         _ => return None,
                     }
                 }
             }
-            b'"' => self.canonical_string().map(|_| false),
-            b't' => self.literal("true", Node::Null).map(|_| false),
-            b'f' => self.literal("false", Node::Null).map(|_| false),
-            b'n' => self.literal("null", Node::Null).map(|_| false),
+            b'"' => self.canonical_string().map(|_| none),
+            b't' => self.literal("true", Node::Null).map(|_| none),
+            b'f' => self.literal("false", Node::Null).map(|_| none),
+            b'n' => self.literal("null", Node::Null).map(|_| none),
             b'-' | b'0'..=b'9' => match self.number()? {
-                Node::Number(text) if is_short_integer(text) => (text != "-0").then_some(false),
+                Node::Number(text) if is_short_integer(text) => (text != "-0").then_some(none),
                 // Other numbers: canonical when written as an IEEE double prints (`1.5`).
                 Node::Number(text) => {
                     let number = serde_json::from_str::<serde_json::Number>(text).ok()?;
-                    (number_text(&number) == text).then_some(false)
+                    (number_text(&number) == text).then_some(none)
                 }
                 _ => None,
             },
@@ -394,16 +397,16 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn canonical_object(&mut self, depth: usize, want: Want) -> Option<bool> {
+    fn canonical_object(&mut self, depth: usize, want: Want) -> Option<DataFlags> {
         if depth > self.max_depth {
             return None;
         }
         self.pos += 1;
+        let mut found = DataFlags::default();
         if self.peek()? == b'}' {
             self.pos += 1;
-            return Some(false);
+            return Some(found);
         }
-        let mut found = false;
         let mut last: Option<&str> = None;
         let mut count = 0;
         loop {
@@ -423,14 +426,14 @@ impl<'a> Parser<'a> {
                 return None;
             }
             self.pos += 1;
-            let next = match (want, key) {
-                (Want::Handoff, "handoff") => Want::Visible,
+            let next = match want {
+                Want::Data => DataMember::named(key).map_or(Want::Nothing, Want::In),
                 _ => Want::Nothing,
             };
             let is_true = self.text[self.pos..].starts_with("true");
-            found |= self.canonical(depth, next)?;
-            if want == Want::Visible && key == "visible" && is_true {
-                found = true;
+            found = found.union(self.canonical(depth, next)?);
+            if let (Want::In(parent), true) = (want, is_true) {
+                found.set(parent, key);
             }
             match self.peek()? {
                 b',' => self.pos += 1,
@@ -699,8 +702,9 @@ mod tests {
         let mut written = String::new();
         write_jcs(data_node, &mut written);
         assert_eq!(written, jcs, "{data}");
-        if let Node::Canonical { text, .. } = data_node {
+        if let Node::Canonical { text, flags } = data_node {
             assert_eq!(*text, jcs, "{data}");
+            assert_eq!(*flags, DataFlags::of_value(Some(&value)), "{data}");
         }
         matches!(data_node, Node::Canonical { .. })
     }
@@ -739,20 +743,53 @@ mod tests {
         }
         // A repeated name: neither route accepts (the slow path words the error).
         assert!(!data_agrees(r#"{"a":1,"a":2}"#));
-        let visible = |data: &str| match parse_event(&format!("{{\"data\":{data}}}"), 64)
+        let flags = |data: &str| match parse_event(&format!("{{\"data\":{data}}}"), 64)
             .unwrap()
             .get("data")
         {
-            Some(Node::Canonical {
-                handoff_visible, ..
-            }) => *handoff_visible,
+            Some(Node::Canonical { flags, .. }) => *flags,
             other => panic!("{other:?}"),
         };
+        let visible = |data: &str| flags(data).handoff_visible;
         assert!(visible(r#"{"handoff":{"visible":true}}"#));
         assert!(!visible(r#"{"handoff":{"visible":false}}"#));
         assert!(!visible(r#"{"handoff":{"x":{"visible":true}}}"#));
         assert!(!visible(r#"{"other":{"visible":true}}"#));
         assert!(!visible(r#"{"handoff":[{"visible":true}]}"#));
+        assert!(!visible(r#"{"discovery":{"visible":true}}"#));
+        // The lint packs' flags: JSON true at exactly data.discovery.<name>, and each is
+        // what `DataFlags::of_value` (the lenient route, serde_json's pointer) finds.
+        for (data, card, extended) in [
+            (
+                r#"{"discovery":{"agent_card_visible":true,"extended_card_access_visible":true}}"#,
+                true,
+                true,
+            ),
+            (
+                r#"{"discovery":{"agent_card_visible":"true","extended_card_access_visible":false}}"#,
+                false,
+                false,
+            ),
+            (
+                r#"{"discovery":{"extended_card_access_visible":true},"handoff":{"agent_card_visible":true}}"#,
+                false,
+                true,
+            ),
+            (
+                r#"{"agent_card_visible":true,"discovery":{"x":{"agent_card_visible":true}}}"#,
+                false,
+                false,
+            ),
+            (r#"{"discovery":[true]}"#, false, false),
+        ] {
+            let found = flags(data);
+            assert_eq!(
+                (found.agent_card_visible, found.extended_card_access_visible),
+                (card, extended),
+                "{data}"
+            );
+            assert!(data_agrees(data), "{data}");
+        }
         // Too deep for the limit: neither route accepts.
         let deep = format!("{}{}", "[".repeat(64), "]".repeat(64));
         assert!(parse_event(&format!("{{\"data\":{deep}}}"), 64).is_none());

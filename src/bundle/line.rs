@@ -3,7 +3,7 @@
 //! then serde into the typed event), which also words every error.
 
 use super::error::{ErrorCode as C, VerifyError};
-use super::event::{a2a_and_visible, parse_event, A2A_TYPE_PREFIX};
+use super::event::{parse_event, DataFlags, DataMember, A2A_TYPE_PREFIX};
 use super::fast::{self, Node};
 use super::hash::{sha256_text, write_content_hash_input};
 use super::strict::{validate, StrictError};
@@ -19,7 +19,8 @@ pub struct Fields<'a> {
     pub content_hash: Option<Cow<'a, str>>,
     /// Recomputed from `data`, `datacontenttype`, `specversion`, `subject`, `type`.
     pub computed_hash: String,
-    pub handoff_visible: bool,
+    /// `data.handoff.visible` and the lint packs' `data.discovery` flags.
+    pub flags: DataFlags,
 }
 
 impl Fields<'_> {
@@ -56,7 +57,7 @@ fn slow_fields(text: &str, max_depth: u64) -> Result<Fields<'_>, VerifyError> {
         event.subject.as_deref(),
         &event.type_,
     );
-    let (_, handoff_visible) = a2a_and_visible(None, Some(&event.data));
+    let flags = DataFlags::of_value(Some(&event.data));
     Ok(Fields {
         specversion: event.specversion.into(),
         type_: event.type_.into(),
@@ -66,7 +67,7 @@ fn slow_fields(text: &str, max_depth: u64) -> Result<Fields<'_>, VerifyError> {
         seq: event.seq,
         content_hash: event.content_hash.map(Cow::Owned),
         computed_hash,
-        handoff_visible,
+        flags,
     })
 }
 
@@ -135,14 +136,9 @@ fn from_node(node: Node<'_>) -> Option<Fields<'_>> {
         subject.as_deref(),
         &type_,
     );
-    let handoff_visible = match &data {
-        Node::Canonical {
-            handoff_visible, ..
-        } => *handoff_visible,
-        data => matches!(
-            data.get("handoff").and_then(|h| h.get("visible")),
-            Some(Node::Bool(true))
-        ),
+    let flags = match &data {
+        Node::Canonical { flags, .. } => *flags,
+        data => node_flags(data),
     };
     Some(Fields {
         specversion,
@@ -153,8 +149,24 @@ fn from_node(node: Node<'_>) -> Option<Fields<'_>> {
         seq,
         content_hash,
         computed_hash,
-        handoff_visible,
+        flags,
     })
+}
+
+/// `DataFlags` of a `data` parsed into the fast tree (one that was not already canonical).
+fn node_flags(data: &Node<'_>) -> DataFlags {
+    let mut flags = DataFlags::default();
+    for (member, name) in DataMember::ALL {
+        let Some(parent) = data.get(name) else {
+            continue;
+        };
+        for flag in member.flags() {
+            if matches!(parent.get(flag), Some(Node::Bool(true))) {
+                flags.set(member, flag);
+            }
+        }
+    }
+    flags
 }
 
 /// The required string members of upstream's event type, each with its slot in `from_node`.
@@ -204,16 +216,16 @@ mod tests {
     fn the_specs_event_hashes_as_stored_on_both_paths() {
         let fast = from_node(fast::parse(LINE, 64).unwrap()).unwrap();
         assert_eq!(fast.computed_hash, fast.content_hash.as_deref().unwrap());
-        assert!(fast.handoff_visible && fast.a2a());
+        assert!(fast.flags.handoff_visible && fast.a2a());
         // The canonical-text route (upstream's writer stores `data` in JCS form): same.
         let node = fast::parse_event(LINE, 64).unwrap();
         assert!(matches!(node.get("data"), Some(Node::Canonical { .. })));
         let canonical = from_node(node).unwrap();
         assert_eq!(canonical.computed_hash, fast.computed_hash);
-        assert!(canonical.handoff_visible);
+        assert!(canonical.flags.handoff_visible);
         let hidden = LINE.replace("\"visible\":true", "\"visible\":false");
         let hidden = from_node(fast::parse_event(&hidden, 64).unwrap()).unwrap();
-        assert!(!hidden.handoff_visible);
+        assert!(!hidden.flags.handoff_visible);
         // The slow path (as if the fast one declined): same hash.
         let slow = slow_fields(LINE, 64).unwrap();
         assert_eq!(slow.computed_hash, fast.computed_hash);

@@ -1,6 +1,7 @@
 //! The stored lines of an `events.ndjson` member, kept in one buffer (a 100,000-event bundle
 //! is one allocation, not 100,000), and the bounded line reader the verifier uses.
 
+use super::event::DataFlags;
 use std::io::{self, BufRead};
 use std::ops::Range;
 
@@ -13,8 +14,10 @@ pub struct LineFacts {
     pub seq: Option<u64>,
     /// `type` starts with `assay.adapter.a2a.`.
     pub a2a: bool,
-    /// `data.handoff.visible` is JSON `true`.
-    pub handoff_visible: bool,
+    /// `data.handoff.visible` and the lint packs' `data.discovery` members, each JSON `true`
+    /// or not: read by the verifier's own scan (or the lenient parse), so the report and the
+    /// lint rules need no second parse of the line.
+    pub data: DataFlags,
     /// `assaycontenthash` as stored (when a string).
     pub stored_hash: Option<String>,
     /// The content hash recomputed from the line (when its hashed members have their types).
@@ -65,7 +68,7 @@ impl EventLines {
     pub fn handoff_visible_count(&self) -> usize {
         self.facts
             .iter()
-            .filter(|f| f.object && f.handoff_visible)
+            .filter(|f| f.object && f.data.handoff_visible)
             .count()
     }
 }

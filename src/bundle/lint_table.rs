@@ -3,6 +3,7 @@
 //! the evaluation below reads the same table. A rule passes when at least one event of the
 //! bundle matches (upstream's pack semantics, spec §13); every rule is a warning upstream.
 
+use super::event::DataFlags;
 use crate::rules::{RuleRow, RuleTable};
 use serde_json::Value;
 
@@ -67,24 +68,27 @@ enum Matcher {
     TypeIs(&'static str),
     /// A glob whose only `*` is at the end.
     TypeStartsWith(&'static str),
-    TrueAt(&'static str),
+    /// JSON `true` at `/data/discovery/agent_card_visible` (`DataFlags`).
+    AgentCardVisible,
+    /// JSON `true` at `/data/discovery/extended_card_access_visible` (`DataFlags`).
+    ExtendedCardAccessVisible,
 }
 
 const MATCHERS: [Matcher; 5] = [
     Matcher::TypeIs("assay.adapter.a2a.agent.capabilities"),
     Matcher::TypeStartsWith("assay.adapter.a2a.task."),
     Matcher::TypeIs("assay.adapter.a2a.artifact.shared"),
-    Matcher::TrueAt("/data/discovery/agent_card_visible"),
-    Matcher::TrueAt("/data/discovery/extended_card_access_visible"),
+    Matcher::AgentCardVisible,
+    Matcher::ExtendedCardAccessVisible,
 ];
 
 impl Matcher {
-    fn matches(&self, event: &Value) -> bool {
-        let type_ = event.get("type").and_then(Value::as_str);
+    fn matches(&self, type_: Option<&str>, flags: &DataFlags) -> bool {
         match self {
             Matcher::TypeIs(want) => type_ == Some(want),
             Matcher::TypeStartsWith(prefix) => type_.is_some_and(|t| t.starts_with(prefix)),
-            Matcher::TrueAt(pointer) => event.pointer(pointer) == Some(&Value::Bool(true)),
+            Matcher::AgentCardVisible => flags.agent_card_visible,
+            Matcher::ExtendedCardAccessVisible => flags.extended_card_access_visible,
         }
     }
 }
@@ -115,12 +119,20 @@ pub struct LintPacks {
 }
 
 impl LintPacks {
-    pub fn add(&mut self, position: usize, event: &Value) {
+    /// One event, from what the verifier (or the lenient parse) already read of it: its
+    /// `type` and its `data` flags. No parse here.
+    pub fn add_facts(&mut self, position: usize, type_: Option<&str>, flags: &DataFlags) {
         for (matcher, matched) in MATCHERS.iter().zip(self.matched.iter_mut()) {
-            if matcher.matches(event) {
+            if matcher.matches(type_, flags) {
                 matched.push(position);
             }
         }
+    }
+
+    /// One event as a parsed JSON object.
+    pub fn add(&mut self, position: usize, event: &Value) {
+        let type_ = event.get("type").and_then(Value::as_str);
+        self.add_facts(position, type_, &DataFlags::of_value(event.get("data")));
     }
 
     pub fn finish(self) -> Vec<LintOutcome> {

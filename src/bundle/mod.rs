@@ -10,6 +10,7 @@
 //! `time`, `source`, `id` and producer fields are covered only by the file hash, which the
 //! same editor reseals. It says nothing about whether a handoff was correct or authorized.
 
+pub mod cache;
 pub mod error;
 pub mod event;
 pub mod fast;
@@ -26,13 +27,14 @@ pub mod strict;
 pub mod verify;
 pub mod write;
 
+pub use cache::BundleCache;
 pub use error::{Compared, ErrorClass, ErrorCode, VerifyError};
 pub use limits::Limits;
 pub use lines::{EventLines, LineFacts};
 pub use lint_table::{LintOutcome, A2A_LINT_TABLE};
 pub use open::{open_bytes, open_path, open_reader, Bundle};
 pub use packets::{
-    bundle_event_ref, is_bundle_path, open_packets, packets_of, reread_event, take_event,
-    BundlePackets, BundleReport, VerifiedFacts,
+    bundle_event_ref, is_bundle_path, open_packets, packets_of, reread_event, reread_manifest,
+    take_event, BundlePackets, BundleReport, VerifiedFacts,
 };
 pub use verify::Verified;

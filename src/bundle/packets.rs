@@ -18,6 +18,7 @@
 //! - `packet` and `events`: the packets `check` sees (`corpus::check_packet` on each gives the
 //!   same verdict as `check`); `reread_event` reads one line again.
 
+use super::cache::BundleCache;
 use super::error::VerifyError;
 use super::lines::EventLines;
 use super::lint_table::{LintOutcome, LintPacks};
@@ -117,14 +118,17 @@ pub fn packets_of(path: &Path, bundle: Bundle) -> BundlePackets {
     let mut events = Vec::new();
     if let Some(lines) = &bundle.events {
         for position in 0..lines.len() {
+            // The verifier's facts: an object line, its type and `data` flags (no new parse).
             if !lines.facts.get(position).is_some_and(|facts| facts.object) {
                 continue;
             }
-            let content = lines.content(position);
-            if let Ok(value) = serde_json::from_slice::<Value>(content) {
-                lint.add(position, &value);
-            }
-            events.push(event_packet(&shared, position, content.to_vec()));
+            let facts = &lines.facts[position];
+            lint.add_facts(position, facts.type_.as_deref(), &facts.data);
+            events.push(event_packet(
+                &shared,
+                position,
+                lines.content(position).to_vec(),
+            ));
         }
     }
     let manifest_digest = match &bundle.manifest_text {
@@ -211,14 +215,22 @@ pub fn take_event(opened: BundlePackets, seq: usize) -> Result<RawPacket, LoadEr
         })
 }
 
-/// Reads one event line of a bundle again (opening and verifying the bundle once more):
-/// what a view does to show a packet it did not keep.
-pub fn reread_event(path: &Path, seq: usize, limits: &Limits) -> Result<Vec<u8>, LoadError> {
+/// Reads one event line of a bundle again: what a view does to show a packet it did not
+/// keep. The bundle is opened (and verified) only when `bundles` does not keep it already,
+/// so a view stepping through a bundle's events opens it once, not once per event.
+pub fn reread_event(
+    bundles: &BundleCache,
+    path: &Path,
+    seq: usize,
+    limits: &Limits,
+) -> Result<Vec<u8>, LoadError> {
     let fail = |reason: String| LoadError {
         source: Source::line(Arc::from(path), seq),
         reason,
     };
-    let bundle = open_path(path, limits).map_err(|error| fail(error.reason))?;
+    let bundle = bundles
+        .open(path, limits)
+        .map_err(|error| fail(error.reason))?;
     let lines = bundle
         .events
         .as_ref()
@@ -230,6 +242,20 @@ pub fn reread_event(path: &Path, seq: usize, limits: &Limits) -> Result<Vec<u8>,
         )));
     }
     Ok(lines.content(seq).to_vec())
+}
+
+/// The bytes of a bundle's own packet (its `manifest.json`, empty when none was read), as
+/// `open_packets` gives them, through `bundles` as `reread_event`.
+pub fn reread_manifest(
+    bundles: &BundleCache,
+    path: &Path,
+    limits: &Limits,
+) -> Result<Vec<u8>, LoadError> {
+    let bundle = bundles.open(path, limits).map_err(|error| LoadError {
+        source: Source::file(path),
+        reason: error.reason,
+    })?;
+    Ok(bundle.manifest_text.clone().unwrap_or_default())
 }
 
 #[cfg(test)]
@@ -259,10 +285,21 @@ mod tests {
         assert_eq!(names, vec![format!("{base}:0"), format!("{base}:1")]);
         assert!(opened.packet.bundle.is_some());
         assert_eq!(opened.report.verdict_key(), "valid");
-        let again =
-            reread_event(&data("valid-02-two-events.tar.gz"), 1, &Limits::default()).unwrap();
+        let bundles = BundleCache::default();
+        let path = data("valid-02-two-events.tar.gz");
+        let again = reread_event(&bundles, &path, 1, &Limits::default()).unwrap();
         assert_eq!(again, opened.events[1].bytes);
-        assert!(reread_event(&data("valid-02-two-events.tar.gz"), 2, &Limits::default()).is_err());
+        assert_eq!(
+            reread_event(&bundles, &path, 0, &Limits::default()).unwrap(),
+            opened.events[0].bytes
+        );
+        assert!(reread_event(&bundles, &path, 2, &Limits::default()).is_err());
+        assert_eq!(
+            reread_manifest(&bundles, &path, &Limits::default()).unwrap(),
+            opened.packet.bytes
+        );
+        // Every read above came from one open of the bundle.
+        assert_eq!(bundles.opens(), 1);
     }
 
     #[test]
@@ -279,6 +316,30 @@ mod tests {
             open_packets(&data("bad-gzip-truncated-half.tar.gz"), &Limits::default()).unwrap();
         assert!(!truncated.report.is_valid());
         assert!(open_packets(&data("no-such.tar.gz"), &Limits::default()).is_err());
+    }
+
+    /// The lint rules from the verifier's facts are the rules evaluated on each readable
+    /// line parsed again with serde_json (what `packets_of` did before it reused the facts),
+    /// for every bundle of the test set, valid and rejected.
+    #[test]
+    fn lint_from_the_verifiers_facts_equals_lint_from_a_fresh_parse() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bundles");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if !is_bundle_path(&path) {
+                continue;
+            }
+            let opened = open_packets(&path, &Limits::default()).unwrap();
+            let mut fresh = LintPacks::default();
+            for event in &opened.events {
+                let value: Value = serde_json::from_slice(&event.bytes).unwrap();
+                fresh.add(event.offset as usize, &value);
+            }
+            assert_eq!(opened.report.lint, fresh.finish(), "{}", path.display());
+            seen += 1;
+        }
+        assert!(seen >= 10);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! failed (spec §15).
 
 use super::error::{ErrorCode as C, VerifyError};
-use super::event::{a2a_and_visible, parse_manifest, Manifest};
+use super::event::{a2a_and_flags, parse_manifest, Manifest};
 use super::hash::{content_hash, hex_digest, normalize_file_hash, RunRoot};
 use super::limits::{CeilingReader, Limits};
 use super::line::{read_fields, Fields};
@@ -488,7 +488,7 @@ impl<'m> EventsCheck<'m> {
         Ok(LineFacts {
             object: true,
             a2a: event.a2a(),
-            handoff_visible: event.handoff_visible,
+            data: event.flags,
             type_: Some(event.type_.into_owned()),
             seq: Some(event.seq),
             stored_hash: event.content_hash.map(Cow::into_owned),
@@ -664,7 +664,7 @@ pub fn lenient_facts(line: &[u8]) -> LineFacts {
         return LineFacts::default();
     };
     let text = |key: &str| map.get(key).and_then(Value::as_str);
-    let (a2a, handoff_visible) = a2a_and_visible(text("type"), map.get("data"));
+    let (a2a, data) = a2a_and_flags(text("type"), map.get("data"));
     let subject = match map.get("subject") {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.as_str())),
@@ -687,7 +687,7 @@ pub fn lenient_facts(line: &[u8]) -> LineFacts {
         type_: text("type").map(str::to_owned),
         seq: map.get("assayseq").and_then(Value::as_u64),
         a2a,
-        handoff_visible,
+        data,
         stored_hash: text("assaycontenthash").map(str::to_owned),
         computed_hash,
     }

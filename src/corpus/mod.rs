@@ -28,7 +28,9 @@ pub use pair::{
     expected_payload_name, manifest_key, paired_raw_name, PairedFiles, Pairing, PAYLOAD_SUFFIX,
 };
 pub use pipeline::{stream_packets, PacketOrError, PipelineOptions, BATCH_PACKETS};
-pub use read::{read_packets, reread_packet, LoadError, RawPacket, DEFAULT_MAX_FILE_BYTES};
+pub use read::{
+    read_packets, reread_packet, reread_packet_in, LoadError, RawPacket, DEFAULT_MAX_FILE_BYTES,
+};
 pub use run::{check_corpus, check_corpus_with, is_manifest_file, CheckItem, CorpusRun, Manifests};
 pub use source::{FileFormat, Source};
 pub use status::{worst_status, CheckFinding, FindingKind, Status};

@@ -222,8 +222,24 @@ fn skip_rest_of_line(reader: &mut impl BufRead) -> std::io::Result<u64> {
 }
 
 /// Reads one packet again: the whole file, or the line starting at `offset`. For a bundle:
-/// its `manifest.json` (the bundle's own packet), or the event line SEQ (`offset`).
+/// its `manifest.json` (the bundle's own packet), or the event line SEQ (`offset`), opening
+/// the bundle for this one read (a view that reads many keeps them: `reread_packet_in`).
 pub fn reread_packet(source: &Source, offset: u64, max_bytes: u64) -> Result<Vec<u8>, LoadError> {
+    reread_packet_in(
+        source,
+        offset,
+        max_bytes,
+        &crate::bundle::BundleCache::default(),
+    )
+}
+
+/// `reread_packet`, with a bundle taken from `bundles` when it keeps it (and kept there).
+pub fn reread_packet_in(
+    source: &Source,
+    offset: u64,
+    max_bytes: u64,
+    bundles: &crate::bundle::BundleCache,
+) -> Result<Vec<u8>, LoadError> {
     use std::io::{Seek, SeekFrom};
     let fail = |reason: String| LoadError {
         source: source.clone(),
@@ -232,10 +248,8 @@ pub fn reread_packet(source: &Source, offset: u64, max_bytes: u64) -> Result<Vec
     if crate::bundle::is_bundle_path(&source.path) {
         let limits = crate::bundle::Limits::default();
         return match source.line {
-            Some(seq) => crate::bundle::reread_event(&source.path, seq, &limits),
-            None => {
-                crate::bundle::open_packets(&source.path, &limits).map(|opened| opened.packet.bytes)
-            }
+            Some(seq) => crate::bundle::reread_event(bundles, &source.path, seq, &limits),
+            None => crate::bundle::reread_manifest(bundles, &source.path, &limits),
         };
     }
     let mut file = open_regular(&source.path).map_err(|error| fail(error.reason))?;
