@@ -4,11 +4,11 @@ use super::common::CorpusRunFlags;
 use super::{CliError, Exit, Output};
 use crate::corpus::{check_corpus, manifest_key, CheckItem, LoadError, Source, WalkItem};
 use crate::golden::{
-    ci_is_set, manifest_path, plan_bless, remove_stale_temps, write_manifest, BlessPlan,
-    GoldenEntry, PacketKey,
+    ci_is_set, manifest_path, merge_bless, remove_stale_temps, BlessSink, Change, DiscardSink,
+    EntrySpool, GoldenEntry, ManifestWriter, MergeError, PacketKey, RecordedOptions,
 };
 use crate::json::safe_text;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::path::PathBuf;
 
 /// Record the current conversion of every raw packet under PATH as its golden, in the
@@ -34,6 +34,27 @@ pub struct Args {
     pub paths: Vec<PathBuf>,
 }
 
+/// Prints a merge's changes as they come and writes its entries to the new manifest (none in
+/// a dry run): nothing per packet is kept.
+struct StreamSink<'a> {
+    output: &'a mut Output,
+    writer: Option<&'a mut ManifestWriter>,
+}
+
+impl BlessSink for StreamSink<'_> {
+    fn entry(&mut self, key: &PacketKey, entry: &GoldenEntry) -> std::io::Result<()> {
+        match self.writer.as_mut() {
+            Some(writer) => writer.entry(key, entry),
+            None => Ok(()),
+        }
+    }
+
+    fn change(&mut self, change: &Change) -> std::io::Result<()> {
+        self.output.line(&format!("  {change}"));
+        Ok(())
+    }
+}
+
 pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     if !args.dry_run && ci_is_set(std::env::var_os("CI").as_deref()) {
         return Err(CliError::Usage(
@@ -42,8 +63,15 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     }
     let modes = args.run.modes();
     let options = args.run.check_options()?;
-    // One sorted map per manifest directory; planning takes entries out of it one by one.
-    let mut recorded: BTreeMap<PathBuf, BTreeMap<PacketKey, GoldenEntry>> = BTreeMap::new();
+    let conversion = &options.evaluate.conversion;
+    let spool_error = |error: std::io::Error| CliError::Io {
+        path: "(bless spool)".to_owned(),
+        error,
+    };
+    // This run's entries, put in manifest order on disk rather than held (a 1M-line stream
+    // would be a GiB of entries).
+    let mut spool = EntrySpool::new();
+    let mut spool_failure: Option<std::io::Error> = None;
     let mut load_errors: Vec<LoadError> = Vec::new();
     let run = check_corpus(
         &args.paths,
@@ -53,14 +81,19 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         &mut |item| match item {
             CheckItem::LoadError(error) => load_errors.push(error),
             CheckItem::Packet(check) => {
-                if let Some(entry) = check.recorded() {
+                if let (Some(entry), None) = (check.recorded(), &spool_failure) {
                     let (dir, key) = manifest_key(&check.summary.source);
-                    recorded.entry(dir).or_default().insert(key, entry);
+                    if let Err(error) = spool.push(dir, key, entry) {
+                        spool_failure = Some(error);
+                    }
                 }
             }
         },
     )
     .map_err(CliError::Usage)?;
+    if let Some(error) = spool_failure {
+        return Err(spool_error(error));
+    }
     if !load_errors.is_empty() {
         for error in &load_errors {
             eprintln!("handoff-inspector: {error}");
@@ -70,6 +103,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             load_errors.len()
         )));
     }
+    let recorded = spool.finish().map_err(spool_error)?;
     // Files read in this run, as (manifest directory, file name): the form manifest entries
     // take, whichever way the path was spelled on the command line.
     let read_files: HashSet<(PathBuf, String)> = run
@@ -86,33 +120,51 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let mut dirs: Vec<PathBuf> = read_files.iter().map(|(dir, _)| dir.clone()).collect();
     dirs.sort();
     dirs.dedup();
-    let mut plans: Vec<(PathBuf, BlessPlan)> = Vec::new();
-    let mut refusals = Vec::new();
-    for dir in dirs {
-        let entries = recorded.remove(&dir).unwrap_or_default();
-        let existing = run.manifests.get(&dir);
-        if existing.is_none() && entries.is_empty() {
-            continue;
+    // The directories whose manifest this run writes (or would), in `Path` order: the order
+    // the recorded entries come back in.
+    dirs.retain(|dir| run.manifests.get(dir).is_some() || recorded.has_entries(dir));
+    // Asked only about keys not recorded in this run: such a packet of a file read in this
+    // run is gone (its line is no longer there).
+    let still_exists = |dir: &PathBuf, key: &PacketKey| {
+        if read_files.contains(&(dir.clone(), key.file.clone())) {
+            false
+        } else {
+            dir.join(&key.file).is_file()
         }
-        // Asked only about keys not recorded in this run: such a packet of a file read in
-        // this run is gone (its line is no longer there).
-        let still_exists = |key: &PacketKey| {
-            if read_files.contains(&(dir.clone(), key.file.clone())) {
-                false
-            } else {
-                dir.join(&key.file).is_file()
+    };
+    let current = RecordedOptions::of(conversion);
+    // Refusals before any output: only a directory whose recorded options change can be
+    // refused, so only those are merged once more, beforehand, keeping nothing.
+    let mut refusals = Vec::new();
+    if dirs.iter().any(|dir| {
+        run.manifests
+            .get(dir)
+            .is_some_and(|manifest| manifest.options != current)
+    }) {
+        let mut cursor = recorded.cursor().map_err(spool_error)?;
+        for dir in &dirs {
+            let Some(existing) = run
+                .manifests
+                .get(dir)
+                .filter(|manifest| manifest.options != current)
+            else {
+                continue;
+            };
+            match merge_bless(
+                Some(existing),
+                &mut cursor.entries_of(dir),
+                &modes,
+                conversion,
+                &|key| still_exists(dir, key),
+                args.prune,
+                &mut DiscardSink,
+            ) {
+                Ok(_) => {}
+                Err(MergeError::Refused(reason)) => {
+                    refusals.push(format!("{}: {reason}", manifest_path(dir).display()))
+                }
+                Err(MergeError::Io(error)) => return Err(spool_error(error)),
             }
-        };
-        match plan_bless(
-            existing,
-            entries,
-            &modes,
-            &options.evaluate.conversion,
-            &still_exists,
-            args.prune,
-        ) {
-            Ok(plan) => plans.push((dir, plan)),
-            Err(reason) => refusals.push(format!("{}: {reason}", manifest_path(&dir).display())),
         }
     }
     if !refusals.is_empty() {
@@ -121,36 +173,53 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         }
         return Err(CliError::Usage("nothing written".to_owned()));
     }
-    for (dir, plan) in &plans {
+    let mut cursor = recorded.cursor().map_err(spool_error)?;
+    for dir in &dirs {
         let path = manifest_path(dir);
         let shown = safe_text(&path.display().to_string()).into_owned();
+        let io_error = |error: std::io::Error| CliError::Io {
+            path: shown.clone(),
+            error,
+        };
         output.line(&format!("{shown}:"));
-        for change in &plan.changes {
-            output.line(&format!("  {change}"));
-        }
-        let mut notes = vec![format!("{} unchanged", plan.unchanged)];
-        if !plan.kept_gone.is_empty() {
+        // The new manifest goes to a temporary file as it is merged; it replaces the old one
+        // only when something changed.
+        let mut writer = match args.dry_run {
+            true => None,
+            false => Some(ManifestWriter::create(dir, &current).map_err(io_error)?),
+        };
+        let counts = merge_bless(
+            run.manifests.get(dir),
+            &mut cursor.entries_of(dir),
+            &modes,
+            conversion,
+            &|key| still_exists(dir, key),
+            args.prune,
+            &mut StreamSink {
+                output,
+                writer: writer.as_mut(),
+            },
+        )
+        .map_err(|error| match error {
+            MergeError::Refused(reason) => CliError::Usage(format!("{shown}: {reason}")),
+            MergeError::Io(error) => io_error(error),
+        })?;
+        let mut notes = vec![format!("{} unchanged", counts.unchanged)];
+        if counts.kept_gone > 0 {
             notes.push(format!(
                 "{} entr{} of packets not found kept (--prune removes them)",
-                plan.kept_gone.len(),
-                if plan.kept_gone.len() == 1 {
-                    "y"
-                } else {
-                    "ies"
-                }
+                counts.kept_gone,
+                if counts.kept_gone == 1 { "y" } else { "ies" }
             ));
         }
         output.line(&format!("  {}", notes.join("; ")));
-        let verdict = if plan.is_unchanged() {
-            "no changes".to_owned()
-        } else if args.dry_run {
-            format!("would write {} change(s) (dry run)", plan.changes.len())
-        } else {
-            write_manifest(dir, &plan.manifest).map_err(|error| CliError::Io {
-                path: shown.clone(),
-                error,
-            })?;
-            format!("wrote {} change(s)", plan.changes.len())
+        let verdict = match writer {
+            _ if counts.changes == 0 => "no changes".to_owned(),
+            None => format!("would write {} change(s) (dry run)", counts.changes),
+            Some(writer) => {
+                writer.commit().map_err(io_error)?;
+                format!("wrote {} change(s)", counts.changes)
+            }
         };
         output.line(&format!("  {verdict}"));
         if !args.dry_run {
@@ -165,7 +234,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             }
         }
     }
-    if plans.is_empty() {
+    if dirs.is_empty() {
         output.line("no raw packets found: nothing to record");
     }
     Ok(Exit::Ok)

@@ -7,6 +7,7 @@ use crate::a2a::{ConvertOptions, Mode};
 use crate::json::safe_text;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::io;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
@@ -94,56 +95,146 @@ fn describe_options(options: &RecordedOptions) -> String {
     safe_text(&parts.join(", ")).into_owned()
 }
 
-/// Merges `recorded` (this run's entries, for `modes`) into `existing`.
+/// Where a streaming bless merge sends what it finds, in order.
+pub trait BlessSink {
+    /// The next entry of the new manifest (key order).
+    fn entry(&mut self, key: &PacketKey, entry: &GoldenEntry) -> io::Result<()>;
+    /// A change, in the order a person reads them: options, then per packet in key order,
+    /// then the pruned entries.
+    fn change(&mut self, change: &Change) -> io::Result<()>;
+    /// An entry of a packet that is gone, kept because `prune` was not asked.
+    fn kept_gone(&mut self, _key: &PacketKey) {}
+}
+
+/// A sink that keeps nothing: a merge run only to learn whether it would be refused.
+pub struct DiscardSink;
+
+impl BlessSink for DiscardSink {
+    fn entry(&mut self, _key: &PacketKey, _entry: &GoldenEntry) -> io::Result<()> {
+        Ok(())
+    }
+    fn change(&mut self, _change: &Change) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What a merge counted (its changes and entries went to the sink).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BlessCounts {
+    pub changes: usize,
+    pub unchanged: usize,
+    pub kept_gone: usize,
+}
+
+#[derive(Debug)]
+pub enum MergeError {
+    /// The bless must not happen (the words say why); nothing of it may be written.
+    Refused(String),
+    /// Reading the recorded entries or writing to the sink failed.
+    Io(io::Error),
+}
+
+impl From<io::Error> for MergeError {
+    fn from(error: io::Error) -> Self {
+        MergeError::Io(error)
+    }
+}
+
+/// Merges `recorded` (this run's entries for `modes`, in key order) into `existing`, one
+/// entry at a time: the new manifest's entries and the changes go to `sink` as they are
+/// found, so nothing per packet is held here (the keys of pruned entries excepted: they are
+/// reported last). The new manifest's options are always `RecordedOptions::of(options)`.
 ///
 /// `still_exists` says whether a packet not recorded in this run is still there (its file
 /// exists and was not read in this run, for instance because only some files were named).
-/// Fails, without a plan, when the options differ from the recorded ones while some entries
-/// would keep digests recorded under the old options.
-pub fn plan_bless(
+/// Refused when the options differ from the recorded ones while some entries would keep
+/// digests recorded under the old options; that is found on the way, after some output went
+/// to `sink`, so a caller that must not show half a merge runs it first with `DiscardSink`.
+pub fn merge_bless(
     existing: Option<&GoldenManifest>,
-    mut recorded: BTreeMap<PacketKey, GoldenEntry>,
+    recorded: &mut dyn Iterator<Item = io::Result<(PacketKey, GoldenEntry)>>,
     modes: &[Mode],
     options: &ConvertOptions,
     still_exists: &dyn Fn(&PacketKey) -> bool,
     prune: bool,
-) -> Result<BlessPlan, String> {
-    let mut manifest = existing
-        .cloned()
-        .unwrap_or_else(|| GoldenManifest::new(options));
-    let mut changes = Vec::new();
+    sink: &mut dyn BlessSink,
+) -> Result<BlessCounts, MergeError> {
     let current_options = RecordedOptions::of(options);
-    if manifest.options != current_options {
-        let recorded_keys: std::collections::HashSet<&PacketKey> = recorded.keys().collect();
-        let stale = manifest.packets.keys().find(|key| {
-            // An entry neither recorded again nor pruned keeps its old digests.
-            let kept = !recorded_keys.contains(key) && (!prune || still_exists(key));
-            kept || (recorded_keys.contains(key) && modes.len() < Mode::BOTH.len())
-        });
-        if let Some(stale) = stale {
-            return Err(format!(
-                "the manifest was recorded with {} and this run uses {}; entries such as {} would keep digests from the old options. Bless the whole directory in both modes (with --prune if packets are gone), or run with {}",
-                describe_options(&manifest.options),
-                describe_options(&current_options),
+    let mut counts = BlessCounts::default();
+    let mut change = |sink: &mut dyn BlessSink, change: Change| -> io::Result<()> {
+        counts.changes += 1;
+        sink.change(&change)
+    };
+    // Only set when the options change: then no entry may keep digests of the old ones.
+    let mut stale_check = None;
+    if let Some(manifest) = existing.filter(|manifest| manifest.options != current_options) {
+        let old = describe_options(&manifest.options);
+        let new = describe_options(&current_options);
+        let hint = manifest.options.differences(options).join(" ");
+        stale_check = Some(move |stale: &PacketKey| {
+            MergeError::Refused(format!(
+                "the manifest was recorded with {old} and this run uses {new}; entries such as {} would keep digests from the old options. Bless the whole directory in both modes (with --prune if packets are gone), or run with {hint}",
                 safe_text(&stale.to_string()),
-                manifest.options.differences(options).join(" ")
-            ));
-        }
-        changes.push(Change::Options {
-            from: describe_options(&manifest.options),
-            to: describe_options(&current_options),
+            ))
         });
-        manifest.options = current_options;
+        change(
+            sink,
+            Change::Options {
+                from: describe_options(&manifest.options),
+                to: describe_options(&current_options),
+            },
+        )?;
     }
+    let partial_modes = modes.len() < Mode::BOTH.len();
+    let mut old_entries = existing
+        .map(|manifest| manifest.packets.iter())
+        .into_iter()
+        .flatten()
+        .peekable();
+    let mut pruned: Vec<PacketKey> = Vec::new();
+    // An entry of the old manifest that this run did not record: kept, or gone.
+    let mut not_recorded = |key: &PacketKey,
+                            entry: &GoldenEntry,
+                            sink: &mut dyn BlessSink,
+                            counts_kept: &mut usize|
+     -> Result<(), MergeError> {
+        let exists = still_exists(key);
+        if let Some(refusal) = &stale_check {
+            if !prune || exists {
+                return Err(refusal(key));
+            }
+        }
+        if exists {
+            sink.entry(key, entry)?;
+        } else if prune {
+            pruned.push(key.clone());
+        } else {
+            *counts_kept += 1;
+            sink.kept_gone(key);
+            sink.entry(key, entry)?;
+        }
+        Ok(())
+    };
+    let mut kept_gone = 0;
     let mut unchanged = 0;
-    // The entries already in the manifest that this run has not recorded (yet): a set the
-    // size of the old manifest, not one more copy of every recorded key.
-    let mut not_recorded: std::collections::BTreeSet<PacketKey> =
-        manifest.packets.keys().cloned().collect();
-    // Taken out one at a time, so an entry is either here or in the manifest, never in both.
-    while let Some((key, entry)) = recorded.pop_first() {
-        not_recorded.remove(&key);
-        let Some(old) = manifest.packets.get(&key).cloned() else {
+    for item in recorded {
+        let (key, entry) = item?;
+        let mut old = None;
+        while let Some(&(old_key, old_entry)) = old_entries.peek() {
+            match old_key.cmp(&key) {
+                std::cmp::Ordering::Less => {
+                    not_recorded(old_key, old_entry, sink, &mut kept_gone)?;
+                    old_entries.next();
+                }
+                std::cmp::Ordering::Equal => {
+                    old = Some(old_entry);
+                    old_entries.next();
+                    break;
+                }
+                std::cmp::Ordering::Greater => break,
+            }
+        }
+        let Some(old) = old else {
             let mut fresh = GoldenEntry {
                 duplicate_keys: entry.duplicate_keys.clone(),
                 object: entry.object.clone(),
@@ -152,109 +243,178 @@ pub fn plan_bless(
             for &mode in modes {
                 fresh.set_mode(mode, entry.mode(mode).cloned());
             }
-            changes.push(Change::Added {
-                key: key.clone(),
-                summary: describe_entry(&fresh),
-            });
-            manifest.packets.insert(key, fresh);
+            change(
+                sink,
+                Change::Added {
+                    key: key.clone(),
+                    summary: describe_entry(&fresh),
+                },
+            )?;
+            sink.entry(&key, &fresh)?;
             continue;
         };
-        let mut merged = old.clone();
-        merged.duplicate_keys = entry.duplicate_keys.clone();
-        // An object golden does not depend on the modes; a packet that became (or stopped
-        // being) an object of some kind loses the other kind's record.
-        merged.object = entry.object.clone();
-        if entry.object.is_some() {
-            merged.modes = [None, None];
-        } else {
-            for &mode in modes {
-                merged.set_mode(mode, entry.mode(mode).cloned());
+        if let (Some(refusal), true) = (&stale_check, partial_modes) {
+            return Err(refusal(&key));
+        }
+        let merged = merge_entry(old, &entry, modes);
+        let updates = entry_changes(&key, old, &merged);
+        if updates.is_empty() {
+            unchanged += 1;
+        }
+        for update in updates {
+            change(sink, update)?;
+        }
+        sink.entry(&key, &merged)?;
+    }
+    for (old_key, old_entry) in old_entries {
+        not_recorded(old_key, old_entry, sink, &mut kept_gone)?;
+    }
+    for key in pruned {
+        change(sink, Change::Removed { key })?;
+    }
+    Ok(BlessCounts {
+        unchanged,
+        kept_gone,
+        ..counts
+    })
+}
+
+/// `old` with this run's record of the blessed `modes` (and duplicate keys, object) in it.
+fn merge_entry(old: &GoldenEntry, entry: &GoldenEntry, modes: &[Mode]) -> GoldenEntry {
+    let mut merged = old.clone();
+    merged.duplicate_keys = entry.duplicate_keys.clone();
+    // An object golden does not depend on the modes; a packet that became (or stopped
+    // being) an object of some kind loses the other kind's record.
+    merged.object = entry.object.clone();
+    if entry.object.is_some() {
+        merged.modes = [None, None];
+    } else {
+        for &mode in modes {
+            merged.set_mode(mode, entry.mode(mode).cloned());
+        }
+    }
+    merged
+}
+
+/// The field-by-field changes from `old` to `merged`, in the order they are shown.
+fn entry_changes(key: &PacketKey, old: &GoldenEntry, merged: &GoldenEntry) -> Vec<Change> {
+    let mut changes = Vec::new();
+    if old.duplicate_keys != merged.duplicate_keys {
+        changes.push(Change::Updated {
+            key: key.clone(),
+            field: "duplicate_keys".to_owned(),
+            from: list_or_none(&old.duplicate_keys),
+            to: list_or_none(&merged.duplicate_keys),
+        });
+    }
+    match (&old.object, &merged.object) {
+        (Some(from), Some(to)) => {
+            for ((field, before), (_, after)) in from.fields().into_iter().zip(to.fields()) {
+                if before != after {
+                    changes.push(Change::Updated {
+                        key: key.clone(),
+                        field: field.to_owned(),
+                        from: shown(&before),
+                        to: shown(&after),
+                    });
+                }
             }
         }
-        let before = changes.len();
-        if old.duplicate_keys != merged.duplicate_keys {
-            changes.push(Change::Updated {
-                key: key.clone(),
-                field: "duplicate_keys".to_owned(),
-                from: list_or_none(&old.duplicate_keys),
-                to: list_or_none(&merged.duplicate_keys),
-            });
+        (None, None) => {}
+        (from, to) => changes.push(Change::Updated {
+            key: key.clone(),
+            field: "object".to_owned(),
+            from: from
+                .as_ref()
+                .map_or("absent".to_owned(), |golden| golden.describe()),
+            to: to
+                .as_ref()
+                .map_or("absent".to_owned(), |golden| golden.describe()),
+        }),
+    }
+    for mode in Mode::BOTH {
+        let (from, to) = (old.mode(mode), merged.mode(mode));
+        if from == to {
+            continue;
         }
-        match (&old.object, &merged.object) {
+        match (from, to) {
             (Some(from), Some(to)) => {
                 for ((field, before), (_, after)) in from.fields().into_iter().zip(to.fields()) {
                     if before != after {
                         changes.push(Change::Updated {
                             key: key.clone(),
-                            field: field.to_owned(),
+                            field: format!("{mode}.{field}"),
                             from: shown(&before),
                             to: shown(&after),
                         });
                     }
                 }
             }
-            (None, None) => {}
             (from, to) => changes.push(Change::Updated {
                 key: key.clone(),
-                field: "object".to_owned(),
-                from: from
-                    .as_ref()
-                    .map_or("absent".to_owned(), |golden| golden.describe()),
-                to: to
-                    .as_ref()
-                    .map_or("absent".to_owned(), |golden| golden.describe()),
+                field: mode.name().to_owned(),
+                from: from.map_or("absent".to_owned(), |golden| golden.describe()),
+                to: to.map_or("absent".to_owned(), |golden| golden.describe()),
             }),
         }
-        for mode in Mode::BOTH {
-            let (from, to) = (old.mode(mode), merged.mode(mode));
-            if from == to {
-                continue;
-            }
-            match (from, to) {
-                (Some(from), Some(to)) => {
-                    for ((field, before), (_, after)) in from.fields().into_iter().zip(to.fields())
-                    {
-                        if before != after {
-                            changes.push(Change::Updated {
-                                key: key.clone(),
-                                field: format!("{mode}.{field}"),
-                                from: shown(&before),
-                                to: shown(&after),
-                            });
-                        }
-                    }
-                }
-                (from, to) => changes.push(Change::Updated {
-                    key: key.clone(),
-                    field: mode.name().to_owned(),
-                    from: from.map_or("absent".to_owned(), |golden| golden.describe()),
-                    to: to.map_or("absent".to_owned(), |golden| golden.describe()),
-                }),
-            }
-        }
-        if changes.len() == before {
-            unchanged += 1;
-        }
-        manifest.packets.insert(key, merged);
     }
-    let mut kept_gone = Vec::new();
-    let gone: Vec<PacketKey> = not_recorded
-        .into_iter()
-        .filter(|key| !still_exists(key))
-        .collect();
-    for key in gone {
-        if prune {
-            manifest.packets.remove(&key);
-            changes.push(Change::Removed { key });
-        } else {
-            kept_gone.push(key);
-        }
+    changes
+}
+
+/// Collects a merge in memory (the TUI's accept, and tests).
+struct PlanSink {
+    manifest: GoldenManifest,
+    changes: Vec<Change>,
+    kept_gone: Vec<PacketKey>,
+}
+
+impl BlessSink for PlanSink {
+    fn entry(&mut self, key: &PacketKey, entry: &GoldenEntry) -> io::Result<()> {
+        self.manifest.packets.insert(key.clone(), entry.clone());
+        Ok(())
     }
+    fn change(&mut self, change: &Change) -> io::Result<()> {
+        self.changes.push(change.clone());
+        Ok(())
+    }
+    fn kept_gone(&mut self, key: &PacketKey) {
+        self.kept_gone.push(key.clone());
+    }
+}
+
+/// `merge_bless` into a plan held in memory, for a few entries (the TUI's accept of one
+/// packet); `bless` streams instead.
+pub fn plan_bless(
+    existing: Option<&GoldenManifest>,
+    recorded: BTreeMap<PacketKey, GoldenEntry>,
+    modes: &[Mode],
+    options: &ConvertOptions,
+    still_exists: &dyn Fn(&PacketKey) -> bool,
+    prune: bool,
+) -> Result<BlessPlan, String> {
+    let mut sink = PlanSink {
+        manifest: GoldenManifest::new(options),
+        changes: Vec::new(),
+        kept_gone: Vec::new(),
+    };
+    let counts = merge_bless(
+        existing,
+        &mut recorded.into_iter().map(Ok),
+        modes,
+        options,
+        still_exists,
+        prune,
+        &mut sink,
+    )
+    .map_err(|error| match error {
+        MergeError::Refused(reason) => reason,
+        MergeError::Io(error) => error.to_string(),
+    })?;
     Ok(BlessPlan {
-        manifest,
-        changes,
-        unchanged,
-        kept_gone,
+        manifest: sink.manifest,
+        changes: sink.changes,
+        unchanged: counts.unchanged,
+        kept_gone: sink.kept_gone,
     })
 }
 

@@ -562,56 +562,107 @@ fn parse_rows(value: &Value, at: &str) -> Result<RowSet, ManifestError> {
 
 /// Writes the manifest in its one fixed layout.
 pub fn render_manifest(manifest: &GoldenManifest) -> String {
-    let mut out = String::new();
-    out.push_str("{\n");
-    let _ = writeln!(out, "  \"format\": {},", quoted(MANIFEST_FORMAT));
-    out.push_str("  \"options\": {\n");
-    let options = &manifest.options;
-    let fields: Vec<String> = options
-        .fields()
-        .into_iter()
-        .map(|(key, value)| format!("\"{key}\": {}", to_safe_json(&value).unwrap_or_default()))
-        .collect();
-    push_fields(&mut out, &fields, "    ");
-    out.push_str("  },\n");
-    if manifest.packets.is_empty() {
-        out.push_str("  \"packets\": {}\n}\n");
-        return out;
+    let mut encoder = ManifestEncoder::default();
+    let mut out = ManifestEncoder::head(&manifest.options);
+    for (key, entry) in &manifest.packets {
+        out.push_str(&encoder.entry(key, entry));
     }
-    out.push_str("  \"packets\": {\n");
-    let last = manifest.packets.len() - 1;
-    for (index, (key, entry)) in manifest.packets.iter().enumerate() {
+    out.push_str(encoder.tail());
+    out
+}
+
+/// The manifest's layout in pieces, for writing one entry at a time (`bless` streams the
+/// entries to the file in key order and never holds the whole text): `head`, then `entry`
+/// for every packet in key order, then `tail`. `render_manifest` is built from the same
+/// pieces, so both give the same bytes.
+#[derive(Debug, Default)]
+pub struct ManifestEncoder {
+    entries: usize,
+}
+
+impl ManifestEncoder {
+    /// The text up to the packets: format and options.
+    pub fn head(options: &RecordedOptions) -> String {
+        let mut out = String::new();
+        out.push_str("{\n");
+        let _ = writeln!(out, "  \"format\": {},", quoted(MANIFEST_FORMAT));
+        out.push_str("  \"options\": {\n");
+        let fields: Vec<String> = options
+            .fields()
+            .into_iter()
+            .map(|(key, value)| format!("\"{key}\": {}", to_safe_json(&value).unwrap_or_default()))
+            .collect();
+        push_fields(&mut out, &fields, "    ");
+        out.push_str("  },\n");
+        out
+    }
+
+    /// One packet's text, with what goes before it (the `packets` key before the first, a
+    /// comma before the others).
+    pub fn entry(&mut self, key: &PacketKey, entry: &GoldenEntry) -> String {
+        let mut out = String::new();
+        out.push_str(if self.entries == 0 {
+            "  \"packets\": {\n"
+        } else {
+            ",\n"
+        });
+        self.entries += 1;
         let _ = writeln!(out, "    {}: {{", quoted(&key.to_string()));
-        let mut parts = Vec::new();
-        if !entry.duplicate_keys.is_empty() {
-            let paths: Vec<String> = entry
-                .duplicate_keys
-                .iter()
-                .map(|path| quoted(path))
-                .collect();
-            parts.push(format!("      \"duplicate_keys\": [{}]", paths.join(", ")));
-        }
-        for mode in Mode::BOTH {
-            if let Some(golden) = entry.mode(mode) {
-                parts.push(render_mode(mode, golden));
-            }
-        }
-        if let Some(object) = &entry.object {
-            parts.extend(
-                object
-                    .render_fields(&|text| quoted(text))
-                    .into_iter()
-                    .map(|field| format!("      {field}")),
-            );
-        }
+        let parts = entry_fields(entry);
         out.push_str(&parts.join(",\n"));
         if !parts.is_empty() {
             out.push('\n');
         }
-        out.push_str(if index == last { "    }\n" } else { "    },\n" });
+        out.push_str("    }");
+        out
     }
-    out.push_str("  }\n}\n");
-    out
+
+    /// The text after the last packet.
+    pub fn tail(&self) -> &'static str {
+        if self.entries == 0 {
+            "  \"packets\": {}\n}\n"
+        } else {
+            "\n  }\n}\n"
+        }
+    }
+}
+
+/// An entry's fields as the manifest writes them, one (possibly multi-line) item each.
+fn entry_fields(entry: &GoldenEntry) -> Vec<String> {
+    let mut parts = Vec::new();
+    if !entry.duplicate_keys.is_empty() {
+        let paths: Vec<String> = entry
+            .duplicate_keys
+            .iter()
+            .map(|path| quoted(path))
+            .collect();
+        parts.push(format!("      \"duplicate_keys\": [{}]", paths.join(", ")));
+    }
+    for mode in Mode::BOTH {
+        if let Some(golden) = entry.mode(mode) {
+            parts.push(render_mode(mode, golden));
+        }
+    }
+    if let Some(object) = &entry.object {
+        parts.extend(
+            object
+                .render_fields(&|text| quoted(text))
+                .into_iter()
+                .map(|field| format!("      {field}")),
+        );
+    }
+    parts
+}
+
+/// An entry as one JSON object, in the manifest's terms (what `parse_entry_json` reads back):
+/// how `bless` keeps recorded entries on disk while it sorts them.
+pub(super) fn entry_json(entry: &GoldenEntry) -> String {
+    format!("{{{}}}", entry_fields(entry).join(","))
+}
+
+/// Reads back what `entry_json` wrote.
+pub(super) fn parse_entry_json(value: &Value) -> Result<GoldenEntry, ManifestError> {
+    parse_entry(value, "$")
 }
 
 fn render_mode(mode: Mode, golden: &ModeGolden) -> String {

@@ -5,16 +5,20 @@ mod bless;
 mod diff;
 mod manifest;
 mod object;
+mod spool;
 mod write;
 
-pub use bless::{plan_bless, BlessPlan, Change};
+pub use bless::{
+    merge_bless, plan_bless, BlessCounts, BlessPlan, BlessSink, Change, DiscardSink, MergeError,
+};
 pub use diff::{diff_json, line_diff, ChangeKind, JsonDiff, PathChange, MAX_LISTED_CHANGES};
 pub use manifest::{
-    parse_manifest, render_manifest, shown_value, GoldenEntry, GoldenManifest, ManifestError,
-    ModeGolden, PacketKey, RecordedOptions, MANIFEST_FORMAT,
+    parse_manifest, render_manifest, shown_value, GoldenEntry, GoldenManifest, ManifestEncoder,
+    ManifestError, ModeGolden, PacketKey, RecordedOptions, MANIFEST_FORMAT,
 };
 pub use object::{records_object, ObjectGolden, OBJECT_KEYS};
+pub use spool::{EntryCursor, EntrySpool, SortedEntries};
 pub use write::{
-    ci_is_set, manifest_path, read_manifest, remove_stale_temps, write_manifest,
+    ci_is_set, manifest_path, read_manifest, remove_stale_temps, write_manifest, ManifestWriter,
     MANIFEST_FILE_NAME, MAX_MANIFEST_BYTES,
 };

@@ -2,7 +2,10 @@
 //! temporary file in the same directory, which is then renamed over `goldens.json`, so a
 //! reader (or a crash) sees the old manifest or the new one, never half of one.
 
-use super::manifest::{parse_manifest, render_manifest, GoldenManifest, ManifestError};
+use super::manifest::{
+    parse_manifest, GoldenEntry, GoldenManifest, ManifestEncoder, ManifestError, PacketKey,
+    RecordedOptions,
+};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -36,23 +39,60 @@ pub fn read_manifest(dir: &Path) -> Result<Option<GoldenManifest>, ManifestError
 
 /// Writes `manifest` as `dir/goldens.json` atomically, keeping the old file's permissions.
 pub fn write_manifest(dir: &Path, manifest: &GoldenManifest) -> std::io::Result<PathBuf> {
-    let path = manifest_path(dir);
-    let text = render_manifest(manifest);
-    let mut temp = tempfile::Builder::new()
-        .prefix(".goldens.")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    temp.write_all(text.as_bytes())?;
-    temp.as_file().sync_all()?;
-    let permissions = match std::fs::metadata(&path) {
-        Ok(meta) => Some(meta.permissions()),
-        Err(_) => default_permissions(),
-    };
-    if let Some(permissions) = permissions {
-        temp.as_file().set_permissions(permissions)?;
+    let mut writer = ManifestWriter::create(dir, &manifest.options)?;
+    for (key, entry) in &manifest.packets {
+        writer.entry(key, entry)?;
     }
-    temp.persist(&path).map_err(|error| error.error)?;
-    Ok(path)
+    writer.commit()
+}
+
+/// A manifest being written one entry at a time (in key order) to a temporary file in its
+/// directory; `commit` renames it over `goldens.json`, dropping it without `commit` removes
+/// it and leaves the old manifest as it was. Holds a buffer, never the whole text.
+pub struct ManifestWriter {
+    dir: PathBuf,
+    encoder: ManifestEncoder,
+    out: std::io::BufWriter<tempfile::NamedTempFile>,
+}
+
+impl ManifestWriter {
+    pub fn create(dir: &Path, options: &RecordedOptions) -> std::io::Result<ManifestWriter> {
+        let temp = tempfile::Builder::new()
+            .prefix(".goldens.")
+            .suffix(".tmp")
+            .tempfile_in(dir)?;
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, temp);
+        out.write_all(ManifestEncoder::head(options).as_bytes())?;
+        Ok(ManifestWriter {
+            dir: dir.to_path_buf(),
+            encoder: ManifestEncoder::default(),
+            out,
+        })
+    }
+
+    /// Appends one entry; entries must come in key order (the manifest's order).
+    pub fn entry(&mut self, key: &PacketKey, entry: &GoldenEntry) -> std::io::Result<()> {
+        self.out
+            .write_all(self.encoder.entry(key, entry).as_bytes())
+    }
+
+    /// Finishes the text and renames it over `goldens.json`, keeping the old file's
+    /// permissions. On an error the temporary file is removed.
+    pub fn commit(mut self) -> std::io::Result<PathBuf> {
+        let path = manifest_path(&self.dir);
+        self.out.write_all(self.encoder.tail().as_bytes())?;
+        let temp = self.out.into_inner().map_err(|error| error.into_error())?;
+        temp.as_file().sync_all()?;
+        let permissions = match std::fs::metadata(&path) {
+            Ok(meta) => Some(meta.permissions()),
+            Err(_) => default_permissions(),
+        };
+        if let Some(permissions) = permissions {
+            temp.as_file().set_permissions(permissions)?;
+        }
+        temp.persist(&path).map_err(|error| error.error)?;
+        Ok(path)
+    }
 }
 
 /// A temporary manifest older than this is taken to be left by a killed run (a live write
