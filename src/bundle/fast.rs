@@ -174,9 +174,13 @@ impl<'a> Parser<'a> {
             // The next quote or backslash, then no control character before it.
             let stop =
                 memchr::memchr2(b'"', b'\\', &bytes[run..]).map_or(bytes.len(), |at| run + at);
-            self.pos = match bytes[run..stop].iter().position(|&b| b < 0x20) {
-                Some(at) => run + at,
-                None => stop,
+            self.pos = if has_control(&bytes[run..stop]) {
+                bytes[run..stop]
+                    .iter()
+                    .position(|&b| b < 0x20)
+                    .map_or(stop, |at| run + at)
+            } else {
+                stop
             };
             if let Some(out) = &mut decoded {
                 out.push_str(&self.text[run..self.pos]);
@@ -266,7 +270,9 @@ impl<'a> Parser<'a> {
             return None;
         }
         self.pos += 1;
-        let mut members: Vec<(Cow<'a, str>, Node<'a>)> = Vec::new();
+        // An event's envelope has about 16 members: one allocation for them.
+        let mut members: Vec<(Cow<'a, str>, Node<'a>)> =
+            Vec::with_capacity(if depth == 1 { 20 } else { 0 });
         // While names ascend by bytes (as a JCS writer leaves them) a new one above the last
         // can be no duplicate, and no sort is needed at the end.
         let mut ascending = true;
@@ -283,7 +289,7 @@ impl<'a> Parser<'a> {
                 return None;
             }
             let key = self.string()?;
-            wide |= key.bytes().any(|b| b >= 0xEE);
+            wide |= is_wide(key.as_bytes());
             let above_last = members
                 .last()
                 .is_none_or(|(last, _)| last.as_bytes() < key.as_bytes());
@@ -416,7 +422,7 @@ impl<'a> Parser<'a> {
             }
             let (key, escaped) = self.canonical_string()?;
             if escaped
-                || key.bytes().any(|b| b >= 0xEE)
+                || is_wide(key.as_bytes())
                 || last.is_some_and(|last| last.as_bytes() >= key.as_bytes())
             {
                 return None;
@@ -457,7 +463,7 @@ impl<'a> Parser<'a> {
             let run = self.pos;
             let stop =
                 memchr::memchr2(b'"', b'\\', &bytes[run..]).map_or(bytes.len(), |at| run + at);
-            if bytes[run..stop].iter().any(|&b| b < 0x20) {
+            if has_control(&bytes[run..stop]) {
                 return None;
             }
             self.pos = stop;
@@ -494,6 +500,19 @@ impl<'a> Parser<'a> {
             }
         }
     }
+}
+
+/// A byte below U+0020 (a raw control character, which JSON refuses in a string). Written as
+/// a fold without an early exit so that it compiles to vector instructions: strings are
+/// scanned whole anyway, and almost never hold one.
+fn has_control(bytes: &[u8]) -> bool {
+    bytes.iter().fold(u8::MAX, |least, &b| least.min(b)) < 0x20
+}
+
+/// A byte that starts a character at or above U+E000 (lead bytes 0xEE and up), where UTF-8
+/// byte order stops being UTF-16 order. A fold, as `has_control`.
+fn is_wide(bytes: &[u8]) -> bool {
+    bytes.iter().fold(0u8, |most, &b| most.max(b)) >= 0xEE
 }
 
 fn jcs_key_order(a: &str, b: &str) -> std::cmp::Ordering {

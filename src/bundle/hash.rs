@@ -43,6 +43,9 @@ pub fn content_hash_input(
     out
 }
 
+/// What the content-hash input starts with; `data`'s JCS text follows it directly.
+pub const DATA_OPEN: &str = "{\"data\":";
+
 /// The one writer of the content-hash envelope; `write_data` appends the JCS text of `data`
 /// (from a `serde_json::Value`, or from the verifier's borrowed fast tree), so both routes
 /// hash the same bytes by construction.
@@ -54,7 +57,7 @@ pub fn write_content_hash_input(
     type_: &str,
     out: &mut String,
 ) {
-    out.push_str("{\"data\":");
+    out.push_str(DATA_OPEN);
     write_data(out);
     out.push_str(",\"datacontenttype\":");
     write_jcs_string(datacontenttype, out);

@@ -5,8 +5,9 @@
 use super::error::{ErrorCode as C, VerifyError};
 use super::event::{parse_event, DataFlags, DataMember, A2A_TYPE_PREFIX};
 use super::fast::{self, Node};
-use super::hash::{sha256_text, write_content_hash_input};
+use super::hash::{hex_digest, sha256_text, write_content_hash_input, DATA_OPEN};
 use super::strict::{validate, StrictError};
+use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 
 pub struct Fields<'a> {
@@ -194,6 +195,25 @@ fn node_content_hash(
     subject: Option<&str>,
     type_: &str,
 ) -> String {
+    if let Node::Canonical { text, .. } = data {
+        // `data` is already its JCS text (upstream's writer stores it so): hashed where it
+        // lies in the line, between the envelope writer's opening and the rest, not copied.
+        let mut envelope = String::with_capacity(160);
+        write_content_hash_input(
+            |_| {},
+            datacontenttype,
+            specversion,
+            subject,
+            type_,
+            &mut envelope,
+        );
+        let (open, rest) = envelope.split_at(DATA_OPEN.len());
+        let mut hasher = Sha256::new();
+        hasher.update(open.as_bytes());
+        hasher.update(text.as_bytes());
+        hasher.update(rest.as_bytes());
+        return hex_digest(hasher.finalize().as_slice());
+    }
     let mut out = String::with_capacity(1024);
     write_content_hash_input(
         |out| fast::write_jcs(data, out),
