@@ -167,3 +167,51 @@ fn the_word_verified_is_only_a_bundles_verdict() {
     let shown = text(&draw(&app, 120, 40));
     assert!(!shown.to_lowercase().contains("verified"), "{shown}");
 }
+
+/// Selecting row after row of a bundle (its own packet, then every event, on every tab) and
+/// searching its events opens the bundle once for the whole load, not once per row; a reload
+/// starts again from the file. Counted by the library's own tally of `open_path` per path (a
+/// copy in a fresh directory, so no other test touches the count).
+#[test]
+fn stepping_through_a_bundle_opens_it_once_per_load() {
+    use handoff_inspector::bundle::open::times_opened;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ten.tar.gz");
+    std::fs::copy("tests/data/bundles/valid-03-ten-mixed.tar.gz", &path).unwrap();
+    let mut app = App::new(vec![path.clone()], CheckOptions::default(), true);
+    app.size = (120, 40);
+    app.load_blocking();
+    // The load reads it through the input layer; the first selected row may already have
+    // opened it for the detail, through the kept bundles.
+    assert!(times_opened(&path) <= 1);
+    assert_eq!(times_opened(&path), app.bundle_cache.opens());
+    select_bundle(&mut app);
+    draw(&app, 120, 40);
+    let mut events = 0;
+    for _ in 0..20 {
+        press(&mut app, KeyCode::Char('j'));
+        if let Some(summary) = app.selected_summary() {
+            events += usize::from(summary.source.is_bundle_event());
+        }
+        for (index, _) in Tab::ALL.iter().enumerate() {
+            press(&mut app, KeyCode::Char(char::from(b'1' + index as u8)));
+            draw(&app, 120, 40);
+        }
+    }
+    assert!(events >= 10, "stepped through {events} events");
+    // A search reads every event's line again.
+    press(&mut app, KeyCode::Char('/'));
+    for c in "no-such-text".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(times_opened(&path), 1);
+    assert_eq!(app.bundle_cache.opens(), 1);
+    // A new load forgets the kept bundle: the next selection opens it again, once.
+    app.clear_packets();
+    app.load_blocking();
+    select_bundle(&mut app);
+    press(&mut app, KeyCode::Char('j'));
+    press(&mut app, KeyCode::Char('j'));
+    assert_eq!(times_opened(&path), 2);
+}

@@ -11,8 +11,9 @@ use crate::input::{open_regular, InputError};
 use flate2::read::GzDecoder;
 use std::cell::Cell;
 use std::io::{self, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::{Mutex, PoisonError};
 
 pub struct Bundle {
     pub verdict: Result<Verified, VerifyError>,
@@ -95,8 +96,32 @@ pub fn open_reader(reader: impl io::Read, limits: &Limits) -> Bundle {
 /// before a byte is read); `Err` only when the file cannot be opened at all (a load error,
 /// not a verdict: upstream's "failed to open bundle"). The size cap is step 0's.
 pub fn open_path(path: &Path, limits: &Limits) -> Result<Bundle, InputError> {
+    count_open(path);
     let file = open_regular(path)?;
     Ok(open_reader(file, limits))
+}
+
+/// How many times `open_path` was asked for each path in this process. Opening a
+/// 100,000-event bundle costs about half a second of CPU, so the faces that show one event
+/// at a time must keep the opened bundle (`BundleCache`); tests count here that they do.
+static OPENED: Mutex<Vec<(PathBuf, usize)>> = Mutex::new(Vec::new());
+
+fn count_open(path: &Path) {
+    let mut opened = OPENED.lock().unwrap_or_else(PoisonError::into_inner);
+    match opened.iter_mut().find(|(p, _)| p == path) {
+        Some((_, count)) => *count += 1,
+        None => opened.push((path.to_owned(), 1)),
+    }
+}
+
+/// How many times `open_path` opened (or tried to open) `path` in this process, as spelled.
+pub fn times_opened(path: &Path) -> usize {
+    OPENED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .iter()
+        .find(|(p, _)| p == path)
+        .map_or(0, |(_, count)| *count)
 }
 
 /// When verification stopped before the events member: find the first member whose name is

@@ -419,11 +419,25 @@ impl PacketDetail {
 
 /// Evaluates one packet in full.
 pub fn detail(source: Source, bytes: Vec<u8>, options: &EvaluateOptions) -> PacketDetail {
+    detail_with_bundle(source, bytes, options, None)
+}
+
+/// `detail`, given the report of the bundle whose own packet this is when the caller holds
+/// it (a view that loaded the bundle): then the bundle is not opened again to classify it.
+pub fn detail_with_bundle(
+    source: Source,
+    bytes: Vec<u8>,
+    options: &EvaluateOptions,
+    bundle: Option<&crate::bundle::BundleReport>,
+) -> PacketDetail {
     let parsed = parse(&bytes);
     let classification = if source.line.is_none() && crate::bundle::is_bundle_path(&source.path) {
         // A bundle's own packet (its bytes are its manifest): the kind is the bundle's,
         // whatever its manifest holds.
-        bundle_classification(&source.path)
+        match bundle {
+            Some(report) => super::classify_bundle(report),
+            None => bundle_classification(&source.path),
+        }
     } else {
         classify(parsed.as_ref().map_err(String::as_str), source.file_name())
     };

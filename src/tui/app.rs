@@ -7,8 +7,8 @@ use super::status::{status_in, Status};
 use super::whatif::WhatIf;
 use crate::a2a::Mode;
 use crate::corpus::{
-    detail, reread_packet, CheckOptions, LoadError, PacketCheck, PacketDetail, PacketKind,
-    PacketSummary, DEFAULT_MAX_FILE_BYTES,
+    detail_with_bundle, reread_packet_in, CheckOptions, LoadError, PacketCheck, PacketDetail,
+    PacketKind, PacketSummary, DEFAULT_MAX_FILE_BYTES,
 };
 use crate::freeze::COVERAGE_ROW_IDS;
 use std::path::{Path, PathBuf};
@@ -235,11 +235,20 @@ pub struct App {
     pub list_area_height: u16,
     /// Every loaded bundle's verification report, by path (kept by `rebuild_rows`).
     pub bundles: Vec<(Arc<Path>, Arc<crate::bundle::BundleReport>)>,
+    /// Bundles opened for the detail (an event's line, the manifest, the Bundle view), kept
+    /// for this load: selecting row after row of a bundle opens and verifies it once, not
+    /// once per row. Cleared whenever packets are loaded again.
+    pub bundle_cache: crate::bundle::BundleCache,
 }
 
-/// Opens the bundle at `path` again (through upstream's limits) for the Bundle view.
-fn inspect_bundle(path: &Path) -> Result<Arc<crate::bundle::inspect::Inspection>, String> {
-    let bundle = crate::bundle::open_path(path, &crate::bundle::Limits::default())
+/// What the Bundle view compares, from the bundle as `bundles` keeps it (opened through
+/// upstream's limits when it does not).
+fn inspect_bundle(
+    bundles: &crate::bundle::BundleCache,
+    path: &Path,
+) -> Result<Arc<crate::bundle::inspect::Inspection>, String> {
+    let bundle = bundles
+        .open(path, &crate::bundle::Limits::default())
         .map_err(|error| error.reason)?;
     Ok(Arc::new(crate::bundle::inspect::inspect(&bundle)))
 }
@@ -285,6 +294,7 @@ impl App {
             list_area_top: 0,
             list_area_height: 20,
             bundles: Vec::new(),
+            bundle_cache: Default::default(),
         }
     }
 
@@ -348,7 +358,7 @@ impl App {
         let bundle = self.packets[index]
             .bundle
             .is_some()
-            .then(|| inspect_bundle(&source.path));
+            .then(|| inspect_bundle(&self.bundle_cache, &source.path));
         self.detail = Some(SelectedDetail {
             packet: index,
             result: self.load_detail(index),
@@ -391,13 +401,22 @@ impl App {
     }
 
     pub fn load_detail(&self, index: usize) -> Result<PacketDetail, String> {
-        let summary = &self.packets[index].summary;
-        let bytes = reread_packet(&summary.source, summary.offset, DEFAULT_MAX_FILE_BYTES)
-            .map_err(|error| error.reason)?;
-        Ok(detail(
+        let packet = &self.packets[index];
+        let summary = &packet.summary;
+        let bytes = reread_packet_in(
+            &summary.source,
+            summary.offset,
+            DEFAULT_MAX_FILE_BYTES,
+            &self.bundle_cache,
+        )
+        .map_err(|error| error.reason)?;
+        // A bundle's own packet is classified from the report its load made (not by opening
+        // the bundle once more).
+        Ok(detail_with_bundle(
             summary.source.clone(),
             bytes,
             &self.options.evaluate,
+            packet.bundle.as_deref(),
         ))
     }
 
@@ -424,6 +443,7 @@ impl App {
         self.rows.clear();
         self.listed.clear();
         self.manifests.clear();
+        self.bundle_cache.clear();
         let removed: Vec<PacketCheck> = {
             let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.packets)
                 .into_iter()
@@ -469,6 +489,7 @@ impl App {
         self.rows.clear();
         self.listed.clear();
         self.manifests.clear();
+        self.bundle_cache.clear();
         self.packets.clear();
         self.load_errors.clear();
         self.coverage = vec![[0, 0]; COVERAGE_ROW_IDS.len()];

@@ -494,10 +494,13 @@ fn packet_matches(app: &App, index: usize, needle: &str) -> bool {
     if summary.source.to_string().to_lowercase().contains(needle) {
         return true;
     }
-    match crate::corpus::reread_packet(
+    // A bundle's events come from the bundle as the app keeps it: a search through a
+    // 100,000-event bundle opens it once.
+    match crate::corpus::reread_packet_in(
         &summary.source,
         summary.offset,
         crate::corpus::DEFAULT_MAX_FILE_BYTES,
+        &app.bundle_cache,
     ) {
         Ok(bytes) => String::from_utf8_lossy(&bytes)
             .to_lowercase()
