@@ -278,13 +278,14 @@ impl fmt::Display for ManifestError {
     }
 }
 
-fn bad(reason: impl Into<String>) -> ManifestError {
+pub(super) fn bad(reason: impl Into<String>) -> ManifestError {
     ManifestError {
         reason: reason.into(),
     }
 }
 
-/// Parses a manifest's bytes.
+/// Parses a manifest's bytes. Entries are read one at a time (`parse_stream`): the memory
+/// is the entries themselves, not a JSON tree of the whole file.
 pub fn parse_manifest(bytes: &[u8]) -> Result<GoldenManifest, ManifestError> {
     if let Some(duplicate) = scan_duplicate_keys(bytes).first() {
         return Err(bad(format!(
@@ -292,36 +293,29 @@ pub fn parse_manifest(bytes: &[u8]) -> Result<GoldenManifest, ManifestError> {
             duplicate.path
         )));
     }
-    let root: Value =
-        serde_json::from_slice(bytes).map_err(|error| bad(format!("not JSON: {error}")))?;
-    let root = object(&root, "$")?;
-    only_keys(root, "$", &["format", "options", "packets"])?;
-    match root.get("format").and_then(Value::as_str) {
-        Some(MANIFEST_FORMAT) => {}
-        Some(other) => {
-            return Err(bad(format!(
-                "$.format is {}, expected \"{MANIFEST_FORMAT}\"",
-                quoted(other)
-            )))
-        }
-        None => return Err(bad(format!("$.format is missing (\"{MANIFEST_FORMAT}\")"))),
+    let parts = super::parse_stream::parse_parts(bytes)?;
+    if !parts.format_seen {
+        check_format(None)?;
     }
-    let options = parse_options(
-        root.get("options")
-            .ok_or_else(|| bad("$.options is missing"))?,
-    )?;
-    let mut packets = BTreeMap::new();
-    let listed = root
-        .get("packets")
-        .ok_or_else(|| bad("$.packets is missing"))?;
-    for (name, entry) in object(listed, "$.packets")? {
-        let at = format!("$.packets[{}]", quoted(name));
-        packets.insert(PacketKey::parse(name), parse_entry(entry, &at)?);
-    }
+    let options = parts.options.ok_or_else(|| bad("$.options is missing"))?;
+    let packets = parts.packets.ok_or_else(|| bad("$.packets is missing"))?;
     Ok(GoldenManifest { options, packets })
 }
 
-fn quoted(text: &str) -> String {
+/// The `format` field, present and this tool's.
+pub(super) fn check_format(value: Option<&Value>) -> Result<(), ManifestError> {
+    match value.map(Value::as_str) {
+        Some(Some(MANIFEST_FORMAT)) => Ok(()),
+        Some(Some(other)) => Err(bad(format!(
+            "$.format is {}, expected \"{MANIFEST_FORMAT}\"",
+            quoted(other)
+        ))),
+        // Today's messages: a format that is not a string reads as missing.
+        _ => Err(bad(format!("$.format is missing (\"{MANIFEST_FORMAT}\")"))),
+    }
+}
+
+pub(super) fn quoted(text: &str) -> String {
     to_safe_json(&text).unwrap_or_default()
 }
 
@@ -365,7 +359,7 @@ fn count(map: &Map<String, Value>, key: &str, at: &str) -> Result<Option<usize>,
     }
 }
 
-fn parse_options(value: &Value) -> Result<RecordedOptions, ManifestError> {
+pub(super) fn parse_options(value: &Value) -> Result<RecordedOptions, ManifestError> {
     let at = "$.options";
     let map = object(value, at)?;
     only_keys(
@@ -390,7 +384,7 @@ fn parse_options(value: &Value) -> Result<RecordedOptions, ManifestError> {
     })
 }
 
-fn parse_entry(value: &Value, at: &str) -> Result<GoldenEntry, ManifestError> {
+pub(super) fn parse_entry(value: &Value, at: &str) -> Result<GoldenEntry, ManifestError> {
     let map = object(value, at)?;
     let mut allowed = vec!["duplicate_keys", "strict", "lenient"];
     allowed.extend(OBJECT_KEYS);
@@ -849,6 +843,26 @@ mod tests {
             .reason
             .contains("$.format"));
         assert!(parse_manifest(b"not json").is_err());
+        // The document's own shape, read entry by entry: the same words as a whole tree gave.
+        let whole = [
+            (&b"[1]"[..], "$ must be an object"),
+            (b"7", "$ must be an object"),
+            (b"{\"extra\":1}", "$ has an unexpected key \"extra\""),
+            (b"{\"format\":1}", "$.format is missing"),
+            (b"{\"format\":\"handoff-inspector goldens v1\",\"options\":{\"adapter_version\":\"3.4.0\"}}", "$.packets is missing"),
+            (b"{\"format\":\"handoff-inspector goldens v1\",\"packets\":{}}", "$.options is missing"),
+            (b"{\"format\":\"handoff-inspector goldens v1\",\"options\":{},\"packets\":{}}", "$.options.adapter_version is missing"),
+            (b"{\"format\":\"handoff-inspector goldens v1\"} x", "not JSON: trailing characters"),
+            (b"{\"packets\":{\"a.json\":{}", "not JSON: EOF"),
+        ];
+        for (bytes, expected) in whole {
+            let error = parse_manifest(bytes).unwrap_err();
+            assert!(
+                error.reason.starts_with(expected),
+                "{}: {error}",
+                String::from_utf8_lossy(bytes)
+            );
+        }
     }
 
     #[test]

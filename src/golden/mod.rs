@@ -5,6 +5,7 @@ mod bless;
 mod diff;
 mod manifest;
 mod object;
+mod parse_stream;
 mod spool;
 mod write;
 
