@@ -71,6 +71,30 @@ pub fn parse_event(text: &str, max_depth: u64) -> Option<Node<'_>> {
     parse_with(text, max_depth, true)
 }
 
+/// An event line's top-level members handed to `each` one at a time as they are parsed (the
+/// values as `parse_event` parses them, `data` canonical when it is), with no tree of the
+/// envelope. Only for an object whose names ascend by bytes with no character at or above
+/// U+E000 (as upstream's writer writes them: no name can repeat, no sort is needed); anything
+/// else is `None`, as is `None` from `each`, and the caller falls back to `parse_event`.
+pub fn parse_envelope<'a>(
+    text: &'a str,
+    max_depth: u64,
+    each: &mut dyn FnMut(&str, Node<'a>) -> Option<()>,
+) -> Option<()> {
+    let mut parser = Parser {
+        text,
+        pos: 0,
+        max_depth: usize::try_from(max_depth)
+            .unwrap_or(usize::MAX)
+            .min(FAST_DEPTH),
+        canonical_data: true,
+    };
+    parser.whitespace();
+    parser.envelope(each)?;
+    parser.whitespace();
+    (parser.pos == text.len()).then_some(())
+}
+
 fn parse_with(text: &str, max_depth: u64, canonical_data: bool) -> Option<Node<'_>> {
     let mut parser = Parser {
         text,
@@ -320,6 +344,62 @@ impl<'a> Parser<'a> {
                         members.sort_by(|(a, _), (b, _)| jcs_key_order(a, b));
                     }
                     return Some(Node::Object(members));
+                }
+                _ => return None,
+            }
+        }
+    }
+}
+
+impl<'a> Parser<'a> {
+    /// `object` at depth 1 for `parse_envelope`: the same grammar, whitespace and bounds, the
+    /// members handed over instead of collected.
+    fn envelope(&mut self, each: &mut dyn FnMut(&str, Node<'a>) -> Option<()>) -> Option<()> {
+        let depth = 1;
+        if self.peek()? != b'{' || depth > self.max_depth {
+            return None;
+        }
+        self.pos += 1;
+        self.whitespace();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Some(());
+        }
+        let mut last: Option<Cow<'a, str>> = None;
+        let mut count = 0;
+        loop {
+            self.whitespace();
+            count += 1;
+            if self.peek()? != b'"' || count > MAX_KEYS_PER_OBJECT.min(256) {
+                return None;
+            }
+            let key = self.string()?;
+            if is_wide(key.as_bytes())
+                || last
+                    .as_ref()
+                    .is_some_and(|last| last.as_bytes() >= key.as_bytes())
+            {
+                return None;
+            }
+            self.whitespace();
+            if self.peek()? != b':' {
+                return None;
+            }
+            self.pos += 1;
+            self.whitespace();
+            let value = if key == "data" {
+                self.canonical_or_value(depth)?
+            } else {
+                self.value(depth)?
+            };
+            each(&key, value)?;
+            last = Some(key);
+            self.whitespace();
+            match self.peek()? {
+                b',' => self.pos += 1,
+                b'}' => {
+                    self.pos += 1;
+                    return Some(());
                 }
                 _ => return None,
             }

@@ -32,7 +32,9 @@ impl Fields<'_> {
 
 /// Step 14: the line's fields, or upstream's error for it.
 pub fn read_fields(text: &str, max_depth: u64) -> Result<Fields<'_>, VerifyError> {
-    match fast::parse_event(text, max_depth).and_then(from_node) {
+    let fast = from_envelope(text, max_depth)
+        .or_else(|| fast::parse_event(text, max_depth).and_then(from_node));
+    match fast {
         Some(fields) => Ok(fields),
         None => slow_fields(text, max_depth),
     }
@@ -78,18 +80,48 @@ fn from_node(node: Node<'_>) -> Option<Fields<'_>> {
     let Node::Object(members) = node else {
         return None;
     };
-    let mut strings: [Option<Cow<'_, str>>; 10] = Default::default();
-    let (mut subject, mut content_hash) = (None, None);
-    let (mut seq, mut pii, mut secrets, mut data) = (None, false, false, None);
+    let mut fields = FieldsBuilder::default();
     for (key, value) in members {
-        if let Some(slot) = required_slot(&key) {
+        fields.add(&key, value)?;
+    }
+    fields.finish()
+}
+
+/// The typed event straight from the line when its members come in ascending order (as
+/// upstream's writer writes them): each member is taken as it is parsed, with no tree of the
+/// envelope in between. `None` whenever `fast::parse_envelope` declines (then the tree route
+/// decides) or a member has the wrong JSON type (then the slow path words the error).
+fn from_envelope(text: &str, max_depth: u64) -> Option<Fields<'_>> {
+    let mut fields = FieldsBuilder::default();
+    fast::parse_envelope(text, max_depth, &mut |key, value| fields.add(key, value))?;
+    fields.finish()
+}
+
+/// The members of upstream's event type, gathered one at a time (from the tree or straight
+/// from the line: the same rules either way).
+#[derive(Default)]
+struct FieldsBuilder<'a> {
+    strings: [Option<Cow<'a, str>>; 10],
+    subject: Option<Cow<'a, str>>,
+    content_hash: Option<Cow<'a, str>>,
+    seq: Option<u64>,
+    pii: bool,
+    secrets: bool,
+    data: Option<Node<'a>>,
+}
+
+impl<'a> FieldsBuilder<'a> {
+    /// One member; `None` when its JSON type is not the one upstream's type requires. The
+    /// callers never pass a name twice (the fast parser refuses repeated names).
+    fn add(&mut self, key: &str, value: Node<'a>) -> Option<()> {
+        if let Some(slot) = required_slot(key) {
             let Node::String(text) = value else {
                 return None;
             };
-            strings[slot] = Some(text);
-            continue;
+            self.strings[slot] = Some(text);
+            return Some(());
         }
-        match key.as_ref() {
+        match key {
             "subject"
             | "assaycontenthash"
             | "traceparent"
@@ -102,9 +134,9 @@ fn from_node(node: Node<'_>) -> Option<Fields<'_>> {
                     Node::String(text) => Some(text),
                     _ => return None,
                 };
-                match key.as_ref() {
-                    "subject" => subject = text,
-                    "assaycontenthash" => content_hash = text,
+                match key {
+                    "subject" => self.subject = text,
+                    "assaycontenthash" => self.content_hash = text,
                     _ => {}
                 }
             }
@@ -112,46 +144,61 @@ fn from_node(node: Node<'_>) -> Option<Fields<'_>> {
                 let Node::Number(text) = value else {
                     return None;
                 };
-                seq = Some(text.parse::<u64>().ok()?);
+                self.seq = Some(text.parse::<u64>().ok()?);
             }
-            "assaypii" => pii = matches!(value, Node::Bool(_)),
-            "assaysecrets" => secrets = matches!(value, Node::Bool(_)),
-            "data" => data = Some(value),
+            "assaypii" => self.pii = matches!(value, Node::Bool(_)),
+            "assaysecrets" => self.secrets = matches!(value, Node::Bool(_)),
+            "data" => self.data = Some(value),
             _ => {}
         }
+        Some(())
     }
-    let [Some(specversion), Some(type_), Some(source), Some(id), Some(time), Some(datacontenttype), Some(run_id), Some(_), Some(_), Some(_)] =
-        strings
-    else {
-        return None;
-    };
-    let (seq, data) = (seq?, data?);
-    if !(pii && secrets) {
-        return None;
+
+    fn finish(self) -> Option<Fields<'a>> {
+        let FieldsBuilder {
+            strings,
+            subject,
+            content_hash,
+            seq,
+            pii,
+            secrets,
+            data,
+        } = self;
+        // The checks and digests once every member is in: required members present, `time`
+        // as chrono parses it, the content hash and the `data` flags.
+        let [Some(specversion), Some(type_), Some(source), Some(id), Some(time), Some(datacontenttype), Some(run_id), Some(_), Some(_), Some(_)] =
+            strings
+        else {
+            return None;
+        };
+        let (seq, data) = (seq?, data?);
+        if !(pii && secrets) {
+            return None;
+        }
+        time.parse::<chrono::DateTime<chrono::FixedOffset>>().ok()?;
+        let computed_hash = node_content_hash(
+            &data,
+            &datacontenttype,
+            &specversion,
+            subject.as_deref(),
+            &type_,
+        );
+        let flags = match &data {
+            Node::Canonical { flags, .. } => *flags,
+            data => node_flags(data),
+        };
+        Some(Fields {
+            specversion,
+            type_,
+            source,
+            id,
+            run_id,
+            seq,
+            content_hash,
+            computed_hash,
+            flags,
+        })
     }
-    time.parse::<chrono::DateTime<chrono::FixedOffset>>().ok()?;
-    let computed_hash = node_content_hash(
-        &data,
-        &datacontenttype,
-        &specversion,
-        subject.as_deref(),
-        &type_,
-    );
-    let flags = match &data {
-        Node::Canonical { flags, .. } => *flags,
-        data => node_flags(data),
-    };
-    Some(Fields {
-        specversion,
-        type_,
-        source,
-        id,
-        run_id,
-        seq,
-        content_hash,
-        computed_hash,
-        flags,
-    })
 }
 
 /// `DataFlags` of a `data` parsed into the fast tree (one that was not already canonical).
@@ -249,6 +296,64 @@ mod tests {
         // The slow path (as if the fast one declined): same hash.
         let slow = slow_fields(LINE, 64).unwrap();
         assert_eq!(slow.computed_hash, fast.computed_hash);
+    }
+
+    fn tree(line: &str) -> Option<Fields<'_>> {
+        fast::parse_event(line, 64).and_then(from_node)
+    }
+
+    /// What a route read from a line, for comparing routes.
+    fn shown(fields: &Fields<'_>) -> String {
+        format!(
+            "{} {} {} {} {} {} {:?} {} {:?}",
+            fields.specversion,
+            fields.type_,
+            fields.source,
+            fields.id,
+            fields.run_id,
+            fields.seq,
+            fields.content_hash,
+            fields.computed_hash,
+            fields.flags
+        )
+    }
+
+    #[test]
+    fn the_envelope_route_reads_what_the_tree_reads_or_declines() {
+        let envelope = from_envelope(LINE, 64).expect("upstream's member order is taken");
+        assert_eq!(shown(&envelope), shown(&tree(LINE).unwrap()));
+        for (from, to) in [
+            // Out of order, repeated, or white space: declined or the same.
+            ("{\"assaycontenthash\"", "{\"zz\":1,\"assaycontenthash\""),
+            (
+                "\"assaygit\":\"unknown\",",
+                "\"assaygit\":\"unknown\",\"assaygit\":\"x\",",
+            ),
+            ("\"assaypii\":false,", "\"assaypii\" : false ,"),
+            ("\"type\":", "\"\u{e000}\":1,\"type\":"),
+            ("\"assayseq\":0", "\"assayseq\":\"0\""),
+            ("\"visible\":true", "\"visible\": true"),
+            (
+                "\"agent_card_visible\":false",
+                "\"agent_card_visible\":true",
+            ),
+            ("}", "} "),
+            ("\"time\":\"2026-02-27T10:05:00Z\"", "\"time\":\"now\""),
+        ] {
+            let line = LINE.replacen(from, to, 1);
+            assert_ne!(line, LINE, "{from}");
+            match (from_envelope(&line, 64), tree(&line)) {
+                (Some(envelope), Some(tree)) => assert_eq!(shown(&envelope), shown(&tree), "{to}"),
+                (Some(envelope), None) => panic!(
+                    "envelope took what the tree refuses: {to}: {}",
+                    shown(&envelope)
+                ),
+                (None, _) => {}
+            }
+        }
+        let unordered = LINE.replacen("{\"assaycontenthash\"", "{\"zz\":1,\"assaycontenthash\"", 1);
+        assert!(from_envelope(&unordered, 64).is_none());
+        assert!(tree(&unordered).is_some());
     }
 
     #[test]
