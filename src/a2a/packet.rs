@@ -32,6 +32,12 @@ impl Packet {
             .as_ref()
     }
 
+    /// The parsed value, parsing now if nothing asked for it yet.
+    pub fn into_value(self) -> Option<Value> {
+        self.as_ref();
+        self.parsed.into_inner().flatten()
+    }
+
     pub fn is_some(&self) -> bool {
         self.as_ref().is_some()
     }

@@ -113,22 +113,46 @@ pub fn open_packets(path: &Path, limits: &Limits) -> Result<BundlePackets, LoadE
 
 /// Turns an opened bundle into its report and packets.
 pub fn packets_of(path: &Path, bundle: Bundle) -> BundlePackets {
+    let (report, packet) = report_of(path, &bundle);
+    let events = event_packets(path, &bundle).collect();
+    BundlePackets {
+        bundle,
+        report,
+        packet,
+        events,
+    }
+}
+
+/// The event packets of an opened bundle, one at a time in stored order (each a copy of its
+/// line): what a reader that hands packets on as it goes uses, so that a 100,000-event
+/// bundle's lines are not held twice (once in the bundle, once in the packets) at the peak.
+pub fn event_packets<'b>(path: &Path, bundle: &'b Bundle) -> impl Iterator<Item = RawPacket> + 'b {
     let shared: Arc<Path> = Arc::from(path);
+    let lines = bundle.events.as_ref();
+    let count = lines.map_or(0, EventLines::len);
+    (0..count).filter_map(move |position| {
+        let lines = lines?;
+        // Only lines that parse as JSON objects (the verifier's facts say which).
+        lines.facts.get(position).filter(|facts| facts.object)?;
+        Some(event_packet(
+            &shared,
+            position,
+            lines.content(position).to_vec(),
+        ))
+    })
+}
+
+/// An opened bundle's report and its own packet (kind `bundle`), from the verifier's facts:
+/// the lint rules from each line's type and `data` flags, with no new parse of any line.
+pub fn report_of(path: &Path, bundle: &Bundle) -> (Arc<BundleReport>, RawPacket) {
     let mut lint = LintPacks::default();
-    let mut events = Vec::new();
+    let mut event_packets = 0;
     if let Some(lines) = &bundle.events {
-        for position in 0..lines.len() {
-            // The verifier's facts: an object line, its type and `data` flags (no new parse).
-            if !lines.facts.get(position).is_some_and(|facts| facts.object) {
-                continue;
+        for (position, facts) in lines.facts.iter().enumerate() {
+            if facts.object {
+                lint.add_facts(position, facts.type_.as_deref(), &facts.data);
+                event_packets += 1;
             }
-            let facts = &lines.facts[position];
-            lint.add_facts(position, facts.type_.as_deref(), &facts.data);
-            events.push(event_packet(
-                &shared,
-                position,
-                lines.content(position).to_vec(),
-            ));
         }
     }
     let manifest_digest = match &bundle.manifest_text {
@@ -150,7 +174,7 @@ pub fn packets_of(path: &Path, bundle: Bundle) -> BundlePackets {
         manifest_digest,
         has_manifest: bundle.manifest_text.is_some(),
         lines: bundle.events.as_ref().map_or(0, EventLines::len),
-        event_packets: events.len(),
+        event_packets,
         event_count: bundle.event_count(),
         a2a_events: bundle.a2a_events(),
         handoff_visible_events: bundle.handoff_visible_events(),
@@ -162,12 +186,7 @@ pub fn packets_of(path: &Path, bundle: Bundle) -> BundlePackets {
         bytes: bundle.manifest_text.clone().unwrap_or_default(),
         bundle: Some(report.clone()),
     };
-    BundlePackets {
-        bundle,
-        report,
-        packet,
-        events,
-    }
+    (report, packet)
 }
 
 fn event_packet(path: &Arc<Path>, position: usize, bytes: Vec<u8>) -> RawPacket {

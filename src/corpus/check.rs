@@ -6,8 +6,8 @@ use super::evaluate::{converted_kind, migration_for, not_json_reason_of, unaudit
 use super::pair::PairedFiles;
 use super::status::{worst_status, CheckFinding, FindingKind, Status};
 use super::{
-    reread_packet, summarize, EvaluateOptions, ModeResult, ModeSummary, PacketKind, PacketSummary,
-    RawPacket, Source,
+    reread_packet, summarize_keeping, EvaluateOptions, ModeResult, ModeSummary, PacketKind,
+    PacketSummary, RawPacket, Source,
 };
 use crate::a2a::{convert, Mode};
 use crate::bundle::BundleReport;
@@ -141,7 +141,7 @@ pub fn check_packet(
     golden: GoldenLookup<'_>,
     paired: &PairedFiles,
 ) -> PacketCheck {
-    let summary = summarize(packet, &options.evaluate);
+    let (summary, parsed) = summarize_keeping(packet, &options.evaluate);
     let entry = match golden {
         GoldenLookup::Entry(entry) => Some(entry),
         GoldenLookup::Missing(_) => None,
@@ -189,8 +189,10 @@ pub fn check_packet(
         missing_golden_findings(packet, &summary, golden, &verdicts, &mut findings);
         Status::Conforms
     } else if records_object(summary.kind) {
-        // Parsed once here for the audit, profile or migration and the object's digest.
-        if let Ok(value) = serde_json::from_slice::<Value>(&packet.bytes) {
+        // Parsed once (by `summarize_keeping`) for the kind, the audit, profile or migration
+        // and the object's digest.
+        let parsed = parsed.or_else(|| serde_json::from_slice::<Value>(&packet.bytes).ok());
+        if let Some(value) = parsed {
             let mut migrated = None;
             if summary.kind.canonical_shape().is_some() {
                 audit_findings(&value, &summary, &mut findings);

@@ -264,9 +264,19 @@ impl PacketSummary {
 
 /// Evaluates one packet into its summary.
 pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary {
+    summarize_keeping(packet, options).0
+}
+
+/// `summarize`, also handing back the packet as parsed JSON when its kind is not converted
+/// (events, profiles, protocol objects): `check` reads the same value next for the object
+/// golden, and parsing a bundle's 100,000 events twice cost as much as verifying the bundle.
+pub fn summarize_keeping(
+    packet: &RawPacket,
+    options: &EvaluateOptions,
+) -> (PacketSummary, Option<Value>) {
     if packet.bundle.is_some() {
         // A bundle as a whole: its verdict is its report's; its events are packets of their own.
-        return PacketSummary::of_kind(packet, PacketKind::Bundle, 0);
+        return (PacketSummary::of_kind(packet, PacketKind::Bundle, 0), None);
     }
     // The first mode's conversion reads the packet anyway; classification reuses it, so a raw
     // packet is parsed once per mode and never once more.
@@ -313,13 +323,12 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
             summary.modes[mode.index()] = mode_summary(mode, &conversion);
         }
     } else if let (Some(shape), Ok(value)) = (kind.canonical_shape(), parsed) {
-        if unaudited_bundle_event(&packet.source, value) {
-            return summary;
+        if !unaudited_bundle_event(&packet.source, value) {
+            let audit = audit(value, shape);
+            summary.audit_errors = count(&audit, Severity::Error);
+            summary.audit_warnings = count(&audit, Severity::Warning);
+            summary.canonical_state = audit.states.first().copied().flatten();
         }
-        let audit = audit(value, shape);
-        summary.audit_errors = count(&audit, Severity::Error);
-        summary.audit_warnings = count(&audit, Severity::Warning);
-        summary.canonical_state = audit.states.first().copied().flatten();
     } else if let (true, Ok(value)) = (kind.is_profile(), parsed) {
         let report = profiles::evaluate(
             value,
@@ -336,7 +345,17 @@ pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary
                 migration.findings.len() as u32 + u32::from(migration.detection.mixed);
         }
     }
-    summary
+    if converted_kind(kind) {
+        return (summary, None);
+    }
+    // The parse that classified the packet: the one the classifier made, else the
+    // conversion's (it parsed the same bytes).
+    let value = match reparsed {
+        Some(Ok(value)) => Some(value),
+        Some(Err(_)) => None,
+        None => first.and_then(|(_, conversion)| conversion.packet.into_value()),
+    };
+    (summary, value)
 }
 
 /// A bundle's event that is not an A2A adapter event (`type` outside `assay.adapter.a2a.`):

@@ -84,18 +84,13 @@ fn read_bundle(
     each: &mut dyn FnMut(Result<RawPacket, LoadError>) -> bool,
 ) {
     let bundle = crate::bundle::open_reader(file, &crate::bundle::Limits::default());
-    let crate::bundle::BundlePackets {
-        bundle,
-        packet,
-        events,
-        ..
-    } = crate::bundle::packets_of(path, bundle);
-    // The reader's copy of the lines is not needed once the events are packets.
-    drop(bundle);
+    let (_, packet) = crate::bundle::packets::report_of(path, &bundle);
     if !each(Ok(packet)) {
         return;
     }
-    for event in events {
+    // One packet at a time, handed on as made: the lines are held once (in the bundle), not
+    // twice, while the checker takes them in batches.
+    for event in crate::bundle::packets::event_packets(path, &bundle) {
         if !each(Ok(event)) {
             return;
         }
