@@ -184,10 +184,15 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         output.line(&format!("{shown}:"));
         // The new manifest goes to a temporary file as it is merged; it replaces the old one
         // only when something changed.
-        let mut writer = match args.dry_run {
-            true => None,
-            false => Some(ManifestWriter::create(dir, &current).map_err(io_error)?),
-        };
+        // A directory that cannot take the temporary file is an error only if something
+        // changed (a bless with nothing to write never needed to write there).
+        let (mut writer, mut unwritable) = (None, None);
+        if !args.dry_run {
+            match ManifestWriter::create(dir, &current) {
+                Ok(created) => writer = Some(created),
+                Err(error) => unwritable = Some(error),
+            }
+        }
         let counts = merge_bless(
             run.manifests.get(dir),
             &mut cursor.entries_of(dir),
@@ -213,10 +218,11 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             ));
         }
         output.line(&format!("  {}", notes.join("; ")));
-        let verdict = match writer {
+        let verdict = match (writer, unwritable.take()) {
             _ if counts.changes == 0 => "no changes".to_owned(),
-            None => format!("would write {} change(s) (dry run)", counts.changes),
-            Some(writer) => {
+            (_, Some(error)) => return Err(io_error(error)),
+            (None, None) => format!("would write {} change(s) (dry run)", counts.changes),
+            (Some(writer), None) => {
                 writer.commit().map_err(io_error)?;
                 format!("wrote {} change(s)", counts.changes)
             }
