@@ -14,8 +14,9 @@ use std::path::PathBuf;
 /// Record the current conversion of every raw packet under PATH as its golden, in the
 /// `goldens.json` of each packet's directory.
 ///
-/// Prints every change before writing; writes each manifest atomically (a temporary file in
-/// the same directory, then a rename). Never drops the entry of a packet that still exists;
+/// Prints every change as it is found, before the manifest is replaced; writes each manifest
+/// atomically (a temporary file in the same directory, then a rename), in memory that does
+/// not grow with the number of packets. Never drops the entry of a packet that still exists;
 /// entries of packets that are gone are kept unless --prune. Refuses to write when the CI
 /// environment variable is set, when any input cannot be read, or when an existing manifest
 /// is malformed (nothing is written then). Exit 0, or 2 on those refusals.
