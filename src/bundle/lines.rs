@@ -2,7 +2,7 @@
 //! is one allocation, not 100,000), and the bounded line reader the verifier uses.
 
 use super::event::DataFlags;
-use std::io::{self, BufRead};
+use std::io::{self, Read};
 use std::ops::Range;
 
 /// What one line holds, as far as it could be read as a JSON object.
@@ -56,6 +56,13 @@ impl EventLines {
         self.spans.is_empty()
     }
 
+    /// Forgets bytes the reader took past the last line kept (when reading stopped early):
+    /// `text` then holds exactly the lines.
+    pub fn drop_read_ahead(&mut self) {
+        let end = self.spans.last().map_or(0, |span| span.end);
+        self.text.truncate(end);
+    }
+
     /// Lines that parse as JSON objects: what an unverified open lists (spec §15).
     pub fn object_count(&self) -> usize {
         self.facts.iter().filter(|f| f.object).count()
@@ -85,46 +92,83 @@ pub enum LineError {
     Io(io::Error),
 }
 
-/// Appends the next line (with its `\n`, if any) to `out`; returns its length, 0 at the end.
-/// Never holds more than `max` + one buffer of a line that is too long.
-pub fn read_line_bounded<R: BufRead>(
-    reader: &mut R,
-    out: &mut Vec<u8>,
-    max: u64,
-) -> Result<usize, LineError> {
-    let start = out.len();
-    let too_long = |out: &mut Vec<u8>, content: usize| {
-        if content as u64 > max {
-            out.truncate(start);
-            Err(LineError::TooLong)
-        } else {
-            Ok(())
+/// How much the decoder writes into the kept buffer at a time.
+const CHUNK: u64 = 1 << 20;
+
+/// Cuts a member into lines while the decoder writes it straight into the kept buffer
+/// (`EventLines::text`): no intermediate buffer to copy every byte out of. Bytes read ahead
+/// of the line returned stay in the buffer for the next one; on an error or a line over the
+/// limit they are dropped, so the buffer then holds exactly the lines returned.
+///
+/// Gives, line for line, what reading one line at a time gives: every line complete before a
+/// read error is returned first; a line longer than the limit fails as soon as its bytes show
+/// it, before any later read error; the last line may lack its `\n`.
+pub struct LineReader<R> {
+    reader: R,
+    chunk: u64,
+    /// Where the next line starts in the buffer.
+    next: usize,
+    eof: bool,
+    /// A read error, reported once the lines read before it are returned.
+    error: Option<io::Error>,
+}
+
+impl<R: Read> LineReader<R> {
+    /// `text` is the buffer the lines are appended to (its bytes so far are kept).
+    pub fn new(reader: R, text: &[u8]) -> LineReader<R> {
+        LineReader::with_chunk(reader, text, CHUNK)
+    }
+
+    fn with_chunk(reader: R, text: &[u8], chunk: u64) -> LineReader<R> {
+        LineReader {
+            reader,
+            chunk,
+            next: text.len(),
+            eof: false,
+            error: None,
         }
-    };
-    loop {
-        let buf = match reader.fill_buf() {
-            Ok(buf) => buf,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => {
-                out.truncate(start);
+    }
+
+    /// The next line's place in `text` (with its `\n`, if any); `None` at the end. `max` is
+    /// the limit for the line without its `\n`.
+    pub fn next_line(
+        &mut self,
+        text: &mut Vec<u8>,
+        max: u64,
+    ) -> Result<Option<Range<usize>>, LineError> {
+        let start = self.next;
+        let mut searched = start;
+        loop {
+            if let Some(at) = memchr::memchr(b'\n', &text[searched..]) {
+                let end = searched + at + 1;
+                if (end - start - 1) as u64 > max {
+                    text.truncate(start);
+                    return Err(LineError::TooLong);
+                }
+                self.next = end;
+                return Ok(Some(start..end));
+            }
+            searched = text.len();
+            if (text.len() - start) as u64 > max {
+                text.truncate(start);
+                return Err(LineError::TooLong);
+            }
+            if let Some(error) = self.error.take() {
+                text.truncate(start);
                 return Err(LineError::Io(error));
             }
-        };
-        if buf.is_empty() {
-            return Ok(out.len() - start);
-        }
-        match memchr::memchr(b'\n', buf) {
-            Some(at) => {
-                out.extend_from_slice(&buf[..=at]);
-                reader.consume(at + 1);
-                too_long(out, out.len() - start - 1)?;
-                return Ok(out.len() - start);
+            if self.eof {
+                if text.len() == start {
+                    return Ok(None);
+                }
+                self.next = text.len();
+                return Ok(Some(start..text.len()));
             }
-            None => {
-                let n = buf.len();
-                out.extend_from_slice(buf);
-                reader.consume(n);
-                too_long(out, out.len() - start)?;
+            // Bytes read before an error are kept by `read_to_end`: their lines come first.
+            match (&mut self.reader).take(self.chunk).read_to_end(text) {
+                Ok(0) => self.eof = true,
+                Ok(_) => {}
+                Err(error) => self.error = Some(error),
             }
         }
     }
@@ -134,17 +178,73 @@ pub fn read_line_bounded<R: BufRead>(
 mod tests {
     use super::*;
 
-    fn lines(input: &[u8], max: u64) -> Vec<Result<Vec<u8>, String>> {
-        let mut reader = io::BufReader::with_capacity(3, input);
+    /// Every line (or the error that ended them), reading `chunk` bytes at a time.
+    fn lines_in(input: &[u8], max: u64, chunk: u64) -> Vec<Result<Vec<u8>, String>> {
+        let mut text = b"kept".to_vec();
+        let mut reader = LineReader::with_chunk(input, &text, chunk);
         let mut found = Vec::new();
         loop {
-            let mut out = Vec::new();
-            match read_line_bounded(&mut reader, &mut out, max) {
-                Ok(0) => return found,
-                Ok(_) => found.push(Ok(out)),
-                Err(LineError::TooLong) => return [found, vec![Err("long".into())]].concat(),
-                Err(LineError::Io(e)) => return [found, vec![Err(e.to_string())]].concat(),
+            match reader.next_line(&mut text, max) {
+                Ok(None) => break,
+                Ok(Some(span)) => found.push(Ok(text[span].to_vec())),
+                Err(LineError::TooLong) => {
+                    found.push(Err("long".into()));
+                    break;
+                }
+                Err(LineError::Io(e)) => {
+                    found.push(Err(e.to_string()));
+                    break;
+                }
             }
+        }
+        // The buffer holds exactly what was there before and the lines returned.
+        let returned: Vec<u8> = found.iter().flatten().flatten().copied().collect();
+        assert_eq!(text, [&b"kept"[..], &returned].concat());
+        found
+    }
+
+    fn lines(input: &[u8], max: u64) -> Vec<Result<Vec<u8>, String>> {
+        let found = lines_in(input, max, 3);
+        for chunk in [1, 2, 5, 64] {
+            assert_eq!(lines_in(input, max, chunk), found, "chunk {chunk}");
+        }
+        found
+    }
+
+    /// Gives `good` bytes, then fails.
+    struct Failing<'a>(&'a [u8]);
+
+    impl Read for Failing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(io::Error::other("broken"));
+            }
+            let n = buf.len().min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn lines_before_a_read_error_come_first_and_a_long_line_fails_before_it() {
+        for chunk in [1, 3, 64] {
+            let mut text = Vec::new();
+            let mut reader = LineReader::with_chunk(Failing(b"ab\ncd\nef"), &text, chunk);
+            assert_eq!(reader.next_line(&mut text, 4).unwrap(), Some(0..3));
+            assert_eq!(reader.next_line(&mut text, 4).unwrap(), Some(3..6));
+            assert!(matches!(
+                reader.next_line(&mut text, 4),
+                Err(LineError::Io(_))
+            ));
+            assert_eq!(text, b"ab\ncd\n");
+            let mut text = Vec::new();
+            let mut reader = LineReader::with_chunk(Failing(b"abcdef"), &text, chunk);
+            assert!(matches!(
+                reader.next_line(&mut text, 4),
+                Err(LineError::TooLong)
+            ));
+            assert!(text.is_empty());
         }
     }
 

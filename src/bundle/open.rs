@@ -5,12 +5,12 @@
 use super::error::VerifyError;
 use super::event::Manifest;
 use super::limits::{CeilingReader, Limits};
-use super::lines::EventLines;
+use super::lines::{EventLines, LineReader};
 use super::verify::{collect_rest, read_input, walk, Verified, EVENTS};
 use crate::input::{open_regular, InputError};
 use flate2::read::GzDecoder;
 use std::cell::Cell;
-use std::io::{self, BufReader};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::{Mutex, PoisonError};
@@ -137,7 +137,8 @@ fn first_events_member(input: &[u8], limits: &Limits) -> Option<EventLines> {
             continue;
         }
         let mut lines = EventLines::default();
-        collect_rest(&mut BufReader::new(entry), limits, &mut lines);
+        let mut reader = LineReader::new(entry, &lines.text);
+        collect_rest(&mut reader, limits, &mut lines);
         return Some(lines);
     }
     None

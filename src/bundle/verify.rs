@@ -8,7 +8,7 @@ use super::event::{a2a_and_flags, parse_manifest, Manifest};
 use super::hash::{content_hash, hex_digest, normalize_file_hash, RunRoot};
 use super::limits::{CeilingReader, Limits};
 use super::line::{read_fields, Fields};
-use super::lines::{read_line_bounded, strip_terminator, EventLines, LineError, LineFacts};
+use super::lines::{strip_terminator, EventLines, LineError, LineFacts, LineReader};
 use super::strict::{validate, StrictError};
 use flate2::read::GzDecoder;
 use serde_json::Value;
@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::HashSet;
-use std::io::{self, BufReader, Read};
+use std::io::{self, Read};
 use std::rc::Rc;
 
 pub const MANIFEST: &str = "manifest.json";
@@ -276,7 +276,7 @@ fn members(
             .lines
             .text
             .reserve(declared.min(limits.max_decode_bytes).min(1 << 30) as usize);
-        let mut reader = BufReader::with_capacity(1 << 16, entry);
+        let mut reader = LineReader::new(entry, &events.lines.text);
         let result = events.run(&mut reader, tripped);
         if result.is_err() {
             // Keep what a reviewer can still list: the rest of the member, leniently.
@@ -284,6 +284,7 @@ fn members(
             if events.readable {
                 collect_rest(&mut reader, limits, &mut events.lines);
             }
+            events.lines.drop_read_ahead();
         }
         walk.events = Some(events.lines);
         let (event_count, run_root) = result?;
@@ -373,15 +374,14 @@ impl<'m> EventsCheck<'m> {
 
     fn run(
         &mut self,
-        reader: &mut impl io::BufRead,
+        reader: &mut LineReader<impl Read>,
         tripped: &Cell<bool>,
     ) -> Result<(u64, String), VerifyError> {
         let limits = self.limits;
         loop {
-            let start = self.lines.text.len();
-            let n = match read_line_bounded(reader, &mut self.lines.text, limits.max_line_bytes) {
-                Ok(0) => break,
-                Ok(n) => n,
+            let (start, n) = match reader.next_line(&mut self.lines.text, limits.max_line_bytes) {
+                Ok(None) => break,
+                Ok(Some(span)) => (span.start, span.len()),
                 Err(LineError::TooLong) => {
                     self.readable = false;
                     return Err(VerifyError::new(
@@ -694,22 +694,22 @@ pub fn lenient_facts(line: &[u8]) -> LineFacts {
 }
 
 /// After a failure inside the member: the remaining lines, leniently, within the limits.
-pub fn collect_rest(reader: &mut impl io::BufRead, limits: &Limits, lines: &mut EventLines) {
+pub fn collect_rest(reader: &mut LineReader<impl Read>, limits: &Limits, lines: &mut EventLines) {
     while (lines.len() as u64) < limits.max_events {
-        let start = lines.text.len();
-        match read_line_bounded(reader, &mut lines.text, limits.max_line_bytes) {
-            Ok(0) => {
+        match reader.next_line(&mut lines.text, limits.max_line_bytes) {
+            Ok(None) => {
                 lines.complete = true;
-                return;
+                break;
             }
-            Ok(n) => {
-                lines.spans.push(start..start + n);
-                let facts = lenient_facts(&lines.text[start..start + n]);
+            Ok(Some(span)) => {
+                let facts = lenient_facts(&lines.text[span.clone()]);
+                lines.spans.push(span);
                 lines.facts.push(facts);
             }
-            Err(_) => return,
+            Err(_) => break,
         }
     }
+    lines.drop_read_ahead();
 }
 
 #[cfg(test)]
