@@ -408,6 +408,67 @@ fn a_million_repeats_of_one_key_cost_memory_linear_in_the_input() {
     );
 }
 
+/// `{"k0":1,"k0":1,"k1":1,"k1":1,...}`: `count` different keys, each given twice.
+fn distinct_repeated_keys(count: usize) -> String {
+    let mut text = String::from("{");
+    for index in 0..count {
+        if index > 0 {
+            text.push(',');
+        }
+        text.push_str(&format!("\"k{index}\":1,\"k{index}\":1"));
+    }
+    text.push('}');
+    text
+}
+
+#[test]
+fn many_different_repeated_keys_cost_memory_linear_in_the_input() {
+    // 200k keys, 4.5 MB: the scan kept a map of every decoded key and a path per repeated
+    // key beside the packet's tree (about 20 times the input in check, 30 in migrate).
+    let text = distinct_repeated_keys(200_000);
+    within_memory_bound(
+        "keys.json",
+        text.as_bytes(),
+        &[&["check"], &["explain"], &["migrate"], &["profile"]],
+    );
+}
+
+/// An A2A v0.3 Task whose one message has `count` tiny text parts.
+fn task_of_tiny_parts(count: usize) -> String {
+    let parts: Vec<serde_json::Value> = (0..count)
+        .map(|_| serde_json::json!({"kind": "text", "text": "x"}))
+        .collect();
+    serde_json::json!({
+        "kind": "task",
+        "id": "task-1",
+        "contextId": "ctx-1",
+        "status": {"state": "completed", "timestamp": "2025-04-02T16:59:25.331Z"},
+        "history": [{
+            "kind": "message", "role": "user", "messageId": "msg-1", "contextId": "ctx-1",
+            "parts": parts,
+        }],
+    })
+    .to_string()
+}
+
+#[test]
+fn check_judges_an_a2a_object_of_many_tiny_members_on_one_tree() {
+    // 40k two-member parts, 1.1 MB: serde_json's tree of it is about 24 times the input, and
+    // check held three (the parse, a copy for the migration and its result) and migrated the
+    // object twice; it now migrates the parsed tree in place, once.
+    let text = task_of_tiny_parts(40_000);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("task.json"), &text).unwrap();
+    let outcome = run_guarded(dir.path(), &["check", "task.json"], None);
+    assert!(outcome.code <= 1, "{}", outcome.stderr);
+    assert!(
+        outcome.peak_rss_bytes < tree_memory_bound(text.len() as u64),
+        "peak RSS {} MiB for {} bytes",
+        outcome.peak_rss_bytes >> 20,
+        text.len()
+    );
+}
+
 #[test]
 fn profile_json_escapes_packet_text_and_file_names() {
     let dir = tempfile::tempdir().unwrap();

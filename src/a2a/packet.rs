@@ -38,6 +38,17 @@ impl Packet {
         self.parsed.into_inner().flatten()
     }
 
+    /// The parsed packet, given up (parsed now if it was not yet): for a caller that edits
+    /// the tree in place rather than copy it. Later `as_ref()` calls parse the bytes again.
+    pub fn take(&mut self) -> Option<Value> {
+        let parsed = self.parsed.take().unwrap_or_else(|| {
+            self.bytes
+                .as_deref()
+                .and_then(|bytes| serde_json::from_slice(bytes).ok())
+        });
+        parsed
+    }
+
     pub fn is_some(&self) -> bool {
         self.as_ref().is_some()
     }
@@ -59,5 +70,15 @@ mod tests {
         );
         assert!(Packet::of(b"{").is_none());
         assert!(Packet::default().is_none());
+    }
+
+    #[test]
+    fn a_taken_tree_is_parsed_again_when_asked_for() {
+        let mut packet = Packet::of(br#"{"a":1}"#);
+        let expected = serde_json::json!({"a": 1});
+        assert_eq!(packet.take(), Some(expected.clone()));
+        assert_eq!(packet.as_ref(), Some(&expected));
+        assert_eq!(packet.take(), Some(expected));
+        assert_eq!(Packet::of(b"{").take(), None);
     }
 }

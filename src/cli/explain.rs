@@ -5,10 +5,10 @@ use super::common::{for_each_packet, json_line, ConversionFlags, ProfileFlags, T
 use super::{CliError, Exit, Output};
 use crate::a2a::convert;
 use crate::corpus::{
-    classify, kind_after_conversion, migration_for, unaudited_bundle_event, PacketKind,
+    classify, kind_after_conversion, migration_owned, take_tree, unaudited_bundle_event, PacketKind,
 };
 use crate::freeze::{audit, explain};
-use crate::json::scan_duplicate_keys;
+use crate::json::{count_duplicate_keys, scan_duplicate_keys};
 use crate::profiles;
 use crate::report::bundle_explain::BundleExplanation;
 use crate::report::explain::{audit_text, explanation_text, AuditJson, ExplanationJson};
@@ -72,9 +72,12 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             return;
         }
         let source = packet.source.to_string();
-        let duplicates = scan_duplicate_keys(&packet.bytes);
+        // Counted first, listed only where they are printed: a list of a million repeated
+        // keys held beside the packet's tree is what this command's memory was.
+        let duplicate_count = count_duplicate_keys(&packet.bytes);
+        let duplicates = || scan_duplicate_keys(&packet.bytes);
         // The one classifier, as `ls` and `check` ask it: after the conversion.
-        let conversion = convert(&packet.bytes, &options);
+        let mut conversion = convert(&packet.bytes, &options);
         let mut reparsed = None;
         let (kind, parsed) = kind_after_conversion(&packet, &conversion, &mut reparsed);
         let (conforms, written) = match (parsed, kind) {
@@ -102,6 +105,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                     return;
                 };
                 let audit = audit(value, shape);
+                let duplicates = duplicates();
                 let written = match args.format {
                     TextOrJson::Text => text(output, &audit_text(&source, &audit, &duplicates)),
                     TextOrJson::Json => {
@@ -127,7 +131,10 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 let Some(detection) = crate::migrate::detect(value) else {
                     return;
                 };
-                let migration = migration_for(kind, value);
+                // The tree is given up to the migration, which keeps it as its input: the
+                // parse and a copy of a big object are not both held.
+                let migration = take_tree(&mut conversion, &mut reparsed)
+                    .and_then(|tree| migration_owned(kind, tree));
                 let conforms = a2a_object_conforms(&detection, migration.as_ref());
                 let written = match args.format {
                     TextOrJson::Text => text(
@@ -167,6 +174,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             // Everything else is what the adapter would be handed: explain its verdict.
             _ => {
                 let explanation = explain(&packet.bytes, &options);
+                let duplicates = duplicates();
                 let written = match args.format {
                     TextOrJson::Text => text(
                         output,
@@ -180,7 +188,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 (explanation.conversion.error().is_none(), written)
             }
         };
-        if !conforms || !duplicates.is_empty() {
+        if !conforms || duplicate_count > 0 {
             findings += 1;
         }
         if written.is_err() {

@@ -4,7 +4,7 @@
 use super::{CliError, Exit, Output};
 use crate::a2a::ConvertOptions;
 use crate::freeze::relabel_outcome;
-use crate::json::{canonical_pretty, safe_text, scan_duplicate_keys};
+use crate::json::{canonical_pretty, for_each_duplicate_key, safe_text};
 use crate::migrate::{
     choices_for, help, Choices, DiffLine, Direction, Migration, PathChange, StepRun,
 };
@@ -97,9 +97,10 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
         Ok(migration) => migration,
         Err(why) => {
             complain(&format!("{name}: not an A2A object: {why}"));
-            // A raw adapter packet: say what relabelling it 1.0 would do at the adapter.
-            if let Some(relabel) = relabel_outcome(&bytes, &ConvertOptions::default()) {
-                if adapter_shaped {
+            // A raw adapter packet: say what relabelling it 1.0 would do at the adapter (four
+            // conversions, so only when it is printed).
+            if adapter_shaped {
+                if let Some(relabel) = relabel_outcome(&bytes, &ConvertOptions::default()) {
                     for line in relabel_text(&relabel).lines() {
                         complain(line);
                     }
@@ -108,20 +109,22 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
             return Ok(Exit::Findings);
         }
     };
-    for duplicate in scan_duplicate_keys(&bytes) {
-        migration.warnings.insert(
-            0,
-            Finding::new(
-                "input",
-                Severity::Warning,
-                duplicate.path,
-                format!(
-                    "key appears {} times; only the last value was read",
-                    duplicate.occurrences
-                ),
+    // The repeated keys go first, last found first (as when each was put in front of the
+    // others); built once and spliced in, not inserted one at a time at the front.
+    let mut repeated: Vec<Finding> = Vec::new();
+    for_each_duplicate_key(&bytes, |duplicate| {
+        repeated.push(Finding::new(
+            "input",
+            Severity::Warning,
+            duplicate.path,
+            format!(
+                "key appears {} times; only the last value was read",
+                duplicate.occurrences
             ),
-        );
-    }
+        ));
+    });
+    repeated.reverse();
+    migration.warnings.splice(0..0, repeated);
     match (args.steps, args.format) {
         (false, None) => {
             out.line(&terminal_safe_json(&migration.result));

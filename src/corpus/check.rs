@@ -2,12 +2,14 @@
 //! payloads, audited when it is canonical input, and turned into a `Status` with findings.
 //! This is the one place the status rules live; `check`, `bless` and the TUI all use it.
 
-use super::evaluate::{converted_kind, migration_for, not_json_reason_of, unaudited_bundle_event};
+use super::evaluate::{
+    converted_kind, not_json_reason_of, summarize_keeping, unaudited_bundle_event,
+};
 use super::pair::PairedFiles;
 use super::status::{worst_status, CheckFinding, FindingKind, Status};
 use super::{
-    reread_packet, summarize_keeping, EvaluateOptions, ModeResult, ModeSummary, PacketKind,
-    PacketSummary, RawPacket, Source,
+    reread_packet, EvaluateOptions, ModeResult, ModeSummary, PacketKind, PacketSummary, RawPacket,
+    Source,
 };
 use crate::a2a::{convert, Mode};
 use crate::bundle::BundleReport;
@@ -15,7 +17,8 @@ use crate::freeze::{audit, HandoffState};
 use crate::golden::{
     diff_json, records_object, shown_value, GoldenEntry, ModeGolden, ObjectGolden,
 };
-use crate::json::{digest_value, safe_text, scan_duplicate_keys, Digest};
+use crate::json::{digest_value, for_each_duplicate_key, safe_text, Digest};
+use crate::migrate::Judgement;
 use crate::rules::{Severity, Verdict};
 use serde::Serialize;
 use serde_json::Value;
@@ -141,20 +144,20 @@ pub fn check_packet(
     golden: GoldenLookup<'_>,
     paired: &PairedFiles,
 ) -> PacketCheck {
-    let (summary, parsed) = summarize_keeping(packet, &options.evaluate);
+    // An A2A object's migration is judged once, in the summary, and reported from there.
+    let mut judged = None;
+    let (summary, parsed) = summarize_keeping(packet, &options.evaluate, &mut judged);
     let entry = match golden {
         GoldenLookup::Entry(entry) => Some(entry),
         GoldenLookup::Missing(_) => None,
     };
     let mut findings = Vec::new();
-    let duplicate_key_paths: Vec<String> = if summary.duplicate_keys > 0 {
-        scan_duplicate_keys(&packet.bytes)
-            .iter()
-            .map(|duplicate| duplicate.path.to_string())
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let mut duplicate_key_paths: Vec<String> = Vec::new();
+    if summary.duplicate_keys > 0 {
+        for_each_duplicate_key(&packet.bytes, |duplicate| {
+            duplicate_key_paths.push(duplicate.path.to_string());
+        });
+    }
     duplicate_findings(&duplicate_key_paths, entry, &mut findings);
     let mut verdicts = [GoldenVerdict::Missing; 2];
     let mut object = None;
@@ -199,7 +202,7 @@ pub fn check_packet(
             } else if summary.kind.is_profile() {
                 profile_findings(packet, &value, &summary, options, &mut findings);
             } else {
-                migrated = migration_findings(&value, &summary, &mut findings);
+                migrated = migration_findings(judged.take(), &mut findings);
             }
             let current = current_object(&value, &summary, &findings, migrated);
             compare_object(&current, golden, &mut findings, &mut recorded_findings);
@@ -676,11 +679,10 @@ fn profile_findings(
 /// fails; returns the digest of the migrated form (`None` for objects of indeterminate
 /// version, which have nothing to migrate).
 fn migration_findings(
-    value: &Value,
-    summary: &PacketSummary,
+    judged: Option<Judgement>,
     findings: &mut Vec<CheckFinding>,
 ) -> Option<Digest> {
-    let migration = migration_for(summary.kind, value)?;
+    let migration = judged?;
     for conflict in &migration.detection.conflicts {
         findings.push(
             CheckFinding::new(
@@ -706,7 +708,7 @@ fn migration_findings(
             .with_rule(finding.rule.clone()),
         );
     }
-    Some(digest_value(&migration.result))
+    Some(migration.result_digest)
 }
 
 #[cfg(test)]

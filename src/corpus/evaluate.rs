@@ -12,11 +12,12 @@ use crate::freeze::{
     audit, explain_conversion, matched_rows, Audit, Explanation, HandoffState, RowSet,
 };
 use crate::freeze::{relabel_outcome, RelabelOutcome};
-use crate::json::{scan_duplicate_keys, Digest, DuplicateKey};
-use crate::migrate::{Choices, Direction, Migration};
+use crate::json::{count_duplicate_keys, scan_duplicate_keys, Digest, DuplicateKey};
+use crate::migrate::{Choices, Direction, Judgement, Migration};
 use crate::profiles::{self, ProfileOptions, ProfileReport};
 use crate::rules::Severity;
 use serde_json::Value;
+use std::sync::Arc;
 
 /// How packets are evaluated: the modes a raw packet is converted in, and the options of the
 /// other handoff profiles.
@@ -264,24 +265,31 @@ impl PacketSummary {
 
 /// Evaluates one packet into its summary.
 pub fn summarize(packet: &RawPacket, options: &EvaluateOptions) -> PacketSummary {
-    summarize_keeping(packet, options).0
+    summarize_keeping(packet, options, &mut None).0
 }
 
 /// `summarize`, also handing back the packet as parsed JSON when its kind is not converted
 /// (events, profiles, protocol objects): `check` reads the same value next for the object
 /// golden, and parsing a bundle's 100,000 events twice cost as much as verifying the bundle.
+/// An A2A object's migration judgement goes to `judged`, so `check` reports its findings
+/// without migrating the object a second time (the migration edits the parsed tree in place,
+/// so for those the value handed back is parsed again).
 pub fn summarize_keeping(
     packet: &RawPacket,
     options: &EvaluateOptions,
+    judged: &mut Option<Judgement>,
 ) -> (PacketSummary, Option<Value>) {
     if packet.bundle.is_some() {
         // A bundle as a whole: its verdict is its report's; its events are packets of their own.
         return (PacketSummary::of_kind(packet, PacketKind::Bundle, 0), None);
     }
+    // Counted before anything is parsed: the scan and a tree of the same big object are never
+    // alive together.
+    let duplicate_keys = count_duplicate_keys(&packet.bytes) as u32;
     // The first mode's conversion reads the packet anyway; classification reuses it, so a raw
     // packet is parsed once per mode and never once more.
     let mut first_read = None;
-    let first = options.modes.first().map(|&mode| {
+    let mut first = options.modes.first().map(|&mode| {
         let (conversion, read) =
             convert_keeping_read(&packet.bytes, &options.conversion.with_mode(mode));
         first_read = read;
@@ -297,7 +305,6 @@ pub fn summarize_keeping(
             (classify(parsed, packet.source.file_name()).kind, parsed)
         }
     };
-    let duplicate_keys = scan_duplicate_keys(&packet.bytes).len() as u32;
     let mut summary = PacketSummary::of_kind(packet, kind, duplicate_keys);
     if converted_kind(kind) {
         // The first mode's summary, when the other modes are certain to give the same.
@@ -339,10 +346,18 @@ pub fn summarize_keeping(
         let counts = report.counts();
         summary.profile_failures = counts.fail as u32;
         summary.profile_warnings = counts.warn as u32;
-    } else if let Ok(value) = parsed {
-        if let Some(migration) = migration_for(kind, value) {
+    } else if let (Some(direction), true) = (migration_direction(kind), parsed.is_ok()) {
+        // The tree is given up to the migration, which edits it in place: one tree of a big
+        // object is alive, not the parse, a copy and the result.
+        let tree = match (reparsed.take(), &mut first) {
+            (Some(Ok(value)), _) => Some(value),
+            (_, Some((_, conversion))) => conversion.packet.take(),
+            (_, None) => None,
+        };
+        *judged = tree.and_then(|value| Judgement::of_owned(value, direction).ok());
+        if let Some(judgement) = judged {
             summary.migration_findings =
-                migration.findings.len() as u32 + u32::from(migration.detection.mixed);
+                judgement.findings.len() as u32 + u32::from(judgement.detection.mixed);
         }
     }
     if converted_kind(kind) {
@@ -374,6 +389,24 @@ pub fn unaudited_bundle_event(source: &Source, value: &Value) -> bool {
 /// version (they read the same in both versions: nothing to migrate).
 pub fn migration_for(kind: PacketKind, value: &Value) -> Option<Migration> {
     Migration::run(value, migration_direction(kind)?, &Choices::none()).ok()
+}
+
+/// [`migration_for`] on a tree the caller gives up: the migration keeps it as its input
+/// instead of a copy.
+pub fn migration_owned(kind: PacketKind, value: Value) -> Option<Migration> {
+    Migration::run_owned(value, migration_direction(kind)?, &Choices::none()).ok()
+}
+
+/// The tree [`kind_after_conversion`] classified, given up: the one it parsed anew, or the
+/// conversion's (parsed again if the conversion never parsed it).
+pub fn take_tree(
+    conversion: &mut crate::a2a::Conversion,
+    reparsed: &mut Option<Result<Value, String>>,
+) -> Option<Value> {
+    match reparsed.take() {
+        Some(Ok(value)) => Some(value),
+        _ => conversion.packet.take(),
+    }
 }
 
 /// A2A protocol objects migrate to the other version: v0.3 forward, v1.0 back.
@@ -414,7 +447,7 @@ pub struct PacketDetail {
     pub source: Source,
     pub classification: Classification,
     pub bytes: Vec<u8>,
-    pub parsed: Option<Value>,
+    pub parsed: Option<Arc<Value>>,
     pub duplicate_keys: Vec<DuplicateKey>,
     /// Raw packets: the explanation in each evaluated mode, strict first.
     pub explanations: Vec<Explanation>,
@@ -449,7 +482,8 @@ pub fn detail_with_bundle(
     options: &EvaluateOptions,
     bundle: Option<&crate::bundle::BundleReport>,
 ) -> PacketDetail {
-    let parsed = parse(&bytes);
+    // One tree, shared by the views and the migration (its input).
+    let parsed = parse(&bytes).map(Arc::new);
     let classification = if source.line.is_none() && crate::bundle::is_bundle_path(&source.path) {
         // A bundle's own packet (its bytes are its manifest): the kind is the bundle's,
         // whatever its manifest holds.
@@ -458,7 +492,10 @@ pub fn detail_with_bundle(
             None => bundle_classification(&source.path),
         }
     } else {
-        classify(parsed.as_ref().map_err(String::as_str), source.file_name())
+        classify(
+            parsed.as_deref().map_err(String::as_str),
+            source.file_name(),
+        )
     };
     let duplicate_keys = scan_duplicate_keys(&bytes);
     let explanations = if converted_kind(classification.kind) {
@@ -484,9 +521,11 @@ pub fn detail_with_bundle(
         )),
         _ => None,
     };
-    let migration = match &parsed {
-        Ok(value) => migration_for(classification.kind, value),
-        Err(_) => None,
+    let migration = match (&parsed, migration_direction(classification.kind)) {
+        (Ok(value), Some(direction)) => {
+            Migration::run_shared(Arc::clone(value), direction, &Choices::none()).ok()
+        }
+        _ => None,
     };
     let relabel = (classification.kind == PacketKind::RawA2a)
         .then(|| relabel_outcome(&bytes, &options.conversion))

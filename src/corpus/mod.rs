@@ -21,8 +21,9 @@ pub use check::{
 pub use classify::{classify, classify_bundle, Classification, PacketKind, GOLDEN_MANIFEST_NAME};
 pub use evaluate::{
     classify_packet, detail, detail_with_bundle, kind_after_conversion, migration_for,
-    not_json_reason, summarize, summarize_keeping, unaudited_bundle_event, DigestSet,
-    EvaluateOptions, ModeResult, ModeSummary, PacketDetail, PacketSummary,
+    migration_owned, not_json_reason, summarize, summarize_keeping, take_tree,
+    unaudited_bundle_event, DigestSet, EvaluateOptions, ModeResult, ModeSummary, PacketDetail,
+    PacketSummary,
 };
 pub use pair::{
     expected_payload_name, manifest_key, paired_raw_name, PairedFiles, Pairing, PAYLOAD_SUFFIX,

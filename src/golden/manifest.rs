@@ -11,7 +11,7 @@ use super::object::{ObjectGolden, OBJECT_KEYS};
 use crate::a2a::{ConvertOptions, ErrorKind, Mode};
 use crate::corpus::PacketKind;
 use crate::freeze::{HandoffState, RowSet, COVERAGE_ROW_IDS};
-use crate::json::{scan_duplicate_keys, to_safe_json, Digest};
+use crate::json::{for_each_duplicate_key, to_safe_json, Digest};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -287,7 +287,11 @@ pub(super) fn bad(reason: impl Into<String>) -> ManifestError {
 /// Parses a manifest's bytes. Entries are read one at a time (`parse_stream`): the memory
 /// is the entries themselves, not a JSON tree of the whole file.
 pub fn parse_manifest(bytes: &[u8]) -> Result<GoldenManifest, ManifestError> {
-    if let Some(duplicate) = scan_duplicate_keys(bytes).first() {
+    let mut first_duplicate = None;
+    for_each_duplicate_key(bytes, |duplicate| {
+        first_duplicate.get_or_insert(duplicate);
+    });
+    if let Some(duplicate) = first_duplicate {
         return Err(bad(format!(
             "duplicate key at {}: one of the two entries would be lost",
             duplicate.path

@@ -6,7 +6,7 @@
 //! conversion itself stays exactly what the spec says.
 
 use super::JsonPath;
-use std::collections::HashMap;
+use std::hash::BuildHasher;
 
 /// A key that appears more than once in one object.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -17,11 +17,20 @@ pub struct DuplicateKey {
     pub occurrences: usize,
 }
 
+/// One member of an open object: the top 24 bits of its key's hash over the offset of the
+/// key's opening quote (40 bits: packets are capped far below a terabyte). Eight bytes a
+/// member whatever the key, where a map of decoded keys cost about a hundred: an object of
+/// 500k different keys, each repeated, is what made the scan the largest thing alive.
+type Member = u64;
+
+const OFFSET_BITS: u32 = 40;
+const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
+
 enum Frame {
     Object {
-        counts: HashMap<String, usize>,
-        order: Vec<String>,
-        current_key: Option<String>,
+        members: Vec<Member>,
+        /// Offset of the opening quote of the key read last (the path of what is inside).
+        current_key: Option<usize>,
         expecting_key: bool,
     },
     Array {
@@ -29,14 +38,14 @@ enum Frame {
     },
 }
 
-fn frame_path(frames: &[Frame]) -> JsonPath {
+fn frame_path(bytes: &[u8], frames: &[Frame]) -> JsonPath {
     let mut path = JsonPath::root();
     for frame in frames {
         match frame {
             Frame::Object {
-                current_key: Some(key),
+                current_key: Some(start),
                 ..
-            } => path.push_key(key),
+            } => path.push_key(&key_at(bytes, *start)),
             Frame::Object {
                 current_key: None, ..
             } => {}
@@ -54,16 +63,31 @@ pub const MAX_SCAN_DEPTH: usize = 512;
 /// Scans JSON text for duplicate keys. Malformed text is scanned as far as it goes; the
 /// parse error itself is reported by whoever parses it.
 pub fn scan_duplicate_keys(bytes: &[u8]) -> Vec<DuplicateKey> {
+    let mut found = Vec::new();
+    for_each_duplicate_key(bytes, |duplicate| found.push(duplicate));
+    found
+}
+
+/// How many keys [`scan_duplicate_keys`] would report, holding none of them.
+pub fn count_duplicate_keys(bytes: &[u8]) -> usize {
+    let mut count = 0;
+    for_each_duplicate_key(bytes, |_| count += 1);
+    count
+}
+
+/// [`scan_duplicate_keys`], handing each repeated key to `visit` as it is found (in the same
+/// order) instead of keeping them: a packet of a million repeated keys is not held twice.
+pub fn for_each_duplicate_key(bytes: &[u8], visit: impl FnMut(DuplicateKey)) {
     // Fast path: most packets repeat no key, and proving that on raw key bytes allocates
     // nothing, where the full scan below decodes and hashes every key.
     if !may_repeat_a_key(bytes) {
-        return Vec::new();
+        return;
     }
-    full_scan(bytes)
+    full_scan(bytes, visit)
 }
 
-fn full_scan(bytes: &[u8]) -> Vec<DuplicateKey> {
-    let mut found = Vec::new();
+fn full_scan(bytes: &[u8], mut visit: impl FnMut(DuplicateKey)) {
+    let hasher = std::collections::hash_map::RandomState::new();
     let mut frames: Vec<Frame> = Vec::new();
     let mut position = 0;
     while position < bytes.len() {
@@ -71,8 +95,7 @@ fn full_scan(bytes: &[u8]) -> Vec<DuplicateKey> {
             b'{' | b'[' if frames.len() >= MAX_SCAN_DEPTH => break,
             b'{' => {
                 frames.push(Frame::Object {
-                    counts: HashMap::new(),
-                    order: Vec::new(),
+                    members: Vec::new(),
                     current_key: None,
                     expecting_key: true,
                 });
@@ -83,13 +106,13 @@ fn full_scan(bytes: &[u8]) -> Vec<DuplicateKey> {
                 position += 1;
             }
             b'}' | b']' => {
-                if let Some(Frame::Object { counts, order, .. }) = frames.pop() {
-                    let parent = frame_path(&frames);
-                    for key in order {
-                        let occurrences = counts.get(&key).copied().unwrap_or(0);
-                        if occurrences > 1 {
-                            found.push(DuplicateKey {
-                                path: parent.key(&key),
+                if let Some(Frame::Object { members, .. }) = frames.pop() {
+                    let repeated = repeated_keys(bytes, members);
+                    if !repeated.is_empty() {
+                        let parent = frame_path(bytes, &frames);
+                        for (_, first, occurrences) in repeated {
+                            visit(DuplicateKey {
+                                path: parent.key(&key_at(bytes, first)),
                                 occurrences,
                             });
                         }
@@ -114,28 +137,68 @@ fn full_scan(bytes: &[u8]) -> Vec<DuplicateKey> {
             b'"' => {
                 let end = string_end(bytes, position);
                 if let Some(Frame::Object {
-                    counts,
-                    order,
+                    members,
                     current_key,
-                    expecting_key,
+                    expecting_key: true,
                 }) = frames.last_mut()
                 {
-                    if *expecting_key {
-                        let key = decode_string(&bytes[position..end]);
-                        let count = counts.entry(key.clone()).or_insert(0);
-                        *count += 1;
-                        if *count == 2 {
-                            order.push(key.clone());
-                        }
-                        *current_key = Some(key);
+                    if position as u64 > OFFSET_MASK {
+                        // Past what a member records; no packet this tool reads gets here.
+                        break;
                     }
+                    let hash = hasher.hash_one(&*decode_string(&bytes[position..end]));
+                    members.push((hash >> OFFSET_BITS << OFFSET_BITS) | position as u64);
+                    *current_key = Some(position);
                 }
                 position = end;
             }
             _ => position += 1,
         }
     }
-    found
+}
+
+/// The keys of one closed object that appear more than once: (offset of the second
+/// occurrence, offset of the first, occurrences), in the order of their second occurrence,
+/// which is the order a map counting keys as it reads them would report them in. Members
+/// sort by hash, then offset; equal hashes are told apart by comparing the keys themselves.
+fn repeated_keys(bytes: &[u8], mut members: Vec<Member>) -> Vec<(usize, usize, usize)> {
+    members.sort_unstable();
+    let mut repeated = Vec::new();
+    // (decoded key, first offset, second offset, occurrences) of the keys sharing one hash.
+    let mut classes: Vec<(std::borrow::Cow<'_, str>, usize, usize, usize)> = Vec::new();
+    for group in members.chunk_by(|a, b| a >> OFFSET_BITS == b >> OFFSET_BITS) {
+        if group.len() < 2 {
+            continue;
+        }
+        classes.clear();
+        for &member in group {
+            let offset = (member & OFFSET_MASK) as usize;
+            let key = key_at(bytes, offset);
+            match classes.iter_mut().find(|class| class.0 == key) {
+                Some(class) => {
+                    if class.3 == 1 {
+                        class.2 = offset;
+                    }
+                    class.3 += 1;
+                }
+                None => classes.push((key, offset, 0, 1)),
+            }
+        }
+        repeated.extend(
+            classes
+                .iter()
+                .filter(|class| class.3 > 1)
+                .map(|class| (class.2, class.1, class.3)),
+        );
+    }
+    drop(members);
+    repeated.sort_unstable();
+    repeated
+}
+
+/// The decoded key whose opening quote is at `start`.
+fn key_at(bytes: &[u8], start: usize) -> std::borrow::Cow<'_, str> {
+    decode_string(&bytes[start..string_end(bytes, start)])
 }
 
 /// Objects with more keys than this go to the full scan (the quick check compares linearly).
@@ -205,13 +268,13 @@ fn string_end(bytes: &[u8], start: usize) -> usize {
     bytes.len()
 }
 
-fn decode_string(quoted: &[u8]) -> String {
+fn decode_string(quoted: &[u8]) -> std::borrow::Cow<'_, str> {
     if !quoted.contains(&b'\\') {
         let inner = &quoted[1..quoted.len().saturating_sub(1).max(1)];
-        return String::from_utf8_lossy(inner).into_owned();
+        return String::from_utf8_lossy(inner);
     }
     serde_json::from_slice::<String>(quoted)
-        .unwrap_or_else(|_| String::from_utf8_lossy(quoted).into_owned())
+        .map_or_else(|_| String::from_utf8_lossy(quoted), std::borrow::Cow::Owned)
 }
 
 #[cfg(test)]
@@ -250,6 +313,27 @@ mod tests {
     }
 
     #[test]
+    fn keys_of_equal_hash_are_told_apart() {
+        // Every member given the same hash: only equal keys may count as repeats.
+        let text = br#"{"a":1,"b":2,"a":3,"\u0062":4,"c":5,"a":6}"#;
+        let members: Vec<Member> = [1, 7, 13, 19, 30, 36]
+            .iter()
+            .map(|&offset| {
+                assert_eq!(text[offset], b'"');
+                (7 << OFFSET_BITS) | offset as u64
+            })
+            .collect();
+        assert_eq!(repeated_keys(text, members), vec![(13, 1, 3), (19, 7, 2)]);
+    }
+
+    #[test]
+    fn counting_holds_no_keys_and_agrees() {
+        let text = r#"{"a":1,"a":2,"b":{"c":1,"c":2,"c":3}}"#;
+        assert_eq!(count_duplicate_keys(text.as_bytes()), 2);
+        assert_eq!(paths(text), vec!["$.b.c x3", "$.a x2"]);
+    }
+
+    #[test]
     fn top_level_duplicates() {
         assert_eq!(
             paths(r#"{"event_type":"a","event_type":"b"}"#),
@@ -274,6 +358,76 @@ mod tests {
         ] {
             assert!(!may_repeat_a_key(text.as_bytes()), "{text}");
         }
+    }
+
+    fn full(text: &str) -> Vec<DuplicateKey> {
+        let mut found = Vec::new();
+        full_scan(text.as_bytes(), |duplicate| found.push(duplicate));
+        found
+    }
+
+    /// The scan as it was before members were hashed and sorted: a map of decoded keys per
+    /// object, reported in the order their count reached two. The new one must agree.
+    fn reference_scan(bytes: &[u8]) -> Vec<(String, usize)> {
+        use std::collections::HashMap;
+        // (counts, order, current key, expecting a key) or an array's index.
+        type Object = (HashMap<String, usize>, Vec<String>, Option<String>, bool);
+        let mut found = Vec::new();
+        let mut frames: Vec<Result<Object, usize>> = Vec::new();
+        let path = |frames: &[Result<Object, usize>]| {
+            let mut path = JsonPath::root();
+            for frame in frames {
+                match frame {
+                    Ok((_, _, Some(key), _)) => path.push_key(key),
+                    Ok(_) => {}
+                    Err(index) => path.push_index(*index),
+                }
+            }
+            path
+        };
+        let mut position = 0;
+        while position < bytes.len() {
+            match bytes[position] {
+                b'{' | b'[' if frames.len() >= MAX_SCAN_DEPTH => break,
+                b'{' => frames.push(Ok((HashMap::new(), Vec::new(), None, true))),
+                b'[' => frames.push(Err(0)),
+                b'}' | b']' => {
+                    if let Some(Ok((counts, order, _, _))) = frames.pop() {
+                        let parent = path(&frames);
+                        for key in order {
+                            found.push((parent.key(&key).to_string(), counts[&key]));
+                        }
+                    }
+                }
+                b':' => {
+                    if let Some(Ok(object)) = frames.last_mut() {
+                        object.3 = false;
+                    }
+                }
+                b',' => match frames.last_mut() {
+                    Some(Ok(object)) => object.3 = true,
+                    Some(Err(index)) => *index += 1,
+                    None => {}
+                },
+                b'"' => {
+                    let end = string_end(bytes, position);
+                    if let Some(Ok((counts, order, current, true))) = frames.last_mut() {
+                        let key = decode_string(&bytes[position..end]).into_owned();
+                        let count = counts.entry(key.clone()).or_insert(0);
+                        *count += 1;
+                        if *count == 2 {
+                            order.push(key.clone());
+                        }
+                        *current = Some(key);
+                    }
+                    position = end;
+                    continue;
+                }
+                _ => {}
+            }
+            position += 1;
+        }
+        found
     }
 
     fn json_text() -> impl proptest::strategy::Strategy<Value = String> {
@@ -304,15 +458,33 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn quick_check_never_misses_what_the_full_scan_finds(text in json_text()) {
-            if !full_scan(text.as_bytes()).is_empty() {
+            if !full(&text).is_empty() {
                 proptest::prop_assert!(may_repeat_a_key(text.as_bytes()), "{}", text);
             }
         }
 
         #[test]
+        fn the_scan_agrees_with_a_map_of_decoded_keys(text in json_text()) {
+            let found: Vec<(String, usize)> = full(&text)
+                .into_iter()
+                .map(|duplicate| (duplicate.path.to_string(), duplicate.occurrences))
+                .collect();
+            proptest::prop_assert_eq!(found, reference_scan(text.as_bytes()));
+        }
+
+        #[test]
+        fn the_scan_agrees_on_malformed_text(text in r#"[{}\[\]":,\\ab1]{0,40}"#) {
+            let found: Vec<(String, usize)> = full(&text)
+                .into_iter()
+                .map(|duplicate| (duplicate.path.to_string(), duplicate.occurrences))
+                .collect();
+            proptest::prop_assert_eq!(found, reference_scan(text.as_bytes()));
+        }
+
+        #[test]
         fn quick_check_agrees_with_the_full_scan(text in r#"[{}\[\]":,\\ab1]{0,40}"#) {
             if !may_repeat_a_key(text.as_bytes()) {
-                proptest::prop_assert!(full_scan(text.as_bytes()).is_empty(), "{}", text);
+                proptest::prop_assert!(full(&text).is_empty(), "{}", text);
             }
         }
     }

@@ -11,7 +11,9 @@ mod type_name;
 mod write;
 
 pub use canonical::{canonical_bytes, canonical_pretty, digest_bytes, digest_value, Digest};
-pub use duplicates::{scan_duplicate_keys, DuplicateKey};
+pub use duplicates::{
+    count_duplicate_keys, for_each_duplicate_key, scan_duplicate_keys, DuplicateKey,
+};
 pub use line_diff::{bounded_line_diff, LINE_DIFF_TIMEOUT};
 pub use path::{JsonPath, Segment};
 pub use safe_json::{escape_unsafe_in_json, safe_json_bytes, to_safe_json, to_safe_json_pretty};

@@ -75,7 +75,7 @@ pub use detect::{detect, detect_explained, Detection, Dialect, NotA2a, Version};
 pub use diff::{DiffLine, LineTag};
 pub use model::ObjectKind;
 pub use step::{Direction, PathChange, Phase, StepDef};
-pub use stepper::{step_by_id, steps_for, Migration, StepRun};
+pub use stepper::{step_by_id, steps_for, Judgement, Migration, StepRun};
 pub use steps_forward::FORWARD_STEPS;
 pub use steps_reverse::REVERSE_STEPS;
 

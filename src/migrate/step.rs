@@ -5,7 +5,7 @@
 use super::choices::{ChoiceDef, ChoiceTaken, Choices};
 use super::detect::Detection;
 use super::model::ObjectKind;
-use super::walk::collect;
+use super::walk::collect_kind;
 use crate::json::JsonPath;
 use crate::rules::{Finding, Severity};
 use serde::Serialize;
@@ -154,11 +154,7 @@ impl<'a> StepCtx<'a> {
 
     /// Paths of every object of `kind` in the document, as it is now.
     pub fn nodes(&self, doc: &Value, kind: ObjectKind) -> Vec<JsonPath> {
-        collect(doc, self.detection.object)
-            .into_iter()
-            .filter(|node| node.kind == kind)
-            .map(|node| node.path)
-            .collect()
+        collect_kind(doc, self.detection.object, kind)
     }
 }
 

@@ -5,7 +5,8 @@
 use super::choices::Choices;
 use super::detect::detect_explained;
 use super::step::StepCtx;
-use super::{step_by_id, FORWARD_STEPS, REVERSE_STEPS};
+use super::{step_by_id, Direction, Judgement, Migration, FORWARD_STEPS, REVERSE_STEPS};
+use crate::json::digest_value;
 use serde_json::{json, Value};
 
 struct Case {
@@ -578,5 +579,38 @@ fn every_step_has_a_case_and_ids_are_unique() {
             "{} declares no paths",
             step.id
         );
+    }
+}
+
+#[test]
+fn a_judgement_is_what_the_whole_migration_concludes() {
+    // Every case document and every fixture, both directions: the judgement `check` keeps
+    // (steps run in place, nothing recorded) agrees with the full migration.
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/migrate");
+    let mut docs: Vec<Value> = forward_cases()
+        .into_iter()
+        .chain(reverse_cases())
+        .flat_map(|case| [case.applies, case.not])
+        .collect();
+    for entry in std::fs::read_dir(fixtures).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|ext| ext == "json") {
+            docs.push(serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap());
+        }
+    }
+    for doc in docs {
+        for direction in [Direction::Forward, Direction::Reverse] {
+            let full = Migration::run(&doc, direction, &Choices::none());
+            let judged = Judgement::of_owned(doc.clone(), direction);
+            match (full, judged) {
+                (Ok(full), Ok(judged)) => {
+                    assert_eq!(judged.findings, full.findings, "{doc}");
+                    assert_eq!(judged.result_digest, digest_value(&full.result), "{doc}");
+                    assert_eq!(judged.detection.conflicts, full.detection.conflicts);
+                }
+                (Err(_), Err(_)) => {}
+                (full, judged) => panic!("{doc}: {:?} vs {:?}", full.is_ok(), judged.is_ok()),
+            }
+        }
     }
 }

@@ -10,6 +10,7 @@ use super::{steps_forward::FORWARD_STEPS, steps_reverse::REVERSE_STEPS};
 use crate::json::{canonical_pretty, digest_value, Digest, JsonPath};
 use crate::rules::{Finding, Severity};
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 /// The steps of one direction, in the order they run.
 pub fn steps_for(direction: Direction) -> &'static [StepDef] {
@@ -56,7 +57,8 @@ impl StepRun {
 pub struct Migration {
     pub direction: Direction,
     pub detection: Detection,
-    pub input: Value,
+    /// Shared with whoever parsed it (the inspector keeps the packet's tree too).
+    pub input: Arc<Value>,
     pub choices: Choices,
     /// The steps that applied, in order (steps that found nothing to do are left out).
     pub steps: Vec<StepRun>,
@@ -86,6 +88,15 @@ impl Migration {
         direction: Direction,
         choices: &Choices,
     ) -> Result<Migration, NotA2a> {
+        Migration::run_shared(Arc::new(input), direction, choices)
+    }
+
+    /// [`Migration::run`] on a tree the caller keeps too, without a copy.
+    pub fn run_shared(
+        input: Arc<Value>,
+        direction: Direction,
+        choices: &Choices,
+    ) -> Result<Migration, NotA2a> {
         let detection = detect_explained(&input)?;
         let mut warnings = detection_warnings(&detection);
         let already_at_target = match direction {
@@ -103,7 +114,7 @@ impl Migration {
                 JsonPath::root(),
                 format!("already A2A {target}: left unchanged"),
             ));
-            (input.clone(), Vec::new())
+            (Value::clone(&input), Vec::new())
         } else {
             record(&input, &detection, choices, steps_for(direction))
         };
@@ -136,9 +147,9 @@ impl Migration {
     /// The result with the steps named in `off` switched off (the others run as usual).
     pub fn result_without(&self, off: &[&str]) -> Value {
         if self.already_at_target {
-            return self.input.clone();
+            return Value::clone(&self.input);
         }
-        let mut doc = self.input.clone();
+        let mut doc = Value::clone(&self.input);
         for step in steps_for(self.direction) {
             if !off.contains(&step.id) {
                 let mut ctx = StepCtx::new(step, &self.detection, &self.choices);
@@ -184,7 +195,7 @@ impl Migration {
         if self.already_at_target {
             return;
         }
-        let mut doc = self.input.clone();
+        let mut doc = Value::clone(&self.input);
         let mut before: Option<String> = None;
         let mut index = 0;
         for step in steps_for(self.direction) {
@@ -253,6 +264,44 @@ impl Migration {
             "result": self.result,
             "warnings": self.warnings,
             "findings": self.findings,
+        })
+    }
+}
+
+/// What `check` judges an A2A object by, without the record a trace needs: the detection,
+/// what the target-version check finds in the migrated form, and that form's digest.
+#[derive(Clone, Debug)]
+pub struct Judgement {
+    pub detection: Detection,
+    pub findings: Vec<Finding>,
+    pub result_digest: Digest,
+}
+
+impl Judgement {
+    /// Migrates `doc` in place (the caller gives the tree up: no copy of a big object is
+    /// made) with no choices, as [`Migration::run`] with [`Choices::none`] does, keeping
+    /// nothing of the steps but their effect.
+    pub fn of_owned(mut doc: Value, direction: Direction) -> Result<Judgement, NotA2a> {
+        let detection = detect_explained(&doc)?;
+        let already_at_target = match direction {
+            Direction::Forward => detection.version == Version::V1_0,
+            Direction::Reverse => detection.version == Version::V0_3,
+        };
+        if !already_at_target {
+            let choices = Choices::none();
+            for step in steps_for(direction) {
+                let mut ctx = StepCtx::new(step, &detection, &choices);
+                (step.apply)(&mut doc, &mut ctx);
+            }
+        }
+        let findings = match direction {
+            Direction::Forward => check::check_v10(&doc, detection.object),
+            Direction::Reverse => check::check_v03(&doc, detection.object),
+        };
+        Ok(Judgement {
+            detection,
+            findings,
+            result_digest: digest_value(&doc),
         })
     }
 }

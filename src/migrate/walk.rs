@@ -21,10 +21,43 @@ pub struct NodeAt {
 
 /// Every object below `doc` (the root included), parents before children.
 pub fn collect(doc: &Value, root: ObjectKind) -> Vec<NodeAt> {
-    let mut out = Vec::new();
+    walk(doc, root, None)
+}
+
+/// The paths of the objects of `kind` below `doc`, in [`collect`]'s order. Only those paths
+/// are built: a step that edits Tasks does not copy the path of each of 60,000 parts.
+pub fn collect_kind(doc: &Value, root: ObjectKind, kind: ObjectKind) -> Vec<JsonPath> {
+    walk(doc, root, Some(kind))
+        .into_iter()
+        .map(|node| node.path)
+        .collect()
+}
+
+fn walk(doc: &Value, root: ObjectKind, only: Option<ObjectKind>) -> Vec<NodeAt> {
+    let mut out = Found {
+        only,
+        nodes: Vec::new(),
+    };
     let kind = settle(root, doc);
     visit(doc, kind, &mut JsonPath::root(), &mut out);
-    out
+    out.nodes
+}
+
+/// The objects found so far, and the one kind wanted (`None`: every kind).
+struct Found {
+    only: Option<ObjectKind>,
+    nodes: Vec<NodeAt>,
+}
+
+impl Found {
+    fn found(&mut self, path: &JsonPath, kind: ObjectKind) {
+        if self.only.is_none_or(|only| only == kind) {
+            self.nodes.push(NodeAt {
+                path: path.clone(),
+                kind,
+            });
+        }
+    }
 }
 
 /// Re-classifies positions whose shape a step may have changed: a Task that was wrapped as
@@ -96,13 +129,10 @@ fn children(kind: ObjectKind) -> &'static [(&'static str, Child)] {
     }
 }
 
-fn visit(value: &Value, kind: ObjectKind, path: &mut JsonPath, out: &mut Vec<NodeAt>) {
+fn visit(value: &Value, kind: ObjectKind, path: &mut JsonPath, out: &mut Found) {
     // The v0.3 list-configs result is a bare array of configs.
     if let (ObjectKind::PushConfigList, Value::Array(items)) = (kind, value) {
-        out.push(NodeAt {
-            path: path.clone(),
-            kind,
-        });
+        out.found(path, kind);
         for (index, item) in items.iter().enumerate() {
             path.push_index(index);
             visit(item, ObjectKind::TaskPushNotificationConfig, path, out);
@@ -113,10 +143,7 @@ fn visit(value: &Value, kind: ObjectKind, path: &mut JsonPath, out: &mut Vec<Nod
     let Some(obj) = value.as_object() else {
         return;
     };
-    out.push(NodeAt {
-        path: path.clone(),
-        kind,
-    });
+    out.found(path, kind);
     for (key, child) in children(kind) {
         let Some(inner) = obj.get(*key) else {
             continue;
@@ -140,12 +167,12 @@ fn visit(value: &Value, kind: ObjectKind, path: &mut JsonPath, out: &mut Vec<Nod
     visit_special(obj, kind, path, out);
 }
 
-fn visit_settled(value: &Value, kind: ObjectKind, path: &mut JsonPath, out: &mut Vec<NodeAt>) {
+fn visit_settled(value: &Value, kind: ObjectKind, path: &mut JsonPath, out: &mut Found) {
     let kind = settle(kind, value);
     visit(value, kind, path, out);
 }
 
-fn visit_each(value: &Value, kind: ObjectKind, path: &mut JsonPath, out: &mut Vec<NodeAt>) {
+fn visit_each(value: &Value, kind: ObjectKind, path: &mut JsonPath, out: &mut Found) {
     if let Some(items) = value.as_array() {
         for (index, item) in items.iter().enumerate() {
             path.push_index(index);
@@ -157,12 +184,7 @@ fn visit_each(value: &Value, kind: ObjectKind, path: &mut JsonPath, out: &mut Ve
 
 /// Children whose kind depends on a sibling: request params (by method), response results
 /// (by shape), wrapper members, and the v1.0 OAuth flows inside the scheme wrapper.
-fn visit_special(
-    obj: &Map<String, Value>,
-    kind: ObjectKind,
-    path: &mut JsonPath,
-    out: &mut Vec<NodeAt>,
-) {
+fn visit_special(obj: &Map<String, Value>, kind: ObjectKind, path: &mut JsonPath, out: &mut Found) {
     match kind {
         ObjectKind::JsonRpcRequest => {
             let params_kind = obj
@@ -250,6 +272,30 @@ mod tests {
             .contains(&"$.result.status TaskStatus".into()));
         assert!(kinds_at(&wrapped, ObjectKind::JsonRpcResponse)
             .contains(&"$.result.task.status TaskStatus".into()));
+    }
+
+    #[test]
+    fn collecting_one_kind_is_filtering_all_of_them() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/migrate");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|ext| ext != "json") {
+                continue;
+            }
+            let doc: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+            let Some(detection) = crate::migrate::detect(&doc) else {
+                continue;
+            };
+            let all = collect(&doc, detection.object);
+            for node in &all {
+                let filtered: Vec<JsonPath> = all
+                    .iter()
+                    .filter(|other| other.kind == node.kind)
+                    .map(|other| other.path.clone())
+                    .collect();
+                assert_eq!(collect_kind(&doc, detection.object, node.kind), filtered);
+            }
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::contextcore_mapping::{OtelAttribute, StateMapping};
 use super::crosswalk::SeamRole;
 use super::{ProfileDetection, ProfileKind};
-use crate::json::{scan_duplicate_keys, JsonPath};
+use crate::json::{for_each_duplicate_key, JsonPath};
 use crate::rules::{Finding, RuleOutcome, Severity, Verdict};
 use serde::Serialize;
 use serde_json::Value;
@@ -207,7 +207,12 @@ impl ProfileReport {
     /// A repeated key makes the packet ambiguous: Python's `json` and serde_json both keep
     /// the last value, which is what was evaluated.
     pub(crate) fn note_duplicate_keys(&mut self, raw_bytes: &[u8]) {
-        for duplicate in scan_duplicate_keys(raw_bytes).into_iter().take(20) {
+        let mut noted = 0;
+        for_each_duplicate_key(raw_bytes, |duplicate| {
+            if noted == 20 {
+                return;
+            }
+            noted += 1;
             self.findings.push(Finding::new(
                 "DUPLICATE-KEY",
                 Severity::Warning,
@@ -217,7 +222,7 @@ impl ProfileReport {
                     duplicate.occurrences
                 ),
             ));
-        }
+        });
     }
 
     fn tally(&self) -> VerdictCounts {
