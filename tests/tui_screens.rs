@@ -387,7 +387,7 @@ fn migrate_tab_steps_and_switches_steps_off() {
     keys(&mut app, "l");
     let steps: Vec<&str> = app
         .selected_detail()
-        .and_then(|detail| detail.migration.as_ref())
+        .and_then(|detail| detail.migration())
         .map(|migration| migration.steps.iter().map(|run| run.step.id).collect())
         .unwrap();
     assert!(steps.len() >= 2, "{steps:?}");

@@ -455,13 +455,31 @@ pub struct PacketDetail {
     pub audit: Option<Audit>,
     /// Master/sub, ContextCore and UAIX packets: the profile report.
     pub profile: Option<ProfileReport>,
-    /// A2A protocol objects: the migration to the other version (v0.3 -> v1.0, v1.0 -> v0.3).
-    pub migration: Option<Migration>,
+    /// A2A protocol objects: the migration to the other version (v0.3 -> v1.0, v1.0 -> v0.3),
+    /// run when a view first asks for it ([`PacketDetail::migration`]): its result and step
+    /// records are the largest part of a big object's detail, and most views never show them.
+    migration: std::sync::OnceLock<Option<Migration>>,
     /// Raw adapter packets: what relabelling the packet as A2A 1.0 does at the adapter.
     pub relabel: Option<RelabelOutcome>,
 }
 
 impl PacketDetail {
+    /// The migration of an A2A protocol object (run on the first call, on the shared tree).
+    pub fn migration(&self) -> Option<&Migration> {
+        self.migration
+            .get_or_init(|| {
+                let direction = migration_direction(self.classification.kind)?;
+                let value = Arc::clone(self.parsed.as_ref()?);
+                Migration::run_shared(value, direction, &Choices::none()).ok()
+            })
+            .as_ref()
+    }
+
+    /// The migration when something has asked for it already; `None` without running it.
+    pub fn migration_if_run(&self) -> Option<&Migration> {
+        self.migration.get().and_then(Option::as_ref)
+    }
+
     pub fn explanation(&self, mode: Mode) -> Option<&Explanation> {
         self.explanations
             .iter()
@@ -521,12 +539,6 @@ pub fn detail_with_bundle(
         )),
         _ => None,
     };
-    let migration = match (&parsed, migration_direction(classification.kind)) {
-        (Ok(value), Some(direction)) => {
-            Migration::run_shared(Arc::clone(value), direction, &Choices::none()).ok()
-        }
-        _ => None,
-    };
     let relabel = (classification.kind == PacketKind::RawA2a)
         .then(|| relabel_outcome(&bytes, &options.conversion))
         .flatten();
@@ -539,7 +551,7 @@ pub fn detail_with_bundle(
         explanations,
         audit,
         profile,
-        migration,
+        migration: std::sync::OnceLock::new(),
         relabel,
     }
 }

@@ -141,6 +141,9 @@ pub fn load(roots: &[PathBuf], options: &CheckOptions, sink: &mut dyn FnMut(Load
     if !alive {
         return;
     }
+    // What the workers freed (a big packet's trees) is not left in their arenas while the
+    // main thread builds the selected packet's detail.
+    super::memory::release_freed_memory();
     if let Err(reason) = result {
         errors.push(LoadError {
             source: crate::corpus::Source::file("."),

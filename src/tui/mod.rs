@@ -8,6 +8,7 @@ pub mod drive;
 pub mod keymap;
 pub mod list_rows;
 pub mod loader;
+mod memory;
 mod pairing;
 pub mod render;
 mod review;

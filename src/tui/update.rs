@@ -196,7 +196,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
 fn on_migrate_command(app: &mut App, command: Command) {
     let steps: Vec<&'static str> = app
         .selected_detail()
-        .and_then(|detail| detail.migration.as_ref())
+        .and_then(|detail| detail.migration())
         .map(|migration| migration.steps.iter().map(|run| run.step.id).collect())
         .unwrap_or_default();
     if steps.is_empty() {

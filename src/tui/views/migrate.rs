@@ -14,7 +14,7 @@ use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
 pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
-    if let Some(migration) = &detail.migration {
+    if let Some(migration) = detail.migration() {
         return draw_migration(app, migration, frame, area, theme);
     }
     let lines = match &detail.relabel {
