@@ -623,21 +623,28 @@ fn walk_flags_belong_to_the_commands_that_walk() {
     }
 }
 
+/// `lines` copies of the positive packet as NDJSON, each with its own task id (so each is a
+/// packet of its own with its own golden entry).
+fn positive_packets_ndjson(lines: usize) -> String {
+    let packet = std::fs::read_to_string(positive()).unwrap();
+    let packet: serde_json::Value = serde_json::from_str(&packet).unwrap();
+    let mut text = String::new();
+    for index in 0..lines {
+        let mut line = packet.clone();
+        line["task"]["id"] = format!("t-{index}").into();
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    text
+}
+
 #[test]
 fn an_existing_manifest_costs_a_few_times_its_size() {
     // A manifest is read entry by entry into its entries, never as one JSON tree of the
     // whole file (that took about 8 times the file: 414 MiB for a 50 MB manifest). 40,000
     // entries (about 20 MB): check and bless --dry-run stay under the README's bound,
     // 64 MiB plus 3 times the manifest.
-    let packet = std::fs::read_to_string(positive()).unwrap();
-    let packet: serde_json::Value = serde_json::from_str(&packet).unwrap();
-    let mut text = String::new();
-    for index in 0..40_000 {
-        let mut line = packet.clone();
-        line["task"]["id"] = format!("t-{index}").into();
-        text.push_str(&line.to_string());
-        text.push('\n');
-    }
+    let text = positive_packets_ndjson(40_000);
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("c")).unwrap();
     std::fs::write(dir.path().join("c/stream.ndjson"), &text).unwrap();
@@ -673,16 +680,8 @@ fn bless_streams_in_constant_memory() {
     // these 100,000 lines took 118 MiB); now its entries go to sorted runs on disk (six of
     // them here) and the manifest is written as they are merged. No manifest yet: the
     // README's bound for bless, 64 MiB, with nothing per packet.
-    let packet = std::fs::read_to_string(positive()).unwrap();
-    let packet: serde_json::Value = serde_json::from_str(&packet).unwrap();
     let lines = 100_000;
-    let mut text = String::new();
-    for index in 0..lines {
-        let mut line = packet.clone();
-        line["task"]["id"] = format!("t-{index}").into();
-        text.push_str(&line.to_string());
-        text.push('\n');
-    }
+    let text = positive_packets_ndjson(lines);
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("c")).unwrap();
     std::fs::write(dir.path().join("c/stream.ndjson"), &text).unwrap();

@@ -366,6 +366,14 @@ mod tests {
         found
     }
 
+    /// What the scan finds, as the reference scan reports it: path and occurrences.
+    fn paths_and_counts(text: &str) -> Vec<(String, usize)> {
+        full(text)
+            .into_iter()
+            .map(|duplicate| (duplicate.path.to_string(), duplicate.occurrences))
+            .collect()
+    }
+
     /// The scan as it was before members were hashed and sorted: a map of decoded keys per
     /// object, reported in the order their count reached two. The new one must agree.
     fn reference_scan(bytes: &[u8]) -> Vec<(String, usize)> {
@@ -465,20 +473,12 @@ mod tests {
 
         #[test]
         fn the_scan_agrees_with_a_map_of_decoded_keys(text in json_text()) {
-            let found: Vec<(String, usize)> = full(&text)
-                .into_iter()
-                .map(|duplicate| (duplicate.path.to_string(), duplicate.occurrences))
-                .collect();
-            proptest::prop_assert_eq!(found, reference_scan(text.as_bytes()));
+            proptest::prop_assert_eq!(paths_and_counts(&text), reference_scan(text.as_bytes()));
         }
 
         #[test]
         fn the_scan_agrees_on_malformed_text(text in r#"[{}\[\]":,\\ab1]{0,40}"#) {
-            let found: Vec<(String, usize)> = full(&text)
-                .into_iter()
-                .map(|duplicate| (duplicate.path.to_string(), duplicate.occurrences))
-                .collect();
-            proptest::prop_assert_eq!(found, reference_scan(text.as_bytes()));
+            proptest::prop_assert_eq!(paths_and_counts(&text), reference_scan(text.as_bytes()));
         }
 
         #[test]
