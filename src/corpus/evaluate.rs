@@ -448,7 +448,10 @@ pub struct PacketDetail {
     pub classification: Classification,
     pub bytes: Vec<u8>,
     pub parsed: Option<Arc<Value>>,
-    pub duplicate_keys: Vec<DuplicateKey>,
+    /// Repeated keys, scanned when a view first asks ([`PacketDetail::duplicate_keys`]): an
+    /// object of 500k different repeated keys holds a path each, about 50 MB, and only the
+    /// findings view lists them.
+    duplicate_keys: std::sync::OnceLock<Vec<DuplicateKey>>,
     /// Raw packets: the explanation in each evaluated mode, strict first.
     pub explanations: Vec<Explanation>,
     /// Canonical input: the freeze audit.
@@ -464,6 +467,12 @@ pub struct PacketDetail {
 }
 
 impl PacketDetail {
+    /// Every repeated key of the packet with its path (scanned on the first call).
+    pub fn duplicate_keys(&self) -> &[DuplicateKey] {
+        self.duplicate_keys
+            .get_or_init(|| scan_duplicate_keys(&self.bytes))
+    }
+
     /// The migration of an A2A protocol object (run on the first call, on the shared tree).
     pub fn migration(&self) -> Option<&Migration> {
         self.migration
@@ -515,7 +524,6 @@ pub fn detail_with_bundle(
             source.file_name(),
         )
     };
-    let duplicate_keys = scan_duplicate_keys(&bytes);
     let explanations = if converted_kind(classification.kind) {
         options
             .modes
@@ -547,7 +555,7 @@ pub fn detail_with_bundle(
         classification,
         bytes,
         parsed: parsed.ok(),
-        duplicate_keys,
+        duplicate_keys: std::sync::OnceLock::new(),
         explanations,
         audit,
         profile,

@@ -6,6 +6,7 @@ mod check;
 mod classify;
 mod evaluate;
 mod pair;
+mod path_list;
 mod pipeline;
 mod read;
 mod run;
@@ -28,6 +29,7 @@ pub use evaluate::{
 pub use pair::{
     expected_payload_name, manifest_key, paired_raw_name, PairedFiles, Pairing, PAYLOAD_SUFFIX,
 };
+pub use path_list::PathList;
 pub use pipeline::{stream_packets, PacketOrError, PipelineOptions, BATCH_PACKETS};
 pub use read::{
     read_packets, reread_packet, reread_packet_in, LoadError, RawPacket, DEFAULT_MAX_FILE_BYTES,

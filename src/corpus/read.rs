@@ -104,8 +104,11 @@ fn read_whole(file: File, path: &Path, max_bytes: u64) -> Result<RawPacket, Load
             reason,
         })
     };
-    let mut bytes = Vec::new();
-    // Read one byte past the cap so that "too large" needs no separate metadata call.
+    // Sized from the file's length when known: a growing buffer ends up to twice the file
+    // (16 MiB for a 12 MB packet), and the inspector holds the packet's bytes while it views it.
+    let expected = file.metadata().map(|metadata| metadata.len()).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(expected.min(max_bytes) as usize);
+    // Read one byte past the cap so that "too large" does not trust the length asked above.
     if let Err(reason) = file
         .take(max_bytes.saturating_add(1))
         .read_to_end(&mut bytes)

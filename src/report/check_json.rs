@@ -59,8 +59,8 @@ struct PacketJson<'a> {
     modes: Vec<ModeJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     audit: Option<AuditJson>,
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    duplicate_keys: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    duplicate_keys: Option<&'a crate::corpus::PathList>,
     findings: &'a [CheckFinding],
     /// Findings the manifest records as expected (not counted against the packet).
     #[serde(skip_serializing_if = "<[CheckFinding]>::is_empty")]
@@ -171,7 +171,7 @@ pub fn packet_json_via_serde(item: &CheckItem) -> serde_json::Result<String> {
                 warnings: check.summary.audit_warnings,
                 state: check.summary.canonical_state.map(|state| state.key()),
             }),
-            duplicate_keys: &check.duplicate_key_paths,
+            duplicate_keys: Some(&check.duplicate_key_paths).filter(|paths| !paths.is_empty()),
             findings: &check.findings,
             recorded_findings: &check.recorded_findings,
             object: check.object.as_ref().map(|object| object.to_json()),
@@ -189,7 +189,7 @@ pub fn packet_json_via_serde(item: &CheckItem) -> serde_json::Result<String> {
                 status: Status::Error,
                 modes: Vec::new(),
                 audit: None,
-                duplicate_keys: &[],
+                duplicate_keys: None,
                 findings: &findings,
                 recorded_findings: &[],
                 object: None,

@@ -50,7 +50,7 @@ fn write_packet(check: &PacketCheck, out: &mut Vec<u8>) -> serde_json::Result<()
     }
     if !check.duplicate_key_paths.is_empty() {
         out.extend_from_slice(br#","duplicate_keys":"#);
-        write_string_list(check.duplicate_key_paths.iter().map(String::as_str), out);
+        write_string_list(check.duplicate_key_paths.iter(), out);
     }
     out.extend_from_slice(br#","findings":"#);
     write_findings(&check.findings, out)?;

@@ -76,7 +76,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             safe(&detail.classification.reason)
         )),
     ]));
-    for duplicate in &detail.duplicate_keys {
+    for duplicate in detail.duplicate_keys() {
         lines.push(Line::from(vec![
             Span::styled("  warning [duplicate key] ", theme.warn()),
             Span::raw(format!(
