@@ -10,10 +10,11 @@ use super::verify::{collect_rest, read_input, walk, Verified, EVENTS};
 use crate::input::{open_regular, InputError};
 use flate2::read::GzDecoder;
 use std::cell::Cell;
+use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{LazyLock, Mutex, PoisonError};
 
 pub struct Bundle {
     pub verdict: Result<Verified, VerifyError>,
@@ -103,14 +104,18 @@ pub fn open_path(path: &Path, limits: &Limits) -> Result<Bundle, InputError> {
 
 /// How many times `open_path` was asked for each path in this process. Opening a
 /// 100,000-event bundle costs about half a second of CPU, so the faces that show one event
-/// at a time must keep the opened bundle (`BundleCache`); tests count here that they do.
-static OPENED: Mutex<Vec<(PathBuf, usize)>> = Mutex::new(Vec::new());
+/// at a time must keep the opened bundle (`BundleCache`); tests count here that they do. A
+/// map, so that a directory of many bundles costs one lookup per open, not a scan of every
+/// path opened before.
+static OPENED: LazyLock<Mutex<HashMap<PathBuf, usize>>> = LazyLock::new(Default::default);
 
 fn count_open(path: &Path) {
     let mut opened = OPENED.lock().unwrap_or_else(PoisonError::into_inner);
-    match opened.iter_mut().find(|(p, _)| p == path) {
-        Some((_, count)) => *count += 1,
-        None => opened.push((path.to_owned(), 1)),
+    match opened.get_mut(path) {
+        Some(count) => *count += 1,
+        None => {
+            opened.insert(path.to_owned(), 1);
+        }
     }
 }
 
@@ -119,9 +124,9 @@ pub fn times_opened(path: &Path) -> usize {
     OPENED
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
-        .iter()
-        .find(|(p, _)| p == path)
-        .map_or(0, |(_, count)| *count)
+        .get(path)
+        .copied()
+        .unwrap_or(0)
 }
 
 /// When verification stopped before the events member: find the first member whose name is
