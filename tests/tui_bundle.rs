@@ -1,6 +1,9 @@
 //! The Bundle view and a bundle's group, drawn with ratatui's TestBackend on upstream-written
 //! bundles (tests/data/bundles): a valid one and one with an edited line.
 
+mod common_screen;
+
+use common_screen::screen_text as text;
 use handoff_inspector::corpus::CheckOptions;
 use handoff_inspector::tui::app::{App, ListRow, Tab};
 use handoff_inspector::tui::update::{update, Action};
@@ -31,18 +34,6 @@ fn draw(app: &App, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal.draw(|frame| view(app, frame)).unwrap();
     terminal.backend().buffer().clone()
-}
-
-fn text(buffer: &Buffer) -> String {
-    let area = buffer.area;
-    (0..area.height)
-        .map(|y| {
-            (0..area.width)
-                .map(|x| buffer[(x, y)].symbol())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// The colour of the first cell of `needle` on the screen.

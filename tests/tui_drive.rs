@@ -6,7 +6,9 @@
 //! fails the case.
 
 mod common_bin;
+mod common_screen;
 
+use common_screen::screen_text;
 use handoff_inspector::corpus::CheckOptions;
 use handoff_inspector::tui::drive::{steps_from_bytes, Driver, Step};
 use handoff_inspector::tui::keymap::KEYMAP;
@@ -236,17 +238,7 @@ fn review_shows_what_accepting_writes_and_remembers_rejections() {
         PathBuf::from("screenshots/demo-drift"),
     ];
     let mut driver = Driver::new(roots, CheckOptions::default(), (120, 40), false).unwrap();
-    let screen = |driver: &Driver| {
-        let buffer = driver.buffer();
-        (0..buffer.area.height)
-            .map(|y| {
-                (0..buffer.area.width)
-                    .map(|x| buffer[(x, y)].symbol())
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
+    let screen = |driver: &Driver| screen_text(driver.buffer());
     // Three packets differ: a raw packet and its expected payload with no entry yet (new
     // entries, the payload's an object golden), and a drifted raw packet.
     driver.apply(&press('a')).unwrap();

@@ -1,6 +1,9 @@
 //! Screens of the interactive inspector, drawn with ratatui's TestBackend on the bundled
 //! fixtures, and key handling on the state alone.
 
+mod common_screen;
+
+use common_screen::screen_text;
 use handoff_inspector::a2a::Mode;
 use handoff_inspector::corpus::CheckOptions;
 use handoff_inspector::tui::app::{App, Focus, Overlay, Tab};
@@ -49,18 +52,6 @@ fn draw(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal.draw(|frame| view(app, frame)).unwrap();
     terminal
-}
-
-fn screen_text(buffer: &Buffer) -> String {
-    let area = buffer.area;
-    (0..area.height)
-        .map(|y| {
-            (0..area.width)
-                .map(|x| buffer[(x, y)].symbol())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn find(buffer: &Buffer, needle: &str) -> Option<(u16, u16)> {

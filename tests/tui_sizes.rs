@@ -2,10 +2,12 @@
 //! snapshots of the real screen; and at 80x24 every packet of the fixtures is told apart in
 //! the list and the active tab's label is visible.
 
+mod common_screen;
+
+use common_screen::screen_text_trimmed as text;
 use handoff_inspector::corpus::CheckOptions;
 use handoff_inspector::tui::app::{ListRow, Tab};
 use handoff_inspector::tui::drive::{Driver, Step};
-use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -37,20 +39,6 @@ fn select(driver: &mut Driver, name: &str) {
     assert!(selected.contains(name), "{selected}");
     driver.app.search = None;
     driver.apply(&Step::Deliver(0)).unwrap();
-}
-
-fn text(buffer: &Buffer) -> String {
-    let area = buffer.area;
-    (0..area.height)
-        .map(|y| {
-            (0..area.width)
-                .map(|x| buffer[(x, y)].symbol())
-                .collect::<String>()
-                .trim_end()
-                .to_owned()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// The packet each tab is best shown with.
