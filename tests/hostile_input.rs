@@ -388,6 +388,16 @@ fn pathological_nesting_costs_memory_linear_in_the_input() {
     );
 }
 
+/// The commands that read one packet whole: each must stay within the bound on a
+/// pathological packet.
+const EVERY_ONE_PACKET_READER: &[&[&str]] = &[
+    &["check"],
+    &["explain"],
+    &["migrate"],
+    &["profile"],
+    &["render", "--view", "raw"],
+];
+
 #[test]
 fn a_million_repeats_of_one_key_cost_memory_linear_in_the_input() {
     let mut text = String::from("{");
@@ -395,17 +405,7 @@ fn a_million_repeats_of_one_key_cost_memory_linear_in_the_input() {
         text.push_str("\"a\":1,");
     }
     text.push_str("\"a\":1}");
-    within_memory_bound(
-        "dup.json",
-        text.as_bytes(),
-        &[
-            &["check"],
-            &["explain"],
-            &["migrate"],
-            &["profile"],
-            &["render", "--view", "raw"],
-        ],
-    );
+    within_memory_bound("dup.json", text.as_bytes(), EVERY_ONE_PACKET_READER);
 }
 
 /// `{"k0":1,"k0":1,"k1":1,"k1":1,...}`: `count` different keys, each given twice.
@@ -429,17 +429,7 @@ fn many_different_repeated_keys_cost_memory_linear_in_the_input() {
     // each, beside the tree; it now keeps the check's as one string and scans the detail's
     // when the findings view asks.
     let text = distinct_repeated_keys(200_000);
-    within_memory_bound(
-        "keys.json",
-        text.as_bytes(),
-        &[
-            &["check"],
-            &["explain"],
-            &["migrate"],
-            &["profile"],
-            &["render", "--view", "raw"],
-        ],
-    );
+    within_memory_bound("keys.json", text.as_bytes(), EVERY_ONE_PACKET_READER);
 }
 
 /// An A2A v0.3 Task whose one message has `count` tiny text parts.
