@@ -614,3 +614,37 @@ fn a_judgement_is_what_the_whole_migration_concludes() {
         }
     }
 }
+
+#[test]
+fn step_texts_diff_as_the_step_diff_and_a_dropped_result_is_rebuilt() {
+    // Every fixture both ways: the texts `step_texts` hands over diff to the hunks
+    // `step_diff` gives, and `result_without` nothing equals the result `drop_result` forgot.
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/migrate");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(fixtures).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|ext| ext != "json") {
+            continue;
+        }
+        let doc: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        for direction in [Direction::Forward, Direction::Reverse] {
+            let Ok(mut migration) = Migration::run(&doc, direction, &Choices::none()) else {
+                continue;
+            };
+            for index in 0..=migration.steps.len() {
+                let texts = migration.step_texts(index);
+                assert_eq!(texts.is_some(), index < migration.steps.len(), "{path:?}");
+                let hunks = texts
+                    .map(|(old, new)| super::diff::text_hunks(&old, &new, 2))
+                    .unwrap_or_default();
+                assert_eq!(hunks, migration.step_diff(index, 2), "{path:?} {index}");
+                checked += usize::from(!hunks.is_empty());
+            }
+            let result = migration.result.clone();
+            migration.drop_result();
+            assert_eq!(migration.result, Value::Null);
+            assert_eq!(migration.result_without(&[]), result, "{path:?}");
+        }
+    }
+    assert!(checked > 10, "only {checked} step diffs compared");
+}

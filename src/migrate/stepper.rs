@@ -170,6 +170,45 @@ impl Migration {
         hunks
     }
 
+    /// The canonical pretty text of the document before and after the `index`-th step that
+    /// applied (`None`: no such step). The replayed document is dropped before they are
+    /// returned, so a caller that diffs them (or keeps the diff) holds the texts alone, not a
+    /// second tree of a big object beside the input.
+    pub fn step_texts(&self, index: usize) -> Option<(String, String)> {
+        if self.already_at_target {
+            return None;
+        }
+        let mut doc = Value::clone(&self.input);
+        let mut before: Option<String> = None;
+        let mut applied = 0;
+        for step in steps_for(self.direction) {
+            let mut ctx = StepCtx::new(step, &self.detection, &self.choices);
+            if applied < index {
+                (step.apply)(&mut doc, &mut ctx);
+                applied += usize::from(ctx.applied());
+                continue;
+            }
+            // As in `replay`: a step that does not apply changes nothing.
+            let old = before.take().unwrap_or_else(|| canonical_pretty(&doc));
+            (step.apply)(&mut doc, &mut ctx);
+            if ctx.applied() {
+                let new = canonical_pretty(&doc);
+                drop(doc);
+                return Some((old, new));
+            }
+            before = Some(old);
+        }
+        None
+    }
+
+    /// Forgets the result tree (it becomes `null`) for a holder that keeps the migration for
+    /// its records only: the inspector keeps the steps, warnings and findings of the selected
+    /// packet, and the result is as big as the input. [`Migration::result_without`] with no
+    /// step switched off builds it again.
+    pub fn drop_result(&mut self) {
+        self.result = Value::Null;
+    }
+
     /// Every applied step with the lines of its diff (hunk after hunk), in order, in one
     /// replay: the document, its text before and after one step, and one diff line are what
     /// is alive at a time.
