@@ -476,6 +476,63 @@ fn an_a2a_object_of_many_tiny_members_costs_one_tree_in_check_and_the_inspector(
     }
 }
 
+/// An A2A v0.3 agent card with `count` skills.
+fn agent_card_of_skills(count: usize) -> String {
+    let skills: Vec<serde_json::Value> = (0..count)
+        .map(|index| {
+            serde_json::json!({"id": format!("s{index}"), "name": "n", "description": "d",
+                "tags": ["t"]})
+        })
+        .collect();
+    serde_json::json!({
+        "protocolVersion": "0.3.0", "name": "Trip Planner", "description": "Plans trips.",
+        "url": "https://agent.example.com/a2a/v1", "preferredTransport": "JSONRPC",
+        "version": "1.2.0", "capabilities": {"streaming": true},
+        "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+        "skills": skills,
+    })
+    .to_string()
+}
+
+/// Runs each command on `text` (as FILE) and checks it stays within 64 MiB + 32x the input.
+fn within_tree_memory_bound(name: &str, text: &str, commands: &[&[&str]]) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(name), text).unwrap();
+    for args in commands {
+        let mut args = args.to_vec();
+        args.push(name);
+        let outcome = run_guarded(dir.path(), &args, None);
+        assert!(outcome.code <= 1, "{args:?}: {}", outcome.stderr);
+        assert!(
+            outcome.peak_rss_bytes < tree_memory_bound(text.len() as u64),
+            "{args:?}: peak RSS {} MiB for {} bytes",
+            outcome.peak_rss_bytes >> 20,
+            text.len()
+        );
+    }
+}
+
+#[test]
+fn an_a2a_object_costs_one_tree_in_every_command_that_migrates_it() {
+    // A 0.8 MB Task of 30k two-member parts (its tree is about 24 times the text) and a
+    // 1.2 MB card of 20k skills. The migration used to copy the input tree to migrate it and
+    // keep the copy for its replays, `--steps` held the result while replaying, and
+    // `--format json` built the report as a tree holding a copy of the result and every path
+    // a step changed as an object (about 100 and 160 times this Task). Now the tree is
+    // migrated in place, the input kept as its canonical text, the result printed before the
+    // replay, and the report written straight out.
+    let commands: &[&[&str]] = &[
+        &["migrate"],
+        &["migrate", "--steps"],
+        &["migrate", "--format", "json"],
+        &["explain"],
+    ];
+    within_tree_memory_bound("task.json", &task_of_tiny_parts(30_000), commands);
+    let mut with_check = commands.to_vec();
+    with_check.push(&["check"]);
+    within_tree_memory_bound("card.json", &agent_card_of_skills(20_000), &with_check);
+}
+
 #[test]
 fn profile_json_escapes_packet_text_and_file_names() {
     let dir = tempfile::tempdir().unwrap();

@@ -133,8 +133,8 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
                 complain(&finding_line(finding));
             }
         }
-        (_, Some(Format::Json)) => out.line(&terminal_safe_json(&migration.report())),
-        _ => print_trace(&name, &migration, out),
+        (_, Some(Format::Json)) => out.line(&report_text(&name, &migration)?),
+        _ => print_trace(&name, migration, out),
     }
     Ok(Exit::Ok)
 }
@@ -158,6 +158,22 @@ fn complain(text: &str) {
 /// string and the escape keeps the JSON equal.
 fn terminal_safe_json(value: &Value) -> String {
     crate::json::escape_unsafe_in_json(canonical_pretty(value))
+}
+
+/// The `--format json` report, terminal-safe as [`terminal_safe_json`] makes it: written
+/// straight from the migration, not built as a `Value` holding a copy of the result.
+fn report_text(name: &str, migration: &Migration) -> Result<String, CliError> {
+    // Neither can fail (a `Vec` takes any write, serde_json writes UTF-8); said, not assumed.
+    let failed = |error: String| CliError::Io {
+        path: name.to_owned(),
+        error: std::io::Error::other(format!("writing the migration report: {error}")),
+    };
+    let mut text = Vec::new();
+    migration
+        .write_report(&mut text)
+        .map_err(|error| failed(error.to_string()))?;
+    let text = String::from_utf8(text).map_err(|error| failed(error.to_string()))?;
+    Ok(crate::json::escape_unsafe_in_json(text))
 }
 
 fn summary(name: &str, migration: &Migration) -> String {
@@ -265,7 +281,7 @@ fn print_step(
     out.line("");
 }
 
-fn print_trace(name: &str, migration: &Migration, out: &mut Output) {
+fn print_trace(name: &str, mut migration: Migration, out: &mut Output) {
     out.line(&format!(
         "{name}: {} -> {}",
         migration.detection.summary(),
@@ -279,6 +295,10 @@ fn print_trace(name: &str, migration: &Migration, out: &mut Output) {
         out.line(&format!("  MIXED: {conflict}"));
     }
     out.line("");
+    // The result is printed after the steps, as text made now: the replay below makes a
+    // tree of its own, and two trees of a big object are what this command's memory was.
+    let result = terminal_safe_json(&migration.result);
+    migration.drop_result();
     let total = migration.steps.len();
     // One replay for all the diffs: the per-step documents are not kept in the migration.
     let mut index = 0;
@@ -287,7 +307,8 @@ fn print_trace(name: &str, migration: &Migration, out: &mut Output) {
         index += 1;
     });
     out.line(&format!("result ({}):", target_label(migration.direction)));
-    out.line(&terminal_safe_json(&migration.result));
+    out.line(&result);
+    drop(result);
     out.line("");
     // Step warnings were printed under their steps; these come from detection and parsing.
     let input_notes = migration

@@ -58,6 +58,7 @@ pub mod edit;
 mod forward;
 pub mod help;
 pub mod model;
+mod report;
 mod reverse;
 mod shape;
 mod signals;

@@ -87,6 +87,11 @@ pub struct StepCtx<'a> {
     pub detection: &'a Detection,
     choices: &'a Choices,
     pub changes: Vec<PathChange>,
+    /// How many changes the step made (kept in `changes` too unless replaying).
+    changed: usize,
+    /// False when the run only needs the edits (a replay, `check`'s judgement): a step over
+    /// 60k parts records 60k paths, and a replay would hold them beside the first run's.
+    keep_paths: bool,
     pub warnings: Vec<Finding>,
     pub choice: Option<ChoiceTaken>,
 }
@@ -102,8 +107,23 @@ impl<'a> StepCtx<'a> {
             detection,
             choices,
             changes: Vec::new(),
+            changed: 0,
+            keep_paths: true,
             warnings: Vec::new(),
             choice: None,
+        }
+    }
+
+    /// A context that counts the changes without keeping their paths (`changes` stays
+    /// empty); `applied` says the same as with [`StepCtx::new`].
+    pub fn without_paths(
+        step: &'static StepDef,
+        detection: &'a Detection,
+        choices: &'a Choices,
+    ) -> StepCtx<'a> {
+        StepCtx {
+            keep_paths: false,
+            ..StepCtx::new(step, detection, choices)
         }
     }
 
@@ -125,11 +145,17 @@ impl<'a> StepCtx<'a> {
 
     /// True when the step changed the JSON or had something to say.
     pub fn applied(&self) -> bool {
-        !self.changes.is_empty() || !self.warnings.is_empty() || self.choice.is_some()
+        self.changed > 0
+            || !self.changes.is_empty()
+            || !self.warnings.is_empty()
+            || self.choice.is_some()
     }
 
     pub fn changed(&mut self, before: Option<JsonPath>, after: Option<JsonPath>) {
-        self.changes.push(PathChange { before, after });
+        self.changed += 1;
+        if self.keep_paths {
+            self.changes.push(PathChange { before, after });
+        }
     }
 
     fn report(&mut self, severity: Severity, path: &JsonPath, message: String) {

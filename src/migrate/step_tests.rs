@@ -586,19 +586,7 @@ fn every_step_has_a_case_and_ids_are_unique() {
 fn a_judgement_is_what_the_whole_migration_concludes() {
     // Every case document and every fixture, both directions: the judgement `check` keeps
     // (steps run in place, nothing recorded) agrees with the full migration.
-    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/migrate");
-    let mut docs: Vec<Value> = forward_cases()
-        .into_iter()
-        .chain(reverse_cases())
-        .flat_map(|case| [case.applies, case.not])
-        .collect();
-    for entry in std::fs::read_dir(fixtures).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|ext| ext == "json") {
-            docs.push(serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap());
-        }
-    }
-    for doc in docs {
+    for doc in every_doc() {
         for direction in [Direction::Forward, Direction::Reverse] {
             let full = Migration::run(&doc, direction, &Choices::none());
             let judged = Judgement::of_owned(doc.clone(), direction);
@@ -647,4 +635,114 @@ fn step_texts_diff_as_the_step_diff_and_a_dropped_result_is_rebuilt() {
         }
     }
     assert!(checked > 10, "only {checked} step diffs compared");
+}
+
+/// Every case document and every fixture of fixtures/migrate.
+fn every_doc() -> Vec<Value> {
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/migrate");
+    let mut docs: Vec<Value> = forward_cases()
+        .into_iter()
+        .chain(reverse_cases())
+        .flat_map(|case| [case.applies, case.not])
+        .collect();
+    for entry in std::fs::read_dir(fixtures).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|ext| ext == "json") {
+            docs.push(serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap());
+        }
+    }
+    docs
+}
+
+/// Everything a migration shows, replays included, as text to compare.
+fn everything(migration: &Migration) -> String {
+    let mut shown = format!(
+        "{}\n{:?}\n{:?}\n",
+        serde_json::to_string_pretty(&migration.report()).unwrap(),
+        migration.steps,
+        migration.input()
+    );
+    migration.each_step_diff(2, |run, lines| {
+        shown.push_str(run.step.id);
+        for line in lines {
+            shown.push_str(&format!("{}{}\n", line.tag.sign(), line.text));
+        }
+    });
+    for run in &migration.steps {
+        shown.push_str(&migration.result_without(&[run.step.id]).to_string());
+    }
+    for index in 0..migration.steps.len() {
+        shown.push_str(&format!("{:?}", migration.step_diff(index, 1)));
+    }
+    shown
+}
+
+#[test]
+fn a_migration_of_a_tree_given_up_replays_from_its_text_as_one_of_a_shared_tree() {
+    // `run_owned` keeps the input's canonical text and parses it for the replays; `run_shared`
+    // keeps the tree. Reports, step records, diffs and results with steps off all agree, and
+    // the input given back is the input (floats, escapes and non-ASCII text included).
+    let mut docs = every_doc();
+    docs.push(json!({"kind": "message", "role": "user", "messageId": "m",
+        "parts": [{"kind": "data", "data": {"f": 0.1, "g": -0.0, "h": 1e300, "i": -7,
+            "j": 18446744073709551615u64, "k": 2.5e-308, "s": "é\u{1}\"\\\u{202e}"}}]}));
+    let mut compared = 0;
+    for doc in docs {
+        for direction in [Direction::Forward, Direction::Reverse] {
+            let shared = Migration::run_shared(
+                std::sync::Arc::new(doc.clone()),
+                direction,
+                &Choices::none(),
+            );
+            let owned = Migration::run_owned(doc.clone(), direction, &Choices::none());
+            match (shared, owned) {
+                (Ok(shared), Ok(owned)) => {
+                    assert_eq!(*owned.input(), doc);
+                    assert_eq!(everything(&owned), everything(&shared), "{doc}");
+                    compared += 1;
+                }
+                (Err(_), Err(_)) => {}
+                (shared, owned) => panic!("{doc}: {:?} vs {:?}", shared.is_ok(), owned.is_ok()),
+            }
+        }
+    }
+    assert!(compared > 50, "only {compared} migrations compared");
+}
+
+#[test]
+fn the_report_written_straight_out_is_the_report_built_as_a_value() {
+    for doc in every_doc() {
+        for direction in [Direction::Forward, Direction::Reverse] {
+            let Ok(migration) = Migration::run(&doc, direction, &Choices::none()) else {
+                continue;
+            };
+            let mut written = Vec::new();
+            migration.write_report(&mut written).unwrap();
+            let built = serde_json::to_string_pretty(&migration.report()).unwrap();
+            assert_eq!(String::from_utf8(written).unwrap(), built, "{doc}");
+        }
+    }
+}
+
+#[test]
+fn a_tree_too_deep_to_parse_again_is_kept_as_a_tree() {
+    // serde_json refuses a 128th level; a tree built in code can be deeper than any parsed
+    // one. The migration then keeps the tree (a copy) and its replays still work.
+    let mut deep = json!("leaf");
+    for _ in 0..130 {
+        deep = json!([deep]);
+    }
+    let doc = json!({"kind": "message", "role": "user", "messageId": "m",
+        "parts": [{"kind": "data", "data": {"deep": deep}}]});
+    assert!(serde_json::from_str::<Value>(&doc.to_string()).is_err());
+    let owned = Migration::run_owned(doc.clone(), Direction::Forward, &Choices::none()).unwrap();
+    assert_eq!(*owned.input(), doc);
+    assert!(!owned.steps.is_empty());
+    let shared = Migration::run_shared(
+        std::sync::Arc::new(doc),
+        Direction::Forward,
+        &Choices::none(),
+    )
+    .unwrap();
+    assert_eq!(everything(&owned), everything(&shared));
 }

@@ -7,7 +7,9 @@ use super::detect::{detect_explained, Detection, NotA2a, Version};
 use super::diff::{self, DiffLine};
 use super::step::{Direction, PathChange, StepCtx, StepDef};
 use super::{steps_forward::FORWARD_STEPS, steps_reverse::REVERSE_STEPS};
-use crate::json::{canonical_pretty, digest_value, Digest, JsonPath};
+use crate::json::{
+    canonical_bytes, canonical_pretty, digest_bytes, digest_value, Digest, JsonPath,
+};
 use crate::rules::{Finding, Severity};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -57,8 +59,8 @@ impl StepRun {
 pub struct Migration {
     pub direction: Direction,
     pub detection: Detection,
-    /// Shared with whoever parsed it (the inspector keeps the packet's tree too).
-    pub input: Arc<Value>,
+    /// The input, for the replays ([`Migration::input`] gives it as a tree).
+    input: Kept,
     pub choices: Choices,
     /// The steps that applied, in order (steps that found nothing to do are left out).
     pub steps: Vec<StepRun>,
@@ -82,13 +84,38 @@ impl Migration {
         Migration::run_owned(input.clone(), direction, choices)
     }
 
-    /// [`Migration::run`] on a value the caller gives up, so a big object is not held twice.
+    /// [`Migration::run`] on a value the caller gives up: it is migrated in place, and the
+    /// migration keeps the input's canonical text for the replays instead of a copy of the
+    /// tree (a tree of small objects costs 16-25 times its text).
     pub fn run_owned(
         input: Value,
         direction: Direction,
         choices: &Choices,
     ) -> Result<Migration, NotA2a> {
-        Migration::run_shared(Arc::new(input), direction, choices)
+        let detection = detect_explained(&input)?;
+        if !parses_back(&input, PARSE_DEPTH) {
+            // Its text would not parse again (only a tree built in code is this deep).
+            let input = Arc::new(input);
+            let doc = Value::clone(&input);
+            return Ok(Migration::finish(
+                detection,
+                Kept::Tree(input),
+                doc,
+                None,
+                direction,
+                choices,
+            ));
+        }
+        let text = canonical_bytes(&input);
+        let digest = digest_bytes(&text);
+        Ok(Migration::finish(
+            detection,
+            Kept::Text(text),
+            input,
+            Some(digest),
+            direction,
+            choices,
+        ))
     }
 
     /// [`Migration::run`] on a tree the caller keeps too, without a copy.
@@ -98,12 +125,33 @@ impl Migration {
         choices: &Choices,
     ) -> Result<Migration, NotA2a> {
         let detection = detect_explained(&input)?;
+        let doc = Value::clone(&input);
+        Ok(Migration::finish(
+            detection,
+            Kept::Tree(input),
+            doc,
+            None,
+            direction,
+            choices,
+        ))
+    }
+
+    /// Migrates `doc` (the input, or a copy of it) in place. `digest` is the input's when
+    /// the caller has it already.
+    fn finish(
+        detection: Detection,
+        input: Kept,
+        mut doc: Value,
+        digest: Option<Digest>,
+        direction: Direction,
+        choices: &Choices,
+    ) -> Migration {
         let mut warnings = detection_warnings(&detection);
         let already_at_target = match direction {
             Direction::Forward => detection.version == Version::V1_0,
             Direction::Reverse => detection.version == Version::V0_3,
         };
-        let (result, steps) = if already_at_target {
+        let steps = if already_at_target {
             let target = match direction {
                 Direction::Forward => "v1.0",
                 Direction::Reverse => "v0.3",
@@ -114,9 +162,10 @@ impl Migration {
                 JsonPath::root(),
                 format!("already A2A {target}: left unchanged"),
             ));
-            (Value::clone(&input), Vec::new())
+            Vec::new()
         } else {
-            record(&input, &detection, choices, steps_for(direction))
+            let digest = digest.unwrap_or_else(|| digest_value(&doc));
+            record(&mut doc, digest, &detection, choices, steps_for(direction))
         };
         if !already_at_target && steps.is_empty() {
             warnings.push(Finding::new(
@@ -128,31 +177,50 @@ impl Migration {
         }
         warnings.extend(steps.iter().flat_map(|run| run.warnings.iter().cloned()));
         let findings = match direction {
-            Direction::Forward => check::check_v10(&result, detection.object),
-            Direction::Reverse => check::check_v03(&result, detection.object),
+            Direction::Forward => check::check_v10(&doc, detection.object),
+            Direction::Reverse => check::check_v03(&doc, detection.object),
         };
-        Ok(Migration {
+        Migration {
             direction,
             detection,
             input,
             choices: choices.clone(),
             steps,
-            result,
+            result: doc,
             warnings,
             findings,
             already_at_target,
-        })
+        }
+    }
+
+    /// The input as a tree: the caller's shared tree, or the kept text parsed again.
+    pub fn input(&self) -> Arc<Value> {
+        match &self.input {
+            Kept::Tree(tree) => Arc::clone(tree),
+            Kept::Text(_) => Arc::new(self.input_copy()),
+        }
+    }
+
+    /// A copy of the input to run steps on.
+    fn input_copy(&self) -> Value {
+        match &self.input {
+            Kept::Tree(tree) => Value::clone(tree),
+            // The migration's own serialization of a tree checked to be shallow enough to
+            // parse: it cannot fail to parse back (a failure would be a bug here, not bad input).
+            Kept::Text(text) => serde_json::from_slice(text)
+                .expect("the canonical text of a shallow tree parses back"),
+        }
     }
 
     /// The result with the steps named in `off` switched off (the others run as usual).
     pub fn result_without(&self, off: &[&str]) -> Value {
+        let mut doc = self.input_copy();
         if self.already_at_target {
-            return Value::clone(&self.input);
+            return doc;
         }
-        let mut doc = Value::clone(&self.input);
         for step in steps_for(self.direction) {
             if !off.contains(&step.id) {
-                let mut ctx = StepCtx::new(step, &self.detection, &self.choices);
+                let mut ctx = StepCtx::without_paths(step, &self.detection, &self.choices);
                 (step.apply)(&mut doc, &mut ctx);
             }
         }
@@ -178,11 +246,11 @@ impl Migration {
         if self.already_at_target {
             return None;
         }
-        let mut doc = Value::clone(&self.input);
+        let mut doc = self.input_copy();
         let mut before: Option<String> = None;
         let mut applied = 0;
         for step in steps_for(self.direction) {
-            let mut ctx = StepCtx::new(step, &self.detection, &self.choices);
+            let mut ctx = StepCtx::without_paths(step, &self.detection, &self.choices);
             if applied < index {
                 (step.apply)(&mut doc, &mut ctx);
                 applied += usize::from(ctx.applied());
@@ -234,11 +302,11 @@ impl Migration {
         if self.already_at_target {
             return;
         }
-        let mut doc = Value::clone(&self.input);
+        let mut doc = self.input_copy();
         let mut before: Option<String> = None;
         let mut index = 0;
         for step in steps_for(self.direction) {
-            let mut ctx = StepCtx::new(step, &self.detection, &self.choices);
+            let mut ctx = StepCtx::without_paths(step, &self.detection, &self.choices);
             if index < first {
                 // Steps before the ones asked about only need to run.
                 (step.apply)(&mut doc, &mut ctx);
@@ -270,7 +338,6 @@ impl Migration {
         diff::hunks(&self.result, &self.result_without(off), context)
     }
 
-    /// The report `migrate --format json` prints.
     /// How many detection notes and step warnings have `severity`.
     pub fn warnings_of(&self, severity: Severity) -> usize {
         self.warnings
@@ -279,6 +346,14 @@ impl Migration {
             .count()
     }
 
+    /// [`Migration::report`] as pretty JSON written into `out`, without building it as a
+    /// `Value` (same bytes as `serde_json::to_string_pretty` of it).
+    pub fn write_report(&self, out: impl std::io::Write) -> serde_json::Result<()> {
+        super::report::write_report(self, out)
+    }
+
+    /// The report `migrate --format json` prints (it writes it with
+    /// [`Migration::write_report`]).
     pub fn report(&self) -> Value {
         let steps: Vec<Value> = self
             .steps
@@ -329,7 +404,7 @@ impl Judgement {
         if !already_at_target {
             let choices = Choices::none();
             for step in steps_for(direction) {
-                let mut ctx = StepCtx::new(step, &detection, &choices);
+                let mut ctx = StepCtx::without_paths(step, &detection, &choices);
                 (step.apply)(&mut doc, &mut ctx);
             }
         }
@@ -364,24 +439,49 @@ fn detection_warnings(detection: &Detection) -> Vec<Finding> {
         .collect()
 }
 
-/// Applies `table` in order, recording each step that applies with the digests of the
-/// document around it; only the document itself is kept.
+/// What a migration keeps of its input.
+#[derive(Clone, Debug)]
+enum Kept {
+    /// A tree shared with the caller (the inspector keeps the packet's tree too), or one too
+    /// deep for its text to parse again.
+    Tree(Arc<Value>),
+    /// The canonical text of a tree the caller gave up: parsing it gives the same tree back
+    /// (keys sorted and each once, numbers written to round-trip with `float_roundtrip`).
+    Text(Vec<u8>),
+}
+
+/// How many arrays and objects deep serde_json parses (its recursion limit is 128 levels:
+/// the 128th is refused).
+const PARSE_DEPTH: usize = 127;
+
+/// Whether `value` nests at most `depth` arrays and objects (walks no deeper than that).
+fn parses_back(value: &Value, depth: usize) -> bool {
+    let below = |child: &Value| parses_back(child, depth - 1);
+    match value {
+        Value::Array(items) => depth > 0 && items.iter().all(below),
+        Value::Object(members) => depth > 0 && members.values().all(below),
+        _ => true,
+    }
+}
+
+/// Applies `table` in order to `doc`, recording each step that applies with the digests of
+/// the document around it (`digest` is the one of `doc` as given).
 fn record(
-    input: &Value,
+    doc: &mut Value,
+    digest: Digest,
     detection: &Detection,
     choices: &Choices,
     table: &'static [StepDef],
-) -> (Value, Vec<StepRun>) {
-    let mut doc = input.clone();
+) -> Vec<StepRun> {
     let mut runs = Vec::new();
     // The digest of `doc` as it is now. A step that does not apply changed nothing, so this
     // stays the digest before the next step that does.
-    let mut current = digest_value(&doc);
+    let mut current = digest;
     for step in table {
         let mut ctx = StepCtx::new(step, detection, choices);
-        (step.apply)(&mut doc, &mut ctx);
+        (step.apply)(doc, &mut ctx);
         if ctx.applied() {
-            let after = digest_value(&doc);
+            let after = digest_value(doc);
             runs.push(StepRun {
                 step,
                 changes: ctx.changes,
@@ -393,5 +493,32 @@ fn record(
             current = after;
         }
     }
-    (doc, runs)
+    runs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nested(levels: usize) -> Value {
+        let mut value = json!(1);
+        for _ in 0..levels {
+            value = json!([value]);
+        }
+        value
+    }
+
+    #[test]
+    fn parse_depth_is_serde_jsons_limit() {
+        // The limit `parses_back` checks against is the parser's: one level more fails.
+        let deepest = nested(PARSE_DEPTH);
+        assert!(parses_back(&deepest, PARSE_DEPTH));
+        assert!(serde_json::from_str::<Value>(&deepest.to_string()).is_ok());
+        let deeper = nested(PARSE_DEPTH + 1);
+        assert!(!parses_back(&deeper, PARSE_DEPTH));
+        assert!(serde_json::from_str::<Value>(&deeper.to_string()).is_err());
+        // Four containers: the object, the object, the array, the empty object.
+        assert!(parses_back(&json!({"a": {"b": [1, {}]}}), 4));
+        assert!(!parses_back(&json!({"a": {"b": [1, {}]}}), 3));
+    }
 }
