@@ -1,7 +1,10 @@
 //! The interactive inspector with a 1M-packet corpus loaded: the time from a key press to a
 //! finished frame (update + draw on a 200x60 TestBackend), and the process's memory. Prints
 //! figures; asserts nothing. Run: `cargo bench --bench tui` (writes the corpus once under
-//! target/bench-corpus and reuses it; `TUI_BENCH_PACKETS=N` for another size).
+//! target/bench-corpus and reuses it; `TUI_BENCH_PACKETS=N` for another size). Then, on two
+//! big packets (an A2A Task of 60,000 tiny parts, 1.6 MB, and an agent card of 200,000
+//! skills, 11.7 MB: the shapes of scripts/memory_cases.py), the time of the first frame of
+//! each detail tab and of a frame while scrolling it (`TUI_BENCH_BIG_ONLY=1`: only those).
 
 #[path = "support/synthetic.rs"]
 mod synthetic;
@@ -44,16 +47,109 @@ fn main() {
         println!("tui bench: run it with `cargo bench --bench tui`");
         return;
     }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-corpus");
+    if std::env::var_os("TUI_BENCH_BIG_ONLY").is_none() {
+        corpus_session(&root);
+    }
+    big_packets(&root);
+}
+
+/// A v0.3 Task whose one message has `count` two-member text parts.
+fn task_of_tiny_parts(count: usize) -> String {
+    let parts = vec![r#"{"kind":"text","text":"x"}"#; count].join(",");
+    format!(
+        r#"{{"kind":"task","id":"task-1","contextId":"ctx-1","status":{{"state":"completed","timestamp":"2025-04-02T16:59:25.331Z"}},"history":[{{"kind":"message","role":"user","messageId":"msg-1","contextId":"ctx-1","parts":[{parts}]}}]}}"#
+    )
+}
+
+/// A v0.3 agent card with `count` skills.
+fn agent_card_of_skills(count: usize) -> String {
+    let skills: Vec<String> = (0..count)
+        .map(|i| format!(r#"{{"id":"s{i}","name":"n","description":"d","tags":["t"]}}"#))
+        .collect();
+    format!(
+        r#"{{"protocolVersion":"0.3.0","name":"Trip Planner","description":"Plans trips.","url":"https://agent.example.com/a2a/v1","preferredTransport":"JSONRPC","version":"1.2.0","capabilities":{{"streaming":true}},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{}]}}"#,
+        skills.join(",")
+    )
+}
+
+/// Each detail tab of one big packet: the first frame (which builds what the tab shows),
+/// then the median frame of 40 scroll keys (j, PgDn) with the detail focused.
+fn big_packets(root: &std::path::Path) {
+    let key = |code: KeyCode| KeyEvent::new(code, KeyModifiers::NONE);
+    type Shape = (&'static str, fn(usize) -> String, usize);
+    let shapes: [Shape; 2] = [
+        ("parts60k", task_of_tiny_parts, 60_000),
+        ("card200k", agent_card_of_skills, 200_000),
+    ];
+    for (name, make, count) in shapes {
+        let dir = root.join(format!("big-{name}"));
+        let file = dir.join(format!("{name}.json"));
+        if !file.exists() {
+            if let Err(error) =
+                std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&file, make(count)))
+            {
+                eprintln!("cannot write {}: {error}", file.display());
+                return;
+            }
+        }
+        let mut app = App::new(vec![dir], CheckOptions::default(), true);
+        app.size = (200, 60);
+        app.load_blocking();
+        let mut terminal = match Terminal::new(TestBackend::new(200, 60)) {
+            Ok(terminal) => terminal,
+            Err(error) => {
+                eprintln!("{error}");
+                return;
+            }
+        };
+        for tab in ['1', '2', '3', '4', '5', '7'] {
+            let mut frame = |app: &mut App, event: KeyEvent| {
+                let started = Instant::now();
+                update(app, Action::Key(event));
+                app.sync_list_geometry();
+                let _ = terminal.draw(|frame| view(app, frame));
+                started.elapsed()
+            };
+            let first = frame(&mut app, key(KeyCode::Char(tab)));
+            // Focus the detail (Enter on the list), then scroll.
+            frame(&mut app, key(KeyCode::Enter));
+            let mut samples: Vec<Duration> = (0..40)
+                .map(|index| {
+                    let code = if index % 4 == 3 {
+                        KeyCode::PageDown
+                    } else {
+                        KeyCode::Char('j')
+                    };
+                    frame(&mut app, key(code))
+                })
+                .collect();
+            samples.sort();
+            println!(
+                "{name} tab {tab}: first frame {:.1} ms, scroll frame median {:.2} ms, max {:.2} ms",
+                first.as_secs_f64() * 1000.0,
+                percentile(&samples, 0.5).as_secs_f64() * 1000.0,
+                samples.last().map_or(0.0, |d| d.as_secs_f64() * 1000.0),
+            );
+            frame(&mut app, key(KeyCode::Char('h')));
+        }
+        println!(
+            "{name}: peak RSS so far {} MiB",
+            memory_kib("VmHWM:") / 1024
+        );
+    }
+}
+
+fn corpus_session(root: &std::path::Path) {
     let packets: u64 = std::env::var("TUI_BENCH_PACKETS")
         .ok()
         .and_then(|text| text.parse().ok())
         .unwrap_or(1_000_000);
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-corpus");
     let corpus = root.join(format!("lines-{packets}.ndjson"));
     if !corpus.exists() {
         println!("writing {} ...", corpus.display());
         if let Err(error) =
-            std::fs::create_dir_all(&root).and_then(|()| synthetic::write_ndjson(&corpus, packets))
+            std::fs::create_dir_all(root).and_then(|()| synthetic::write_ndjson(&corpus, packets))
         {
             eprintln!("cannot write the corpus: {error}");
             return;

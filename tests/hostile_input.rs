@@ -534,6 +534,25 @@ fn an_a2a_object_costs_one_tree_in_every_command_that_migrates_it() {
 }
 
 #[test]
+fn the_inspector_draws_a_big_object_without_a_line_per_member() {
+    // An agent card of 50k skills (2.9 MB). The Migrate view held the packet's tree, the
+    // migration's result, a replayed copy for the step's diff and every line of that diff
+    // (the first step re-indents the whole card), and the Conversion view a line of spans
+    // for every line of the card, pretty: 186 and 226 MiB (release). The detail's migration
+    // now keeps no result tree, the copy is dropped before diffing, and both views build
+    // only the lines that can be drawn, once.
+    within_tree_memory_bound(
+        "card.json",
+        &agent_card_of_skills(50_000),
+        &[
+            &["render", "--view", "migrate"],
+            &["render", "--view", "migrate", "--keys", "l<Space>"],
+            &["render", "--view", "conversion"],
+        ],
+    );
+}
+
+#[test]
 fn profile_json_escapes_packet_text_and_file_names() {
     let dir = tempfile::tempdir().unwrap();
     let name = "p\u{9b}\u{202e}.json";

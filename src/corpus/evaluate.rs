@@ -473,13 +473,19 @@ impl PacketDetail {
             .get_or_init(|| scan_duplicate_keys(&self.bytes))
     }
 
-    /// The migration of an A2A protocol object (run on the first call, on the shared tree).
+    /// The migration of an A2A protocol object (run on the first call, on the shared tree),
+    /// without its result tree (`result` is `null`: [`Migration::result_without`] builds it).
     pub fn migration(&self) -> Option<&Migration> {
         self.migration
             .get_or_init(|| {
                 let direction = migration_direction(self.classification.kind)?;
                 let value = Arc::clone(self.parsed.as_ref()?);
-                Migration::run_shared(value, direction, &Choices::none()).ok()
+                let mut migration =
+                    Migration::run_shared(value, direction, &Choices::none()).ok()?;
+                // Views show its records and replay its steps for diffs; the result tree, as
+                // big as the packet's, would only sit beside it.
+                migration.drop_result();
+                Some(migration)
             })
             .as_ref()
     }

@@ -78,6 +78,27 @@ pub fn with_text_lines<R>(
     use_lines(&mut lines)
 }
 
+/// [`with_text_lines`], each line paired with whether it starts a hunk other than the first
+/// (where a view puts its `⋯`).
+pub fn with_text_hunk_lines<R>(
+    old: &str,
+    new: &str,
+    context: usize,
+    use_lines: impl FnOnce(&mut dyn Iterator<Item = (bool, DiffLine)>) -> R,
+) -> R {
+    let (skipped, old, new) = trim_common(old, new, context);
+    let diff = crate::json::bounded_line_diff(old, new);
+    let groups = diff.grouped_ops(context);
+    let diff = &diff;
+    let mut lines = groups.iter().enumerate().flat_map(|(hunk, ops)| {
+        ops.iter()
+            .flat_map(move |op| diff.iter_changes(op))
+            .enumerate()
+            .map(move |(at, change)| (hunk > 0 && at == 0, diff_line(skipped, &change)))
+    });
+    use_lines(&mut lines)
+}
+
 fn diff_line(skipped: usize, change: &similar::Change<&str>) -> DiffLine {
     DiffLine {
         tag: match change.tag() {

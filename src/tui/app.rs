@@ -168,6 +168,8 @@ pub struct SelectedDetail {
     /// A bundle's own packet: what the Bundle view compares (read by opening it again), or
     /// why it could not be opened.
     pub bundle: Option<Result<Arc<crate::bundle::inspect::Inspection>, String>>,
+    /// The lines views built for this packet, by view state (see `views::window::cached`).
+    pub drawn: super::views::window::DrawnCache,
 }
 
 /// A directory's golden manifest as read from disk (`None`: there is none), or why not.
@@ -365,6 +367,7 @@ impl App {
             expected,
             golden,
             bundle,
+            drawn: Default::default(),
         });
     }
 

@@ -2,6 +2,7 @@
 //! side by side when the width allows, stacked otherwise.
 
 use super::text::{heading, json_value_lines, safe};
+use super::window::cached;
 use crate::a2a::Mode;
 use crate::corpus::PacketDetail;
 use crate::freeze::Explanation;
@@ -13,16 +14,20 @@ use ratatui::Frame;
 
 pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
     if detail.explanations.is_empty() {
-        let mut lines = vec![heading(
-            "Not a raw A2A packet: nothing is converted.",
-            theme,
-        )];
-        lines.push(super::text::classified_as(detail, theme));
-        if let Some(value) = &detail.parsed {
-            lines.push(Line::default());
-            lines.extend(json_value_lines(value, theme));
-        }
-        super::scrolled_detail(app, lines, frame, area);
+        // The whole object, pretty: built once, not on every frame.
+        let lines = cached(app, format!("conversion object {}", app.color), || {
+            let mut lines = vec![heading(
+                "Not a raw A2A packet: nothing is converted.",
+                theme,
+            )];
+            lines.push(super::text::classified_as(detail, theme));
+            if let Some(value) = &detail.parsed {
+                lines.push(Line::default());
+                lines.extend(json_value_lines(value, theme));
+            }
+            lines
+        });
+        lines.draw(app, frame, area);
         return;
     }
     let strict = detail.explanation(Mode::Strict);
@@ -38,11 +43,27 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
                 .areas(area);
         for (explanation, column) in [(strict, left), (lenient, right)] {
             if let Some(explanation) = explanation {
-                super::scrolled_detail(app, mode_lines(explanation, theme), frame, column);
+                let key = format!("conversion column {} {}", explanation.mode(), app.color);
+                cached(app, key, || mode_lines(explanation, theme)).draw(app, frame, column);
             }
         }
         return;
     }
+    let key = format!("conversion stacked {} {}", app.mode, app.color);
+    let lines = cached(app, key, || {
+        stacked_lines(app.mode, strict, lenient, differ, theme)
+    });
+    lines.draw(app, frame, area);
+}
+
+/// Both modes' outcomes one above the other (a narrow pane), `mode`'s first.
+fn stacked_lines(
+    mode: Mode,
+    strict: Option<&Explanation>,
+    lenient: Option<&Explanation>,
+    differ: bool,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     if !differ && strict.is_some() && lenient.is_some() {
         lines.push(Line::from(Span::styled(
@@ -50,12 +71,17 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             theme.dim(),
         )));
     }
-    let shown = detail.explanation(app.mode).or(strict).or(lenient);
+    let shown = match mode {
+        Mode::Strict => strict,
+        Mode::Lenient => lenient,
+    }
+    .or(strict)
+    .or(lenient);
     if let Some(explanation) = shown {
         lines.extend(mode_lines(explanation, theme));
     }
     if differ {
-        let other = if app.mode == Mode::Strict {
+        let other = if mode == Mode::Strict {
             lenient
         } else {
             strict
@@ -65,7 +91,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             lines.extend(mode_lines(other, theme));
         }
     }
-    super::scrolled_detail(app, lines, frame, area);
+    lines
 }
 
 /// What makes two modes' outcomes the same for display.

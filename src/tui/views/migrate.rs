@@ -4,9 +4,11 @@
 //! packet: what relabelling it A2A 1.0 does at the adapter, next to the outcome as sent.
 
 use super::text::{heading, safe};
+use super::window::MAX_LINES;
 use crate::corpus::PacketDetail;
 use crate::freeze::{Explanation, RelabelOutcome, CONVERSION_TABLE, RELABELLED_VERSION};
-use crate::migrate::{DiffLine, LineTag, Migration};
+use crate::json::canonical_pretty;
+use crate::migrate::{diff, DiffLine, LineTag, Migration};
 use crate::tui::app::{App, Focus};
 use crate::tui::theme::Theme;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -135,14 +137,42 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
         left,
     );
 
+    // The step's lines are built once per step, switched-off set and focus (a step of a big
+    // object diffs the whole document), not on every frame.
+    let key = format!(
+        "migrate {cursor} {:?} {focused} {}",
+        app.migrate_off, app.color
+    );
+    let lines = super::window::cached(app, key, || {
+        step_lines(migration, &app.migrate_off, cursor, focused, theme)
+    });
+    let right = Rect {
+        x: right.x + 1,
+        width: right.width.saturating_sub(1),
+        ..right
+    };
+    lines.draw(app, frame, right);
+}
+
+/// The right pane: the effect of the switched-off steps, then the selected step with its diff.
+fn step_lines(
+    migration: &Migration,
+    off: &[&'static str],
+    cursor: usize,
+    focused: bool,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
-    if !app.migrate_off.is_empty() {
+    if !off.is_empty() {
         lines.push(heading(
-            &format!("effect of switching off: {}", app.migrate_off.join(", ")),
+            &format!("effect of switching off: {}", off.join(", ")),
             theme,
         ));
-        let hunks = migration.effect_of_switching_off(&app.migrate_off, 2);
-        lines.extend(diff_lines(&hunks, theme));
+        // The full result's text, then the other one's: one replayed tree beside the input
+        // at a time (the detail's migration keeps no result tree).
+        let full = canonical_pretty(&migration.result_without(&[]));
+        let without = canonical_pretty(&migration.result_without(off));
+        push_diff(&mut lines, &full, &without, theme);
         lines.push(Line::default());
     }
     if let Some(run) = migration.steps.get(cursor) {
@@ -154,7 +184,8 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
             format!("why: {} ({})", run.step.why, run.step.source),
             theme.dim(),
         )));
-        for change in &run.changes {
+        // Past MAX_LINES nothing can be drawn (see `window`).
+        for change in run.changes.iter().take(MAX_LINES) {
             let before = change
                 .before
                 .as_ref()
@@ -179,7 +210,7 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
                 theme.warn(),
             )));
         }
-        for warning in &run.warnings {
+        for warning in run.warnings.iter().take(MAX_LINES) {
             let severity = match warning.severity {
                 crate::rules::Severity::Note => "note",
                 crate::rules::Severity::Warning => "warning",
@@ -190,7 +221,11 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
                 theme.warn(),
             )));
         }
-        lines.extend(diff_lines(&migration.step_diff(cursor, 2), theme));
+        if lines.len() < MAX_LINES {
+            if let Some((old, new)) = migration.step_texts(cursor) {
+                push_diff(&mut lines, &old, &new, theme);
+            }
+        }
     }
     if !focused {
         lines.push(Line::from(Span::styled(
@@ -198,33 +233,35 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
             theme.dim(),
         )));
     }
-    let right = Rect {
-        x: right.x + 1,
-        width: right.width.saturating_sub(1),
-        ..right
-    };
-    super::scrolled_detail(app, lines, frame, right);
+    lines
 }
 
-fn diff_lines(hunks: &[Vec<DiffLine>], theme: &Theme) -> Vec<Line<'static>> {
-    let mut lines = Vec::new();
-    for (index, hunk) in hunks.iter().enumerate() {
-        if index > 0 {
-            lines.push(Line::from(Span::styled("  ⋯", theme.dim())));
+/// Adds the diff of two canonical texts, hunks parted by `⋯`, streamed: a step that
+/// re-indents a big document changes every line, and only the first MAX_LINES can be drawn.
+fn push_diff(lines: &mut Vec<Line<'static>>, old: &str, new: &str, theme: &Theme) {
+    diff::with_text_hunk_lines(old, new, 2, |diff_lines| {
+        for (starts_hunk, line) in diff_lines {
+            if lines.len() >= MAX_LINES {
+                break;
+            }
+            if starts_hunk {
+                lines.push(Line::from(Span::styled("  ⋯", theme.dim())));
+            }
+            lines.push(diff_line(&line, theme));
         }
-        for line in hunk {
-            let style = match line.tag {
-                LineTag::Same => theme.dim(),
-                LineTag::Removed => theme.diff_removed(),
-                LineTag::Added => theme.diff_added(),
-            };
-            lines.push(Line::from(Span::styled(
-                format!("{} {}", line.tag.sign(), line.text),
-                style,
-            )));
-        }
-    }
-    lines
+    });
+}
+
+fn diff_line(line: &DiffLine, theme: &Theme) -> Line<'static> {
+    let style = match line.tag {
+        LineTag::Same => theme.dim(),
+        LineTag::Removed => theme.diff_removed(),
+        LineTag::Added => theme.diff_added(),
+    };
+    Line::from(Span::styled(
+        format!("{} {}", line.tag.sign(), line.text),
+        style,
+    ))
 }
 
 fn outcome_line(label: &str, explanation: &Explanation, theme: &Theme) -> Line<'static> {
@@ -284,4 +321,65 @@ fn relabel_lines(relabel: &RelabelOutcome, theme: &Theme) -> Vec<Line<'static>> 
         theme.dim(),
     )));
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::migrate::{Choices, Direction};
+
+    /// The lines the view drew from collected hunks before it streamed them.
+    fn hunk_lines(hunks: &[Vec<DiffLine>], theme: &Theme) -> Vec<Line<'static>> {
+        let mut lines = Vec::new();
+        for (index, hunk) in hunks.iter().enumerate() {
+            if index > 0 {
+                lines.push(Line::from(Span::styled("  ⋯", theme.dim())));
+            }
+            lines.extend(hunk.iter().map(|line| diff_line(line, theme)));
+        }
+        lines
+    }
+
+    #[test]
+    fn streamed_step_diffs_draw_as_the_collected_hunks() {
+        let theme = Theme::new(true);
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/migrate");
+        let mut compared = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let Ok(doc) = serde_json::from_slice(&std::fs::read(&path).unwrap_or_default()) else {
+                continue;
+            };
+            for direction in [Direction::Forward, Direction::Reverse] {
+                let Ok(migration) = Migration::run(&doc, direction, &Choices::none()) else {
+                    continue;
+                };
+                for index in 0..migration.steps.len() {
+                    let (old, new) = migration.step_texts(index).unwrap();
+                    let mut streamed = Vec::new();
+                    push_diff(&mut streamed, &old, &new, &theme);
+                    let collected = hunk_lines(&migration.step_diff(index, 2), &theme);
+                    assert_eq!(streamed, collected, "{path:?} step {index}");
+                    compared += usize::from(streamed.iter().any(|line| line.to_string() == "  ⋯"));
+                }
+                let Some(first) = migration.steps.first() else {
+                    continue;
+                };
+                let off = [first.step.id];
+                let mut streamed = Vec::new();
+                let full = canonical_pretty(&migration.result);
+                push_diff(
+                    &mut streamed,
+                    &full,
+                    &canonical_pretty(&migration.result_without(&off)),
+                    &theme,
+                );
+                assert_eq!(
+                    streamed,
+                    hunk_lines(&migration.effect_of_switching_off(&off, 2), &theme)
+                );
+            }
+        }
+        assert!(compared > 0, "no diff of several hunks among the fixtures");
+    }
 }

@@ -16,6 +16,7 @@ mod raw;
 mod rules;
 pub mod tabbar;
 pub mod text;
+pub mod window;
 
 use super::app::{App, Focus, Overlay, Tab};
 use super::keymap::{binding_label, Binding, Command, Context, KEYMAP};
@@ -327,19 +328,9 @@ pub(super) fn scrolled_wrapped(
 /// Renders the detail's lines by the wrap rule at the detail scroll, and reports how far this
 /// content can scroll, so that the state keeps the scroll inside it after the frame (G then k
 /// moves up at once). Side-by-side columns report the longer one.
+/// Only the lines on screen are wrapped and drawn (see `window`).
 pub(super) fn scrolled_detail(app: &App, lines: Vec<Line<'static>>, frame: &mut Frame, area: Rect) {
-    let lines: Vec<Line<'static>> = lines.into_iter().map(trim_line_end).collect();
-    let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
-    let max = paragraph
-        .line_count(area.width)
-        .saturating_sub(usize::from(area.height))
-        .min(usize::from(u16::MAX / 2)) as u16;
-    let reported = app
-        .detail_scroll_max
-        .get()
-        .map_or(max, |other| other.max(max));
-    app.detail_scroll_max.set(Some(reported));
-    frame.render_widget(paragraph.scroll((app.detail_scroll.min(max), 0)), area);
+    window::WindowLines::new(lines).draw(app, frame, area);
 }
 
 /// Drops a line's trailing spaces (column padding), which would otherwise wrap into blank

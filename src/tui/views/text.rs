@@ -116,6 +116,7 @@ pub fn json_line(line: &str, theme: &Theme) -> Line<'static> {
 pub fn json_value_lines(value: &serde_json::Value, theme: &Theme) -> Vec<Line<'static>> {
     crate::json::canonical_pretty(value)
         .lines()
+        .take(super::window::MAX_LINES)
         .map(|line| json_line(line, theme))
         .collect()
 }

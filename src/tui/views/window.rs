@@ -1,0 +1,229 @@
+//! Long detail content drawn by its visible window. The detail scroll stops at
+//! [`MAX_SCROLL`] rows and every line takes at least one row, so no line past the first
+//! [`MAX_LINES`] can ever be on screen: builders stop there (a whole big document would be
+//! millions of lines, gigabytes of spans), and a frame wraps and draws only the lines its rows
+//! need. The lines of a view state are built once ([`cached`]) and kept until that state
+//! changes, so scrolling a big packet does not rebuild them.
+
+use crate::tui::app::App;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::Frame;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// How far the detail scrolls at most, in wrapped rows.
+pub const MAX_SCROLL: usize = (u16::MAX / 2) as usize;
+
+/// The lines a detail shows at most: enough to fill a pane of up to 1,024 rows at the
+/// deepest scroll. Anything after them cannot be drawn.
+pub const MAX_LINES: usize = MAX_SCROLL + 1024;
+
+/// A detail's lines (trailing spaces trimmed, at most [`MAX_LINES`]), with where each ends in
+/// wrapped rows at the last width drawn.
+#[derive(Debug, Default)]
+pub struct WindowLines {
+    lines: Vec<Line<'static>>,
+    row_ends: RefCell<Option<(u16, Vec<usize>)>>,
+}
+
+impl WindowLines {
+    pub fn new(lines: impl IntoIterator<Item = Line<'static>>) -> WindowLines {
+        WindowLines {
+            lines: lines
+                .into_iter()
+                .take(MAX_LINES)
+                .map(super::trim_line_end)
+                .collect(),
+            row_ends: RefCell::new(None),
+        }
+    }
+
+    /// The row after each line's last, at `width` (computed once per width).
+    fn row_ends(&self, width: u16) -> std::cell::Ref<'_, Vec<usize>> {
+        let stale = !matches!(&*self.row_ends.borrow(), Some((at, _)) if *at == width);
+        if stale {
+            let mut end = 0;
+            let ends = self
+                .lines
+                .iter()
+                .map(|line| {
+                    end += rows_of(line, width);
+                    end
+                })
+                .collect();
+            *self.row_ends.borrow_mut() = Some((width, ends));
+        }
+        std::cell::Ref::map(self.row_ends.borrow(), |cached| {
+            &cached.as_ref().expect("set above").1
+        })
+    }
+
+    /// Draws the lines by the wrap rule at the detail scroll and reports how far they can
+    /// scroll, exactly as a paragraph of all of them would (see `scrolled_detail`).
+    pub fn draw(&self, app: &App, frame: &mut Frame, area: Rect) {
+        let ends = self.row_ends(area.width);
+        let total = ends.last().copied().unwrap_or(0);
+        let max = total
+            .saturating_sub(usize::from(area.height))
+            .min(MAX_SCROLL) as u16;
+        let reported = app
+            .detail_scroll_max
+            .get()
+            .map_or(max, |other| other.max(max));
+        app.detail_scroll_max.set(Some(reported));
+        let scroll = usize::from(app.detail_scroll.min(max));
+        // The first line with a row at or after the scroll, through the one that fills the
+        // pane: wrapping is per line, so these alone wrap to the same rows.
+        let first = ends.partition_point(|end| *end <= scroll);
+        let skipped = first.checked_sub(1).map_or(0, |before| ends[before]);
+        let bottom = scroll + usize::from(area.height);
+        let last = ends[first..]
+            .iter()
+            .position(|end| *end >= bottom)
+            .map_or(self.lines.len(), |at| first + at + 1);
+        let window = self.lines[first.min(last)..last].to_vec();
+        let paragraph = Paragraph::new(window).wrap(Wrap { trim: false });
+        frame.render_widget(paragraph.scroll(((scroll - skipped) as u16, 0)), area);
+    }
+}
+
+/// How many rows `line` wraps to at `width` (as a wrapping paragraph counts them).
+fn rows_of(line: &Line<'static>, width: u16) -> usize {
+    if line.width() <= usize::from(width) {
+        return 1;
+    }
+    Paragraph::new(line.clone())
+        .wrap(Wrap { trim: false })
+        .line_count(width)
+}
+
+/// The lines built for one view state of the selected packet (`key` names the state), kept
+/// with the packet's detail: a frame that shows the same state again reuses them.
+pub fn cached(
+    app: &App,
+    key: String,
+    build: impl FnOnce() -> Vec<Line<'static>>,
+) -> Rc<WindowLines> {
+    let Some(selected) = &app.detail else {
+        return Rc::new(WindowLines::new(build()));
+    };
+    let mut cache = selected.drawn.borrow_mut();
+    if let Some((_, lines)) = cache.iter().find(|(at, _)| *at == key) {
+        return Rc::clone(lines);
+    }
+    let lines = Rc::new(WindowLines::new(build()));
+    // A few states (side-by-side columns, a step and its neighbours) stay; older ones go.
+    if cache.len() >= 4 {
+        cache.remove(0);
+    }
+    cache.push((key, Rc::clone(&lines)));
+    lines
+}
+
+/// What [`cached`] keeps per packet: a key per view state and its lines.
+pub type DrawnCache = RefCell<Vec<(String, Rc<WindowLines>)>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::text::Span;
+
+    #[test]
+    fn rows_of_a_line_are_what_a_wrapping_paragraph_counts() {
+        let texts = [
+            "",
+            "x",
+            "exactly ten",
+            "0123456789",
+            "01234567890",
+            "a b c d e f g h i j k l",
+            "averyveryverylongwordthatcannotbreak and more",
+            "     leading spaces that wrap around the edge",
+            "wide 漢字漢字漢字漢字 chars",
+        ];
+        for width in [1u16, 5, 10, 11, 17, 80] {
+            for text in texts {
+                let line = Line::from(vec![Span::raw("+ "), Span::raw(text)]);
+                let expected = Paragraph::new(line.clone())
+                    .wrap(Wrap { trim: false })
+                    .line_count(width);
+                assert_eq!(rows_of(&line, width), expected, "{text:?} at {width}");
+            }
+        }
+    }
+
+    /// Draws `lines` as `scrolled_detail` did before it drew windows: one paragraph of all.
+    fn whole(lines: &[Line<'static>], scroll: u16, area: Rect) -> (ratatui::buffer::Buffer, u16) {
+        let lines: Vec<Line<'static>> = lines
+            .iter()
+            .cloned()
+            .map(super::super::trim_line_end)
+            .collect();
+        let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
+        let max = paragraph
+            .line_count(area.width)
+            .saturating_sub(usize::from(area.height))
+            .min(MAX_SCROLL) as u16;
+        // Through a terminal as the window is (its flush treats wide characters its own way).
+        let mut terminal =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(area.width, area.height))
+                .unwrap();
+        terminal
+            .draw(|frame| frame.render_widget(paragraph.scroll((scroll.min(max), 0)), area))
+            .unwrap();
+        (terminal.backend().buffer().clone(), max)
+    }
+
+    #[test]
+    fn a_window_draws_what_the_whole_paragraph_draws() {
+        let words = [
+            "a",
+            "bb",
+            "a long-ish word",
+            "漢字",
+            "",
+            "x y z",
+            "0123456789012",
+        ];
+        let lines: Vec<Line<'static>> = (0..120)
+            .map(|i| {
+                let text = (0..i % 9)
+                    .map(|j| words[(i + j) % words.len()])
+                    .collect::<Vec<_>>();
+                Line::from(vec![Span::raw(format!("{i} ")), Span::raw(text.join(" "))])
+            })
+            .collect();
+        let app = App::new(Vec::new(), Default::default(), false);
+        let window = WindowLines::new(lines.clone());
+        for (width, height) in [(7u16, 3u16), (13, 10), (40, 25), (200, 200)] {
+            let area = Rect::new(0, 0, width, height);
+            for scroll in (0..400).step_by(13).chain([u16::MAX]) {
+                let (expected, max) = whole(&lines, scroll, area);
+                let mut app_scrolled = App::new(Vec::new(), Default::default(), false);
+                app_scrolled.detail_scroll = scroll;
+                let mut terminal =
+                    ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height))
+                        .unwrap();
+                terminal
+                    .draw(|frame| window.draw(&app_scrolled, frame, area))
+                    .unwrap();
+                assert_eq!(
+                    terminal.backend().buffer(),
+                    &expected,
+                    "{width}x{height} at {scroll}"
+                );
+                assert_eq!(app_scrolled.detail_scroll_max.get(), Some(max));
+            }
+        }
+        drop(app);
+    }
+
+    #[test]
+    fn lines_past_the_last_drawable_are_dropped() {
+        let lines = WindowLines::new((0..MAX_LINES + 10).map(|i| Line::from(i.to_string())));
+        assert_eq!(lines.lines.len(), MAX_LINES);
+        assert_eq!(*lines.row_ends(80).last().unwrap(), MAX_LINES);
+    }
+}
