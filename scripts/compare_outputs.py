@@ -2,7 +2,7 @@
 """Byte-for-byte comparison of two binaries' output on the one-packet commands.
 
 Runs migrate (plain, --steps, --format json, --to 0.3, every choice taken other than its
-default), explain and check (every format) on each input with both binaries and reports every
+default), explain, check (every format) and digest (all parts, migrated, object) on each input with both binaries and reports every
 difference in stdout, stderr or exit code. For changes meant to keep the output as it was
 (memory or speed work): a difference is a regression.
 
@@ -51,7 +51,8 @@ def commands(choices, one_packet):
     # A fixed clock: the UAIX profile prints the clock it judged expiry by.
     now = ["--now", "2026-01-01T00:00:00Z"]
     corpus = [["explain"] + now, ["explain", "--format", "json"] + now] + [
-        ["check", "--format", f] + now for f in ("text", "json", "junit", "markdown")]
+        ["check", "--format", f] + now for f in ("text", "json", "junit", "markdown")] + [
+        ["digest"], ["digest", "--part", "migrated"], ["digest", "--part", "object"]]
     return (migrate if one_packet else []) + corpus
 
 

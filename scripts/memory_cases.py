@@ -127,12 +127,13 @@ def cases(directory):
         ("dup1m", lambda: one_key_repeated(1_000_000),
          corpus + ["render --view raw"]),
         ("parts60k", lambda: task_of_tiny_parts(60_000),
-         corpus + ["migrate --steps", "migrate --format json", "render --view raw", "render --view handoff",
+         corpus + ["migrate --steps", "migrate --format json", "digest", "render --view raw",
+                   "render --view handoff",
                    "render --view migrate", "render --view conversion"]),
         ("render100k", lambda: a2a_packet_with_duplicate_keys(100_000),
          ["render --view raw", "render --view handoff", "explain", "check"]),
         ("card200k", lambda: agent_card_of_skills(200_000),
-         ["migrate", "migrate --steps", "migrate --format json", "check", "explain"]
+         ["migrate", "migrate --steps", "migrate --format json", "check", "explain", "digest"]
          + ["render --view " + view for view in
             ("migrate", "raw", "handoff", "conversion", "digests", "findings")]),
         ("deep12m", lambda: "[" * 12_000_000, corpus),

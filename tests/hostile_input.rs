@@ -520,12 +520,14 @@ fn an_a2a_object_costs_one_tree_in_every_command_that_migrates_it() {
     // `--format json` built the report as a tree holding a copy of the result and every path
     // a step changed as an object (about 100 and 160 times this Task). Now the tree is
     // migrated in place, the input kept as its canonical text, the result printed before the
-    // replay, and the report written straight out.
+    // replay, and the report written straight out. `digest` kept a copy of the object and a
+    // whole migration beside the parse; it now digests in place and judges one copy.
     let commands: &[&[&str]] = &[
         &["migrate"],
         &["migrate", "--steps"],
         &["migrate", "--format", "json"],
         &["explain"],
+        &["digest"],
     ];
     within_tree_memory_bound("task.json", &task_of_tiny_parts(30_000), commands);
     let mut with_check = commands.to_vec();

@@ -3,7 +3,7 @@
 use super::common::{for_each_packet, ConversionFlags};
 use super::{CliError, Exit, Output};
 use crate::a2a::convert;
-use crate::corpus::{kind_after_conversion, migration_for, PacketKind, Source};
+use crate::corpus::{kind_after_conversion, migrated_digest, take_tree, PacketKind, Source};
 use crate::freeze::CanonicalShape;
 use crate::json::digest_value;
 use clap::ValueEnum;
@@ -133,13 +133,17 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             }
             return;
         }
-        let conversion = convert(&packet.bytes, &options);
+        let mut conversion = convert(&packet.bytes, &options);
         // The one classifier decides which digests a file has, as in `ls`, `check` and the TUI.
         let mut reparsed = None;
         let (kind, parsed) = kind_after_conversion(&packet, &conversion, &mut reparsed);
-        let chosen: Result<Vec<(Value, &str)>, String> = match (parsed, kind.canonical_shape()) {
+        let source = &packet.source;
+        // The lines to print (`HEX  PART  SOURCE`), or why there are none.
+        // Whether an A2A object's migrated digest follows (judged on the tree, given up).
+        let mut migrated = false;
+        let chosen: Result<Vec<String>, String> = match (parsed, kind.canonical_shape()) {
             (Ok(value), Some(shape)) => canonical_part(value, shape, args.part)
-                .map(|(value, part)| vec![(value, part.name())])
+                .map(|(value, part)| vec![digest_line(&value, part.name(), source)])
                 .ok_or_else(|| {
                     format!(
                         "the {} has no {} part",
@@ -147,7 +151,12 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                         args.part.unwrap_or(Part::Payload).name()
                     )
                 }),
-            (Ok(value), None) if kind != PacketKind::RawA2a => object_parts(value, kind, args.part),
+            (Ok(value), None) if kind != PacketKind::RawA2a => {
+                object_parts(value, kind, args.part, source).map(|(lines, judge)| {
+                    migrated = judge;
+                    lines
+                })
+            }
             _ => match conversion.converted() {
                 Some(converted) => {
                     let part = args.part.unwrap_or(Part::Payload);
@@ -161,7 +170,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                         Part::Migrated => None,
                     };
                     value
-                        .map(|value| vec![(value, part.name())])
+                        .map(|value| vec![digest_line(&value, part.name(), source)])
                         .ok_or_else(|| format!("a raw packet has no {} part", part.name()))
                 }
                 None => Err(conversion
@@ -177,10 +186,27 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                     .unwrap_or_default()),
             },
         };
+        let chosen = chosen.and_then(|mut lines| {
+            if !migrated {
+                return Ok(lines);
+            }
+            // Last, on the parsed tree given up: migrated in place, the one tree of a big
+            // object (a copy of it and a migration beside the parse were three).
+            let digest = take_tree(&mut conversion, &mut reparsed)
+                .and_then(|tree| migrated_digest(kind, tree));
+            match digest {
+                Some(digest) => lines.push(format!("{digest}  migrated  {source}")),
+                None if args.part == Some(Part::Migrated) => {
+                    return Err(format!("{} has no migrated part", kind.name()));
+                }
+                None => {}
+            }
+            Ok(lines)
+        });
         match chosen {
-            Ok(parts) => {
-                for (value, part) in parts {
-                    output.line(&digest_line(&value, part, &packet.source));
+            Ok(lines) => {
+                for line in lines {
+                    output.line(&line);
                 }
             }
             Err(reason) => {
@@ -209,29 +235,31 @@ fn digest_line(value: &Value, part: &str, source: &Source) -> String {
     format!("{digest}  handoff  {source}  [{state}]")
 }
 
-/// The digests of a file that is neither a raw packet nor canonical evidence, as the TUI's
-/// Digests tab shows them: the whole object, its `handoff` member when it has one, and for
-/// an A2A object the migrated form `check` records.
+/// The digest lines of a file that is neither a raw packet nor canonical evidence, as the
+/// TUI's Digests tab shows them: the whole object and its `handoff` member when it has one,
+/// digested where they are (not copied), and whether an A2A object's migrated form (the one
+/// `check` records) follows, judged by the caller on the tree once these are taken.
 fn object_parts(
     value: &Value,
     kind: PacketKind,
     part: Option<Part>,
-) -> Result<Vec<(Value, &'static str)>, String> {
-    let migrated = || migration_for(kind, value).map(|migration| migration.result);
-    let handoff = || value.get("handoff").cloned();
+    source: &Source,
+) -> Result<(Vec<String>, bool), String> {
+    let handoff = || {
+        value
+            .get("handoff")
+            .map(|handoff| digest_line(handoff, "handoff", source))
+    };
     let Some(part) = part else {
-        let mut parts = vec![(value.clone(), "object")];
-        parts.extend(handoff().map(|handoff| (handoff, "handoff")));
-        parts.extend(migrated().map(|result| (result, "migrated")));
-        return Ok(parts);
+        let mut lines = vec![digest_line(value, "object", source)];
+        lines.extend(handoff());
+        return Ok((lines, true));
     };
     let chosen = match part {
-        Part::Object => Some(value.clone()),
-        Part::Handoff => handoff(),
-        Part::Migrated => migrated(),
+        Part::Object => Some((vec![digest_line(value, "object", source)], false)),
+        Part::Handoff => handoff().map(|line| (vec![line], false)),
+        Part::Migrated => Some((Vec::new(), true)),
         _ => None,
     };
-    chosen
-        .map(|chosen| vec![(chosen, part.name())])
-        .ok_or_else(|| format!("{} has no {} part", kind.name(), part.name()))
+    chosen.ok_or_else(|| format!("{} has no {} part", kind.name(), part.name()))
 }

@@ -391,6 +391,15 @@ pub fn migration_for(kind: PacketKind, value: &Value) -> Option<Migration> {
     Migration::run(value, migration_direction(kind)?, &Choices::none()).ok()
 }
 
+/// The digest of the migrated form [`migration_for`] gives, from a judgement of a tree the
+/// caller gives up (migrated in place, nothing of its steps kept).
+pub fn migrated_digest(kind: PacketKind, value: Value) -> Option<crate::json::Digest> {
+    let direction = migration_direction(kind)?;
+    Judgement::of_owned(value, direction)
+        .ok()
+        .map(|judgement| judgement.result_digest)
+}
+
 /// [`migration_for`] on a tree the caller gives up: the migration keeps it as its input
 /// instead of a copy.
 pub fn migration_owned(kind: PacketKind, value: Value) -> Option<Migration> {
