@@ -295,19 +295,19 @@ fn print_trace(name: &str, mut migration: Migration, out: &mut Output) {
         out.line(&format!("  MIXED: {conflict}"));
     }
     out.line("");
-    // The result is printed after the steps, as text made now: the replay below makes a
-    // tree of its own, and two trees of a big object are what this command's memory was.
-    let result = terminal_safe_json(&migration.result);
+    // The result is printed after the steps, from the tree the replay ends with: the replay
+    // makes a tree of its own, and two trees of a big object are what this command's memory
+    // was (then the result's text beside a step's two texts and their diff).
     migration.drop_result();
     let total = migration.steps.len();
     // One replay for all the diffs: the per-step documents are not kept in the migration.
     let mut index = 0;
-    migration.each_step_diff(2, |run, diff| {
+    let result = migration.each_step_diff_then_result(2, |run, diff| {
         print_step(index, total, run, diff, out);
         index += 1;
     });
     out.line(&format!("result ({}):", target_label(migration.direction)));
-    out.line(&result);
+    out.line(&terminal_safe_json(&result));
     drop(result);
     out.line("");
     // Step warnings were printed under their steps; these come from detection and parsing.

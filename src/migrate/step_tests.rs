@@ -698,6 +698,9 @@ fn a_migration_of_a_tree_given_up_replays_from_its_text_as_one_of_a_shared_tree(
             match (shared, owned) {
                 (Ok(shared), Ok(owned)) => {
                     assert_eq!(*owned.input(), doc);
+                    // The replay ends with the result (as the input when already at target).
+                    let replayed = owned.each_step_diff_then_result(2, |_, _| {});
+                    assert_eq!(replayed, owned.result, "{doc}");
                     assert_eq!(everything(&owned), everything(&shared), "{doc}");
                     compared += 1;
                 }

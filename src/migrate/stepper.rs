@@ -283,14 +283,36 @@ impl Migration {
     pub fn each_step_diff(
         &self,
         context: usize,
-        mut visit: impl FnMut(&StepRun, &mut dyn Iterator<Item = DiffLine>),
+        visit: impl FnMut(&StepRun, &mut dyn Iterator<Item = DiffLine>),
     ) {
+        self.replay_diffs(context, visit);
+    }
+
+    /// [`Migration::each_step_diff`], then the result as the replay built it again, for a
+    /// holder that dropped its own ([`Migration::drop_result`]) before replaying: the
+    /// replay's tree is then the only one, and the texts of the result and of a step are
+    /// never alive together (`migrate --steps` prints the result after the steps).
+    pub fn each_step_diff_then_result(
+        &self,
+        context: usize,
+        visit: impl FnMut(&StepRun, &mut dyn Iterator<Item = DiffLine>),
+    ) -> Value {
+        // Already at the target version: nothing was replayed, the result is the input.
+        self.replay_diffs(context, visit)
+            .unwrap_or_else(|| self.input_copy())
+    }
+
+    fn replay_diffs(
+        &self,
+        context: usize,
+        mut visit: impl FnMut(&StepRun, &mut dyn Iterator<Item = DiffLine>),
+    ) -> Option<Value> {
         self.replay(0, |at, before, after| {
             if let Some(run) = self.steps.get(at) {
                 diff::with_text_lines(before, after, context, |lines| visit(run, lines));
             }
             true
-        });
+        })
     }
 
     /// Runs the steps again on the input, calling `visit(index, before, after)` with the
@@ -298,9 +320,15 @@ impl Migration {
     /// in the same order, as `steps`), from the one numbered `first` on, until it says stop.
     /// Only the document and the two texts are alive; the texts are what the line diff needs
     /// anyway.
-    fn replay(&self, first: usize, mut visit: impl FnMut(usize, &str, &str) -> bool) {
+    ///
+    /// Returns the document when every step ran (nobody said stop): the result, built again.
+    fn replay(
+        &self,
+        first: usize,
+        mut visit: impl FnMut(usize, &str, &str) -> bool,
+    ) -> Option<Value> {
         if self.already_at_target {
-            return;
+            return None;
         }
         let mut doc = self.input_copy();
         let mut before: Option<String> = None;
@@ -326,11 +354,12 @@ impl Migration {
             }
             let new = canonical_pretty(&doc);
             if !visit(index, &old, &new) {
-                return;
+                return None;
             }
             before = Some(new);
             index += 1;
         }
+        Some(doc)
     }
 
     /// What switching off `off` does to the result: a diff from the full result to it.
