@@ -538,3 +538,51 @@ fn mouse_click_selects_and_wheel_scrolls() {
     );
     assert_eq!((app.selected, app.rows.len()), (1, rows));
 }
+
+/// Draws `app` once, then again with every line it built for the packet forgotten.
+fn warm_and_cold(app: &App, terminal: &mut Terminal<TestBackend>) -> (Buffer, Buffer) {
+    terminal.draw(|frame| view(app, frame)).unwrap();
+    let warm = terminal.backend().buffer().clone();
+    if let Some(selected) = &app.detail {
+        selected.drawn.borrow_mut().clear();
+    }
+    // A fresh terminal: the backend's buffer then holds the whole frame, not a patch.
+    let mut fresh = Terminal::new(TestBackend::new(app.size.0, app.size.1)).unwrap();
+    fresh.draw(|frame| view(app, frame)).unwrap();
+    (warm, fresh.backend().buffer().clone())
+}
+
+#[test]
+fn lines_kept_between_frames_draw_as_lines_built_afresh() {
+    // The Migrate and Conversion views keep the lines they build per view state; every key
+    // that changes what they show must give the frame a freshly built view would.
+    for corpus in ["fixtures/migrate", "fixtures/a2a"] {
+        for color in [true, false] {
+            let mut app = app_on(corpus, color);
+            let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+            let sequence = "7ljj njp kk2m3 7l pjjdm2h2ljjGgj7jjnjh";
+            let mut compared = 0;
+            // ASCII keys: a char's index is its byte offset.
+            for (index, c) in sequence.char_indices() {
+                if index % 9 == 8 {
+                    press(&mut app, KeyCode::Down);
+                }
+                match c {
+                    ' ' => press(&mut app, KeyCode::Char(' ')),
+                    'G' => press(&mut app, KeyCode::PageDown),
+                    _ => press(&mut app, KeyCode::Char(c)),
+                }
+                let (warm, cold) = warm_and_cold(&app, &mut terminal);
+                assert_eq!(
+                    warm,
+                    cold,
+                    "{corpus} after {:?}:\n{}",
+                    &sequence[..=index],
+                    screen_text(&warm)
+                );
+                compared += 1;
+            }
+            assert!(compared > 30);
+        }
+    }
+}

@@ -170,6 +170,9 @@ pub struct SelectedDetail {
     pub bundle: Option<Result<Arc<crate::bundle::inspect::Inspection>, String>>,
     /// The lines views built for this packet, by view state (see `views::window::cached`).
     pub drawn: super::views::window::DrawnCache,
+    /// The Digests tab's digest of the whole object, taken once: hashing a big object's
+    /// canonical bytes takes longer than a frame.
+    pub object_digest: std::cell::OnceCell<String>,
 }
 
 /// A directory's golden manifest as read from disk (`None`: there is none), or why not.
@@ -368,6 +371,7 @@ impl App {
             golden,
             bundle,
             drawn: Default::default(),
+            object_digest: Default::default(),
         });
     }
 

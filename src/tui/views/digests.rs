@@ -35,13 +35,17 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
     if detail.explanations.is_empty() {
         if let Some(value) = &detail.parsed {
             lines.push(heading("digests of the object as given", theme));
-            lines.push(part_line(
-                app,
-                0,
-                &PartRow::new("object", value, None),
-                area.width,
-                theme,
-            ));
+            let digest = || digest_text("object", value);
+            let row = PartRow {
+                part: "object",
+                actual: match &app.detail {
+                    Some(selected) => selected.object_digest.get_or_init(digest).clone(),
+                    None => digest(),
+                },
+                expected: None,
+                same: None,
+            };
+            lines.push(part_line(app, 0, &row, area.width, theme));
             if let Some(handoff) = handoff_of(value) {
                 lines.push(part_line(
                     app,
