@@ -2,6 +2,7 @@
 # Compares `render` output of two binaries byte for byte: every view of every fixture packet
 # (a few key sequences and two sizes), and of the big packets of scripts/memory_cases.py.
 #   scripts/render_identical.sh NEW_BIN OLD_BIN [BIG_FILE...]
+#   FIXTURES= scripts/render_identical.sh NEW_BIN OLD_BIN BIG_FILE...   (the big files only)
 # Prints each difference and a count; exit 1 when anything differs. The current clock (a
 # timestamp with nanoseconds, which expiry findings show) is masked before comparing.
 set -u
@@ -23,7 +24,7 @@ compare() { # args...
   fi
 }
 views="raw conversion handoff digests findings migrate"
-for dir in fixtures/*/; do
+for dir in ${FIXTURES-fixtures/*/}; do
   for file in $(cd "$dir" && find . -type f \( -name '*.json' -o -name '*.ndjson' \) | sort); do
     select=${file#./}
     for view in $views; do
