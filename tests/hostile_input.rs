@@ -357,15 +357,32 @@ fn ignored_and_hidden_files_are_left_out_unless_no_ignore() {
 
 /// Runs `args` on a file of `bytes` and checks the memory bound against its size.
 fn within_memory_bound(name: &str, bytes: &[u8], commands: &[&[&str]]) {
+    within_bound(name, bytes, commands, memory_bound, 2);
+}
+
+/// Runs each command on `text` (as FILE) and checks it stays within 64 MiB + 32x the input.
+fn within_tree_memory_bound(name: &str, text: &str, commands: &[&[&str]]) {
+    within_bound(name, text.as_bytes(), commands, tree_memory_bound, 1);
+}
+
+/// Runs each command on a file of `bytes`: it must exit with at most `max_code` and peak
+/// under `bound(size)`.
+fn within_bound(
+    name: &str,
+    bytes: &[u8],
+    commands: &[&[&str]],
+    bound: fn(u64) -> u64,
+    max_code: i32,
+) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join(name), bytes).unwrap();
     for args in commands {
         let mut args = args.to_vec();
         args.push(name);
         let outcome = run_guarded(dir.path(), &args, None);
-        assert!(outcome.code <= 2, "{args:?}: {}", outcome.stderr);
+        assert!(outcome.code <= max_code, "{args:?}: {}", outcome.stderr);
         assert!(
-            outcome.peak_rss_bytes < memory_bound(bytes.len() as u64),
+            outcome.peak_rss_bytes < bound(bytes.len() as u64),
             "{args:?}: peak RSS {} MiB for {} bytes",
             outcome.peak_rss_bytes >> 20,
             bytes.len()
@@ -492,24 +509,6 @@ fn agent_card_of_skills(count: usize) -> String {
         "skills": skills,
     })
     .to_string()
-}
-
-/// Runs each command on `text` (as FILE) and checks it stays within 64 MiB + 32x the input.
-fn within_tree_memory_bound(name: &str, text: &str, commands: &[&[&str]]) {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join(name), text).unwrap();
-    for args in commands {
-        let mut args = args.to_vec();
-        args.push(name);
-        let outcome = run_guarded(dir.path(), &args, None);
-        assert!(outcome.code <= 1, "{args:?}: {}", outcome.stderr);
-        assert!(
-            outcome.peak_rss_bytes < tree_memory_bound(text.len() as u64),
-            "{args:?}: peak RSS {} MiB for {} bytes",
-            outcome.peak_rss_bytes >> 20,
-            text.len()
-        );
-    }
 }
 
 #[test]

@@ -14,6 +14,21 @@ pub(super) struct Parser<'a> {
     pub(super) canonical_data: bool,
 }
 
+impl<'a> Parser<'a> {
+    /// A parser at the start of `text`; `max_depth` is the caller's limit, never above
+    /// [`FAST_DEPTH`] (deeper input falls back to the tree route).
+    fn new(text: &'a str, max_depth: u64, canonical_data: bool) -> Parser<'a> {
+        Parser {
+            text,
+            pos: 0,
+            max_depth: usize::try_from(max_depth)
+                .unwrap_or(usize::MAX)
+                .min(FAST_DEPTH),
+            canonical_data,
+        }
+    }
+}
+
 /// Parses one JSON value filling all of `text` (JSON whitespace around it allowed).
 pub fn parse(text: &str, max_depth: u64) -> Option<Node<'_>> {
     parse_with(text, max_depth, false)
@@ -36,14 +51,7 @@ pub fn parse_envelope<'a>(
     max_depth: u64,
     each: &mut dyn FnMut(&str, Node<'a>) -> Option<()>,
 ) -> Option<()> {
-    let mut parser = Parser {
-        text,
-        pos: 0,
-        max_depth: usize::try_from(max_depth)
-            .unwrap_or(usize::MAX)
-            .min(FAST_DEPTH),
-        canonical_data: true,
-    };
+    let mut parser = Parser::new(text, max_depth, true);
     parser.whitespace();
     parser.envelope(each)?;
     parser.whitespace();
@@ -51,14 +59,7 @@ pub fn parse_envelope<'a>(
 }
 
 fn parse_with(text: &str, max_depth: u64, canonical_data: bool) -> Option<Node<'_>> {
-    let mut parser = Parser {
-        text,
-        pos: 0,
-        max_depth: usize::try_from(max_depth)
-            .unwrap_or(usize::MAX)
-            .min(FAST_DEPTH),
-        canonical_data,
-    };
+    let mut parser = Parser::new(text, max_depth, canonical_data);
     parser.whitespace();
     let node = parser.value(0)?;
     parser.whitespace();
