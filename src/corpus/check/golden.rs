@@ -1,0 +1,171 @@
+//! A converted packet against its golden entry: the duplicate keys the entry acknowledges,
+//! the goldens it lacks, and each mode's recorded fields against the conversion.
+
+use super::outcome::{recorded_mode, GoldenLookup, GoldenVerdict};
+use crate::a2a::Mode;
+use crate::corpus::evaluate::not_json_reason_of;
+use crate::corpus::status::{CheckFinding, FindingKind};
+use crate::corpus::{ModeResult, ModeSummary, PacketKind, PacketSummary, RawPacket};
+use crate::freeze::HandoffState;
+use crate::golden::{diff_json, shown_value, GoldenEntry, ModeGolden};
+use crate::json::safe_text;
+
+pub(super) fn duplicate_findings(
+    found: &crate::corpus::PathList,
+    entry: Option<&GoldenEntry>,
+    findings: &mut Vec<CheckFinding>,
+) {
+    let acknowledged = entry
+        .map(|entry| entry.duplicate_keys.as_slice())
+        .unwrap_or(&[]);
+    if found.same_as(acknowledged) {
+        return;
+    }
+    if found.is_empty() {
+        findings.push(CheckFinding::new(
+            FindingKind::GoldenMismatch,
+            None,
+            format!(
+                "the manifest acknowledges duplicate keys at {} but the packet has none now",
+                safe_text(&acknowledged.join(" "))
+            ),
+        ));
+        return;
+    }
+    let mut message = format!(
+        "duplicate keys at {}: a JSON parser keeps the last value, a reader may see the first",
+        safe_text(&joined(found))
+    );
+    if !acknowledged.is_empty() {
+        message.push_str(&format!(
+            " (the manifest acknowledges {})",
+            safe_text(&acknowledged.join(" "))
+        ));
+    }
+    findings.push(CheckFinding::new(FindingKind::DuplicateKeys, None, message));
+}
+
+/// The paths separated by spaces, written straight into one string (500k of them are 4.5 MB).
+fn joined(paths: &crate::corpus::PathList) -> String {
+    let mut text = String::new();
+    for (index, path) in paths.iter().enumerate() {
+        if index > 0 {
+            text.push(' ');
+        }
+        text.push_str(path);
+    }
+    text
+}
+
+/// A converted-kind packet's missing goldens: one finding for the packet when it has no
+/// entry, one per mode when the entry lacks a mode. Bytes that are not JSON and have no golden
+/// expecting that are an error, not merely unrecorded.
+pub(super) fn missing_golden_findings(
+    packet: &RawPacket,
+    summary: &PacketSummary,
+    golden: GoldenLookup<'_>,
+    verdicts: &[GoldenVerdict; 2],
+    findings: &mut Vec<CheckFinding>,
+) {
+    let missing: Vec<Mode> = summary
+        .evaluated_modes()
+        .map(|mode_summary| mode_summary.mode)
+        .filter(|&mode| verdicts[mode.index()] == GoldenVerdict::Missing)
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    if summary.kind == PacketKind::NotJson {
+        // The converter's own rule for these bytes (C3, invalid JSON), so that `check` and
+        // `convert`/`explain` name the same row.
+        let rule = summary
+            .evaluated_modes()
+            .find_map(|mode_summary| match mode_summary.result {
+                ModeResult::Rejected { rule, .. } => Some(rule),
+                ModeResult::Converted { .. } => None,
+            });
+        let mut finding = CheckFinding::new(
+            FindingKind::NotJson,
+            None,
+            format!("not JSON: {}", not_json_reason_of(&packet.bytes)),
+        );
+        if let Some(rule) = rule {
+            finding = finding.with_rule(rule);
+        }
+        findings.push(finding);
+        return;
+    }
+    match golden {
+        GoldenLookup::Missing(reason) => findings.push(CheckFinding::new(
+            FindingKind::NoGolden,
+            None,
+            reason.to_owned(),
+        )),
+        GoldenLookup::Entry(_) => {
+            for mode in missing {
+                findings.push(CheckFinding::new(
+                    FindingKind::NoGolden,
+                    Some(mode),
+                    format!("the manifest entry records nothing for {mode} mode"),
+                ));
+            }
+        }
+    }
+}
+
+/// Compares a mode's golden with its outcome; `None` when every recorded field matches.
+pub fn golden_finding(
+    mode: Mode,
+    expected: &ModeGolden,
+    actual_summary: &ModeSummary,
+) -> Option<CheckFinding> {
+    let actual = recorded_mode(actual_summary);
+    let differing: Vec<(&str, String, String)> = expected
+        .fields()
+        .into_iter()
+        .zip(actual.fields())
+        .filter_map(|((field, want), (_, got))| match want {
+            Some(want) if Some(&want) != got.as_ref() => Some((
+                field,
+                shown_value(&want),
+                got.map(|got| shown_value(&got))
+                    .unwrap_or_else(|| "absent".to_owned()),
+            )),
+            _ => None,
+        })
+        .collect();
+    if differing.is_empty() {
+        return None;
+    }
+    let message = if expected.error.is_some() != actual.error.is_some() {
+        format!(
+            "{mode}: golden expects {}, the conversion gives {}",
+            expected.describe(),
+            actual.describe()
+        )
+    } else {
+        let parts: Vec<String> = differing
+            .iter()
+            .map(|(field, want, got)| format!("{field} {want} -> {got}"))
+            .collect();
+        format!("{mode}: {}", parts.join("; "))
+    };
+    let mut finding = CheckFinding::new(FindingKind::GoldenMismatch, Some(mode), message);
+    let expected_state = expected.state.or_else(|| {
+        expected
+            .handoff
+            .as_ref()
+            .and_then(HandoffState::from_digest)
+    });
+    if let (Some(want), Some(got)) = (expected_state, actual.state) {
+        if want != got {
+            finding = finding.with_diff(diff_json(
+                &want.to_json(),
+                &got.to_json(),
+                &format!("golden handoff ({mode})"),
+                &format!("converted handoff ({mode})"),
+            ));
+        }
+    }
+    Some(finding)
+}

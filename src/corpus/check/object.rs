@@ -1,0 +1,165 @@
+//! A packet's outcome as an object golden (kinds that are not converted, and bundles as a
+//! whole) and its comparison with the manifest's: recorded findings or drift.
+
+use super::outcome::GoldenLookup;
+use crate::bundle::BundleReport;
+use crate::corpus::status::{CheckFinding, FindingKind, Status};
+use crate::corpus::{PacketKind, PacketSummary};
+use crate::golden::{diff_json, shown_value, ObjectGolden};
+use crate::json::{digest_value, safe_text, Digest};
+use serde_json::Value;
+
+/// What `check` concluded about a packet of a kind that is not converted, in the terms of
+/// its object golden.
+pub(super) fn current_object(
+    value: &Value,
+    summary: &PacketSummary,
+    findings: &[CheckFinding],
+    migrated: Option<Digest>,
+) -> ObjectGolden {
+    let ids = |status: Status| -> Vec<String> {
+        findings
+            .iter()
+            .filter(|finding| expectable(finding.kind) && finding.kind.status() == status)
+            .map(|finding| finding.rule.clone().unwrap_or_else(|| "?".to_owned()))
+            .collect()
+    };
+    ObjectGolden {
+        kind: summary.kind,
+        object: digest_value(value),
+        state: summary.canonical_state,
+        migrated,
+        verdict: None,
+        run_root: None,
+        failing: ids(Status::Finding),
+        warning: ids(Status::Conforms),
+    }
+}
+
+/// A bundle that fails upstream's verification: one finding with upstream's code as its
+/// rule, class and message, the step of the spec and what the check compared.
+pub(super) fn bundle_finding(report: &BundleReport) -> Option<CheckFinding> {
+    let error = report.error()?;
+    let mut message = format!(
+        "{}: {} ({}); spec step {}",
+        error.class().as_str(),
+        safe_text(&error.message),
+        error.code.as_str(),
+        error.step
+    );
+    if let Some(compared) = &error.compared {
+        message.push_str(&format!(
+            "; {}: expected {}, found {}",
+            safe_text(&compared.what),
+            safe_text(&compared.expected),
+            safe_text(&compared.found)
+        ));
+    }
+    let mut finding =
+        CheckFinding::new(FindingKind::BundleError, None, message).with_rule(error.code.as_str());
+    finding.class = Some(error.class().as_str());
+    Some(finding)
+}
+
+/// What a golden records for a bundle as a whole.
+pub(super) fn bundle_object(report: &BundleReport, findings: &[CheckFinding]) -> ObjectGolden {
+    ObjectGolden {
+        kind: PacketKind::Bundle,
+        object: report.manifest_digest,
+        state: None,
+        migrated: None,
+        verdict: Some(report.verdict_key()),
+        run_root: report.run_root().map(str::to_owned),
+        failing: findings
+            .iter()
+            .filter(|finding| finding.kind == FindingKind::BundleError)
+            .filter_map(|finding| finding.rule.clone())
+            .collect(),
+        warning: Vec::new(),
+    }
+}
+
+/// Findings an object golden can record as what the packet is for: the verdicts of its
+/// audit, profile or migration check (never drift, unreadable input or duplicate keys).
+fn expectable(kind: FindingKind) -> bool {
+    matches!(
+        kind,
+        FindingKind::AuditError
+            | FindingKind::AuditWarning
+            | FindingKind::ProfileFailure
+            | FindingKind::ProfileWarning
+            | FindingKind::MigrationFinding
+            | FindingKind::BundleError
+    )
+}
+
+/// Compares an object's outcome with its golden: equal moves the recorded findings out of the
+/// packet's account; different is drift, with the fields that changed and a diff.
+pub(super) fn compare_object(
+    current: &ObjectGolden,
+    golden: GoldenLookup<'_>,
+    findings: &mut Vec<CheckFinding>,
+    recorded_findings: &mut Vec<CheckFinding>,
+) {
+    let entry = match golden {
+        GoldenLookup::Entry(entry) => entry,
+        GoldenLookup::Missing(reason) => {
+            findings.push(CheckFinding::new(
+                FindingKind::NoGolden,
+                None,
+                reason.to_owned(),
+            ));
+            return;
+        }
+    };
+    let Some(expected) = &entry.object else {
+        let message = if entry.modes.iter().any(Option::is_some) {
+            format!(
+                "golden expects a converted packet (strict/lenient outcomes), the file is now {} ({})",
+                current.kind.tag(),
+                current.kind.name()
+            )
+        } else {
+            "the manifest entry records nothing for this packet".to_owned()
+        };
+        let kind = if entry.modes.iter().any(Option::is_some) {
+            FindingKind::GoldenMismatch
+        } else {
+            FindingKind::NoGolden
+        };
+        findings.push(CheckFinding::new(kind, None, message));
+        return;
+    };
+    if **expected == *current {
+        let (recorded, rest): (Vec<CheckFinding>, Vec<CheckFinding>) = std::mem::take(findings)
+            .into_iter()
+            .partition(|finding| expectable(finding.kind));
+        *findings = rest;
+        recorded_findings.extend(recorded);
+        return;
+    }
+    let parts: Vec<String> = expected
+        .fields()
+        .into_iter()
+        .zip(current.fields())
+        .filter(|((_, want), (_, got))| want != got)
+        .map(|((field, want), (_, got))| {
+            let show = |value: Option<String>| match value {
+                None => "absent".to_owned(),
+                Some(text) if text.is_empty() => "[]".to_owned(),
+                Some(text) => shown_value(&text),
+            };
+            format!("{field} {} -> {}", show(want), show(got))
+        })
+        .collect();
+    findings.push(
+        CheckFinding::new(FindingKind::GoldenMismatch, None, parts.join("; ")).with_diff(
+            diff_json(
+                &expected.to_json(),
+                &current.to_json(),
+                "golden",
+                "this check",
+            ),
+        ),
+    );
+}

@@ -1,0 +1,123 @@
+//! `check_packet`: summarizes the packet, runs the checks its kind has, and sets its status
+//! and each mode's from the findings.
+
+use super::audit::{audit_findings, migration_findings, profile_findings};
+use super::golden::{duplicate_findings, golden_finding, missing_golden_findings};
+use super::object::{bundle_finding, bundle_object, compare_object, current_object};
+use super::outcome::{CheckOptions, GoldenLookup, GoldenVerdict, ModeCheck, PacketCheck};
+use super::paired::paired_finding;
+use crate::corpus::evaluate::{converted_kind, summarize_keeping, unaudited_bundle_event};
+use crate::corpus::pair::PairedFiles;
+use crate::corpus::status::{worst_status, Status};
+use crate::corpus::RawPacket;
+use crate::golden::records_object;
+use crate::json::for_each_duplicate_key;
+use serde_json::Value;
+
+/// Checks one packet.
+pub fn check_packet(
+    packet: &RawPacket,
+    options: &CheckOptions,
+    golden: GoldenLookup<'_>,
+    paired: &PairedFiles,
+) -> PacketCheck {
+    // An A2A object's migration is judged once, in the summary, and reported from there.
+    let mut judged = None;
+    let (summary, parsed) = summarize_keeping(packet, &options.evaluate, &mut judged);
+    // Only a kind with an object golden reads the tree again: any other lets it go now, before
+    // its repeated keys are listed (an object of 500k of them held both).
+    let parsed = parsed.filter(|_| records_object(summary.kind));
+    let entry = match golden {
+        GoldenLookup::Entry(entry) => Some(entry),
+        GoldenLookup::Missing(_) => None,
+    };
+    let mut findings = Vec::new();
+    let mut duplicate_key_paths = crate::corpus::PathList::new();
+    if summary.duplicate_keys > 0 {
+        for_each_duplicate_key(&packet.bytes, |duplicate| {
+            duplicate_key_paths.push(&duplicate.path.to_string());
+        });
+        duplicate_key_paths.shrink_to_fit();
+    }
+    duplicate_findings(&duplicate_key_paths, entry, &mut findings);
+    let mut verdicts = [GoldenVerdict::Missing; 2];
+    let mut object = None;
+    let mut recorded_findings = Vec::new();
+    // A bundle's non-A2A event: recorded, not audited.
+    let mut unchecked = false;
+    let baseline = if let Some(report) = &packet.bundle {
+        // The bundle as a whole: upstream's verdict, recorded with its run root.
+        findings.extend(bundle_finding(report));
+        let current = bundle_object(report, &findings);
+        compare_object(&current, golden, &mut findings, &mut recorded_findings);
+        object = Some(Box::new(current));
+        Status::Conforms
+    } else if converted_kind(summary.kind) {
+        for mode_summary in summary.evaluated_modes() {
+            let mode = mode_summary.mode;
+            let expected = entry.and_then(|entry| entry.mode(mode));
+            verdicts[mode.index()] = match expected {
+                Some(expected) => match golden_finding(mode, expected, mode_summary) {
+                    Some(finding) => {
+                        findings.push(finding);
+                        GoldenVerdict::Differs
+                    }
+                    None => GoldenVerdict::Matches,
+                },
+                None => GoldenVerdict::Missing,
+            };
+            if let Some(path) = &paired[mode.index()] {
+                findings.extend(paired_finding(packet, options, mode_summary, path));
+            }
+        }
+        missing_golden_findings(packet, &summary, golden, &verdicts, &mut findings);
+        Status::Conforms
+    } else if records_object(summary.kind) {
+        // Parsed once (by `summarize_keeping`) for the kind, the audit, profile or migration
+        // and the object's digest.
+        let parsed = parsed.or_else(|| serde_json::from_slice::<Value>(&packet.bytes).ok());
+        if let Some(value) = parsed {
+            let mut migrated = None;
+            if summary.kind.canonical_shape().is_some() {
+                audit_findings(&value, &summary, &mut findings);
+            } else if summary.kind.is_profile() {
+                profile_findings(packet, &value, &summary, options, &mut findings);
+            } else {
+                migrated = migration_findings(judged.take(), &mut findings);
+            }
+            let current = current_object(&value, &summary, &findings, migrated);
+            compare_object(&current, golden, &mut findings, &mut recorded_findings);
+            object = Some(Box::new(current));
+            if unaudited_bundle_event(&summary.source, &value) {
+                unchecked = true;
+            }
+        }
+        if unchecked {
+            Status::NotChecked
+        } else {
+            Status::Conforms
+        }
+    } else {
+        Status::NotChecked
+    };
+    let status = worst_status(baseline, &findings, None);
+    let mut modes = [None, None];
+    for mode_summary in summary.evaluated_modes() {
+        let mode = mode_summary.mode;
+        modes[mode.index()] = Some(ModeCheck {
+            mode,
+            status: worst_status(baseline, &findings, Some(mode)),
+            golden: verdicts[mode.index()],
+        });
+    }
+    PacketCheck {
+        summary,
+        status,
+        modes,
+        findings,
+        duplicate_key_paths,
+        object,
+        recorded_findings,
+        bundle: packet.bundle.clone(),
+    }
+}
