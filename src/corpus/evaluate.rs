@@ -17,7 +17,6 @@ use crate::migrate::{Choices, Direction, Judgement, Migration};
 use crate::profiles::{self, ProfileOptions, ProfileReport};
 use crate::rules::Severity;
 use serde_json::Value;
-use std::sync::Arc;
 
 /// How packets are evaluated: the modes a raw packet is converted in, and the options of the
 /// other handoff profiles.
@@ -456,7 +455,10 @@ pub struct PacketDetail {
     pub source: Source,
     pub classification: Classification,
     pub bytes: Vec<u8>,
-    pub parsed: Option<Arc<Value>>,
+    /// Whether `bytes` parse as JSON. The tree itself is not kept: [`PacketDetail::parsed`]
+    /// parses it again for the views that need one (they keep the lines they build from it),
+    /// and the migration migrates a tree of its own, so a big object is never two trees.
+    is_json: bool,
     /// Repeated keys, scanned when a view first asks ([`PacketDetail::duplicate_keys`]): an
     /// object of 500k different repeated keys holds a path each, about 50 MB, and only the
     /// findings view lists them.
@@ -482,15 +484,30 @@ impl PacketDetail {
             .get_or_init(|| scan_duplicate_keys(&self.bytes))
     }
 
-    /// The migration of an A2A protocol object (run on the first call, on the shared tree),
+    /// The packet as a JSON tree, parsed again on every call (`None`: not JSON). Callers
+    /// keep what they build from it, not the tree.
+    pub fn parsed(&self) -> Option<Value> {
+        if !self.is_json {
+            return None;
+        }
+        parse(&self.bytes).ok()
+    }
+
+    /// Whether the packet is JSON (without parsing it again).
+    pub fn is_json(&self) -> bool {
+        self.is_json
+    }
+
+    /// The migration of an A2A protocol object (run on the first call, on a tree of its own
+    /// that it migrates in place, keeping the input's canonical text for its replays),
     /// without its result tree (`result` is `null`: [`Migration::result_without`] builds it).
     pub fn migration(&self) -> Option<&Migration> {
         self.migration
             .get_or_init(|| {
                 let direction = migration_direction(self.classification.kind)?;
-                let value = Arc::clone(self.parsed.as_ref()?);
+                let value = self.parsed()?;
                 let mut migration =
-                    Migration::run_shared(value, direction, &Choices::none()).ok()?;
+                    Migration::run_owned(value, direction, &Choices::none()).ok()?;
                 // Views show its records and replay its steps for diffs; the result tree, as
                 // big as the packet's, would only sit beside it.
                 migration.drop_result();
@@ -524,8 +541,8 @@ pub fn detail_with_bundle(
     options: &EvaluateOptions,
     bundle: Option<&crate::bundle::BundleReport>,
 ) -> PacketDetail {
-    // One tree, shared by the views and the migration (its input).
-    let parsed = parse(&bytes).map(Arc::new);
+    // The tree is dropped once the detail is built (see `PacketDetail::is_json`).
+    let parsed = parse(&bytes);
     let classification = if source.line.is_none() && crate::bundle::is_bundle_path(&source.path) {
         // A bundle's own packet (its bytes are its manifest): the kind is the bundle's,
         // whatever its manifest holds.
@@ -534,10 +551,7 @@ pub fn detail_with_bundle(
             None => bundle_classification(&source.path),
         }
     } else {
-        classify(
-            parsed.as_deref().map_err(String::as_str),
-            source.file_name(),
-        )
+        classify(parsed.as_ref().map_err(String::as_str), source.file_name())
     };
     let explanations = if converted_kind(classification.kind) {
         options
@@ -569,7 +583,7 @@ pub fn detail_with_bundle(
         source,
         classification,
         bytes,
-        parsed: parsed.ok(),
+        is_json: parsed.is_ok(),
         duplicate_keys: std::sync::OnceLock::new(),
         explanations,
         audit,

@@ -471,7 +471,7 @@ fn detection_warnings(detection: &Detection) -> Vec<Finding> {
 /// What a migration keeps of its input.
 #[derive(Clone, Debug)]
 enum Kept {
-    /// A tree shared with the caller (the inspector keeps the packet's tree too), or one too
+    /// A tree shared with the caller ([`Migration::run_shared`]), or one too
     /// deep for its text to parse again.
     Tree(Arc<Value>),
     /// The canonical text of a tree the caller gave up: parsing it gives the same tree back

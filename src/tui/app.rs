@@ -170,9 +170,9 @@ pub struct SelectedDetail {
     pub bundle: Option<Result<Arc<crate::bundle::inspect::Inspection>, String>>,
     /// The lines views built for this packet, by view state (see `views::window::cached`).
     pub drawn: super::views::window::DrawnCache,
-    /// The Digests tab's digest of the whole object, taken once: hashing a big object's
-    /// canonical bytes takes longer than a frame.
-    pub object_digest: std::cell::OnceCell<String>,
+    /// The Digests tab's digests of the whole object and its handoff, taken once: hashing a
+    /// big object's canonical bytes takes longer than a frame (`None`: not JSON).
+    pub object_digests: std::cell::OnceCell<Option<super::views::ObjectDigests>>,
 }
 
 /// A directory's golden manifest as read from disk (`None`: there is none), or why not.
@@ -371,7 +371,7 @@ impl App {
             golden,
             bundle,
             drawn: Default::default(),
-            object_digest: Default::default(),
+            object_digests: Default::default(),
         });
     }
 

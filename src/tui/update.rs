@@ -538,10 +538,11 @@ fn open_whatif(app: &mut App) {
         app.message = Some("select a packet first".to_owned());
         return;
     };
-    let whatif = match (&detail.classification.kind, &detail.parsed) {
+    // Parsed again here: the detail keeps no tree.
+    let whatif = match (&detail.classification.kind, detail.parsed()) {
         (crate::corpus::PacketKind::RawA2a, Some(packet)) => WhatIf::new(
             detail.source.to_string(),
-            packet,
+            &packet,
             &app.options.evaluate.conversion,
             app.mode,
         ),

@@ -21,9 +21,9 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
                 theme,
             )];
             lines.push(super::text::classified_as(detail, theme));
-            if let Some(value) = &detail.parsed {
+            if let Some(value) = detail.parsed() {
                 lines.push(Line::default());
-                lines.extend(json_value_lines(value, theme));
+                lines.extend(json_value_lines(&value, theme));
             }
             lines
         });

@@ -33,27 +33,32 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
         ));
     }
     if detail.explanations.is_empty() {
-        if let Some(value) = &detail.parsed {
+        // Taken once per packet (hashing a big object takes longer than a frame, and the
+        // detail keeps no tree: it is parsed again for them).
+        let digests = match &app.detail {
+            Some(selected) => selected
+                .object_digests
+                .get_or_init(|| object_digests(detail))
+                .clone(),
+            None => object_digests(detail),
+        };
+        if let Some(digests) = digests {
             lines.push(heading("digests of the object as given", theme));
-            let digest = || digest_text("object", value);
             let row = PartRow {
                 part: "object",
-                actual: match &app.detail {
-                    Some(selected) => selected.object_digest.get_or_init(digest).clone(),
-                    None => digest(),
-                },
+                actual: digests.object,
                 expected: None,
                 same: None,
             };
             lines.push(part_line(app, 0, &row, area.width, theme));
-            if let Some(handoff) = handoff_of(value) {
-                lines.push(part_line(
-                    app,
-                    1,
-                    &PartRow::new("handoff", handoff, None),
-                    area.width,
-                    theme,
-                ));
+            if let Some(handoff) = digests.handoff {
+                let row = PartRow {
+                    part: "handoff",
+                    actual: handoff,
+                    expected: None,
+                    same: None,
+                };
+                lines.push(part_line(app, 1, &row, area.width, theme));
             }
         } else {
             lines.push(Line::from(Span::styled("not JSON: no digest", theme.dim())));
@@ -145,6 +150,23 @@ fn other(mode: Mode) -> Mode {
         Mode::Strict => Mode::Lenient,
         Mode::Lenient => Mode::Strict,
     }
+}
+
+/// The digest texts of a packet that is not converted: the whole object's and its
+/// handoff's, when it has one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectDigests {
+    pub object: String,
+    pub handoff: Option<String>,
+}
+
+/// [`ObjectDigests`] of the packet, from a tree parsed for them (`None`: not JSON).
+fn object_digests(detail: &PacketDetail) -> Option<ObjectDigests> {
+    let value = detail.parsed()?;
+    Some(ObjectDigests {
+        object: digest_text("object", &value),
+        handoff: handoff_of(&value).map(|handoff| digest_text("handoff", handoff)),
+    })
 }
 
 fn handoff_of(value: &serde_json::Value) -> Option<&serde_json::Value> {
@@ -311,10 +333,7 @@ pub fn copy_target(app: &App) -> Option<String> {
                 _ => converted.discovery_digest().to_hex(),
             })
         }
-        None => detail
-            .parsed
-            .as_ref()
-            .map(|value| digest_value(value).to_hex()),
+        None => detail.parsed().map(|value| digest_value(&value).to_hex()),
     }
 }
 

@@ -18,6 +18,8 @@ pub mod tabbar;
 pub mod text;
 pub mod window;
 
+pub use digests::ObjectDigests;
+
 use super::app::{App, Focus, Overlay, Tab};
 use super::keymap::{binding_label, Binding, Command, Context, KEYMAP};
 use super::theme::Theme;
