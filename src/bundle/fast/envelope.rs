@@ -1,66 +1,47 @@
 //! An event line's top-level object read member by member, for names already ascending.
 
+use super::members::Members;
 use super::parse::Parser;
 use super::scan::is_wide;
 use super::Node;
-use crate::bundle::limits::MAX_KEYS_PER_OBJECT;
 use std::borrow::Cow;
 
 impl<'a> Parser<'a> {
-    /// `object` at depth 1 for `parse_envelope`: the same grammar, whitespace and bounds, the
-    /// members handed over instead of collected.
+    /// `object` at depth 1 for `parse_envelope`: the same member loop (grammar, whitespace and
+    /// bounds), the members handed over instead of collected.
     pub(super) fn envelope(
         &mut self,
         each: &mut dyn FnMut(&str, Node<'a>) -> Option<()>,
     ) -> Option<()> {
-        let depth = 1;
-        if self.peek()? != b'{' || depth > self.max_depth {
+        if self.peek()? != b'{' {
             return None;
         }
-        self.pos += 1;
-        self.whitespace();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
-            return Some(());
-        }
-        let mut last: Option<Cow<'a, str>> = None;
-        let mut count = 0;
-        loop {
-            self.whitespace();
-            count += 1;
-            if self.peek()? != b'"' || count > MAX_KEYS_PER_OBJECT.min(256) {
-                return None;
-            }
-            let key = self.string()?;
-            if is_wide(key.as_bytes())
-                || last
-                    .as_ref()
-                    .is_some_and(|last| last.as_bytes() >= key.as_bytes())
-            {
-                return None;
-            }
-            self.whitespace();
-            if self.peek()? != b':' {
-                return None;
-            }
-            self.pos += 1;
-            self.whitespace();
-            let value = if key == "data" {
-                self.canonical_or_value(depth)?
-            } else {
-                self.value(depth)?
-            };
-            each(&key, value)?;
-            last = Some(key);
-            self.whitespace();
-            match self.peek()? {
-                b',' => self.pos += 1,
-                b'}' => {
-                    self.pos += 1;
-                    return Some(());
-                }
-                _ => return None,
-            }
-        }
+        self.members(1, &mut Envelope { each, last: None })
+    }
+}
+
+/// Hands each member to `each`, refusing names that do not ascend by bytes or that hold a
+/// character at or above U+E000 (where byte order is not JCS order).
+struct Envelope<'e, 'a> {
+    each: &'e mut dyn FnMut(&str, Node<'a>) -> Option<()>,
+    last: Option<Cow<'a, str>>,
+}
+
+impl<'a> Members<'a> for Envelope<'_, 'a> {
+    #[inline]
+    fn name(&mut self, key: &str) -> Option<()> {
+        let out_of_order = is_wide(key.as_bytes())
+            || self
+                .last
+                .as_ref()
+                .is_some_and(|last| last.as_bytes() >= key.as_bytes());
+        (!out_of_order).then_some(())
+    }
+
+    #[inline]
+    fn member(&mut self, key: Cow<'a, str>, value: Node<'a>) -> Option<()> {
+        (self.each)(&key, value)?;
+        self.last = Some(key);
+        Some(())
     }
 }

@@ -10,11 +10,11 @@
 //! `scan` (the primitives: whitespace, literals, numbers, strings), `value` (the general
 //! grammar, any value into a tree), `envelope` (an event's top-level object read member by
 //! member), `canonical` (a value already in JCS form, kept as text), `write` (a tree's JCS
-//! text). `value::object` and `envelope` share their member loop's shape on purpose: folding
-//! them is a performance question, measured separately.
+//! text), `members` (an object's member loop, which `value::object` and `envelope` share).
 
 mod canonical;
 mod envelope;
+mod members;
 mod node;
 mod parse;
 mod scan;

@@ -1,9 +1,9 @@
 //! The general grammar: any JSON value into a tree, objects' members sorted into JCS order.
 
+use super::members::Members;
 use super::parse::Parser;
 use super::scan::is_wide;
 use super::Node;
-use crate::bundle::limits::MAX_KEYS_PER_OBJECT;
 use std::borrow::Cow;
 
 impl<'a> Parser<'a> {
@@ -47,64 +47,52 @@ impl<'a> Parser<'a> {
     }
 
     fn object(&mut self, depth: usize) -> Option<Node<'a>> {
-        if depth > self.max_depth {
-            return None;
-        }
-        self.pos += 1;
         // An event's envelope has about 16 members: one allocation for them.
-        let mut members: Vec<(Cow<'a, str>, Node<'a>)> =
-            Vec::with_capacity(if depth == 1 { 20 } else { 0 });
-        // While names ascend by bytes (as a JCS writer leaves them) a new one above the last
-        // can be no duplicate, and no sort is needed at the end.
-        let mut ascending = true;
-        let mut wide = false;
-        self.whitespace();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
-            return Some(Node::Object(members));
+        let mut object = Object {
+            members: Vec::with_capacity(if depth == 1 { 20 } else { 0 }),
+            ascending: true,
+            wide: false,
+        };
+        self.members(depth, &mut object)?;
+        let mut members = object.members;
+        if !object.ascending || object.wide {
+            members.sort_by(|(a, _), (b, _)| jcs_key_order(a, b));
         }
-        loop {
-            self.whitespace();
-            if self.peek()? != b'"' || members.len() >= MAX_KEYS_PER_OBJECT.min(256) {
-                // Many keys: the slow path's set handles them without a quadratic scan.
+        Some(Node::Object(members))
+    }
+}
+
+/// Collects an object's members, refusing a repeated name.
+struct Object<'a> {
+    members: Vec<(Cow<'a, str>, Node<'a>)>,
+    /// While names ascend by bytes (as a JCS writer leaves them) a new one above the last
+    /// can be no duplicate, and no sort is needed at the end.
+    ascending: bool,
+    /// A name holds a character at or above U+E000: byte order is not JCS order, sort.
+    wide: bool,
+}
+
+impl<'a> Members<'a> for Object<'a> {
+    #[inline]
+    fn name(&mut self, key: &str) -> Option<()> {
+        self.wide |= is_wide(key.as_bytes());
+        let above_last = self
+            .members
+            .last()
+            .is_none_or(|(last, _)| last.as_bytes() < key.as_bytes());
+        if !(self.ascending && above_last) {
+            self.ascending = false;
+            if self.members.iter().any(|(k, _)| k == key) {
                 return None;
             }
-            let key = self.string()?;
-            wide |= is_wide(key.as_bytes());
-            let above_last = members
-                .last()
-                .is_none_or(|(last, _)| last.as_bytes() < key.as_bytes());
-            if !(ascending && above_last) {
-                ascending = false;
-                if members.iter().any(|(k, _)| *k == key) {
-                    return None;
-                }
-            }
-            self.whitespace();
-            if self.peek()? != b':' {
-                return None;
-            }
-            self.pos += 1;
-            self.whitespace();
-            let value = if self.canonical_data && depth == 1 && key == "data" {
-                self.canonical_or_value(depth)?
-            } else {
-                self.value(depth)?
-            };
-            members.push((key, value));
-            self.whitespace();
-            match self.peek()? {
-                b',' => self.pos += 1,
-                b'}' => {
-                    self.pos += 1;
-                    if !ascending || wide {
-                        members.sort_by(|(a, _), (b, _)| jcs_key_order(a, b));
-                    }
-                    return Some(Node::Object(members));
-                }
-                _ => return None,
-            }
         }
+        Some(())
+    }
+
+    #[inline]
+    fn member(&mut self, key: Cow<'a, str>, value: Node<'a>) -> Option<()> {
+        self.members.push((key, value));
+        Some(())
     }
 }
 
