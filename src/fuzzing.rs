@@ -42,17 +42,55 @@ pub fn manifest(data: &[u8]) {
     }
 }
 
-/// A2A detection and migration, forward and reverse.
+/// A2A detection and migration, forward and reverse, on a tree given up (`run_owned`, as
+/// `migrate` runs) and on a shared one (`run_shared`, as the inspector's check does): both
+/// record the same steps and result; the replays (streamed step diffs, one step's texts, the
+/// result built again after `drop_result`) find the steps that were recorded and end with the
+/// recorded result.
 pub fn migrate(data: &[u8]) {
     let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else {
         return;
     };
+    let shared_input = std::sync::Arc::new(value.clone());
     for direction in [Direction::Forward, Direction::Reverse] {
-        if let Ok(migration) = Migration::run(&value, direction, &Choices::default()) {
-            migration.each_step_diff(2, |_, _| {});
-            let _ = migration.step_diff(migration.steps.len().saturating_sub(1), 2);
-            let _ = serde_json::to_string(&migration.report());
+        let owned = Migration::run_owned(value.clone(), direction, &Choices::default());
+        let shared = Migration::run_shared(shared_input.clone(), direction, &Choices::default());
+        let (mut migration, shared) = match (owned, shared) {
+            (Ok(owned), Ok(shared)) => (owned, shared),
+            (Err(_), Err(_)) => continue,
+            (owned, shared) => panic!(
+                "run_owned ok: {}, run_shared ok: {}",
+                owned.is_ok(),
+                shared.is_ok()
+            ),
+        };
+        assert_eq!(
+            migration.result, shared.result,
+            "owned and shared results differ"
+        );
+        assert_eq!(*migration.input(), value, "the kept input is not the input");
+        let steps = migration.steps.len();
+        let _ = migration.step_diff(steps.saturating_sub(1), 2);
+        if let Some(last) = steps.checked_sub(1) {
+            assert!(
+                migration.step_texts(last).is_some(),
+                "step {last} not replayed"
+            );
         }
+        assert!(
+            migration.step_texts(steps).is_none(),
+            "a step past the last"
+        );
+        let _ = serde_json::to_string(&migration.report());
+        let result = std::mem::take(&mut migration.result);
+        migration.drop_result();
+        let mut visited = 0;
+        let replayed = migration.each_step_diff_then_result(2, |_, lines| {
+            lines.for_each(drop);
+            visited += 1;
+        });
+        assert_eq!(visited, steps, "the replay found other steps than the run");
+        assert_eq!(replayed, result, "the replay does not end with the result");
     }
 }
 
