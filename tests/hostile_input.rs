@@ -558,8 +558,8 @@ fn the_migrate_view_of_an_object_of_many_tiny_members_costs_one_tree() {
     // A Task of 40k two-member parts (1.1 MB; its tree is about 24 times the text). The
     // inspector's detail kept the packet's tree for its views and the migration copied it to
     // migrate (the tree was shared), so the Migrate view held two trees at once (141 MiB
-    // for 60k parts in release, over the bound). The detail now keeps no tree: the migration
-    // migrates a tree parsed for it, keeping its canonical text for the replays.
+    // for 60k parts in release, over the bound). The migration now takes the detail's tree
+    // and migrates it in place, keeping its canonical text for the replays.
     within_tree_memory_bound(
         "task.json",
         &task_of_tiny_parts(40_000),

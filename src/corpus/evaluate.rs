@@ -17,6 +17,7 @@ use crate::migrate::{Choices, Direction, Judgement, Migration};
 use crate::profiles::{self, ProfileOptions, ProfileReport};
 use crate::rules::Severity;
 use serde_json::Value;
+use std::sync::Arc;
 
 /// How packets are evaluated: the modes a raw packet is converted in, and the options of the
 /// other handoff profiles.
@@ -455,10 +456,12 @@ pub struct PacketDetail {
     pub source: Source,
     pub classification: Classification,
     pub bytes: Vec<u8>,
-    /// Whether `bytes` parse as JSON. The tree itself is not kept: [`PacketDetail::parsed`]
-    /// parses it again for the views that need one (they keep the lines they build from it),
-    /// and the migration migrates a tree of its own, so a big object is never two trees.
+    /// Whether `bytes` parse as JSON.
     is_json: bool,
+    /// The parsed tree, until the migration takes it to migrate in place: views read it
+    /// ([`PacketDetail::parsed`]) without parsing again, and a big object is never two trees
+    /// (the detail's and the migration's).
+    tree: KeptTree,
     /// Repeated keys, scanned when a view first asks ([`PacketDetail::duplicate_keys`]): an
     /// object of 500k different repeated keys holds a path each, about 50 MB, and only the
     /// findings view lists them.
@@ -484,13 +487,17 @@ impl PacketDetail {
             .get_or_init(|| scan_duplicate_keys(&self.bytes))
     }
 
-    /// The packet as a JSON tree, parsed again on every call (`None`: not JSON). Callers
-    /// keep what they build from it, not the tree.
-    pub fn parsed(&self) -> Option<Value> {
+    /// The packet as a JSON tree (`None`: not JSON): the detail's own until the migration
+    /// has taken it, then parsed again on every call. Callers keep what they build from it,
+    /// not the tree.
+    pub fn parsed(&self) -> Option<Arc<Value>> {
         if !self.is_json {
             return None;
         }
-        parse(&self.bytes).ok()
+        match self.tree.get() {
+            Some(tree) => Some(tree),
+            None => parse(&self.bytes).ok().map(Arc::new),
+        }
     }
 
     /// Whether the packet is JSON (without parsing it again).
@@ -505,7 +512,12 @@ impl PacketDetail {
         self.migration
             .get_or_init(|| {
                 let direction = migration_direction(self.classification.kind)?;
-                let value = self.parsed()?;
+                // The detail's tree when nobody else holds it (views drop theirs once their
+                // lines are built), otherwise parsed again: never a copy beside another.
+                let value = match self.tree.take().map(Arc::try_unwrap) {
+                    Some(Ok(value)) => value,
+                    _ => parse(&self.bytes).ok()?,
+                };
                 let mut migration =
                     Migration::run_owned(value, direction, &Choices::none()).ok()?;
                 // Views show its records and replay its steps for diffs; the result tree, as
@@ -528,6 +540,37 @@ impl PacketDetail {
     }
 }
 
+/// A detail's tree, shared with the views until the migration takes it.
+#[derive(Debug, Default)]
+struct KeptTree(std::sync::Mutex<Option<Arc<Value>>>);
+
+impl KeptTree {
+    fn new(tree: Option<Value>) -> KeptTree {
+        KeptTree(std::sync::Mutex::new(tree.map(Arc::new)))
+    }
+
+    fn get(&self) -> Option<Arc<Value>> {
+        self.lock().clone()
+    }
+
+    fn take(&self) -> Option<Arc<Value>> {
+        self.lock().take()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Arc<Value>>> {
+        // A panic while holding the lock leaves the Option whole: its value is still good.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Clone for KeptTree {
+    fn clone(&self) -> KeptTree {
+        KeptTree(std::sync::Mutex::new(self.get()))
+    }
+}
+
 /// Evaluates one packet in full.
 pub fn detail(source: Source, bytes: Vec<u8>, options: &EvaluateOptions) -> PacketDetail {
     detail_with_bundle(source, bytes, options, None)
@@ -541,7 +584,7 @@ pub fn detail_with_bundle(
     options: &EvaluateOptions,
     bundle: Option<&crate::bundle::BundleReport>,
 ) -> PacketDetail {
-    // The tree is dropped once the detail is built (see `PacketDetail::is_json`).
+    // Kept by the detail until its migration takes it (see `PacketDetail::tree`).
     let parsed = parse(&bytes);
     let classification = if source.line.is_none() && crate::bundle::is_bundle_path(&source.path) {
         // A bundle's own packet (its bytes are its manifest): the kind is the bundle's,
@@ -584,6 +627,7 @@ pub fn detail_with_bundle(
         classification,
         bytes,
         is_json: parsed.is_ok(),
+        tree: KeptTree::new(parsed.ok()),
         duplicate_keys: std::sync::OnceLock::new(),
         explanations,
         audit,
@@ -662,5 +706,28 @@ mod tests {
             detail.explanation(Mode::Lenient).unwrap().state,
             Some(HandoffState::TaskRefOnly)
         );
+    }
+
+    #[test]
+    fn the_migration_takes_the_details_tree_and_views_still_get_one() {
+        let text = r#"{"kind":"task","id":"t","contextId":"c","status":{"state":"completed"}}"#;
+        let detail = detail(
+            Source::file("t.json"),
+            text.as_bytes().to_vec(),
+            &EvaluateOptions::default(),
+        );
+        let value: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(detail.parsed().as_deref(), Some(&value));
+        assert!(detail.tree.get().is_some());
+        assert!(!detail.migration().unwrap().steps.is_empty());
+        // Taken and migrated in place: the views parse the bytes again.
+        assert!(detail.tree.get().is_none());
+        assert_eq!(detail.parsed().as_deref(), Some(&value));
+        let not_json = super::detail(
+            Source::file("x.json"),
+            b"{".to_vec(),
+            &EvaluateOptions::default(),
+        );
+        assert!(not_json.parsed().is_none() && !not_json.is_json());
     }
 }

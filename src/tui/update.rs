@@ -538,7 +538,6 @@ fn open_whatif(app: &mut App) {
         app.message = Some("select a packet first".to_owned());
         return;
     };
-    // Parsed again here: the detail keeps no tree.
     let whatif = match (&detail.classification.kind, detail.parsed()) {
         (crate::corpus::PacketKind::RawA2a, Some(packet)) => WhatIf::new(
             detail.source.to_string(),

@@ -33,8 +33,8 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
         ));
     }
     if detail.explanations.is_empty() {
-        // Taken once per packet (hashing a big object takes longer than a frame, and the
-        // detail keeps no tree: it is parsed again for them).
+        // Taken once per packet: hashing a big object takes longer than a frame, and once the
+        // migration has taken the detail's tree, the object is parsed again for them.
         let digests = match &app.detail {
             Some(selected) => selected
                 .object_digests
