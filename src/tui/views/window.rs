@@ -41,7 +41,7 @@ impl WindowLines {
     }
 
     /// The row after each line's last, at `width` (computed once per width).
-    fn row_ends(&self, width: u16) -> std::cell::Ref<'_, Vec<usize>> {
+    fn row_ends(&self, width: u16) -> std::cell::Ref<'_, [usize]> {
         let stale = !matches!(&*self.row_ends.borrow(), Some((at, _)) if *at == width);
         if stale {
             let mut end = 0;
@@ -55,8 +55,10 @@ impl WindowLines {
                 .collect();
             *self.row_ends.borrow_mut() = Some((width, ends));
         }
-        std::cell::Ref::map(self.row_ends.borrow(), |cached| {
-            &cached.as_ref().expect("set above").1
+        std::cell::Ref::map(self.row_ends.borrow(), |cached| match cached {
+            Some((_, ends)) => ends.as_slice(),
+            // Filled just above; were it not, no rows would be drawn rather than a panic.
+            None => &[],
         })
     }
 
