@@ -43,7 +43,7 @@ pub fn manifest(data: &[u8]) {
 }
 
 /// A2A detection and migration, forward and reverse, on a tree given up (`run_owned`, as
-/// `migrate` runs) and on a shared one (`run_shared`, as the inspector's check does): both
+/// `migrate` runs) and on a shared one (`run_shared`, the tree kept as it is: the reference): both
 /// record the same steps and result; the replays (streamed step diffs, one step's texts, the
 /// result built again after `drop_result`) find the steps that were recorded and end with the
 /// recorded result.

@@ -384,14 +384,7 @@ pub fn unaudited_bundle_event(source: &Source, value: &Value) -> bool {
             .is_some_and(|type_| type_.starts_with(crate::bundle::event::A2A_TYPE_PREFIX))
 }
 
-/// The migration `check` judges an A2A object by (to the other version, no choices), for
-/// every face that reports on one; `None` for other kinds and for objects of indeterminate
-/// version (they read the same in both versions: nothing to migrate).
-pub fn migration_for(kind: PacketKind, value: &Value) -> Option<Migration> {
-    Migration::run(value, migration_direction(kind)?, &Choices::none()).ok()
-}
-
-/// The digest of the migrated form [`migration_for`] gives, from a judgement of a tree the
+/// The digest of the migrated form [`migration_owned`] gives, from a judgement of a tree the
 /// caller gives up (migrated in place, nothing of its steps kept).
 pub fn migrated_digest(kind: PacketKind, value: Value) -> Option<crate::json::Digest> {
     let direction = migration_direction(kind)?;
@@ -400,8 +393,10 @@ pub fn migrated_digest(kind: PacketKind, value: Value) -> Option<crate::json::Di
         .map(|judgement| judgement.result_digest)
 }
 
-/// [`migration_for`] on a tree the caller gives up: the migration keeps it as its input
-/// instead of a copy.
+/// The migration `check` judges an A2A object by (to the other version, no choices), for
+/// every face that reports on one, on a tree the caller gives up (migrated in place, its
+/// canonical text kept for replays); `None` for other kinds and for objects of indeterminate
+/// version (they read the same in both versions: nothing to migrate).
 pub fn migration_owned(kind: PacketKind, value: Value) -> Option<Migration> {
     Migration::run_owned(value, migration_direction(kind)?, &Choices::none()).ok()
 }

@@ -118,7 +118,10 @@ impl Migration {
         ))
     }
 
-    /// [`Migration::run`] on a tree the caller keeps too, without a copy.
+    /// [`Migration::run`] keeping the caller's shared tree as its input (the working
+    /// document is still a copy, so two trees are alive). No command uses it since they
+    /// all migrate in place ([`Migration::run_owned`]); the tests and the `migrate` fuzz
+    /// target use it as the reference that `run_owned` must agree with.
     pub fn run_shared(
         input: Arc<Value>,
         direction: Direction,
