@@ -106,6 +106,29 @@ fn a_directory_stands_for_its_bundles_and_an_unreadable_path_exits_2() {
 }
 
 #[test]
+fn a_path_without_a_bundle_exits_2_and_says_so() {
+    let a2a = common_bin::fixtures().join("a2a");
+    let out = run(&["verify", a2a.to_str().unwrap()]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert_eq!(out.stdout, "", "nothing was verified");
+    assert_eq!(
+        out.stderr.trim_end(),
+        format!(
+            "handoff-inspector: no evidence bundle (.tar.gz) found under {}",
+            a2a.display()
+        )
+    );
+    // One path without a bundle among others still exits 2; the bundles found are reported.
+    let valid = bundles().join("valid-01-one-event.tar.gz");
+    let out = run(&["verify", valid.to_str().unwrap(), a2a.to_str().unwrap()]);
+    assert_eq!(out.code, 2);
+    assert!(out.stdout.starts_with("OK  "), "{}", out.stdout);
+    assert!(out
+        .stderr
+        .contains("no evidence bundle (.tar.gz) found under"));
+}
+
+#[test]
 fn limits_can_be_changed() {
     let path = bundles().join("valid-04-hundred.tar.gz");
     let out = run(&[

@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 /// recompute every hash), nor anything about `time`, `source` or `id` beyond the resealable
 /// file hash, nor that any handoff in it was correct or authorized.
 ///
-/// Exit 0 when every bundle passes, 1 when any fails verification, 2 when a path cannot be read.
+/// Exit 0 when every bundle passes, 1 when any fails verification, 2 when a path cannot be read
+/// or a directory holds no bundle.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Output format: text (one line per bundle, then the failed check) or one JSON object per line.
@@ -125,6 +126,16 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 continue;
             }
         };
+        if files.is_empty() {
+            // Nothing to verify is not "all verified": a directory without a bundle is an
+            // input that could not be used, like one that could not be read.
+            load_errors += 1;
+            eprintln!(
+                "handoff-inspector: no evidence bundle (.tar.gz) found under {}",
+                safe_text(&path.display().to_string())
+            );
+            continue;
+        }
         for file in files {
             let source = file.display().to_string();
             match open_path(&file, &limits) {
