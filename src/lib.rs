@@ -4,10 +4,11 @@
 //! read through) and
 //! `json` <- `rules` <- `a2a` <- `freeze`; `migrate` and `profiles` use `json` and `rules`;
 //! `golden` (manifest format, bless planning, diffs) sits on those, `corpus` on `golden`;
-//! `report` sits on top. The binary's `cli` and `tui` modules are thin faces over this library.
+//! `compare` (two runs paired at the handoff seam) on `corpus`; `report` sits on top. The binary's `cli` and `tui` modules are thin faces over this library.
 
 pub mod a2a;
 pub mod bundle;
+pub mod compare;
 pub mod corpus;
 pub mod freeze;
 /// Fuzz target bodies (see fuzz/README.md); replayed by tests/fuzz_replay.rs.

@@ -518,3 +518,268 @@ fn derive_refuses_a_negative_packet() {
     );
     assert!(dir_names(out.path()).is_empty());
 }
+
+/// `diff`: two runs of the same packets where the candidate drops one, adds one, changes one
+/// so that its named handoff state changes and one so that only another field changes.
+mod diff {
+    use super::*;
+
+    const BASE: [&str; 5] = [
+        "happy_artifact_shared",
+        "happy_task_requested",
+        "n5_task_kind_analysis",
+        "positive_task_ref_only",
+        "x3_agent_capabilities",
+    ];
+
+    /// Two directories, two bundles and two NDJSON streams of the same two runs.
+    struct Runs {
+        _dir: tempfile::TempDir,
+        dirs: (String, String),
+        bundles: (String, String),
+        streams: (String, String),
+    }
+
+    fn runs() -> Runs {
+        let dir = tempfile::tempdir().unwrap();
+        let (base, candidate) = (dir.path().join("base"), dir.path().join("candidate"));
+        fs::create_dir_all(&base).unwrap();
+        fs::create_dir_all(&candidate).unwrap();
+        for name in BASE {
+            fs::copy(a2a(name), base.join(format!("{name}.json"))).unwrap();
+        }
+        for name in &BASE[1..] {
+            fs::copy(a2a(name), candidate.join(format!("{name}.json"))).unwrap();
+        }
+        fs::copy(
+            a2a("n7_task_updated_delegation"),
+            candidate.join("n7_task_updated_delegation.json"),
+        )
+        .unwrap();
+        // Its state: typed positive (task + message refs) -> defaults.
+        let happy = fs::read_to_string(a2a("happy_task_requested")).unwrap();
+        fs::write(
+            candidate.join("happy_task_requested.json"),
+            happy.replace(r#""kind":"delegation""#, r#""kind":"analysis""#),
+        )
+        .unwrap();
+        // Same state, another field (with an escape sequence, shown terminal-safe).
+        let path = candidate.join("positive_task_ref_only.json");
+        let mut value: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+        value["agent"]["role"] = Value::from("reviewer\u{1b}[31m");
+        fs::write(&path, value.to_string()).unwrap();
+
+        let make = |from: &Path, name: &str| {
+            let bundle = dir.path().join(format!("{name}.tar.gz"));
+            let written = run(&["bundle", "--run-id", name, "--out", &s(&bundle), &s(from)]);
+            assert_eq!(written.code, 0, "{}", written.stderr);
+            let stream = dir.path().join(format!("{name}.ndjson"));
+            let mut names: Vec<_> = fs::read_dir(from)
+                .unwrap()
+                .map(|entry| entry.unwrap().path())
+                .collect();
+            names.sort();
+            let lines: Vec<String> = names
+                .iter()
+                .map(|path| {
+                    let value: Value =
+                        serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
+                    value.to_string()
+                })
+                .collect();
+            fs::write(&stream, lines.join("\n") + "\n").unwrap();
+            (s(&bundle), s(&stream))
+        };
+        let (base_bundle, base_stream) = make(&base, "run-a");
+        let (candidate_bundle, candidate_stream) = make(&candidate, "run-b");
+        Runs {
+            dirs: (s(&base), s(&candidate)),
+            bundles: (base_bundle, candidate_bundle),
+            streams: (base_stream, candidate_stream),
+            _dir: dir,
+        }
+    }
+
+    fn diff(format: &str, sides: &(String, String)) -> Run {
+        run(&["diff", "--format", format, &sides.0, &sides.1])
+    }
+
+    #[test]
+    fn every_format_counts_the_four_edits_and_names_both_states() {
+        let runs = runs();
+        for sides in [&runs.dirs, &runs.bundles, &runs.streams] {
+            let json = diff("json", sides);
+            assert_eq!(json.code, 1, "{}", json.stderr);
+            let report: Value = serde_json::from_str(&json.stdout).unwrap();
+            assert_eq!(
+                report["summary"],
+                serde_json::json!({"added": 1, "removed": 1, "changed": 2, "unchanged": 2,
+                    "state_changes": 1}),
+                "{sides:?}"
+            );
+            assert_eq!(report["mode"], "strict");
+            let changes = report["changes"].as_array().unwrap();
+            assert_eq!(changes.len(), 4);
+            let state_change = changes
+                .iter()
+                .find(|change| {
+                    change["state"]["base"] != change["state"]["candidate"]
+                        && change["change"] == "changed"
+                })
+                .unwrap();
+            assert_eq!(
+                state_change["state"],
+                serde_json::json!({"base": "task_and_message_refs", "candidate": "defaults"})
+            );
+            let visible = &state_change["flags"][0];
+            assert_eq!(visible["path"], "handoff.visible");
+            assert_eq!(
+                (&visible["base"], &visible["candidate"]),
+                (&Value::Bool(true), &Value::Bool(false))
+            );
+            assert_eq!(visible["rule"]["base"], "P");
+            assert!(visible["rule"]["candidate"]
+                .as_str()
+                .unwrap()
+                .contains("N5"));
+            let fields_only = changes
+                .iter()
+                .find(|change| {
+                    change["change"] == "changed" && change["flags"].as_array().unwrap().is_empty()
+                })
+                .unwrap();
+            assert_eq!(fields_only["fields"].as_array().unwrap().len(), 1);
+            assert!(fields_only["fields"][0]["path"]
+                .as_str()
+                .unwrap()
+                .ends_with("agent.role"));
+            for change in changes {
+                for key in [
+                    "change",
+                    "base",
+                    "candidate",
+                    "kind",
+                    "state",
+                    "flags",
+                    "fields",
+                ] {
+                    assert!(change.get(key).is_some(), "{key} missing in {change}");
+                }
+            }
+            let added = changes
+                .iter()
+                .find(|change| change["change"] == "added")
+                .unwrap();
+            assert!(added["base"].is_null());
+            assert!(
+                added["candidate"].as_str().unwrap().contains("run-b")
+                    || added["candidate"].as_str().unwrap().contains("candidate")
+            );
+
+            let text = diff("text", sides);
+            assert_eq!(text.code, 1);
+            assert!(text.stdout.contains("summary: 1 added, 1 removed, 2 changed (1 with another handoff state), 2 unchanged"), "{}", text.stdout);
+            assert!(
+                text.stdout.contains(
+                    "== typed positive: task + message refs -> defaults (not visible) (1)"
+                ),
+                "{}",
+                text.stdout
+            );
+            assert!(
+                text.stdout
+                    .contains("handoff.visible: true -> false   rule P -> N5"),
+                "{}",
+                text.stdout
+            );
+            // The most significant group comes first.
+            let first_group = text.stdout.find("\n== ").unwrap();
+            assert!(text.stdout[first_group..]
+                .starts_with("\n== typed positive: task + message refs -> defaults"));
+            let markdown = diff("markdown", sides);
+            assert_eq!(markdown.code, 1);
+            assert!(
+                markdown.stdout.contains("| 1 | 1 | 2 | 1 | 2 |"),
+                "{}",
+                markdown.stdout
+            );
+            assert!(markdown
+                .stdout
+                .contains("`typed positive: task + message refs -> defaults (not visible)`"));
+            for run in [&json, &text, &markdown] {
+                assert!(
+                    !run.stdout.contains('\u{1b}'),
+                    "raw escape in {}",
+                    run.stdout
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_run_against_itself_changes_nothing_and_bundles_report_run_facts_once() {
+        let runs = runs();
+        for sides in [&runs.dirs, &runs.bundles, &runs.streams] {
+            for format in ["text", "json", "markdown"] {
+                let same = run(&["diff", "--format", format, &sides.0, &sides.0]);
+                assert_eq!(same.code, 0, "{format} {sides:?}: {}", same.stdout);
+            }
+            let json = diff("json", &(sides.0.clone(), sides.0.clone()));
+            let report: Value = serde_json::from_str(&json.stdout).unwrap();
+            assert_eq!(report["summary"]["unchanged"], 5);
+            assert_eq!(report["changes"], serde_json::json!([]));
+        }
+        let json = diff("json", &runs.bundles);
+        let report: Value = serde_json::from_str(&json.stdout).unwrap();
+        assert_eq!(report["header"]["base"]["bundle"]["verdict"], "valid");
+        assert_eq!(
+            report["header"]["base"]["run_ids"],
+            serde_json::json!(["run-a"])
+        );
+        assert_eq!(
+            report["header"]["candidate"]["run_ids"],
+            serde_json::json!(["run-b"])
+        );
+        // Run ids, event ids and content hashes are not per-event changes.
+        for change in report["changes"].as_array().unwrap() {
+            for field in change["fields"].as_array().unwrap() {
+                let path = field["path"].as_str().unwrap();
+                assert!(
+                    ["assayrunid", "assaycontenthash", "assayseq", ".id", ".time"]
+                        .iter()
+                        .all(|scoped| !path.ends_with(scoped)),
+                    "{path}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_unreadable_side_exits_2_and_a_bad_file_is_named_while_the_rest_is_compared() {
+        let runs = runs();
+        let missing = run(&["diff", &runs.dirs.0, "/nonexistent/run"]);
+        assert_eq!(missing.code, 2);
+        assert!(
+            missing.stderr.contains("/nonexistent/run"),
+            "{}",
+            missing.stderr
+        );
+        let dir = tempfile::tempdir().unwrap();
+        copy_files(Path::new(&runs.dirs.1), dir.path());
+        // Larger than the cap: named with its reason, the rest compared.
+        fs::write(dir.path().join("zz_big.json"), vec![b' '; 200_000]).unwrap();
+        let result = run(&[
+            "diff",
+            "--format",
+            "json",
+            "--max-file-bytes",
+            "100000",
+            &runs.dirs.0,
+            &s(dir.path()),
+        ]);
+        assert_eq!(result.code, 2, "{}", result.stderr);
+        assert!(result.stderr.contains("zz_big.json"), "{}", result.stderr);
+        let report: Value = serde_json::from_str(&result.stdout).unwrap();
+        assert_eq!(report["summary"]["changed"], 2);
+    }
+}

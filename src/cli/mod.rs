@@ -11,6 +11,7 @@ mod check;
 mod common;
 mod convert;
 mod derive;
+mod diff;
 mod digest;
 mod explain;
 mod formats;
@@ -88,6 +89,7 @@ pub enum Command {
     Derive(derive::Args),
     Verify(verify::Args),
     Bundle(bundle::Args),
+    Diff(diff::Args),
 }
 
 impl Command {
@@ -103,6 +105,7 @@ impl Command {
             Command::Ls(args) => Some(args.corpus.walk),
             Command::Check(args) => Some(args.run.corpus.walk),
             Command::Bless(args) => Some(args.run.corpus.walk),
+            Command::Diff(args) => Some(args.corpus.walk),
             Command::Profile(_)
             | Command::Formats(_)
             | Command::Migrate(_)
@@ -208,5 +211,6 @@ fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {
         Command::Verify(args) => verify::run(args, output),
         Command::Bundle(args) => bundle::run(args, output),
         Command::Derive(args) => derive::run(args, output),
+        Command::Diff(args) => diff::run(args, output),
     }
 }

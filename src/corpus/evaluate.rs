@@ -164,7 +164,7 @@ pub fn classify_packet(packet: &RawPacket) -> Classification {
 /// Whether a packet of this kind is converted: raw packets, and bytes that are not JSON at
 /// all (the converter's own verdict on those is its invalid-JSON error, which a golden
 /// manifest can record as expected).
-pub(crate) fn converted_kind(kind: PacketKind) -> bool {
+pub fn converted_kind(kind: PacketKind) -> bool {
     matches!(kind, PacketKind::RawA2a | PacketKind::NotJson)
 }
 

@@ -21,8 +21,8 @@ pub use check::{
 };
 pub use classify::{classify, classify_bundle, Classification, PacketKind, GOLDEN_MANIFEST_NAME};
 pub use evaluate::{
-    classify_packet, detail, detail_with_bundle, kind_after_conversion, migrated_digest,
-    migration_owned, not_json_reason, summarize, summarize_keeping, take_tree,
+    classify_packet, converted_kind, detail, detail_with_bundle, kind_after_conversion,
+    migrated_digest, migration_owned, not_json_reason, summarize, summarize_keeping, take_tree,
     unaudited_bundle_event, DigestSet, EvaluateOptions, ModeResult, ModeSummary, PacketDetail,
     PacketSummary,
 };

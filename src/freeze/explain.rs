@@ -63,6 +63,8 @@ struct Facts<'a> {
     /// Looked up once: the rows ask for it many times per packet.
     attributes: Option<&'a Value>,
     has_assay_g4: bool,
+    /// Unmapped top-level keys plus substitutions (the payload's `unmapped_fields_count`).
+    unmapped: usize,
 }
 
 impl<'a> Facts<'a> {
@@ -83,6 +85,8 @@ impl<'a> Facts<'a> {
                 .map(|converted| converted.lossiness.substitutions.as_slice())
                 .unwrap_or(&[]),
             rejected_rule: conversion.error().map(|error| error.rule),
+            unmapped: fields.unmapped_keys.len()
+                + converted.map_or(0, |converted| converted.lossiness.substitutions.len()),
         })
     }
 
@@ -107,7 +111,7 @@ impl<'a> Facts<'a> {
     }
 
     fn unmapped_count(&self) -> usize {
-        self.fields.unmapped_keys.len() + self.substitutions.len()
+        self.unmapped
     }
 
     /// Whether row `id`'s case applies.
@@ -292,6 +296,113 @@ pub fn explain_conversion(conversion: Conversion) -> Explanation {
         state,
         conversion_rows,
     }
+}
+
+/// The rows behind each `handoff` field of canonical output (a payload, or an event's
+/// `data`), where there is no raw packet to explain: the payload's recorded facts stand for
+/// the typed fields (`upstream_event_type`, `agent.role`, `task.id`/`kind`, `message.id`,
+/// `attributes`, `unmapped_fields_count`), and the same rows and field deciders as
+/// [`explain_conversion`] run on them. The substitutions are the batch's lossiness notes when
+/// known; otherwise `unknown-task` is read as the substituted task id and a `message` event of
+/// an unmapped upstream type as the generic fallback (a literal `unknown-task` sent by the
+/// agent reads the same in a payload alone). Evidence is left out: it names raw-packet paths
+/// the payload does not have.
+#[derive(Clone, Debug, Default)]
+pub struct PayloadExplanation {
+    pub rows: RowSet,
+    pub fields: Vec<FieldDecision>,
+}
+
+pub fn explain_payload(
+    payload: &Value,
+    event_type: Option<CanonicalType>,
+    known_substitutions: Option<&[Substitution]>,
+) -> PayloadExplanation {
+    let Some(object) = payload.as_object() else {
+        return PayloadExplanation::default();
+    };
+    let text = |path: &[&str]| {
+        path.iter()
+            .try_fold(payload, |value, key| value.get(key))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let upstream = text(&["upstream_event_type"]);
+    let mapped = canonical_type_for(upstream.as_deref());
+    let emitted = event_type.or(mapped).unwrap_or(CanonicalType::Message);
+    let mut task_id = text(&["task", "id"]);
+    let substitutions = match known_substitutions {
+        Some(known) => known.to_vec(),
+        None => {
+            let mut inferred = Vec::new();
+            if task_id.as_deref() == Some("unknown-task") {
+                inferred.push(Substitution::TaskId);
+            }
+            if emitted == CanonicalType::Message && mapped.is_none() {
+                inferred.push(Substitution::GenericMessageEvent);
+            }
+            inferred
+        }
+    };
+    if substitutions.contains(&Substitution::TaskId) {
+        // The raw packet had no task id: the adapter wrote the placeholder.
+        task_id = None;
+    }
+    let fields = TypedFields {
+        event_type: upstream,
+        agent_role: text(&["agent", "role"]),
+        task_id,
+        task_kind: text(&["task", "kind"]),
+        message_id: text(&["message", "id"]),
+        ..TypedFields::default()
+    };
+    let attributes = object.get("attributes");
+    let facts = Facts {
+        fields: &fields,
+        emitted: Some(emitted),
+        mapped,
+        mode: if substitutions.is_empty() {
+            Mode::Strict
+        } else {
+            Mode::Lenient
+        },
+        substitutions: &substitutions,
+        rejected_rule: None,
+        attributes,
+        has_assay_g4: attributes
+            .and_then(|attributes| attributes.get("assay_g4"))
+            .is_some_and(Value::is_object),
+        unmapped: object
+            .get("unmapped_fields_count")
+            .and_then(Value::as_u64)
+            .unwrap_or(0) as usize,
+    };
+    let mut set = RowSet::default();
+    let rows: Vec<RuleOutcome> = COVERAGE_ROW_IDS
+        .iter()
+        .map(|id| {
+            let matched = facts.matches(id);
+            if matched {
+                set.insert(id);
+            }
+            RuleOutcome {
+                rule: id,
+                verdict: if matched {
+                    Verdict::Matched
+                } else {
+                    Verdict::NotMatched
+                },
+                evidence: Vec::new(),
+                message: None,
+            }
+        })
+        .collect();
+    let handoff = object.get("handoff").unwrap_or(&Value::Null);
+    let mut fields = decide_fields(payload, &rows, handoff);
+    for field in &mut fields {
+        field.evidence.clear();
+    }
+    PayloadExplanation { rows: set, fields }
 }
 
 type Evaluated = (Vec<RuleOutcome>, Vec<FieldDecision>, Option<HandoffState>);
@@ -486,5 +597,57 @@ mod tests {
         assert_eq!(explanation.matched().count(), 0);
         assert_eq!(explanation.conversion_rows, vec!["C3"]);
         assert!(explanation.fields.is_empty());
+    }
+
+    /// Reading the rows back from the emitted payload gives each field the deciders the raw
+    /// packet's explanation gives it, for every fixture packet in both modes.
+    #[test]
+    fn payload_explanation_agrees_with_the_raw_explanation() {
+        let mut compared = 0;
+        for entry in std::fs::read_dir("fixtures/a2a").unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if !name.ends_with(".json") || name.contains(".payload.") || name == "goldens.json" {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            for mode in Mode::BOTH {
+                let explanation = explain(&bytes, &ConvertOptions::default().with_mode(mode));
+                let Some(converted) = explanation.conversion.converted() else {
+                    continue;
+                };
+                let substitutions = &converted.lossiness.substitutions;
+                let read_back = explain_payload(
+                    converted.payload(),
+                    Some(converted.canonical_type),
+                    Some(substitutions),
+                );
+                // Without the lossiness notes, only an agent's literal `unknown-task` reads
+                // differently (as the substituted id).
+                let inferred =
+                    explain_payload(converted.payload(), Some(converted.canonical_type), None);
+                if name != "literal_unknown_task_id.json" {
+                    assert_eq!(inferred.rows, read_back.rows, "{name} {mode}");
+                }
+                let deciders = |fields: &[FieldDecision]| {
+                    fields
+                        .iter()
+                        .map(|field| (field.field, field.value.clone(), field.decided_by.clone()))
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(
+                    deciders(&read_back.fields),
+                    deciders(&explanation.fields),
+                    "{name} {mode}"
+                );
+                assert_eq!(
+                    read_back.rows,
+                    matched_rows(&explanation.conversion),
+                    "{name} {mode}"
+                );
+                compared += 1;
+            }
+        }
+        assert!(compared > 10, "{compared}");
     }
 }

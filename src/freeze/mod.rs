@@ -14,7 +14,10 @@ pub use audit::{audit, detect_canonical, Audit, CanonicalShape};
 pub use checklist::{ChecklistQuestion, FORBIDDEN_PHRASES, REVIEW_CHECKLIST};
 pub use coverage::{unreachable_reason, UNREACHABLE_CELLS};
 pub use derive::{derive_negatives, DerivedPacket, Expected};
-pub use explain::{explain, explain_conversion, matched_rows, Explanation, FieldDecision, RowSet};
+pub use explain::{
+    explain, explain_conversion, explain_payload, matched_rows, Explanation, FieldDecision,
+    PayloadExplanation, RowSet,
+};
 pub use relabel::{relabel_outcome, RelabelOutcome, RELABELLED_VERSION};
 pub use states::{handoff_state, HandoffState};
 pub use table::{

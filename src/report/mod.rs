@@ -5,6 +5,8 @@ pub mod bundle_explain;
 pub mod check_json;
 pub mod check_json_line;
 pub mod check_text;
+pub mod compare_json;
+pub mod compare_text;
 pub mod convert_line;
 pub mod crosswalk_text;
 pub mod explain;

@@ -1,0 +1,235 @@
+//! Pairing the packets of two sides. Directories pair by relative path (NDJSON lines by path
+//! and line). Bundles and streams pair by their sequence: a diff (Myers, via `similar`) over
+//! each record's identity-and-content key pairs what is the same in both runs; inside what is
+//! left, a diff over the identity alone (type, subject, task/message/artifact ids) pairs what
+//! changed; inside what is still left, a diff over type and subject pairs packets whose ids
+//! changed. Whatever is left is added or removed. Myers keeps memory linear; a deadline bounds
+//! its time on inputs with few common runs (it then settles for a longer edit script).
+
+use super::record::Record;
+use super::side::Side;
+use serde::Serialize;
+use similar::{capture_diff_deadline, Algorithm, DiffTag};
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeKind {
+    Removed,
+    Added,
+    Changed,
+    Unchanged,
+}
+
+impl ChangeKind {
+    pub const ALL: [ChangeKind; 4] = [
+        ChangeKind::Changed,
+        ChangeKind::Added,
+        ChangeKind::Removed,
+        ChangeKind::Unchanged,
+    ];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            ChangeKind::Removed => "removed",
+            ChangeKind::Added => "added",
+            ChangeKind::Changed => "changed",
+            ChangeKind::Unchanged => "unchanged",
+        }
+    }
+}
+
+/// Two paired records (indices into each side's records), or one alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pair {
+    pub change: ChangeKind,
+    pub base: Option<u32>,
+    pub candidate: Option<u32>,
+}
+
+impl Pair {
+    fn of(base: Option<usize>, candidate: Option<usize>, sides: (&[Record], &[Record])) -> Pair {
+        let change = match (base, candidate) {
+            (Some(b), Some(c)) if sides.0[b].full == sides.1[c].full => ChangeKind::Unchanged,
+            (Some(_), Some(_)) => ChangeKind::Changed,
+            (Some(_), None) => ChangeKind::Removed,
+            _ => ChangeKind::Added,
+        };
+        Pair {
+            change,
+            base: base.map(|index| index as u32),
+            candidate: candidate.map(|index| index as u32),
+        }
+    }
+}
+
+/// How long one diff may search for a shortest edit script.
+const DEADLINE: Duration = Duration::from_secs(5);
+
+/// Pairs two sequences of records.
+pub fn align_sequences(base: &[Record], candidate: &[Record]) -> Vec<Pair> {
+    let mut pairs = Vec::with_capacity(base.len().max(candidate.len()));
+    align_level(
+        (base, candidate),
+        0..base.len(),
+        0..candidate.len(),
+        0,
+        &mut pairs,
+    );
+    pairs
+}
+
+type Key = fn(&Record) -> u64;
+const LEVELS: [Key; 3] = [
+    |record| record.full,
+    |record| record.identity,
+    |record| record.loose,
+];
+
+fn align_level(
+    sides: (&[Record], &[Record]),
+    old: std::ops::Range<usize>,
+    new: std::ops::Range<usize>,
+    level: usize,
+    pairs: &mut Vec<Pair>,
+) {
+    let key = LEVELS[level];
+    let old_keys: Vec<u64> = sides.0[old.clone()].iter().map(key).collect();
+    let new_keys: Vec<u64> = sides.1[new.clone()].iter().map(key).collect();
+    let ops = capture_diff_deadline(
+        Algorithm::Myers,
+        &old_keys,
+        0..old_keys.len(),
+        &new_keys,
+        0..new_keys.len(),
+        Some(Instant::now() + DEADLINE),
+    );
+    drop((old_keys, new_keys));
+    for op in ops {
+        let (tag, old_range, new_range) = op.as_tag_tuple();
+        let old_range = old.start + old_range.start..old.start + old_range.end;
+        let new_range = new.start + new_range.start..new.start + new_range.end;
+        match tag {
+            DiffTag::Equal => {
+                for (b, c) in old_range.zip(new_range) {
+                    pairs.push(Pair::of(Some(b), Some(c), sides));
+                }
+            }
+            DiffTag::Replace if level + 1 < LEVELS.len() => {
+                align_level(sides, old_range, new_range, level + 1, pairs)
+            }
+            _ => {
+                pairs.extend(old_range.map(|b| Pair::of(Some(b), None, sides)));
+                pairs.extend(new_range.map(|c| Pair::of(None, Some(c), sides)));
+            }
+        }
+    }
+}
+
+/// Pairs two directories by relative path and line, in path order.
+pub fn align_paths(base: &Side, candidate: &Side) -> Vec<Pair> {
+    let order = |side: &Side| {
+        let mut order: Vec<u32> = (0..side.records.len() as u32).collect();
+        order.sort_by(|&a, &b| {
+            let (a, b) = (&side.records[a as usize], &side.records[b as usize]);
+            side.relative(a.file)
+                .cmp(side.relative(b.file))
+                .then(a.line.cmp(&b.line))
+        });
+        order
+    };
+    let (old, new) = (order(base), order(candidate));
+    let sides = (base.records.as_slice(), candidate.records.as_slice());
+    let mut pairs = Vec::with_capacity(old.len().max(new.len()));
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() || j < new.len() {
+        let ordering = match (old.get(i), new.get(j)) {
+            (Some(&b), Some(&c)) => {
+                let (rb, rc) = (&sides.0[b as usize], &sides.1[c as usize]);
+                base.relative(rb.file)
+                    .cmp(candidate.relative(rc.file))
+                    .then(rb.line.cmp(&rc.line))
+            }
+            (Some(_), None) => std::cmp::Ordering::Less,
+            _ => std::cmp::Ordering::Greater,
+        };
+        match ordering {
+            std::cmp::Ordering::Equal => {
+                pairs.push(Pair::of(
+                    Some(old[i] as usize),
+                    Some(new[j] as usize),
+                    sides,
+                ));
+                i += 1;
+                j += 1;
+            }
+            std::cmp::Ordering::Less => {
+                pairs.push(Pair::of(Some(old[i] as usize), None, sides));
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                pairs.push(Pair::of(None, Some(new[j] as usize), sides));
+                j += 1;
+            }
+        }
+    }
+    pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::PacketKind;
+
+    fn record(identity: u64, content: u64) -> Record {
+        Record {
+            file: 0,
+            line: 0,
+            offset: 0,
+            kind: PacketKind::EvidenceEvent,
+            state: None,
+            full: identity * 1000 + content,
+            identity,
+            loose: identity / 10,
+        }
+    }
+
+    fn kinds(pairs: &[Pair]) -> Vec<(&'static str, Option<u32>, Option<u32>)> {
+        pairs
+            .iter()
+            .map(|pair| (pair.change.key(), pair.base, pair.candidate))
+            .collect()
+    }
+
+    #[test]
+    fn sequences_pair_by_identity_then_content() {
+        let base = [record(10, 0), record(20, 0), record(30, 0), record(40, 0)];
+        // 20 dropped, 30's content changed, 50 added, 41 is 40 with other ids (same loose key).
+        let candidate = [record(10, 0), record(30, 1), record(50, 0), record(41, 0)];
+        assert_eq!(
+            kinds(&align_sequences(&base, &candidate)),
+            vec![
+                ("unchanged", Some(0), Some(0)),
+                ("removed", Some(1), None),
+                ("changed", Some(2), Some(1)),
+                ("added", None, Some(2)),
+                ("changed", Some(3), Some(3)),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_million_events_with_a_few_edits_align_in_linear_memory() {
+        let base: Vec<Record> = (0..1_000_000).map(|n| record(n * 10, 0)).collect();
+        let mut candidate = base.clone();
+        candidate.remove(500_000);
+        candidate[10] = record(100, 7);
+        candidate.insert(900_000, record(5, 5));
+        let pairs = align_sequences(&base, &candidate);
+        let count = |kind: ChangeKind| pairs.iter().filter(|pair| pair.change == kind).count();
+        assert_eq!(count(ChangeKind::Removed), 1);
+        assert_eq!(count(ChangeKind::Added), 1);
+        assert_eq!(count(ChangeKind::Changed), 1);
+        assert_eq!(count(ChangeKind::Unchanged), 999_998);
+    }
+}

@@ -1,0 +1,153 @@
+//! The document a packet is compared by: a raw packet's conversion in the chosen mode (its
+//! canonical payload, or its rejection), any other packet as it is; in both, the fields a
+//! run stamps on its events (event id, time, run id, content hash, sequence number) are taken
+//! out, so that two runs of the same scenario compare equal. Those facts go to the header.
+
+use crate::a2a::{convert, ConvertOptions};
+use crate::corpus::{converted_kind, PacketKind};
+use serde_json::{json, Map, Value};
+
+/// An event's members that differ from run to run by construction.
+pub const RUN_SCOPED: [&str; 5] = ["id", "time", "assayrunid", "assaycontenthash", "assayseq"];
+
+/// A packet's compared form.
+pub struct Document {
+    pub value: Value,
+    /// For a raw packet, the packet itself (its identity is read there); `None` otherwise.
+    pub stable: Option<Value>,
+}
+
+/// The compared document of a packet of `kind`; `parsed` is its tree when it is JSON.
+pub fn document_of(
+    kind: PacketKind,
+    bytes: &[u8],
+    parsed: Option<Value>,
+    options: &ConvertOptions,
+) -> Document {
+    if converted_kind(kind) {
+        let conversion = convert(bytes, options);
+        let value = match conversion.converted() {
+            Some(converted) => converted.payload().clone(),
+            None => match conversion.error() {
+                Some(error) => json!({"rejected": {
+                    "kind": error.kind.name(),
+                    "rule": error.rule,
+                    "message": error.message,
+                }}),
+                None => Value::Null,
+            },
+        };
+        return Document {
+            value,
+            stable: parsed,
+        };
+    }
+    let mut value = parsed.unwrap_or(Value::Null);
+    strip_run_scoped(&mut value);
+    Document {
+        value,
+        stable: None,
+    }
+}
+
+/// Takes the run-scoped members out of an event, or of each event of a batch.
+fn strip_run_scoped(value: &mut Value) {
+    if let Some(events) = value.get_mut("events").and_then(Value::as_array_mut) {
+        for event in events {
+            strip_run_scoped(event);
+        }
+        return;
+    }
+    if let Some(object) = value.as_object_mut() {
+        if is_event(object) {
+            for key in RUN_SCOPED {
+                object.remove(key);
+            }
+        }
+    }
+}
+
+fn is_event(object: &Map<String, Value>) -> bool {
+    object.contains_key("specversion") || object.contains_key("assayrunid")
+}
+
+/// Run-scoped facts of one packet, for the header.
+#[derive(Clone, Debug, Default)]
+pub struct RunFacts {
+    pub run_id: Option<String>,
+    pub time: Option<String>,
+}
+
+/// The run id and time a packet carries (an event's, a batch's first event's, a raw packet's
+/// `timestamp`).
+pub fn run_facts(value: &Value) -> RunFacts {
+    if let Some(first) = value
+        .get("events")
+        .and_then(Value::as_array)
+        .and_then(|events| events.first())
+    {
+        return run_facts(first);
+    }
+    let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
+    RunFacts {
+        run_id: text("assayrunid"),
+        time: text("time").or_else(|| text("timestamp")),
+    }
+}
+
+/// The payload inside a compared document: an event's `data`, a batch's first event's, or
+/// the document itself.
+pub fn payload_of(document: &Value) -> &Value {
+    if let Some(first) = document
+        .get("events")
+        .and_then(Value::as_array)
+        .and_then(|events| events.first())
+    {
+        return payload_of(first);
+    }
+    match document.get("data") {
+        Some(data) if data.is_object() => data,
+        _ => document,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_lose_their_run_scoped_members() {
+        let event = json!({"specversion":"1.0","id":"r:0","time":"t","assayrunid":"r",
+            "assaycontenthash":"h","assayseq":3,"type":"x","data":{"id":"kept"}});
+        let document = document_of(
+            PacketKind::EvidenceEvent,
+            b"",
+            Some(event),
+            &ConvertOptions::default(),
+        );
+        assert_eq!(
+            document.value,
+            json!({"specversion":"1.0","type":"x","data":{"id":"kept"}})
+        );
+        let facts = run_facts(&json!({"events":[{"assayrunid":"r","time":"t"}]}));
+        assert_eq!(
+            (facts.run_id.as_deref(), facts.time.as_deref()),
+            (Some("r"), Some("t"))
+        );
+    }
+
+    #[test]
+    fn raw_packets_compare_by_their_conversion() {
+        let raw = br#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":{"id":"t","kind":"delegation"}}"#;
+        let document = document_of(
+            PacketKind::RawA2a,
+            raw,
+            serde_json::from_slice(raw).ok(),
+            &ConvertOptions::default(),
+        );
+        assert_eq!(document.value["handoff"]["visible"], json!(true));
+        assert!(document.stable.is_some());
+        let rejected = document_of(PacketKind::NotJson, b"{", None, &ConvertOptions::default());
+        assert_eq!(rejected.value["rejected"]["rule"], json!("C3"));
+    }
+}

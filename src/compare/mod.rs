@@ -1,0 +1,240 @@
+//! Comparing two runs at the handoff seam: each side a bundle, a directory, an NDJSON stream
+//! or one file, read through the corpus pipeline (`check`'s reading, its one classifier and
+//! its packet summaries); packets paired (see [`align`]); each pair `unchanged`, `changed`,
+//! `added` or `removed`. A pair's detail ([`Comparison::change`]) is derived again from the
+//! packets' bytes: the named handoff state on each side, each flag that changed with the rule
+//! row that decided it, and the other paths that changed. A side keeps a record of a few
+//! dozen bytes per packet, so a million pairs fit; only the pairs shown are read again.
+//!
+//! Times, run ids, event ids, content hashes and sequence numbers differ between any two runs
+//! by construction: they are left out of the compared documents and reported once per side
+//! ([`side::RunSummary`], with a bundle's verdict and run root).
+
+mod align;
+mod change;
+mod document;
+mod record;
+mod side;
+
+pub use align::{align_paths, align_sequences, ChangeKind, Pair};
+pub use change::{Change, FieldChange, FlagChange, MAX_FIELDS};
+pub use document::RUN_SCOPED;
+pub use record::Record;
+pub use side::{read_side, BundleFacts, RunSummary, Side, SideShape};
+
+use crate::a2a::Mode;
+use crate::corpus::{EvaluateOptions, LoadError, PipelineOptions};
+use crate::freeze::HandoffState;
+use serde::Serialize;
+use std::path::Path;
+
+/// How two runs are compared.
+#[derive(Clone, Debug)]
+pub struct CompareOptions {
+    /// The mode raw packets are converted in.
+    pub mode: Mode,
+    /// How packets are evaluated (only `mode` is run).
+    pub evaluate: EvaluateOptions,
+    pub pipeline: PipelineOptions,
+}
+
+impl CompareOptions {
+    pub fn new(mode: Mode, evaluate: EvaluateOptions, pipeline: PipelineOptions) -> CompareOptions {
+        let mut evaluate = evaluate;
+        evaluate.modes = vec![mode];
+        evaluate.conversion = evaluate.conversion.with_mode(mode);
+        CompareOptions {
+            mode,
+            evaluate,
+            pipeline,
+        }
+    }
+}
+
+/// The counts a comparison's summary gives.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub added: usize,
+    pub removed: usize,
+    pub changed: usize,
+    pub unchanged: usize,
+    /// Changed pairs whose named handoff state differs.
+    pub state_changes: usize,
+}
+
+impl Summary {
+    pub fn anything_changed(&self) -> bool {
+        self.added + self.removed + self.changed > 0
+    }
+}
+
+/// Two runs, paired.
+pub struct Comparison {
+    pub base: Side,
+    pub candidate: Side,
+    pub mode: Mode,
+    pub pairs: Vec<Pair>,
+    pub summary: Summary,
+    options: CompareOptions,
+    bundles: (crate::bundle::BundleCache, crate::bundle::BundleCache),
+}
+
+/// Reads both sides and pairs their packets. `Err` names the side that cannot be read at all.
+pub fn compare(
+    base: &Path,
+    candidate: &Path,
+    options: &CompareOptions,
+) -> Result<Comparison, LoadError> {
+    let read = |path| read_side(path, options.mode, &options.evaluate, options.pipeline);
+    let (base, candidate) = (read(base)?, read(candidate)?);
+    Ok(Comparison::of(base, candidate, options.clone()))
+}
+
+impl Comparison {
+    /// Pairs two sides already read: by path when both are directories, else by sequence.
+    pub fn of(base: Side, candidate: Side, options: CompareOptions) -> Comparison {
+        let pairs = if base.shape == SideShape::Directory && candidate.shape == SideShape::Directory
+        {
+            align_paths(&base, &candidate)
+        } else {
+            align_sequences(&base.records, &candidate.records)
+        };
+        let mut summary = Summary::default();
+        for pair in &pairs {
+            match pair.change {
+                ChangeKind::Added => summary.added += 1,
+                ChangeKind::Removed => summary.removed += 1,
+                ChangeKind::Unchanged => summary.unchanged += 1,
+                ChangeKind::Changed => {
+                    summary.changed += 1;
+                    let (old, new) = states(&base, &candidate, pair);
+                    summary.state_changes += usize::from(old != new);
+                }
+            }
+        }
+        Comparison {
+            mode: options.mode,
+            base,
+            candidate,
+            pairs,
+            summary,
+            options,
+            bundles: Default::default(),
+        }
+    }
+
+    /// A pair in full, read again from both sides.
+    pub fn change(&self, pair: &Pair) -> Change {
+        change::change_of(
+            pair,
+            (&self.base, &self.candidate),
+            &self.options.evaluate.conversion,
+            (&self.bundles.0, &self.bundles.1),
+        )
+    }
+
+    /// The named state of each side of a pair.
+    pub fn states(&self, pair: &Pair) -> (Option<HandoffState>, Option<HandoffState>) {
+        states(&self.base, &self.candidate, pair)
+    }
+
+    /// The pairs that are not unchanged, grouped by state transition, most significant
+    /// first (see [`Significance`]), in sequence order within a group.
+    pub fn by_transition(&self) -> Vec<(Transition, Vec<usize>)> {
+        let mut keyed: Vec<(Transition, usize)> = self
+            .pairs
+            .iter()
+            .enumerate()
+            .filter(|(_, pair)| pair.change != ChangeKind::Unchanged)
+            .map(|(index, pair)| (self.transition(pair), index))
+            .collect();
+        keyed.sort_by_key(|(transition, index)| (*transition, *index));
+        let mut groups: Vec<(Transition, Vec<usize>)> = Vec::new();
+        for (transition, index) in keyed {
+            match groups.last_mut() {
+                Some((last, members)) if *last == transition => members.push(index),
+                _ => groups.push((transition, vec![index])),
+            }
+        }
+        groups
+    }
+
+    /// A pair's group.
+    pub fn transition(&self, pair: &Pair) -> Transition {
+        let (base, candidate) = self.states(pair);
+        Transition {
+            significance: Significance::of(pair.change, base, candidate),
+            base,
+            candidate,
+        }
+    }
+
+    /// Inputs of either side that yielded no packet.
+    pub fn errors(&self) -> impl Iterator<Item = &LoadError> {
+        self.base.errors.iter().chain(&self.candidate.errors)
+    }
+}
+
+fn states(
+    base: &Side,
+    candidate: &Side,
+    pair: &Pair,
+) -> (Option<HandoffState>, Option<HandoffState>) {
+    (
+        pair.base
+            .and_then(|index| base.records[index as usize].state),
+        pair.candidate
+            .and_then(|index| candidate.records[index as usize].state),
+    )
+}
+
+/// How much a pair matters to a reviewer of the handoff seam, most first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Significance {
+    /// A handoff became visible or not visible.
+    VisibilityChanged,
+    /// Still visible, with other refs.
+    StateChanged,
+    /// A packet with a visible handoff came or went.
+    VisibleAddedOrRemoved,
+    /// Same state, other fields.
+    FieldsChanged,
+    AddedOrRemoved,
+    Unchanged,
+}
+
+impl Significance {
+    fn of(
+        change: ChangeKind,
+        base: Option<HandoffState>,
+        candidate: Option<HandoffState>,
+    ) -> Significance {
+        let visible = |state: Option<HandoffState>| {
+            state.is_some_and(|state| state != HandoffState::Defaults)
+        };
+        match change {
+            ChangeKind::Unchanged => Significance::Unchanged,
+            ChangeKind::Changed if visible(base) != visible(candidate) => {
+                Significance::VisibilityChanged
+            }
+            ChangeKind::Changed if base != candidate => Significance::StateChanged,
+            ChangeKind::Changed => Significance::FieldsChanged,
+            _ if visible(base) || visible(candidate) => Significance::VisibleAddedOrRemoved,
+            _ => Significance::AddedOrRemoved,
+        }
+    }
+}
+
+/// A group of pairs: how much they matter and the named state on each side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Transition {
+    pub significance: Significance,
+    pub base: Option<HandoffState>,
+    pub candidate: Option<HandoffState>,
+}
+
+/// A state's name, or what stands for none.
+pub fn state_name(state: Option<HandoffState>) -> &'static str {
+    state.map_or("no named handoff state", HandoffState::name)
+}

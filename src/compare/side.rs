@@ -1,0 +1,216 @@
+//! Reading one side of a comparison (a directory, a bundle, an NDJSON stream or one file)
+//! through the corpus pipeline `check` uses, into a record per packet and the run's facts.
+
+use super::record::{scan, Record, WHOLE_FILE};
+use crate::a2a::Mode;
+use crate::corpus::{
+    stream_packets, walk, EvaluateOptions, LoadError, PacketKind, PipelineOptions, RawPacket,
+    Source,
+};
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// What a side is, which decides how its packets are paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SideShape {
+    /// Paired by relative path (and line, for NDJSON files inside).
+    Directory,
+    /// Paired by event sequence.
+    Bundle,
+    Stream,
+    File,
+}
+
+/// A bundle side's verdict and run facts.
+#[derive(Clone, Debug, Serialize)]
+pub struct BundleFacts {
+    /// `valid`, or upstream's error code.
+    pub verdict: String,
+    pub run_id: Option<String>,
+    pub run_root: Option<String>,
+}
+
+/// Facts that differ from run to run by construction, reported once.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RunSummary {
+    /// Distinct run ids, at most [`MAX_RUN_IDS`] of them.
+    pub run_ids: BTreeSet<String>,
+    pub more_run_ids: usize,
+    pub first_time: Option<String>,
+    pub last_time: Option<String>,
+    pub bundle: Option<BundleFacts>,
+}
+
+pub const MAX_RUN_IDS: usize = 8;
+
+impl RunSummary {
+    fn note(&mut self, run_id: Option<String>, time: Option<String>) {
+        if let Some(run_id) = run_id {
+            if self.run_ids.len() < MAX_RUN_IDS || self.run_ids.contains(&run_id) {
+                self.run_ids.insert(run_id);
+            } else {
+                self.more_run_ids += 1;
+            }
+        }
+        if let Some(time) = time {
+            if self.first_time.as_ref().is_none_or(|first| time < *first) {
+                self.first_time = Some(time.clone());
+            }
+            if self.last_time.as_ref().is_none_or(|last| time > *last) {
+                self.last_time = Some(time);
+            }
+        }
+    }
+}
+
+/// One side, read.
+pub struct Side {
+    pub path: PathBuf,
+    pub shape: SideShape,
+    /// The files packets came from, in walk order (records name them by index).
+    pub files: Vec<Arc<Path>>,
+    pub records: Vec<Record>,
+    /// Inputs that yielded no packet, named (file, line, reason); the rest is compared.
+    pub errors: Vec<LoadError>,
+    pub run: RunSummary,
+    pub max_file_bytes: u64,
+}
+
+impl Side {
+    pub fn source(&self, record: &Record) -> Source {
+        let path = self.files[record.file as usize].clone();
+        match record.line {
+            WHOLE_FILE => Source { path, line: None },
+            line => Source::line(path, line as usize),
+        }
+    }
+
+    /// A file's path below the side's root (for a directory), else its file name.
+    pub fn relative(&self, file: u32) -> &Path {
+        let path = &self.files[file as usize];
+        path.strip_prefix(&self.path).unwrap_or(path)
+    }
+}
+
+/// Reads a side. `Err` when the path itself cannot be read (missing, not a file or directory
+/// we read); a bad packet inside is an entry of `errors` and the rest is read.
+pub fn read_side(
+    path: &Path,
+    mode: Mode,
+    options: &EvaluateOptions,
+    pipeline: PipelineOptions,
+) -> Result<Side, LoadError> {
+    let fail = |reason: String| LoadError {
+        source: Source::file(path),
+        reason,
+    };
+    let metadata =
+        std::fs::metadata(path).map_err(|error| fail(crate::input::describe_io(&error)))?;
+    let shape = if metadata.is_dir() {
+        SideShape::Directory
+    } else if crate::bundle::is_bundle_path(path) {
+        SideShape::Bundle
+    } else if matches!(
+        crate::corpus::FileFormat::of(path),
+        Some(crate::corpus::FileFormat::Ndjson)
+    ) {
+        SideShape::Stream
+    } else {
+        SideShape::File
+    };
+    let items = walk(&[path.to_path_buf()]);
+    let mut side = Side {
+        path: path.to_path_buf(),
+        shape,
+        files: Vec::new(),
+        records: Vec::new(),
+        errors: Vec::new(),
+        run: RunSummary::default(),
+        max_file_bytes: pipeline.max_file_bytes,
+    };
+    stream_packets(
+        &items,
+        pipeline,
+        &|_| false,
+        |item| item.map(|packet| read_one(packet, mode, options)),
+        |read| match read {
+            Err(error) => side.errors.push(error),
+            Ok(Read::Bundle(facts)) => side.run.bundle = Some(facts),
+            Ok(Read::Packet(packet)) => side.push(packet),
+        },
+    )
+    .map_err(fail)?;
+    // A single file that yielded nothing at all: the side cannot be read.
+    if shape != SideShape::Directory && side.records.is_empty() && side.run.bundle.is_none() {
+        if let Some(error) = side.errors.first() {
+            return Err(error.clone());
+        }
+    }
+    Ok(side)
+}
+
+enum Read {
+    Bundle(BundleFacts),
+    Packet(ReadPacket),
+}
+
+struct ReadPacket {
+    source: Source,
+    offset: u64,
+    scanned: super::record::Scanned,
+}
+
+fn read_one(packet: RawPacket, mode: Mode, options: &EvaluateOptions) -> Read {
+    if let Some(report) = &packet.bundle {
+        let facts = report.verdict.as_ref().ok();
+        return Read::Bundle(BundleFacts {
+            verdict: report.verdict_key(),
+            run_id: facts.map(|facts| facts.run_id.clone()),
+            run_root: facts.map(|facts| facts.run_root.clone()),
+        });
+    }
+    Read::Packet(ReadPacket {
+        scanned: scan(&packet, mode, options),
+        source: packet.source,
+        offset: packet.offset,
+    })
+}
+
+impl Side {
+    fn push(&mut self, packet: ReadPacket) {
+        let ReadPacket {
+            source,
+            offset,
+            scanned,
+        } = packet;
+        // A golden manifest records a run's expectations; it is not a packet of the run.
+        if scanned.kind == PacketKind::GoldenManifest {
+            return;
+        }
+        let file = match self.files.last() {
+            Some(last) if Arc::ptr_eq(last, &source.path) || **last == *source.path => {
+                self.files.len() - 1
+            }
+            _ => {
+                self.files.push(source.path.clone());
+                self.files.len() - 1
+            }
+        };
+        self.run.note(scanned.facts.run_id, scanned.facts.time);
+        self.records.push(Record {
+            file: file as u32,
+            line: source
+                .line
+                .map_or(WHOLE_FILE, |line| line.min(WHOLE_FILE as usize - 1) as u32),
+            offset,
+            kind: scanned.kind,
+            state: scanned.state,
+            full: scanned.full,
+            identity: scanned.identity,
+            loose: scanned.loose,
+        });
+    }
+}

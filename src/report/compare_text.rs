@@ -1,0 +1,279 @@
+//! `diff` as text and markdown: the two sides and their run-scoped facts once, a summary,
+//! then the changes grouped by state transition, most significant first. Every value taken
+//! from a packet is shown terminal-safe and shortened.
+
+use crate::compare::{
+    state_name, Change, ChangeKind, Comparison, Side, SideShape, Significance, Transition,
+};
+use crate::json::safe_text;
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::io::Write;
+
+/// Longest value shown in a line (the JSON format has them whole).
+const VALUE_CHARS: usize = 96;
+
+/// A value as compact JSON, terminal-safe, shortened; `(absent)` for none.
+pub fn shown_value(value: Option<&Value>) -> String {
+    let Some(value) = value else {
+        return "(absent)".to_owned();
+    };
+    let text = serde_json::to_string(value).unwrap_or_default();
+    let safe = safe_text(&text);
+    if safe.chars().count() <= VALUE_CHARS {
+        return safe.into_owned();
+    }
+    let mut short: String = safe.chars().take(VALUE_CHARS - 1).collect();
+    short.push('…');
+    short
+}
+
+fn shape_name(shape: SideShape) -> &'static str {
+    match shape {
+        SideShape::Directory => "directory",
+        SideShape::Bundle => "bundle",
+        SideShape::Stream => "NDJSON stream",
+        SideShape::File => "file",
+    }
+}
+
+/// `PATH (bundle, 10 packets; verdict valid; run a2a-run-02; run root sha256:…)`.
+pub fn side_line(side: &Side) -> String {
+    let mut line = format!(
+        "{} ({}, {} packet{}",
+        safe_text(&side.path.to_string_lossy()),
+        shape_name(side.shape),
+        side.records.len(),
+        if side.records.len() == 1 { "" } else { "s" }
+    );
+    if !side.errors.is_empty() {
+        let _ = write!(line, ", {} unreadable", side.errors.len());
+    }
+    if let Some(bundle) = &side.run.bundle {
+        let _ = write!(line, "; verdict {}", safe_text(&bundle.verdict));
+        if let Some(root) = &bundle.run_root {
+            let _ = write!(line, "; run root {}", safe_text(root));
+        }
+    }
+    if !side.run.run_ids.is_empty() {
+        let ids: Vec<String> = side
+            .run
+            .run_ids
+            .iter()
+            .map(|id| safe_text(id).into_owned())
+            .collect();
+        let _ = write!(line, "; run {}", ids.join(", "));
+        if side.run.more_run_ids > 0 {
+            let _ = write!(line, " and {} more", side.run.more_run_ids);
+        }
+    }
+    if let (Some(first), Some(last)) = (&side.run.first_time, &side.run.last_time) {
+        if first == last {
+            let _ = write!(line, "; time {}", safe_text(first));
+        } else {
+            let _ = write!(line, "; times {} .. {}", safe_text(first), safe_text(last));
+        }
+    }
+    line.push(')');
+    line
+}
+
+/// `1 added, 1 removed, 2 changed (1 with a new handoff state), 3 unchanged`.
+pub fn summary_line(comparison: &Comparison) -> String {
+    let summary = &comparison.summary;
+    format!(
+        "{} added, {} removed, {} changed ({} with another handoff state), {} unchanged",
+        summary.added, summary.removed, summary.changed, summary.state_changes, summary.unchanged
+    )
+}
+
+/// A group's heading.
+pub fn transition_title(transition: &Transition) -> String {
+    let (base, candidate) = (
+        state_name(transition.base),
+        state_name(transition.candidate),
+    );
+    match transition.significance {
+        Significance::VisibilityChanged | Significance::StateChanged => {
+            format!("{base} -> {candidate}")
+        }
+        Significance::FieldsChanged => format!("same state ({base}), other fields changed"),
+        Significance::VisibleAddedOrRemoved | Significance::AddedOrRemoved => {
+            match (transition.base.is_some(), transition.candidate.is_some()) {
+                (false, true) => format!("added: {candidate}"),
+                (true, false) => format!("removed: {base}"),
+                // Neither side has a named state: kind alone.
+                _ => "added or removed: no named handoff state".to_owned(),
+            }
+        }
+        Significance::Unchanged => "unchanged".to_owned(),
+    }
+}
+
+/// A pair's first line: `changed  BASE -> CANDIDATE  [kind]`.
+pub fn pair_line(change: &Change) -> String {
+    let source = |source: &Option<crate::corpus::Source>| {
+        source
+            .as_ref()
+            .map(|source| source.to_string())
+            .unwrap_or_else(|| "-".to_owned())
+    };
+    let sources = match change.change {
+        ChangeKind::Added => source(&change.candidate),
+        ChangeKind::Removed => source(&change.base),
+        _ => format!("{} -> {}", source(&change.base), source(&change.candidate)),
+    };
+    format!(
+        "{:<9} {sources}  [{}]",
+        change.change.key(),
+        change.kind.tag()
+    )
+}
+
+/// The lines under a pair: state, flags with their rows, other fields.
+pub fn detail_lines(change: &Change) -> Vec<String> {
+    let mut lines = Vec::new();
+    if change.change == ChangeKind::Changed && change.state_changed() {
+        lines.push(format!(
+            "state: {} -> {}",
+            state_name(change.state.0),
+            state_name(change.state.1)
+        ));
+    } else if change.change != ChangeKind::Changed {
+        lines.push(format!(
+            "state: {}",
+            state_name(change.state.1.or(change.state.0))
+        ));
+    }
+    let rule = |rule: &Option<String>| rule.as_deref().unwrap_or("-").to_owned();
+    for flag in &change.flags {
+        lines.push(format!(
+            "{}: {} -> {}   rule {} -> {}",
+            flag.path,
+            shown_value(flag.base.as_ref()),
+            shown_value(flag.candidate.as_ref()),
+            rule(&flag.rule.0),
+            rule(&flag.rule.1)
+        ));
+    }
+    for field in &change.fields {
+        lines.push(format!(
+            "{}: {} -> {}",
+            safe_text(&field.path),
+            shown_value(field.base.as_ref()),
+            shown_value(field.candidate.as_ref())
+        ));
+    }
+    if change.more_fields > 0 {
+        lines.push(format!("... and {} more paths", change.more_fields));
+    }
+    for error in &change.errors {
+        lines.push(format!("cannot read again: {}", safe_text(error)));
+    }
+    lines
+}
+
+/// Writes the text report.
+pub fn write_text(comparison: &Comparison, out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "base:      {}", side_line(&comparison.base))?;
+    writeln!(out, "candidate: {}", side_line(&comparison.candidate))?;
+    writeln!(
+        out,
+        "mode {}; run-scoped, not compared: event ids, times, run ids, content hashes, sequence numbers",
+        comparison.mode
+    )?;
+    writeln!(out, "summary: {}", summary_line(comparison))?;
+    for (transition, members) in comparison.by_transition() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "== {} ({})",
+            transition_title(&transition),
+            members.len()
+        )?;
+        for index in members {
+            let change = comparison.change(&comparison.pairs[index]);
+            writeln!(out, "{}", pair_line(&change))?;
+            for line in detail_lines(&change) {
+                writeln!(out, "    {line}")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Most changes a markdown comment lists (a pull-request comment has a size limit).
+pub const MARKDOWN_CHANGES: usize = 100;
+
+/// Inline code that holds any text (a fence longer than any run of backticks inside).
+fn code(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// Writes the markdown report (for a pull-request comment).
+pub fn write_markdown(comparison: &Comparison, out: &mut dyn Write) -> std::io::Result<()> {
+    let summary = &comparison.summary;
+    writeln!(out, "### Handoff diff")?;
+    writeln!(out)?;
+    writeln!(out, "- base: {}", code(&side_line(&comparison.base)))?;
+    writeln!(
+        out,
+        "- candidate: {}",
+        code(&side_line(&comparison.candidate))
+    )?;
+    writeln!(
+        out,
+        "- mode {}; event ids, times, run ids, content hashes and sequence numbers are not compared",
+        comparison.mode
+    )?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "| added | removed | changed | handoff state changed | unchanged |"
+    )?;
+    writeln!(out, "|---:|---:|---:|---:|---:|")?;
+    writeln!(
+        out,
+        "| {} | {} | {} | {} | {} |",
+        summary.added, summary.removed, summary.changed, summary.state_changes, summary.unchanged
+    )?;
+    let mut listed = 0;
+    for (transition, members) in comparison.by_transition() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "#### {} ({})",
+            code(&transition_title(&transition)),
+            members.len()
+        )?;
+        writeln!(out)?;
+        for index in members {
+            if listed == MARKDOWN_CHANGES {
+                break;
+            }
+            listed += 1;
+            let change = comparison.change(&comparison.pairs[index]);
+            writeln!(out, "- {}", code(&pair_line(&change)))?;
+            for line in detail_lines(&change) {
+                writeln!(out, "  - {}", code(&line))?;
+            }
+        }
+    }
+    let total = summary.added + summary.removed + summary.changed;
+    if total > listed {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{} more not listed; `handoff-inspector diff --format text` lists them all.",
+            total - listed
+        )?;
+    }
+    Ok(())
+}
