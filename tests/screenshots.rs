@@ -138,3 +138,44 @@ fn the_readme_shows_every_screenshot() {
         );
     }
 }
+
+/// The Compare view on the two demo runs, first pair selected (the state change).
+#[test]
+fn the_compare_view_screenshot_matches_what_the_code_draws() {
+    use handoff_inspector::compare::{compare, CompareOptions};
+    std::env::set_current_dir(root()).unwrap();
+    let options = CompareOptions::new(Mode::Strict, Default::default(), Default::default());
+    let comparison = compare(
+        Path::new("screenshots/demo-compare/run1"),
+        Path::new("screenshots/demo-compare/run2"),
+        &options,
+    )
+    .unwrap();
+    let buffer = handoff_inspector::tui::compare::render_to_buffer(comparison, &[], (140, 40));
+    let drawn = buffer_to_svg(&buffer);
+    let path = root().join("screenshots/compare-view.svg");
+    if std::env::var_os("UPDATE_SCREENSHOTS").is_some() {
+        std::fs::write(&path, &drawn).unwrap();
+    }
+    assert_eq!(
+        std::fs::read_to_string(&path).ok().as_deref(),
+        Some(drawn.as_str()),
+        "run UPDATE_SCREENSHOTS=1 cargo test --test screenshots"
+    );
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(readme.contains("screenshots/compare-view.svg"));
+    let width = buffer.area.width as usize;
+    let cells: Vec<&str> = buffer.content().iter().map(|cell| cell.symbol()).collect();
+    let text: String = cells.chunks(width).map(|row| row.concat() + "\n").collect();
+    // The state change comes first and is selected: both states, both sides' deciding rows.
+    for shown in [
+        "│~ happy_task_requested.json",
+        "≠ state: typed positive: task + message refs",
+        "≠ state: defaults (not visible)",
+        "≠   visible = true  [P]",
+        "≠   visible = false  [N5 X5 N6]",
+        "≠   $.task.kind = \"analysis\"",
+    ] {
+        assert!(text.contains(shown), "{shown:?} not in\n{text}");
+    }
+}

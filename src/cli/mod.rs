@@ -48,6 +48,10 @@ pub struct Cli {
     pub color: ColorChoice,
     #[command(flatten)]
     pub walk: common::WalkFlags,
+    /// Open two runs (bundles, directories or NDJSON streams) in the inspector's Compare view,
+    /// paired as `diff` pairs them (strict mode).
+    #[arg(long, num_args = 2, value_names = ["BASE", "CANDIDATE"])]
+    pub compare: Option<Vec<PathBuf>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -170,6 +174,24 @@ fn run_tui(cli: &Cli) -> Result<Exit, CliError> {
             "the interactive inspector needs a terminal; use a subcommand (see --help) in scripts"
                 .into(),
         ));
+    }
+    if let Some(sides) = &cli.compare {
+        let options = crate::compare::CompareOptions::new(
+            crate::a2a::Mode::Strict,
+            crate::corpus::EvaluateOptions::default(),
+            crate::corpus::PipelineOptions::default(),
+        );
+        let (Some(base), Some(candidate)) = (sides.first(), sides.get(1)) else {
+            return Err(CliError::Usage("--compare needs BASE and CANDIDATE".into()));
+        };
+        let comparison = crate::compare::compare(base, candidate, &options)
+            .map_err(|error| CliError::Usage(format!("cannot read {error}")))?;
+        return crate::tui::compare::run(comparison, cli.color.enabled())
+            .map(|()| Exit::Ok)
+            .map_err(|error| CliError::Io {
+                path: "terminal".into(),
+                error,
+            });
     }
     let paths = if cli.paths.is_empty() {
         vec![PathBuf::from(".")]

@@ -58,14 +58,18 @@ impl Change {
 }
 
 /// One side of a pair, read again and explained.
-struct Explained {
-    document: Value,
+#[derive(Clone, Debug)]
+pub struct Explained {
+    /// The compared document (see `document`).
+    pub document: Value,
     /// Per handoff field, the rows that decided it.
-    deciders: Vec<FieldDecision>,
-    rows: RowSet,
+    pub deciders: Vec<FieldDecision>,
+    /// The K1-A rows matched.
+    pub rows: RowSet,
 }
 
-fn explain_side(
+/// Reads one packet of a side again and explains it: its source, kind and compared document.
+pub fn explain_side(
     side: &Side,
     index: u32,
     options: &ConvertOptions,

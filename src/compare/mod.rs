@@ -17,9 +17,9 @@ mod record;
 mod side;
 
 pub use align::{align_paths, align_sequences, ChangeKind, Pair};
-pub use change::{Change, FieldChange, FlagChange, MAX_FIELDS};
-pub use document::RUN_SCOPED;
-pub use record::Record;
+pub use change::{Change, Explained, FieldChange, FlagChange, MAX_FIELDS};
+pub use document::{payload_of, RUN_SCOPED};
+pub use record::{Record, WHOLE_FILE};
 pub use side::{read_side, BundleFacts, RunSummary, Side, SideShape};
 
 use crate::a2a::Mode;
@@ -131,6 +131,20 @@ impl Comparison {
             &self.options.evaluate.conversion,
             (&self.bundles.0, &self.bundles.1),
         )
+    }
+
+    /// One packet read again and explained (`candidate`: of the candidate side).
+    pub fn explain(
+        &self,
+        candidate: bool,
+        index: u32,
+    ) -> Result<(crate::corpus::Source, crate::corpus::PacketKind, Explained), String> {
+        let (side, cache) = if candidate {
+            (&self.candidate, &self.bundles.1)
+        } else {
+            (&self.base, &self.bundles.0)
+        };
+        change::explain_side(side, index, &self.options.evaluate.conversion, cache)
     }
 
     /// The named state of each side of a pair.

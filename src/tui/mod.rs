@@ -4,6 +4,7 @@
 
 pub mod accept;
 pub mod app;
+pub mod compare;
 pub mod drive;
 pub mod keymap;
 pub mod list_rows;
