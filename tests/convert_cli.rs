@@ -237,9 +237,9 @@ fn a_directory_converts_its_raw_packets_and_names_what_it_skipped() {
     }
     assert!(result
         .stderr
-        .contains("skipped 12 file(s) that are not raw A2A packets"));
+        .contains("skipped 12 file(s) that are not the adapter's input"));
     assert!(result.stderr.contains(
-        "happy_task_requested.strict.payload.json: payload (canonical payload), not a raw A2A packet"
+        "happy_task_requested.strict.payload.json: payload (canonical payload), not a raw A2A adapter packet"
     ));
 }
 

@@ -56,11 +56,11 @@ fn ls_lists_kind_reason_and_pairs() {
             .to_owned()
     };
     assert!(line("happy_task_requested.json").ends_with(
-        "  raw  top-level `protocol` is \"a2a\"  (expected payloads: strict: happy_task_requested.strict.payload.json, lenient: happy_task_requested.lenient.payload.json)"
+        "  raw  top-level `protocol` is \"a2a\": the adapter's input  (expected payloads: strict: happy_task_requested.strict.payload.json, lenient: happy_task_requested.lenient.payload.json)"
     ));
     assert!(line("happy_task_requested.strict.payload.json")
-        .contains("  payload  `adapter_id` is \"assay-adapter-a2a\"  (expected strict payload of happy_task_requested.json)"));
-    assert!(line("goldens.json").contains("  golden  file named goldens.json"));
+        .contains("  payload  `adapter_id`, a member only the adapter writes into a payload  (expected strict payload of happy_task_requested.json)"));
+    assert!(line("goldens.json").contains("  golden  `format` is \"handoff-inspector goldens v1\""));
     assert!(line("error_invalid_json.json").contains("  not-json  not JSON: EOF while parsing"));
 
     let json = run(&["ls", "--format", "json", &s(&dir)]);

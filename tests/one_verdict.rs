@@ -184,7 +184,8 @@ fn junit_names_every_testcase_by_kind_or_mode() {
     assert!(name_of("canonical-payload.json").contains("[audit]"));
     assert!(name_of("happy_task_requested.json [strict]").contains("[strict]"));
     assert!(name_of("happy_task_requested.json [lenient]").contains("[lenient]"));
-    assert!(name_of("plain.json").contains("[not checked]"));
+    assert!(name_of("jsonrpc-request.json").contains("[not checked]"));
+    assert!(name_of("plain.json [strict]").contains("[strict]"));
     assert!(name_of("neg-tampered-event-hash.tar.gz [bundle]").contains("[bundle]"));
     assert!(name_of("a2a-ten-events.tar.gz:1 [audit]").contains("[audit]"));
 }

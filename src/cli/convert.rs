@@ -11,9 +11,10 @@ use std::path::PathBuf;
 ///
 /// PATH is a file, a directory (every *.json below it, recursively, sorted by path) or an
 /// .ndjson/.jsonl file (one packet per non-blank line). A file named on the command line is
-/// converted whatever it holds (any bytes get the adapter's outcome); in a directory, files
-/// that are not raw packets (expected payloads, goldens.json, other formats) are skipped and
-/// named on stderr with their kind. Exit 0 when every packet converted, 1 when any did not,
+/// converted whatever it holds (any bytes get the adapter's outcome); in a directory, every
+/// file that shows no other kind's evidence is the adapter's input and converted; the others
+/// (expected payloads, goldens.json, other formats) are skipped and named on stderr with
+/// their kind. Exit 0 when every packet converted, 1 when any did not,
 /// 2 on usage or I/O errors.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -42,10 +43,11 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             if !matches!(kind, PacketKind::RawA2a | PacketKind::NotJson) {
                 skipped += 1;
                 eprintln!(
-                    "handoff-inspector: skipped {}: {} ({}), not a raw A2A packet",
+                    "handoff-inspector: skipped {}: {} ({}), not a {}",
                     packet.source,
                     kind.tag(),
-                    kind.name()
+                    kind.name(),
+                    PacketKind::RawA2a.name()
                 );
                 return;
             }
@@ -64,7 +66,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         return Err(error);
     }
     if skipped > 0 {
-        eprintln!("handoff-inspector: skipped {skipped} file(s) that are not raw A2A packets");
+        eprintln!("handoff-inspector: skipped {skipped} file(s) that are not the adapter's input");
     }
     Ok(Exit::from_counts(load_errors, failed))
 }

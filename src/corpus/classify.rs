@@ -32,61 +32,161 @@ pub enum PacketKind {
     Unknown,
 }
 
-impl PacketKind {
-    pub const ALL: [PacketKind; 14] = [
-        PacketKind::RawA2a,
-        PacketKind::CanonicalPayload,
-        PacketKind::EvidenceEvent,
-        PacketKind::AdapterBatch,
-        PacketKind::A2aV03,
-        PacketKind::A2aV10,
-        PacketKind::A2a,
-        PacketKind::MasterSub,
-        PacketKind::ContextCore,
-        PacketKind::Uaix,
-        PacketKind::GoldenManifest,
-        PacketKind::Bundle,
-        PacketKind::NotJson,
-        PacketKind::Unknown,
-    ];
+/// One row of the kind table: the one place a kind's tag, name and evidence are written.
+/// `ls`, `explain`'s first line, `check` and every report format, the inspector, the help
+/// text and the README's kind table all read it.
+#[derive(Clone, Copy, Debug)]
+pub struct KindRow {
+    pub kind: PacketKind,
+    /// The short tag of lists, filters, JSON and goldens.
+    pub tag: &'static str,
+    /// The kind's one name in prose.
+    pub name: &'static str,
+    /// The positive evidence the classifier needs to read a file as this kind.
+    pub evidence: &'static str,
+}
 
-    pub fn name(self) -> &'static str {
-        match self {
-            PacketKind::RawA2a => "raw A2A adapter packet",
-            PacketKind::CanonicalPayload => "canonical payload",
-            PacketKind::EvidenceEvent => "evidence event",
-            PacketKind::AdapterBatch => "adapter batch",
-            PacketKind::A2aV03 => "A2A v0.3 object",
-            PacketKind::A2aV10 => "A2A v1.0 object",
-            PacketKind::A2a => "A2A object (version indeterminate)",
-            PacketKind::MasterSub => "master/sub handoff record",
-            PacketKind::ContextCore => "ContextCore handoff",
-            PacketKind::Uaix => "UAIX handoff envelope",
-            PacketKind::GoldenManifest => "golden manifest",
-            PacketKind::Bundle => "evidence bundle",
-            PacketKind::NotJson => "not JSON",
-            PacketKind::Unknown => "unknown",
+/// Every kind, in the order lists show them.
+pub const KIND_TABLE: [KindRow; 14] = [
+    KindRow {
+        kind: PacketKind::RawA2a,
+        tag: "raw",
+        name: "raw A2A adapter packet",
+        evidence: "none needed: the default reading of whatever a raw-packet command is \
+                   handed (JSON or not, object or not) that shows no other kind's evidence",
+    },
+    KindRow {
+        kind: PacketKind::CanonicalPayload,
+        tag: "payload",
+        name: "canonical payload",
+        evidence: "a member only the adapter writes into a payload: `adapter_id`, \
+                   `protocol_name` or `upstream_event_type`",
+    },
+    KindRow {
+        kind: PacketKind::EvidenceEvent,
+        tag: "event",
+        name: "evidence event",
+        evidence: "the CloudEvents envelope: `specversion` with `type` \
+                   `assay.adapter.a2a.*` or `data`; every event line of a bundle",
+    },
+    KindRow {
+        kind: PacketKind::AdapterBatch,
+        tag: "batch",
+        name: "adapter batch",
+        evidence: "the batch envelope: an `events` array with `lossiness`, or an `events` \
+                   array of CloudEvents",
+    },
+    KindRow {
+        kind: PacketKind::A2aV03,
+        tag: "a2a-0.3",
+        name: "A2A v0.3 object",
+        evidence: "an A2A object (JSON-RPC envelope with an A2A method, result or error; \
+                   `kind` discriminator; Task, Message, event, push-config or Agent Card \
+                   shape) with members or values only v0.3 has; or a migration's expected \
+                   v0.3 output by its name (`NAME.v10.v03.json`)",
+    },
+    KindRow {
+        kind: PacketKind::A2aV10,
+        tag: "a2a-1.0",
+        name: "A2A v1.0 object",
+        evidence: "an A2A object with members or values only v1.0 has; or a migration's \
+                   expected v1.0 output by its name (`NAME.v03[.DIALECT].v10.json`)",
+    },
+    KindRow {
+        kind: PacketKind::A2a,
+        tag: "a2a",
+        name: "A2A object (version indeterminate)",
+        evidence: "an A2A object (as above) none of whose members tells v0.3 from v1.0",
+    },
+    KindRow {
+        kind: PacketKind::MasterSub,
+        tag: "ahc",
+        name: "master/sub handoff record",
+        evidence: "the master/sub record's own keys (`input_scope`, `actions_taken`, ...)",
+    },
+    KindRow {
+        kind: PacketKind::ContextCore,
+        tag: "contextcore",
+        name: "ContextCore handoff",
+        evidence: "ContextCore's own keys (`handoff_message`, HandoffContract or storage \
+                   record keys)",
+    },
+    KindRow {
+        kind: PacketKind::Uaix,
+        tag: "uaix",
+        name: "UAIX handoff envelope",
+        evidence: "`profile` \"uai.agent.handoff.v1\", or `uai_version` with UAIX envelope \
+                   members",
+    },
+    KindRow {
+        kind: PacketKind::GoldenManifest,
+        tag: "golden",
+        name: "golden manifest",
+        evidence: "`format` \"handoff-inspector goldens v1\", or the name goldens.json \
+                   (where `check` looks for a directory's manifest)",
+    },
+    KindRow {
+        kind: PacketKind::Bundle,
+        tag: "bundle",
+        name: "evidence bundle",
+        evidence: "a .tar.gz or .tgz file, read as a gzip'd tar (one that is not fails \
+                   verification, `IntegrityTar`, as upstream says); its events are kind \
+                   `event`, named BUNDLE:SEQ",
+    },
+    KindRow {
+        kind: PacketKind::NotJson,
+        tag: "not-json",
+        name: "not JSON",
+        evidence: "bytes that do not parse as JSON; still the adapter's input, which \
+                   rejects them (C3)",
+    },
+    KindRow {
+        kind: PacketKind::Unknown,
+        tag: "unknown",
+        name: "unknown",
+        evidence: "JSON no one would hand the adapter, in any directory: a JSON-RPC 2.0 \
+                   message of another protocol (`jsonrpc` with no A2A method, result or \
+                   error), or a JSON Schema (`$schema`)",
+    },
+];
+
+/// The kind table as Markdown (the README's, which a test holds equal to this).
+pub fn kind_table_markdown() -> String {
+    let mut out = String::from("| kind | name | read as this kind on |\n|---|---|---|\n");
+    for row in KIND_TABLE {
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            row.tag, row.name, row.evidence
+        ));
+    }
+    out
+}
+
+impl PacketKind {
+    pub const ALL: [PacketKind; 14] = {
+        let mut all = [PacketKind::Unknown; 14];
+        let mut index = 0;
+        while index < KIND_TABLE.len() {
+            all[index] = KIND_TABLE[index].kind;
+            index += 1;
         }
+        all
+    };
+
+    /// This kind's row of [`KIND_TABLE`].
+    pub fn row(self) -> &'static KindRow {
+        // The table lists the kinds in declaration order (a unit test holds it so).
+        &KIND_TABLE[self as usize]
+    }
+
+    /// The kind's one name in prose (`ls`'s `kind_name`, `explain`'s first line, reports).
+    pub fn name(self) -> &'static str {
+        self.row().name
     }
 
     /// A short tag for lists and filters.
     pub fn tag(self) -> &'static str {
-        match self {
-            PacketKind::RawA2a => "raw",
-            PacketKind::CanonicalPayload => "payload",
-            PacketKind::EvidenceEvent => "event",
-            PacketKind::AdapterBatch => "batch",
-            PacketKind::A2aV03 => "a2a-0.3",
-            PacketKind::A2aV10 => "a2a-1.0",
-            PacketKind::A2a => "a2a",
-            PacketKind::MasterSub => "ahc",
-            PacketKind::ContextCore => "contextcore",
-            PacketKind::Uaix => "uaix",
-            PacketKind::GoldenManifest => "golden",
-            PacketKind::Bundle => "bundle",
-            PacketKind::NotJson => "not-json",
-            PacketKind::Unknown => "unknown",
-        }
+        self.row().tag
     }
 
     pub fn from_tag(tag: &str) -> Option<PacketKind> {
@@ -154,25 +254,75 @@ pub fn classify_bundle(report: &crate::bundle::BundleReport) -> Classification {
     Classification::new(PacketKind::Bundle, reason)
 }
 
-/// Classifies a packet from its parse (`Err` holds the parser's message) and file name.
+/// The reading `--as KIND` forces on every packet of this process (set once by the CLI).
+static FORCED_READING: std::sync::OnceLock<PacketKind> = std::sync::OnceLock::new();
+
+/// Forces every later classification of this process to `kind` (`--as KIND`). Bundles stay
+/// bundles and bytes that are not JSON stay `not-json`: nothing else can be read from them.
+pub fn force_reading(kind: PacketKind) {
+    let _ = FORCED_READING.set(kind);
+}
+
+/// The reading `--as` forced, if any.
+pub fn forced_reading() -> Option<PacketKind> {
+    FORCED_READING.get().copied()
+}
+
+/// The kinds `--as` accepts: every kind a parsed JSON value can be read as.
+pub fn forceable(kind: PacketKind) -> bool {
+    !matches!(kind, PacketKind::Bundle | PacketKind::NotJson)
+}
+
+/// Classifies a packet from its parse (`Err` holds the parser's message) and file name, with
+/// the reading `--as` forced, if any.
 pub fn classify(parsed: Result<&Value, &str>, file_name: Option<&str>) -> Classification {
+    classify_as(parsed, file_name, forced_reading())
+}
+
+/// [`classify`] with the forced reading given.
+pub fn classify_as(
+    parsed: Result<&Value, &str>,
+    file_name: Option<&str>,
+    forced: Option<PacketKind>,
+) -> Classification {
     let value = match parsed {
         Ok(value) => value,
         Err(message) => {
-            return Classification::new(PacketKind::NotJson, format!("not JSON: {message}"))
+            return Classification::new(
+                PacketKind::NotJson,
+                format!(
+                    "not JSON: {message}; the adapter's input all the same (it rejects it: C3)"
+                ),
+            )
         }
     };
-    if file_name == Some(GOLDEN_MANIFEST_NAME) {
-        return Classification::new(
-            PacketKind::GoldenManifest,
-            format!("file named {GOLDEN_MANIFEST_NAME}"),
-        );
+    let read = classify_value(value, file_name);
+    match forced {
+        Some(kind) if forceable(kind) && kind != read.kind => Classification::new(
+            kind,
+            format!(
+                "read as {} because --as {} asks for it (by its own evidence: {}: {})",
+                kind.name(),
+                kind.tag(),
+                read.kind.tag(),
+                read.reason
+            ),
+        ),
+        _ => read,
+    }
+}
+
+/// The reading of a parsed value: another kind only on that kind's positive evidence (see
+/// [`KIND_TABLE`]), the adapter's input otherwise.
+fn classify_value(value: &Value, file_name: Option<&str>) -> Classification {
+    if let Some(reason) = golden_manifest(value, file_name) {
+        return Classification::new(PacketKind::GoldenManifest, reason);
     }
     let Some(object) = value.as_object() else {
         return Classification::new(
-            PacketKind::Unknown,
+            PacketKind::RawA2a,
             format!(
-                "the JSON root is {}, not an object",
+                "the JSON root is {}: no other kind's evidence, so the adapter's input",
                 crate::json::type_with_article(value)
             ),
         );
@@ -186,33 +336,65 @@ pub fn classify(parsed: Result<&Value, &str>, file_name: Option<&str>) -> Classi
         return Classification::new(kind, reason);
     }
     if object.get("protocol").and_then(Value::as_str) == Some("a2a") {
-        return Classification::new(PacketKind::RawA2a, "top-level `protocol` is \"a2a\"");
+        return Classification::new(
+            PacketKind::RawA2a,
+            "top-level `protocol` is \"a2a\": the adapter's input",
+        );
     }
     if let Some(classification) = other_formats(value, file_name) {
         return classification;
     }
-    if object.contains_key("event_type") {
-        return Classification::new(
-            PacketKind::RawA2a,
-            "top-level `event_type` (adapter packet shape)",
+    if let Some(reason) = foreign_json(object) {
+        return Classification::new(PacketKind::Unknown, reason);
+    }
+    let reason = if object.contains_key("event_type") {
+        "top-level `event_type` and no other kind's evidence: the adapter's input".to_owned()
+    } else {
+        let mut keys: Vec<&str> = object.keys().map(String::as_str).take(6).collect();
+        if object.len() > 6 {
+            keys.push("...");
+        }
+        format!(
+            "no other kind's evidence (keys: {}): the adapter's input",
+            crate::json::safe_text(&keys.join(", "))
+        )
+    };
+    Classification::new(PacketKind::RawA2a, reason)
+}
+
+/// A golden manifest's evidence: its `format` member, or the name `check` reads a
+/// directory's manifest under.
+fn golden_manifest(value: &Value, file_name: Option<&str>) -> Option<String> {
+    let format = value.get("format").and_then(Value::as_str);
+    if format == Some(crate::golden::MANIFEST_FORMAT) {
+        return Some(format!(
+            "`format` is \"{}\"",
+            crate::golden::MANIFEST_FORMAT
+        ));
+    }
+    (file_name == Some(GOLDEN_MANIFEST_NAME)).then(|| {
+        format!("file named {GOLDEN_MANIFEST_NAME} (where `check` reads a directory's manifest)")
+    })
+}
+
+/// JSON no one would hand the adapter in any directory: another protocol's JSON-RPC message,
+/// or a JSON Schema. (A2A's own JSON-RPC messages were claimed before this is asked.)
+fn foreign_json(object: &serde_json::Map<String, Value>) -> Option<String> {
+    if object.get("jsonrpc").and_then(Value::as_str) == Some("2.0") {
+        return Some(
+            "a JSON-RPC 2.0 message with no A2A method, result or error: another protocol's \
+             message, not the adapter's input"
+                .to_owned(),
         );
     }
-    let mut keys: Vec<&str> = object.keys().map(String::as_str).take(6).collect();
-    if object.len() > 6 {
-        keys.push("...");
-    }
-    Classification::new(
-        PacketKind::Unknown,
-        format!(
-            "a JSON object with none of the recognised shapes (keys: {})",
-            crate::json::safe_text(&keys.join(", "))
-        ),
-    )
+    object
+        .contains_key("$schema")
+        .then(|| "a JSON Schema document (`$schema`), not the adapter's input".to_owned())
 }
 
 /// The other formats, recognised by their own detectors: master/sub, ContextCore and UAIX
 /// handoffs, then A2A protocol objects. They run after canonical adapter output and
-/// `protocol: "a2a"` packets are recognised and before the weaker `event_type` guess.
+/// `protocol: "a2a"` packets are recognised.
 fn other_formats(value: &Value, file_name: Option<&str>) -> Option<Classification> {
     if let Some(detection) = crate::profiles::detect(value) {
         let kind = match detection.kind {
@@ -312,12 +494,21 @@ mod tests {
             PacketKind::CanonicalPayload
         );
         assert_eq!(
+            kind_of(json!({"upstream_event_type": "task.updated", "agent": {}})),
+            PacketKind::CanonicalPayload
+        );
+        assert_eq!(
             kind_of(json!({"specversion": "1.0", "type": "assay.adapter.a2a.message", "data": {}})),
             PacketKind::EvidenceEvent
         );
-        assert_eq!(kind_of(json!({"events": []})), PacketKind::AdapterBatch);
-        assert_eq!(kind_of(json!([1])), PacketKind::Unknown);
-        assert_eq!(kind_of(json!({"hello": 1})), PacketKind::Unknown);
+        assert_eq!(
+            kind_of(json!({"events": [], "lossiness": {}})),
+            PacketKind::AdapterBatch
+        );
+        assert_eq!(
+            kind_of(json!({"events": [{"specversion": "1.0"}]})),
+            PacketKind::AdapterBatch
+        );
         assert_eq!(
             classify(Err("expected value"), None).kind,
             PacketKind::NotJson
@@ -326,9 +517,102 @@ mod tests {
             classify(Ok(&json!({})), Some("goldens.json")).kind,
             PacketKind::GoldenManifest
         );
+        assert_eq!(
+            kind_of(json!({"format": "handoff-inspector goldens v1", "packets": {}})),
+            PacketKind::GoldenManifest
+        );
         for kind in PacketKind::ALL {
             assert_eq!(PacketKind::from_tag(kind.tag()), Some(kind));
         }
+    }
+
+    /// What the adapter is handed is the adapter's input unless another kind's own evidence
+    /// is there: the shapes that used to be guessed away from it (issue 23).
+    #[test]
+    fn the_adapters_input_is_the_default_reading() {
+        let raw = [
+            json!([1]),
+            json!([{"protocol": "a2a", "version": "0.2"}]),
+            json!("a string"),
+            json!(7),
+            json!(null),
+            json!({}),
+            json!({"hello": 1}),
+            json!({"protocol": "acp", "version": "0.2", "event_type": "task.requested"}),
+            json!({"protocol": 5, "agent": {"id": "a"}}),
+            // `agent` + `handoff` without `event_type`: members a raw packet can carry.
+            json!({"protocol": "a2a", "version": "0.2", "agent": {"id": "a"}, "handoff": {"visible": true, "route_kind": "x"}}),
+            json!({"agent": {"id": "a"}, "handoff": {}, "discovery": 1}),
+            json!({"events": [], "protocol": "a2a"}),
+            json!({"events": [1, 2]}),
+            json!({"specversion": "1.0"}),
+            json!({"unmapped_fields_count": 3, "version": "0.2"}),
+        ];
+        for value in raw {
+            let classification = kind_and_reason(&value);
+            assert_eq!(classification.kind, PacketKind::RawA2a, "{value}");
+            assert!(
+                classification.reason.contains("the adapter's input"),
+                "{value}"
+            );
+        }
+    }
+
+    fn kind_and_reason(value: &Value) -> Classification {
+        classify_as(Ok(value), None, None)
+    }
+
+    #[test]
+    fn unknown_is_json_no_one_would_hand_the_adapter() {
+        for value in [
+            json!({"jsonrpc": "2.0", "id": 1, "method": "eth_call", "params": []}),
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"balance": 3}}),
+            json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}),
+        ] {
+            assert_eq!(kind_and_reason(&value).kind, PacketKind::Unknown, "{value}");
+        }
+        // An A2A JSON-RPC message is A2A, not unknown.
+        let a2a = json!({"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {"message": {"kind": "message", "role": "user", "messageId": "m", "parts": []}}});
+        assert!(kind_and_reason(&a2a).kind.is_a2a_object());
+    }
+
+    #[test]
+    fn a_forced_reading_wins_except_over_bytes_that_are_not_json() {
+        let raw = json!({"protocol": "a2a", "event_type": "task.requested"});
+        let forced = classify_as(Ok(&raw), None, Some(PacketKind::CanonicalPayload));
+        assert_eq!(forced.kind, PacketKind::CanonicalPayload);
+        assert!(forced.reason.contains("--as payload"), "{}", forced.reason);
+        assert!(
+            forced.reason.contains("raw: top-level `protocol`"),
+            "{}",
+            forced.reason
+        );
+        let same = classify_as(Ok(&raw), None, Some(PacketKind::RawA2a));
+        assert_eq!(same, classify_as(Ok(&raw), None, None));
+        let bytes = classify_as(Err("expected value"), None, Some(PacketKind::EvidenceEvent));
+        assert_eq!(bytes.kind, PacketKind::NotJson);
+    }
+
+    #[test]
+    fn the_readme_shows_the_kind_table() {
+        let readme = include_str!("../../README.md");
+        assert!(
+            readme.contains(&kind_table_markdown()),
+            "README.md's kind table differs from KIND_TABLE; it should read:\n{}",
+            kind_table_markdown()
+        );
+    }
+
+    #[test]
+    fn the_kind_table_lists_every_kind_once_in_declaration_order() {
+        for (index, row) in KIND_TABLE.iter().enumerate() {
+            assert_eq!(row.kind as usize, index, "{}", row.tag);
+            assert_eq!(row.kind.row().tag, row.tag);
+        }
+        let mut names: Vec<&str> = KIND_TABLE.iter().map(|row| row.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), KIND_TABLE.len());
     }
 
     #[test]
@@ -340,7 +624,7 @@ mod tests {
         assert_eq!(named("error.v03.jsonrpc.v10.json"), PacketKind::A2aV10);
         assert_eq!(named("error.v10.v03.json"), PacketKind::A2aV03);
         let part = json!({"text": "hi", "metadata": {}});
-        assert_eq!(kind_of(part.clone()), PacketKind::Unknown);
+        assert_eq!(kind_of(part.clone()), PacketKind::RawA2a);
         assert_eq!(
             classify(Ok(&part), Some("part-text.v03.jsonrpc.v10.json")).kind,
             PacketKind::A2aV10

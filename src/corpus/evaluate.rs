@@ -220,7 +220,22 @@ pub fn kind_after_conversion<'a>(
     conversion: &'a crate::a2a::Conversion,
     reparsed: &'a mut Option<Result<Value, String>>,
 ) -> (PacketKind, Result<&'a Value, &'a str>) {
-    if conversion.fields.is_some() {
+    // Past `protocol: "a2a"` and with none of the members that are another kind's evidence
+    // before it (canonical output's, a golden manifest's `format`), the classifier can only
+    // conclude `raw`.
+    let unforced = matches!(super::forced_reading(), None | Some(PacketKind::RawA2a));
+    let other_evidence = |fields: &crate::a2a::TypedFields| {
+        fields
+            .unmapped_keys
+            .iter()
+            .any(|key| key == "format" || crate::freeze::CANONICAL_MARKERS.contains(&key.as_str()))
+    };
+    if unforced
+        && conversion
+            .fields
+            .as_deref()
+            .is_some_and(|f| !other_evidence(f))
+    {
         return (
             PacketKind::RawA2a,
             Err("not parsed: a raw A2A packet is summarized from its typed fields"),

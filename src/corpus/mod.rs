@@ -19,7 +19,10 @@ pub use check::{
     check_packet, golden_finding, recorded_mode, CheckOptions, GoldenLookup, GoldenVerdict,
     ModeCheck, PacketCheck,
 };
-pub use classify::{classify, classify_bundle, Classification, PacketKind, GOLDEN_MANIFEST_NAME};
+pub use classify::{
+    classify, classify_as, classify_bundle, force_reading, forceable, forced_reading,
+    kind_table_markdown, Classification, KindRow, PacketKind, GOLDEN_MANIFEST_NAME, KIND_TABLE,
+};
 pub use evaluate::{
     classify_packet, converted_kind, detail, detail_with_bundle, kind_after_conversion,
     migrated_digest, migration_owned, not_json_reason, summarize, summarize_keeping, take_tree,

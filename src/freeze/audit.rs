@@ -27,14 +27,38 @@ impl CanonicalShape {
     }
 }
 
-/// Recognises canonical adapter output by shape, with the reason.
+/// The top-level members only the adapter writes into a payload (spec section 7): a raw
+/// capture never carries them, so any one of them is positive evidence of a payload.
+pub const PAYLOAD_MARKERS: [&str; 3] = ["adapter_id", "protocol_name", "upstream_event_type"];
+
+/// The top-level members [`detect_canonical`] looks at: an object with none of them is not
+/// canonical output, whatever else it holds.
+pub const CANONICAL_MARKERS: [&str; 5] = [
+    "adapter_id",
+    "protocol_name",
+    "upstream_event_type",
+    "specversion",
+    "events",
+];
+
+/// Recognises canonical adapter output by the members only it carries (never by a guess from
+/// members a raw packet can hold too, such as `agent` or `handoff`), with the evidence.
 pub fn detect_canonical(value: &Value) -> Option<(CanonicalShape, &'static str)> {
     let object = value.as_object()?;
-    if object.get("events").is_some_and(Value::is_array) {
-        return Some((
-            CanonicalShape::Batch,
-            "object with an `events` array (adapter batch)",
-        ));
+    if let Some(events) = object.get("events").and_then(Value::as_array) {
+        if object.contains_key("lossiness") {
+            return Some((
+                CanonicalShape::Batch,
+                "the adapter's batch envelope: an `events` array and `lossiness`",
+            ));
+        }
+        let cloud_event = |event: &Value| event.get("specversion").is_some();
+        if !events.is_empty() && events.iter().all(cloud_event) {
+            return Some((
+                CanonicalShape::Batch,
+                "the adapter's batch envelope: an `events` array of CloudEvents (`specversion`)",
+            ));
+        }
     }
     let event_type = object.get("type").and_then(Value::as_str).unwrap_or("");
     if object.contains_key("specversion")
@@ -42,25 +66,18 @@ pub fn detect_canonical(value: &Value) -> Option<(CanonicalShape, &'static str)>
     {
         return Some((
             CanonicalShape::Event,
-            "CloudEvents object (`specversion`, `type`, `data`)",
+            "the evidence event's CloudEvents envelope (`specversion` with `type` or `data`)",
         ));
     }
-    if object.get("adapter_id").and_then(Value::as_str) == Some("assay-adapter-a2a") {
-        return Some((
-            CanonicalShape::Payload,
-            "`adapter_id` is \"assay-adapter-a2a\"",
-        ));
-    }
-    if object.contains_key("handoff")
-        && object.contains_key("agent")
-        && !object.contains_key("event_type")
-    {
-        return Some((
-            CanonicalShape::Payload,
-            "payload-shaped object (`agent` + `handoff`, no `event_type`)",
-        ));
-    }
-    None
+    let marker = PAYLOAD_MARKERS
+        .iter()
+        .find(|marker| object.contains_key(**marker))?;
+    let reason = match *marker {
+        "adapter_id" => "`adapter_id`, a member only the adapter writes into a payload",
+        "protocol_name" => "`protocol_name`, a member only the adapter writes into a payload",
+        _ => "`upstream_event_type`, a member only the adapter writes into a payload",
+    };
+    Some((CanonicalShape::Payload, reason))
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -10,7 +10,9 @@ mod relabel;
 mod states;
 mod table;
 
-pub use audit::{audit, detect_canonical, Audit, CanonicalShape};
+pub use audit::{
+    audit, detect_canonical, Audit, CanonicalShape, CANONICAL_MARKERS, PAYLOAD_MARKERS,
+};
 pub use checklist::{ChecklistQuestion, FORBIDDEN_PHRASES, REVIEW_CHECKLIST};
 pub use coverage::{unreachable_reason, UNREACHABLE_CELLS};
 pub use derive::{derive_negatives, DerivedPacket, Expected};

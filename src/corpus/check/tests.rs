@@ -146,8 +146,17 @@ fn canonical_input_is_audited_and_unknown_is_not_checked() {
         "{}",
         drifted.findings[0].message
     );
+    // An array is the adapter's input (it rejects it); a foreign JSON-RPC message is unknown.
     assert_eq!(
         check(b"[1,2]", GoldenLookup::Missing("none")).status,
+        Status::NoGolden
+    );
+    assert_eq!(
+        check(
+            br#"{"jsonrpc":"2.0","id":1,"result":3}"#,
+            GoldenLookup::Missing("none")
+        )
+        .status,
         Status::NotChecked
     );
 }
