@@ -189,3 +189,86 @@ fn junit_names_every_testcase_by_kind_or_mode() {
     assert!(name_of("neg-tampered-event-hash.tar.gz [bundle]").contains("[bundle]"));
     assert!(name_of("a2a-ten-events.tar.gz:1 [audit]").contains("[audit]"));
 }
+
+/// One vocabulary: `explain`'s first line is `SOURCE  (NAME...)` with the very name `ls`
+/// gives the file's kind, and its JSON names the kind by `ls`'s tag, for one file of every
+/// kind (bytes that are not JSON included: never headed as a raw packet).
+#[test]
+fn explain_names_every_kind_as_ls_does() {
+    let root = fixtures().to_string_lossy().into_owned();
+    let listed = run(&["ls", "--format", "json", &root]);
+    let mut seen = BTreeMap::new();
+    for line in listed.json_lines() {
+        let kind = line["kind"].as_str().unwrap().to_owned();
+        seen.entry(kind).or_insert(line);
+    }
+    assert!(seen.len() >= 13, "{:?}", seen.keys());
+    for (kind, line) in &seen {
+        let source = line["source"].as_str().unwrap();
+        let name = line["kind_name"].as_str().unwrap();
+        let text = run(&["explain", source]);
+        let first = text.stdout.lines().next().unwrap_or("");
+        assert!(
+            first.starts_with(&format!("{source}  ({name}")),
+            "{kind}: {first}"
+        );
+        let json = run(&["explain", "--format", "json", source]);
+        let line = &json.json_lines()[0];
+        if kind != "ahc" && kind != "contextcore" && kind != "uaix" {
+            assert_eq!(line["kind"], kind.as_str(), "{source}");
+        }
+    }
+}
+
+/// `--as KIND` forces the reading on every command that reads packets, and the reason says
+/// what it overrides; bytes that are not JSON and bundles keep theirs.
+#[test]
+fn as_kind_forces_one_reading_on_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("capture.json");
+    std::fs::copy(common_bin::a2a("happy_task_requested"), &raw).unwrap();
+    let file = raw.to_string_lossy().into_owned();
+    let root = dir.path().to_string_lossy().into_owned();
+
+    let listed = run(&["ls", "--as", "payload", "--format", "json", &file]);
+    let line = &listed.json_lines()[0];
+    assert_eq!(line["kind"], "payload");
+    assert!(line["reason"]
+        .as_str()
+        .unwrap()
+        .contains("--as payload asks for it (by its own evidence: raw:"));
+    let checked = run(&["check", "--as", "payload", "--format", "json", &file]);
+    let report: Value = serde_json::from_str(&checked.stdout).unwrap();
+    assert_eq!(report["packets"][0]["kind"], "payload");
+    let explained = run(&["explain", "--as", "payload", "--format", "json", &file]);
+    assert_eq!(explained.json_lines()[0]["kind"], "payload");
+    let digested = run(&["digest", "--as", "payload", &file]);
+    assert!(
+        digested.stdout.contains("  payload  "),
+        "{}",
+        digested.stdout
+    );
+    // In a directory, convert takes only the adapter's input: forced to payload, it is not.
+    let converted = run(&["convert", "--as", "payload", &root]);
+    assert_eq!(converted.stdout, "");
+    assert!(
+        converted.stderr.contains("capture.json: payload"),
+        "{}",
+        converted.stderr
+    );
+    // Unforced, the same directory is converted.
+    assert_eq!(run(&["convert", &root]).json_lines().len(), 1);
+    // Read as an A2A object it is not: explain says so (exit 1), never silence.
+    let a2a = run(&["explain", "--as", "a2a-1.0", &file]);
+    assert_eq!(a2a.code, 1);
+    assert!(
+        a2a.stdout.contains("not detected as an A2A object"),
+        "{}",
+        a2a.stdout
+    );
+    // Bytes that are not JSON stay not-json; `bundle` cannot be asked for.
+    std::fs::write(&raw, b"{\"protocol\": ").unwrap();
+    let listed = run(&["ls", "--as", "event", "--format", "json", &file]);
+    assert_eq!(listed.json_lines()[0]["kind"], "not-json");
+    assert_eq!(run(&["ls", "--as", "bundle", &file]).code, 2);
+}

@@ -3,8 +3,8 @@
 use super::{CliError, Output};
 use crate::a2a::{ConvertOptions, Mode, DEFAULT_ADAPTER_VERSION};
 use crate::corpus::{
-    read_packets, walk, CheckOptions, EvaluateOptions, LoadError, PipelineOptions, RawPacket,
-    WalkItem, DEFAULT_MAX_FILE_BYTES,
+    forceable, forced_reading, read_packets, walk, CheckOptions, EvaluateOptions, LoadError,
+    PacketKind, PipelineOptions, RawPacket, WalkItem, DEFAULT_MAX_FILE_BYTES,
 };
 use crate::profiles::{AhcVersion, ProfileOptions};
 use chrono::{DateTime, Utc};
@@ -104,6 +104,7 @@ impl ProfileFlags {
             profile_version: self.profile_version,
             artifact_root: self.artifact_root.clone(),
             now: self.now,
+            force: forced_profile(),
             ..ProfileOptions::default()
         })
     }
@@ -172,7 +173,7 @@ impl CorpusRunFlags {
     }
 }
 
-/// How directories are walked: options of the commands that walk PATHs, not of the others.
+/// How PATHs are walked and read: options of the commands that walk PATHs, not of the others.
 #[derive(Clone, Copy, Debug, Default, Args)]
 pub struct WalkFlags {
     /// Walking directories: also read what .gitignore/.ignore exclude and hidden entries.
@@ -181,6 +182,38 @@ pub struct WalkFlags {
     /// Walking directories: follow symlinks whose target is outside every PATH given.
     #[arg(long)]
     pub follow_outside: bool,
+    /// Read every packet as KIND (a tag `ls` prints: raw, payload, event, batch, a2a-0.3,
+    /// a2a-1.0, a2a, ahc, contextcore, uaix, golden, unknown) whatever its own evidence says;
+    /// bundles and bytes that are not JSON keep their reading.
+    #[arg(long = "as", value_name = "KIND", value_parser = parse_reading)]
+    pub reading: Option<PacketKind>,
+}
+
+/// `--as KIND`: a kind tag a parsed packet can be read as.
+fn parse_reading(text: &str) -> Result<PacketKind, String> {
+    match PacketKind::from_tag(text) {
+        Some(kind) if forceable(kind) => Ok(kind),
+        _ => {
+            let tags: Vec<&str> = PacketKind::ALL
+                .into_iter()
+                .filter(|kind| forceable(*kind))
+                .map(PacketKind::tag)
+                .collect();
+            Err(format!(
+                "not a kind to read a packet as; one of {}",
+                tags.join(", ")
+            ))
+        }
+    }
+}
+
+/// The profile `--as` forces, for the kinds that name one profile.
+pub fn forced_profile() -> Option<crate::profiles::ProfileKind> {
+    match forced_reading()? {
+        PacketKind::MasterSub => Some(crate::profiles::ProfileKind::Ahc),
+        PacketKind::Uaix => Some(crate::profiles::ProfileKind::Uaix),
+        _ => None,
+    }
 }
 
 impl WalkFlags {

@@ -11,9 +11,10 @@ use crate::freeze::{audit, explain};
 use crate::json::{count_duplicate_keys, scan_duplicate_keys};
 use crate::profiles;
 use crate::report::bundle_explain::BundleExplanation;
-use crate::report::explain::{audit_text, explanation_text, AuditJson, ExplanationJson};
+use crate::report::explain::{audit_text, explanation_text, heading, AuditJson, ExplanationJson};
 use crate::report::object_explain::{
-    a2a_object_conforms, a2a_object_text, unknown_text, A2aObjectJson, ManifestJson,
+    a2a_object_conforms, a2a_object_text, undetected_a2a_text, unknown_text, A2aObjectJson,
+    ManifestJson,
 };
 use crate::report::profile_text;
 use std::path::PathBuf;
@@ -86,7 +87,13 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             {
                 let reason = "a bundle event that is not an A2A adapter event (type outside assay.adapter.a2a.): listed and recorded, not audited (not checked)";
                 let written = match args.format {
-                    TextOrJson::Text => text(output, &format!("{source}  event  {reason}")),
+                    TextOrJson::Text => text(
+                        output,
+                        &format!(
+                            "{}\n{reason}",
+                            heading(&source, PacketKind::EvidenceEvent, None)
+                        ),
+                    ),
                     TextOrJson::Json => json_line(
                         output,
                         &serde_json::json!({
@@ -107,9 +114,11 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 let audit = audit(value, shape);
                 let duplicates = duplicates();
                 let written = match args.format {
-                    TextOrJson::Text => text(output, &audit_text(&source, &audit, &duplicates)),
+                    TextOrJson::Text => {
+                        text(output, &audit_text(&source, kind, &audit, &duplicates))
+                    }
                     TextOrJson::Json => {
-                        json_line(output, &AuditJson::new(&source, &audit, &duplicates))
+                        json_line(output, &AuditJson::new(&source, kind, &audit, &duplicates))
                     }
                 };
                 (audit.conforms(), written)
@@ -122,14 +131,47 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                     &profile_options,
                 );
                 let written = match args.format {
-                    TextOrJson::Text => text(output, &profile_text::render(&report)),
+                    TextOrJson::Text => text(
+                        output,
+                        &format!(
+                            "{}\n{}",
+                            heading(&source, kind, None),
+                            profile_text::render(&report)
+                        ),
+                    ),
                     TextOrJson::Json => json_line(output, &report),
                 };
                 (report.conforms(), written)
             }
             (Ok(value), kind) if kind.is_a2a_object() => {
-                let Some(detection) = crate::migrate::detect(value) else {
-                    return;
+                let detection = match crate::migrate::detect_explained(value) {
+                    Ok(detection) => detection,
+                    Err(why) => {
+                        // Read as an A2A object (by --as, or by its name) and not detected as
+                        // one: said so, never silence.
+                        let classification = classify(Ok(value), packet.source.file_name());
+                        let why = why.to_string();
+                        let written = match args.format {
+                            TextOrJson::Text => {
+                                text(output, &undetected_a2a_text(&source, &classification, &why))
+                            }
+                            TextOrJson::Json => json_line(
+                                output,
+                                &serde_json::json!({
+                                    "source": source,
+                                    "kind": classification.kind.tag(),
+                                    "reason": classification.reason,
+                                    "detected": null,
+                                    "not_detected": why,
+                                }),
+                            ),
+                        };
+                        findings += 1;
+                        if written.is_err() {
+                            result = written;
+                        }
+                        return;
+                    }
                 };
                 // The tree is given up to the migration, which keeps it as its input: the
                 // parse and a copy of a big object are not both held.
@@ -178,11 +220,11 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 let written = match args.format {
                     TextOrJson::Text => text(
                         output,
-                        &explanation_text(&source, &explanation, &duplicates),
+                        &explanation_text(&source, kind, &explanation, &duplicates),
                     ),
                     TextOrJson::Json => json_line(
                         output,
-                        &ExplanationJson::new(&source, &explanation, &duplicates),
+                        &ExplanationJson::new(&source, kind, &explanation, &duplicates),
                     ),
                 };
                 (explanation.conversion.error().is_none(), written)

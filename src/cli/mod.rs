@@ -128,6 +128,9 @@ pub fn main() -> std::process::ExitCode {
     };
     if let Some(walk) = walk {
         crate::input::set_walk_defaults(walk.options());
+        if let Some(kind) = walk.reading {
+            crate::corpus::force_reading(kind);
+        }
     }
     let stdout = std::io::stdout();
     let mut output = Output::new(stdout.lock());
@@ -206,16 +209,14 @@ fn run_tui(cli: &Cli) -> Result<Exit, CliError> {
             });
         }
     }
-    crate::tui::run(
-        paths,
-        crate::corpus::CheckOptions::default(),
-        cli.color.enabled(),
-    )
-    .map(|()| Exit::Ok)
-    .map_err(|error| CliError::Io {
-        path: "terminal".into(),
-        error,
-    })
+    let mut options = crate::corpus::CheckOptions::default();
+    options.evaluate.profile.force = common::forced_profile();
+    crate::tui::run(paths, options, cli.color.enabled())
+        .map(|()| Exit::Ok)
+        .map_err(|error| CliError::Io {
+            path: "terminal".into(),
+            error,
+        })
 }
 
 fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {

@@ -604,6 +604,15 @@ mod tests {
     }
 
     #[test]
+    fn the_audit_names_each_shape_by_its_kinds_name() {
+        for kind in PacketKind::ALL {
+            if let Some(shape) = kind.canonical_shape() {
+                assert_eq!(shape.name(), kind.name());
+            }
+        }
+    }
+
+    #[test]
     fn the_kind_table_lists_every_kind_once_in_declaration_order() {
         for (index, row) in KIND_TABLE.iter().enumerate() {
             assert_eq!(row.kind as usize, index, "{}", row.tag);

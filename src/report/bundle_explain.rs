@@ -104,11 +104,12 @@ impl BundleExplanation {
 
     pub fn text(&self) -> String {
         let mut out = Vec::new();
-        out.push(format!(
-            "{}  bundle  {}",
-            self.source,
-            safe_text(&self.reason)
+        out.push(super::explain::heading(
+            &self.source,
+            crate::corpus::PacketKind::Bundle,
+            None,
         ));
+        out.push(safe_text(&self.reason).into_owned());
         let error = &self.report["error"];
         if error.is_null() {
             out.push(format!(

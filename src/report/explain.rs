@@ -2,6 +2,7 @@
 //! or the audit findings of canonical input.
 
 use crate::a2a::Converted;
+use crate::corpus::PacketKind;
 use crate::freeze::{
     Audit, Explanation, HandoffState, CONVERSION_TABLE, GUARDRAIL, HANDOFF_FIELDS, K1A_TABLE,
 };
@@ -36,15 +37,27 @@ fn evidence_list(evidence: &[Evidence]) -> String {
         .join("; ")
 }
 
-/// Human-readable explanation of one raw packet.
+/// The first line `explain` writes for every file: its source and its kind's one name (from
+/// the kind table), with what was done to it when that says more.
+pub fn heading(source: &str, kind: PacketKind, detail: Option<&str>) -> String {
+    match detail {
+        Some(detail) => format!("{}  ({}, {detail})", safe_text(source), kind.name()),
+        None => format!("{}  ({})", safe_text(source), kind.name()),
+    }
+}
+
+/// Human-readable explanation of one packet handed to the adapter (`kind`: a raw packet, or
+/// bytes that are not JSON).
 pub fn explanation_text(
     source: &str,
+    kind: PacketKind,
     explanation: &Explanation,
     duplicates: &[DuplicateKey],
 ) -> String {
     let mut out = String::new();
     let mode = explanation.mode();
-    let _ = writeln!(out, "{}  (raw A2A packet, {mode} mode)", safe_text(source));
+    let detail = format!("{mode} mode");
+    let _ = writeln!(out, "{}", heading(source, kind, Some(&detail)));
     duplicate_lines(&mut out, duplicates);
     match &explanation.conversion.result {
         Err(error) => {
@@ -185,13 +198,17 @@ fn duplicate_lines(out: &mut String, duplicates: &[DuplicateKey]) {
 }
 
 /// Human-readable audit of canonical input.
-pub fn audit_text(source: &str, audit: &Audit, duplicates: &[DuplicateKey]) -> String {
+pub fn audit_text(
+    source: &str,
+    kind: PacketKind,
+    audit: &Audit,
+    duplicates: &[DuplicateKey],
+) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}  ({}, audited against the K1-A freeze)",
-        safe_text(source),
-        audit.shape.name()
+        "{}",
+        heading(source, kind, Some("audited against the K1-A freeze"))
     );
     duplicate_lines(&mut out, duplicates);
     for (index, state) in audit.states.iter().enumerate() {
@@ -233,7 +250,8 @@ pub fn finding_line(finding: &Finding) -> String {
 #[derive(Serialize)]
 pub struct ExplanationJson<'a> {
     pub source: &'a str,
-    pub input: &'static str,
+    /// The kind's tag, as `ls` prints it.
+    pub kind: &'static str,
     pub mode: crate::a2a::Mode,
     pub ok: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -260,13 +278,14 @@ pub struct RowJson<'a> {
 impl<'a> ExplanationJson<'a> {
     pub fn new(
         source: &'a str,
+        kind: PacketKind,
         explanation: &'a Explanation,
         duplicates: &'a [DuplicateKey],
     ) -> Self {
         let converted = explanation.conversion.converted();
         ExplanationJson {
             source,
-            input: "raw_a2a_packet",
+            kind: kind.tag(),
             mode: explanation.mode(),
             ok: converted.is_some(),
             error: explanation.conversion.error(),
@@ -293,7 +312,8 @@ fn row_json(row: &RuleOutcome) -> RowJson<'_> {
 #[derive(Serialize)]
 pub struct AuditJson<'a> {
     pub source: &'a str,
-    pub input: &'static str,
+    /// The kind's tag, as `ls` prints it.
+    pub kind: &'static str,
     pub conforms: bool,
     pub states: Vec<Option<&'static str>>,
     pub findings: &'a [Finding],
@@ -301,14 +321,15 @@ pub struct AuditJson<'a> {
 }
 
 impl<'a> AuditJson<'a> {
-    pub fn new(source: &'a str, audit: &'a Audit, duplicates: &'a [DuplicateKey]) -> Self {
+    pub fn new(
+        source: &'a str,
+        kind: PacketKind,
+        audit: &'a Audit,
+        duplicates: &'a [DuplicateKey],
+    ) -> Self {
         AuditJson {
             source,
-            input: match audit.shape {
-                crate::freeze::CanonicalShape::Payload => "canonical_payload",
-                crate::freeze::CanonicalShape::Event => "evidence_event",
-                crate::freeze::CanonicalShape::Batch => "adapter_batch",
-            },
+            kind: kind.tag(),
             conforms: audit.conforms(),
             states: audit
                 .states

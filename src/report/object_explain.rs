@@ -104,7 +104,7 @@ pub fn a2a_object_text(
     detection: &Detection,
     migration: Option<&Migration>,
 ) -> String {
-    let mut out = format!("{}  ({})\n", safe_text(source), kind.name());
+    let mut out = format!("{}\n", super::explain::heading(source, kind, None));
     out.push_str(&format!("detected: {}\n", detection.summary()));
     for reason in &detection.reasons {
         out.push_str(&format!("  because {}\n", safe_text(reason)));
@@ -214,9 +214,8 @@ impl<'a> ManifestJson<'a> {
 
     pub fn text(&self) -> String {
         let mut out = format!(
-            "{}  ({})\n",
-            safe_text(self.source),
-            PacketKind::GoldenManifest.name()
+            "{}\n",
+            super::explain::heading(self.source, PacketKind::GoldenManifest, None)
         );
         match &self.error {
             Some(error) => out.push_str(&format!(
@@ -246,11 +245,21 @@ impl<'a> ManifestJson<'a> {
 /// The explanation of a file of no known shape.
 pub fn unknown_text(source: &str, classification: &Classification) -> String {
     format!(
-        "{}  ({})\n{}\nnot a kind this inspector explains: not a raw A2A packet, canonical \
+        "{}\n{}\nnot a kind this inspector explains: not the adapter's input, canonical \
          evidence, an A2A object, a master/sub, ContextCore or UAIX packet, or a golden \
          manifest\n",
-        safe_text(source),
-        classification.kind.name(),
-        classification.reason
+        super::explain::heading(source, classification.kind, None),
+        safe_text(&classification.reason)
+    )
+}
+
+/// The explanation of a file read as an A2A object (by `--as`, or by its file name) that the
+/// migration's detection does not take for one: what it was read as, and why not.
+pub fn undetected_a2a_text(source: &str, classification: &Classification, why: &str) -> String {
+    format!(
+        "{}\n{}\nnot detected as an A2A object: {}\nnothing to migrate or check\n",
+        super::explain::heading(source, classification.kind, None),
+        safe_text(&classification.reason),
+        safe_text(why)
     )
 }

@@ -689,7 +689,10 @@ mod tests {
             terminal.backend().buffer().clone()
         };
         let text: String = buffer.content().iter().map(|cell| cell.symbol()).collect();
-        assert!(text.contains("filter: what changed, each change kind"), "{text}");
+        assert!(
+            text.contains("filter: what changed, each change kind"),
+            "{text}"
+        );
         assert!(text.contains("j/↓"), "{text}");
         press(&mut app, "x");
         assert!(!app.help);
@@ -712,10 +715,19 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         let base = marked(&columns.base);
-        assert!(base.contains(&"  visible = true  [P]".to_owned()), "{base:?}");
-        assert!(base.contains(&"  $.task.kind = \"delegation\"".to_owned()), "{base:?}");
+        assert!(
+            base.contains(&"  visible = true  [P]".to_owned()),
+            "{base:?}"
+        );
+        assert!(
+            base.contains(&"  $.task.kind = \"delegation\"".to_owned()),
+            "{base:?}"
+        );
         let candidate = marked(&columns.candidate);
-        assert!(candidate.contains(&"  visible = false  [N5 X5 N6]".to_owned()), "{candidate:?}");
+        assert!(
+            candidate.contains(&"  visible = false  [N5 X5 N6]".to_owned()),
+            "{candidate:?}"
+        );
         // Discovery did not change: not marked.
         assert!(!base.iter().any(|line| line.contains("agent_card_visible")));
     }

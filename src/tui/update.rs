@@ -549,7 +549,12 @@ fn open_whatif(app: &mut App) {
     };
     match whatif {
         Some(whatif) => app.overlay = Some(Overlay::WhatIf(Box::new(whatif))),
-        None => app.message = Some("the what-if panel works on raw A2A packets".to_owned()),
+        None => {
+            app.message = Some(format!(
+                "the what-if panel works on the adapter's input ({}s)",
+                crate::corpus::PacketKind::RawA2a.name()
+            ))
+        }
     }
 }
 

@@ -16,10 +16,11 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
     if detail.explanations.is_empty() {
         // The whole object, pretty: built once, not on every frame.
         let lines = cached(app, format!("conversion object {}", app.color), || {
-            let mut lines = vec![heading(
-                "Not a raw A2A packet: nothing is converted.",
-                theme,
-            )];
+            let title = format!(
+                "Not the adapter's input ({}): nothing is converted.",
+                crate::corpus::PacketKind::RawA2a.name()
+            );
+            let mut lines = vec![heading(&title, theme)];
             lines.push(super::text::classified_as(detail, theme));
             if let Some(value) = detail.parsed() {
                 lines.push(Line::default());
