@@ -782,4 +782,261 @@ mod diff {
         let report: Value = serde_json::from_str(&result.stdout).unwrap();
         assert_eq!(report["summary"]["changed"], 2);
     }
+/// The clock the UAIX expiry rows read, fixed so two runs print the same bytes.
+const NOW: &str = "2026-06-01T00:00:00Z";
+
+fn sarif_of(result: &Run) -> Value {
+    // Read through types generated from the SARIF 2.1.0 schema: a member of the wrong type,
+    // a missing required member or an unknown level fails here.
+    let typed: serde_sarif::sarif::Sarif = serde_json::from_str(&result.stdout)
+        .unwrap_or_else(|error| panic!("not SARIF 2.1.0 ({error}): {}", result.stdout));
+    assert_eq!(typed.runs.len(), 1);
+    let value: Value = serde_json::from_str(&result.stdout).unwrap();
+    assert_eq!(value["version"], "2.1.0");
+    let driver = &value["runs"][0]["tool"]["driver"];
+    assert_eq!(driver["name"], "handoff-inspector");
+    assert!(driver["informationUri"]
+        .as_str()
+        .unwrap()
+        .starts_with("https://"));
+    let rules: Vec<&str> = driver["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|rule| rule["id"].as_str().unwrap())
+        .collect();
+    for result in value["runs"][0]["results"].as_array().unwrap() {
+        let rule = result["ruleId"].as_str().unwrap();
+        let index = result["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules.get(index), Some(&rule), "{result}");
+        let location = &result["locations"][0]["physicalLocation"]["artifactLocation"];
+        assert!(
+            location["uri"].as_str().is_some_and(|uri| !uri.is_empty()),
+            "{result}"
+        );
+        assert!(["error", "warning", "note"].contains(&result["level"].as_str().unwrap()));
+        assert!(result["partialFingerprints"]["handoffInspector/v1"].is_string());
+    }
+    value
+}
+
+#[test]
+fn sarif_declares_every_rule_and_locates_every_result() {
+    let whole = run(&["check", "--now", NOW, "--format", "sarif", &s(&fixtures())]);
+    assert_eq!(whole.code, 0, "{}", whole.stderr);
+    let value = sarif_of(&whole);
+    let results = value["runs"][0]["results"].as_array().unwrap();
+    // The intentional negatives fail exactly as recorded: notes, never errors.
+    assert!(!results.is_empty());
+    assert!(
+        results.iter().all(|result| result["level"] != "error"),
+        "{results:?}"
+    );
+    assert!(results
+        .iter()
+        .any(|result| result["ruleId"] == "IntegrityEventHash" && result["level"] == "note"));
+    // Reruns give the same results with the same fingerprints.
+    let again = run(&["check", "--now", NOW, "--format", "sarif", &s(&fixtures())]);
+    assert_eq!(whole.stdout, again.stdout);
+
+    // A drifted copy: the changed packet is an error at its file, under the drift's rule.
+    let dir = fixture_copy();
+    let packet = dir.path().join("happy_task_requested.json");
+    let text = fs::read_to_string(&packet)
+        .unwrap()
+        .replace("delegation", "analysis");
+    fs::write(&packet, text).unwrap();
+    let drifted = run_in(
+        Some(dir.path()),
+        &["check", "--now", NOW, "--format", "sarif", "."],
+        &[],
+    );
+    assert_eq!(drifted.code, 1, "{}", drifted.stderr);
+    let value = sarif_of(&drifted);
+    let errors: Vec<&Value> = value["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|result| result["level"] == "error")
+        .collect();
+    assert!(!errors.is_empty());
+    for error in &errors {
+        let location = &error["locations"][0]["physicalLocation"]["artifactLocation"];
+        assert_eq!(location["uri"], "happy_task_requested.json", "{error}");
+        assert_eq!(location["uriBaseId"], "%SRCROOT%");
+    }
+    assert!(errors
+        .iter()
+        .any(|error| error["ruleId"] == "golden_mismatch"));
+}
+
+fn sources(result: &Run) -> Vec<String> {
+    let value: Value = serde_json::from_str(&result.stdout).unwrap();
+    value["packets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|packet| packet["source"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// `check --shard K/N --format json` of each K into DIR/part-K.json; the paths.
+fn save_shards(root: &Path, count: usize, dir: &Path) -> Vec<String> {
+    (1..=count)
+        .map(|index| {
+            let shard = format!("{index}/{count}");
+            let part = run(&[
+                "check",
+                "--now",
+                NOW,
+                "--shard",
+                &shard,
+                "--format",
+                "json",
+                &s(root),
+            ]);
+            assert!(part.code <= 1, "{}", part.stderr);
+            let path = dir.join(format!("part-{index}.json"));
+            fs::write(&path, &part.stdout).unwrap();
+            s(&path)
+        })
+        .collect()
+}
+
+#[test]
+fn shards_are_disjoint_and_their_union_is_the_whole_run() {
+    let whole = run(&["check", "--now", NOW, "--format", "json", &s(&fixtures())]);
+    let mut union = Vec::new();
+    for index in 1..=3 {
+        let shard = format!("{index}/3");
+        let part = run(&[
+            "check",
+            "--now",
+            NOW,
+            "--shard",
+            &shard,
+            "--format",
+            "json",
+            &s(&fixtures()),
+        ]);
+        assert_eq!(part.code, 0, "{}", part.stderr);
+        let part = sources(&part);
+        assert!(!part.is_empty(), "shard {shard} is empty");
+        union.extend(part);
+    }
+    // Laid end to end in K order the shards are the whole run, in its order, each packet once.
+    assert_eq!(union, sources(&whole));
+    let bad = run(&["check", "--shard", "4/3", &s(&fixtures())]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("1 <= K <= N"), "{}", bad.stderr);
+}
+
+#[test]
+fn report_of_saved_shards_prints_what_check_prints_for_the_whole() {
+    let saved = tempfile::tempdir().unwrap();
+    let drifted = fixture_copy();
+    let packet = drifted.path().join("happy_task_requested.json");
+    let text = fs::read_to_string(&packet)
+        .unwrap()
+        .replace("delegation", "analysis");
+    fs::write(&packet, text).unwrap();
+    for (root, code) in [(fixtures(), 0), (drifted.path().to_path_buf(), 1)] {
+        let out = saved
+            .path()
+            .join(if code == 0 { "clean" } else { "drifted" });
+        fs::create_dir_all(&out).unwrap();
+        let mut parts = save_shards(&root, 3, &out);
+        parts.reverse();
+        for format in ["text", "json", "junit", "markdown", "sarif"] {
+            let whole = run(&["check", "--now", NOW, "--format", format, &s(&root)]);
+            let mut args = vec!["report", "--format", format];
+            args.extend(parts.iter().map(String::as_str));
+            let report = run(&args);
+            assert_eq!(whole.code, code, "{format}: {}", whole.stderr);
+            assert_eq!(report.code, code, "{format}: {}", report.stderr);
+            assert!(
+                report.stdout == whole.stdout,
+                "{format}: report differs from check"
+            );
+        }
+        // One saved whole run reports as itself too.
+        let whole = run(&["check", "--now", NOW, "--format", "json", &s(&root)]);
+        let path = out.join("whole.json");
+        fs::write(&path, &whole.stdout).unwrap();
+        let report = run(&["report", "--format", "json", &s(&path)]);
+        assert_eq!(report.stdout, whole.stdout);
+    }
+    // Shards that do not fit together, and a file that is no saved result: exit 2, named.
+    let parts = save_shards(&fixtures(), 3, saved.path());
+    let missing = run(&["report", &parts[0], &parts[2]]);
+    assert_eq!(missing.code, 2);
+    assert!(
+        missing.stderr.contains("shard 2/3 is missing"),
+        "{}",
+        missing.stderr
+    );
+    let twice = run(&["report", &parts[0], &parts[0], &parts[1], &parts[2]]);
+    assert_eq!(twice.code, 2, "{}", twice.stderr);
+    let not_saved = run(&["report", &s(&a2a("happy_task_requested"))]);
+    assert_eq!(not_saved.code, 2);
+    assert!(
+        not_saved.stderr.contains("happy_task_requested.json:1:"),
+        "{}",
+        not_saved.stderr
+    );
+}
+
+#[test]
+fn the_ci_workflow_commands_run_as_written() {
+    let workflow = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ci/handoff-check-matrix.yml"),
+    )
+    .unwrap();
+    let commands: Vec<&str> = workflow
+        .lines()
+        .map(str::trim)
+        .filter(|line| line.starts_with("handoff-inspector "))
+        .collect();
+    assert_eq!(commands.len(), 4, "{commands:?}");
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_handoff-inspector"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        s(&bin_dir),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let work = tempfile::tempdir().unwrap();
+    let shell = |command: &str| {
+        let output = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .current_dir(work.path())
+            .env("PATH", &path)
+            .env("CORPUS", fixtures())
+            .env("SHARDS", "3")
+            .env("NOW", NOW)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{command}: {output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    for index in 1..=3 {
+        shell(&commands[0].replace("${{ matrix.shard }}", &index.to_string()));
+    }
+    shell(commands[1]);
+    shell(commands[2]);
+    let gate = shell(commands[3]);
+    let whole =
+        |format: &str| run(&["check", "--now", NOW, "--format", format, &s(&fixtures())]).stdout;
+    assert_eq!(
+        fs::read_to_string(work.path().join("handoff.md")).unwrap(),
+        whole("markdown")
+    );
+    assert_eq!(
+        fs::read_to_string(work.path().join("handoff.sarif")).unwrap(),
+        whole("sarif")
+    );
+    assert_eq!(gate, whole("text"));
 }

@@ -66,6 +66,43 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, in upstream's order (rule catalogues list them all).
+    pub const ALL: [ErrorCode; 30] = {
+        use ErrorCode::*;
+        [
+            IntegrityGzip,
+            IntegrityTar,
+            IntegrityManifestHash,
+            IntegrityEventHash,
+            IntegrityFileSizeMismatch,
+            IntegrityRunRootMismatch,
+            IntegrityIo,
+            IntegrityZipBomb,
+            ContractSchemaVersion,
+            ContractFileOrder,
+            ContractMissingFile,
+            ContractDuplicateFile,
+            ContractUnexpectedFile,
+            ContractRunIdMismatch,
+            ContractBundleIdMismatch,
+            ContractSequenceGap,
+            ContractSequenceStart,
+            ContractInvalidJson,
+            ContractInvalidEvent,
+            ContractMissingManifest,
+            ContractTimestampRegression,
+            LimitPathLength,
+            LimitFileSize,
+            LimitTotalEvents,
+            LimitLineBytes,
+            LimitJsonDepth,
+            LimitBundleBytes,
+            LimitDecodeBytes,
+            SecurityPathTraversal,
+            SecurityAbsolutePath,
+        ]
+    };
+
     pub fn class(self) -> ErrorClass {
         use ErrorCode::*;
         match self {

@@ -3,12 +3,8 @@
 
 use super::common::CorpusRunFlags;
 use super::{CliError, Exit, Output};
-use crate::corpus::{check_corpus_with, CheckItem};
-use crate::report::check_json::{packet_json, JsonStream};
-use crate::report::check_text::check_text;
-use crate::report::junit::JunitWriter;
-use crate::report::review::review_markdown;
-use crate::report::tally::CheckTally;
+use crate::corpus::{check_corpus_shard, CheckItem, Shard};
+use crate::report::check_output::{CheckOutput, CheckOutputOptions};
 use clap::ValueEnum;
 use std::path::PathBuf;
 
@@ -22,6 +18,21 @@ pub enum CheckFormat {
     Junit,
     /// The reviewer's report: review checklist, coverage matrix, findings.
     Markdown,
+    /// SARIF 2.1.0 for code-scanning views and pull-request annotations.
+    Sarif,
+}
+
+impl From<CheckFormat> for crate::report::check_output::CheckFormat {
+    fn from(format: CheckFormat) -> Self {
+        use crate::report::check_output::CheckFormat as Out;
+        match format {
+            CheckFormat::Text => Out::Text,
+            CheckFormat::Json => Out::Json,
+            CheckFormat::Junit => Out::Junit,
+            CheckFormat::Markdown => Out::Markdown,
+            CheckFormat::Sarif => Out::Sarif,
+        }
+    }
 }
 
 /// Check every packet under PATH against its golden manifest and paired expected payloads.
@@ -45,6 +56,10 @@ pub struct Args {
     /// Examples listed per group of findings (text and markdown).
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub limit: usize,
+    /// Check only shard K of N (1 <= K <= N): the walk cut into N contiguous parts, so a CI
+    /// job matrix splits a corpus and `report` puts the saved parts back together.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// Print packets, elapsed time, packets/s and peak memory to stderr when done.
     #[arg(long)]
     pub stats: bool,
@@ -76,104 +91,79 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let started = std::time::Instant::now();
     let modes = args.run.modes();
     let options = args.run.check_options()?;
-    let mut tally = CheckTally::new(&modes, args.require_golden, args.limit);
-    let mut failure: Option<CliError> = None;
+    let shard = args
+        .shard
+        .as_deref()
+        .map(Shard::parse)
+        .transpose()
+        .map_err(CliError::Usage)?;
+    let format = args.format.into();
     let spool_error = |error: std::io::Error| CliError::Io {
-        path: "(junit spool)".to_owned(),
+        path: "(output)".to_owned(),
         error,
     };
-    let mut junit = match args.format {
-        CheckFormat::Junit => Some(JunitWriter::new(args.require_golden).map_err(spool_error)?),
-        _ => None,
-    };
-    let mut json = match args.format {
-        CheckFormat::Json => {
-            let (stream, head) = JsonStream::start(&modes);
-            output.line(&head);
-            Some(stream)
-        }
-        _ => None,
-    };
+    let mut sink = CheckOutput::start(
+        CheckOutputOptions {
+            format,
+            modes,
+            require_golden: args.require_golden,
+            limit: args.limit,
+            inputs: args
+                .paths
+                .iter()
+                .map(|path| path.display().to_string())
+                .collect(),
+            shard,
+        },
+        output,
+    )
+    .map_err(spool_error)?;
+    let mut failure: Option<String> = None;
     // JSON lines are rendered on the worker threads; the sink only writes them in order.
     let render = |item: CheckItem| {
-        let line = match args.format {
-            CheckFormat::Json => Some(packet_json(&item).map_err(|error| error.to_string())),
-            _ => None,
-        };
+        let line = CheckOutput::json_line(format, &item);
         (item, line)
     };
-    check_corpus_with(
+    check_corpus_shard(
         &args.paths,
         &options,
         args.run.corpus.pipeline(),
         true,
+        shard,
         &render,
         &mut |(item, line): (CheckItem, Option<Result<Vec<u8>, String>>)| {
-            tally.add(&item);
-            if let (Some(stream), Some(line)) = (json.as_mut(), line) {
-                match line {
-                    Ok(line) => {
-                        if let Some(previous) = stream.push(line) {
-                            output.line_bytes(&previous);
-                        }
-                    }
-                    Err(error) => {
-                        failure = Some(CliError::Usage(format!("cannot encode output: {error}")))
-                    }
-                }
-            }
-            if let Some(writer) = junit.as_mut() {
-                if let Err(error) = writer.add(&item) {
-                    failure = Some(spool_error(error));
+            if failure.is_none() {
+                if let Err(error) = sink.add(&item, line, output) {
+                    failure = Some(error);
                 }
             }
         },
     )
     .map_err(CliError::Usage)?;
     if let Some(error) = failure {
-        return Err(error);
+        return Err(CliError::Usage(error));
     }
-    match args.format {
-        CheckFormat::Text => output.line(check_text(&tally).trim_end()),
-        CheckFormat::Markdown => {
-            let inputs: Vec<String> = args
-                .paths
-                .iter()
-                .map(|path| path.display().to_string())
-                .collect();
-            output.line(review_markdown(&tally, &inputs).trim_end());
-        }
-        CheckFormat::Json => {
-            if let Some(stream) = json.take() {
-                for line in stream.finish(&tally) {
-                    output.line_bytes(&line);
-                }
-            }
-        }
-        CheckFormat::Junit => {
-            if let Some(writer) = junit.take() {
-                writer.finish(output).map_err(spool_error)?;
-            }
-        }
-    }
+    let packets = sink.tally().packets;
+    let load_errors = sink.tally().load_errors;
+    let exit = sink.finish(output).map_err(spool_error)?;
     if args.stats {
         let seconds = started.elapsed().as_secs_f64();
         let _ = output.flush();
         let cpu = cpu_seconds().map_or("unknown".to_owned(), |cpu| {
             format!(
                 "{cpu:.2} s ({:.2} us/packet)",
-                cpu * 1e6 / (tally.packets.max(1) as f64)
+                cpu * 1e6 / (packets.max(1) as f64)
             )
         });
         eprintln!(
             "stats: {} packets, {} load errors in {seconds:.3} s: {:.0} packets/s; cpu {cpu}; peak RSS {}",
-            tally.packets,
-            tally.load_errors,
-            tally.packets as f64 / seconds.max(1e-9),
+            packets,
+            load_errors,
+            packets as f64 / seconds.max(1e-9),
             peak_rss_kib().map_or("unknown".to_owned(), |kib| format!("{} MiB", kib / 1024))
         );
     }
-    Ok(match tally.exit_code() {
+    Ok(match exit {
         0 => Exit::Ok,
         1 => Exit::Findings,
         _ => Exit::Usage,

@@ -20,6 +20,7 @@ mod migrate;
 mod output;
 mod profile;
 mod render;
+mod report;
 mod verify;
 
 pub use output::{CliError, Exit, Output};
@@ -89,6 +90,7 @@ pub enum Command {
     Render(render::Args),
     Ls(ls::Args),
     Check(check::Args),
+    Report(report::Args),
     Bless(bless::Args),
     Derive(derive::Args),
     Verify(verify::Args),
@@ -114,7 +116,8 @@ impl Command {
             | Command::Formats(_)
             | Command::Migrate(_)
             | Command::Derive(_)
-            | Command::Verify(_) => None,
+            | Command::Verify(_)
+            | Command::Report(_) => None,
         }
     }
 }
@@ -230,6 +233,7 @@ fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {
         Command::Render(args) => render::run(args, output),
         Command::Ls(args) => ls::run(args, output),
         Command::Check(args) => check::run(args, output),
+        Command::Report(args) => report::run(args, output),
         Command::Bless(args) => bless::run(args, output),
         Command::Verify(args) => verify::run(args, output),
         Command::Bundle(args) => bundle::run(args, output),

@@ -10,6 +10,7 @@ mod path_list;
 mod pipeline;
 mod read;
 mod run;
+mod shard;
 mod source;
 mod status;
 mod walk;
@@ -37,7 +38,11 @@ pub use pipeline::{stream_packets, PacketOrError, PipelineOptions, BATCH_PACKETS
 pub use read::{
     read_packets, reread_packet, reread_packet_in, LoadError, RawPacket, DEFAULT_MAX_FILE_BYTES,
 };
-pub use run::{check_corpus, check_corpus_with, is_manifest_file, CheckItem, CorpusRun, Manifests};
+pub use run::{
+    check_corpus, check_corpus_shard, check_corpus_with, is_manifest_file, CheckItem, CorpusRun,
+    Manifests,
+};
+pub use shard::Shard;
 pub use source::{FileFormat, Source};
 pub use status::{worst_status, CheckFinding, FindingKind, Status};
 pub use walk::{walk, WalkItem};

@@ -4,7 +4,7 @@
 use super::check::{check_packet, CheckOptions, GoldenLookup, PacketCheck};
 use super::pair::{manifest_key, Pairing};
 use super::pipeline::{stream_packets, PipelineOptions};
-use super::{walk, LoadError, Source, WalkItem, GOLDEN_MANIFEST_NAME};
+use super::{walk, LoadError, Shard, Source, WalkItem, GOLDEN_MANIFEST_NAME};
 use crate::a2a::ConvertOptions;
 use crate::golden::{manifest_path, read_manifest, GoldenManifest};
 use std::collections::{HashMap, HashSet};
@@ -176,23 +176,59 @@ pub fn check_corpus_with<T: Send>(
     post: &(dyn Fn(CheckItem) -> T + Sync),
     sink: &mut dyn FnMut(T),
 ) -> Result<CorpusRun, String> {
-    let items = walk(paths);
+    check_corpus_shard(
+        paths,
+        options,
+        pipeline,
+        require_matching_options,
+        None,
+        post,
+        sink,
+    )
+}
+
+/// `check_corpus_with` over one shard of the walk (`None`: all of it). A manifest's load
+/// error belongs to the shard holding the first walked file of its directory, so the shards
+/// together report it once, in the place the unsharded run does. Pairing sees the whole walk:
+/// a raw packet pairs with its expected payloads whichever shard they fall in.
+pub fn check_corpus_shard<T: Send>(
+    paths: &[PathBuf],
+    options: &CheckOptions,
+    pipeline: PipelineOptions,
+    require_matching_options: bool,
+    shard: Option<Shard>,
+    post: &(dyn Fn(CheckItem) -> T + Sync),
+    sink: &mut dyn FnMut(T),
+) -> Result<CorpusRun, String> {
+    let walked = walk(paths);
+    let range = shard.map_or(0..walked.len(), |shard| shard.range(walked.len()));
+    let earlier_dirs: HashSet<&Path> = walked[..range.start]
+        .iter()
+        .filter_map(|item| match item {
+            WalkItem::File { path, .. } => Some(manifest_dir(path)),
+            WalkItem::Error(_) => None,
+        })
+        .collect();
+    let items = &walked[range.clone()];
     let (manifests, errors) = Manifests::load(
-        &items,
+        items,
         &options.evaluate.conversion,
         require_matching_options,
     );
     for error in errors {
+        if earlier_dirs.contains(manifest_dir(&error.source.path)) {
+            continue;
+        }
         sink(post(CheckItem::LoadError(error)));
     }
-    let listed = items.iter().filter_map(|item| match item {
+    let listed = walked.iter().filter_map(|item| match item {
         WalkItem::File { path, .. } => Some(path.clone()),
         WalkItem::Error(_) => None,
     });
     let pairing = Pairing::new(listed);
     let named: HashSet<&Path> = paths.iter().map(PathBuf::as_path).collect();
     stream_packets(
-        &items,
+        items,
         pipeline,
         &is_manifest_file,
         |item| {
@@ -212,6 +248,10 @@ pub fn check_corpus_with<T: Send>(
         },
         sink,
     )?;
+    let items = match shard {
+        None => walked,
+        Some(_) => items.to_vec(),
+    };
     Ok(CorpusRun { items, manifests })
 }
 

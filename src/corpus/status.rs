@@ -155,6 +155,26 @@ impl FindingKind {
         }
     }
 
+    /// What a finding of this kind means, in a sentence (SARIF's rule descriptions).
+    pub fn description(self) -> &'static str {
+        match self {
+            FindingKind::LoadError => "A file or NDJSON line yielded no packet (unreadable, empty, binary, too large, a special file).",
+            FindingKind::NotJson => "The bytes are not JSON (a BOM and invalid UTF-8 included) and no golden expects that.",
+            FindingKind::ManifestError => "The directory's golden manifest is malformed or was recorded under other conversion options.",
+            FindingKind::GoldenMismatch => "A recorded golden field (digest, state, rows, error) differs from this run.",
+            FindingKind::PairedMismatch => "A paired NAME.MODE.payload.json differs from the converted payload.",
+            FindingKind::PairedUnreadable => "A paired expected payload cannot be read or is not JSON.",
+            FindingKind::AuditError => "An error-severity finding of the freeze audit of canonical input.",
+            FindingKind::AuditWarning => "A warning of the freeze audit of canonical input (reported, not failing).",
+            FindingKind::DuplicateKeys => "Repeated object keys that the golden manifest does not acknowledge.",
+            FindingKind::NoGolden => "Nothing is recorded to compare this packet against (fails only under --require-golden).",
+            FindingKind::ProfileFailure => "A master/sub, ContextCore or UAIX rule row failed.",
+            FindingKind::ProfileWarning => "A master/sub, ContextCore or UAIX rule row warned (reported, not failing).",
+            FindingKind::MigrationFinding => "An A2A protocol object mixes versions, or its migration's result fails a check.",
+            FindingKind::BundleError => "An evidence bundle fails upstream's verification.",
+        }
+    }
+
     /// A heading for a group of findings of this kind.
     pub fn title(self) -> &'static str {
         match self {

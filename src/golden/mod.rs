@@ -14,8 +14,8 @@ pub use bless::{
 };
 pub use diff::{diff_json, line_diff, ChangeKind, JsonDiff, PathChange, MAX_LISTED_CHANGES};
 pub use manifest::{
-    parse_manifest, render_manifest, shown_value, GoldenEntry, GoldenManifest, ManifestEncoder,
-    ManifestError, ModeGolden, PacketKey, RecordedOptions, MANIFEST_FORMAT,
+    parse_manifest, parse_object_golden, render_manifest, shown_value, GoldenEntry, GoldenManifest,
+    ManifestEncoder, ManifestError, ModeGolden, PacketKey, RecordedOptions, MANIFEST_FORMAT,
 };
 pub use object::{records_object, ObjectGolden, OBJECT_KEYS};
 pub use spool::{EntryCursor, EntrySpool, SortedEntries};

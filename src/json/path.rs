@@ -110,6 +110,52 @@ impl fmt::Display for JsonPath {
     }
 }
 
+impl JsonPath {
+    /// Reads a path back from its displayed form (`$.a[0]["b c"]`): how saved `check` results
+    /// give their paths to `report`. `None` when the text is not a displayed path.
+    pub fn parse(text: &str) -> Option<JsonPath> {
+        let mut rest = text.strip_prefix('$')?;
+        let mut path = JsonPath::root();
+        while !rest.is_empty() {
+            if let Some(after) = rest.strip_prefix('.') {
+                let end = after.find(['.', '[']).unwrap_or(after.len());
+                let key = &after[..end];
+                if !is_plain_identifier(key) {
+                    return None;
+                }
+                path.push_key(key);
+                rest = &after[end..];
+            } else if let Some(after) = rest.strip_prefix("[\"") {
+                // A JSON string literal: find its closing quote (not escaped), then `]`.
+                let mut escaped = false;
+                let mut close = None;
+                for (at, c) in after.char_indices() {
+                    match c {
+                        _ if escaped => escaped = false,
+                        '\\' => escaped = true,
+                        '"' => {
+                            close = Some(at);
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+                let close = close?;
+                let key: String = serde_json::from_str(&rest[1..close + 3]).ok()?;
+                path.push_key(&key);
+                rest = after[close + 1..].strip_prefix(']')?;
+            } else if let Some(after) = rest.strip_prefix('[') {
+                let end = after.find(']')?;
+                path.push_index(after[..end].parse().ok()?);
+                rest = &after[end + 1..];
+            } else {
+                return None;
+            }
+        }
+        Some(path)
+    }
+}
+
 impl serde::Serialize for JsonPath {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
@@ -136,6 +182,22 @@ mod tests {
             "$[\"x\\u001b[2J\"]"
         );
         assert_eq!(JsonPath::root().key("assay_g4").to_string(), "$.assay_g4");
+    }
+
+    #[test]
+    fn parse_reads_back_what_display_writes() {
+        let paths = [
+            JsonPath::root(),
+            JsonPath::keys(&["task", "kind"]),
+            JsonPath::keys(&["events"]).index(12).key("data"),
+            JsonPath::root().key("a b").key("").index(0).key("q\"]x"),
+        ];
+        for path in paths {
+            assert_eq!(JsonPath::parse(&path.to_string()), Some(path));
+        }
+        for bad in ["", "a", "$.", "$[x]", "$[\"a", "$.a b"] {
+            assert_eq!(JsonPath::parse(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -206,11 +206,24 @@ pub struct JsonStream {
 
 impl JsonStream {
     /// The opening line.
-    pub fn start(modes: &[Mode]) -> (JsonStream, String) {
+    /// The opening line names what `report` needs to render saved results as `check` would:
+    /// the modes, `--require-golden`, and the shard of a `--shard` run.
+    pub fn start(
+        modes: &[Mode],
+        require_golden: bool,
+        paths: &[String],
+        shard: Option<crate::corpus::Shard>,
+    ) -> (JsonStream, String) {
         let modes: Vec<&str> = modes.iter().map(|mode| mode.name()).collect();
+        let shard = shard.map_or(String::new(), |shard| format!(",\"shard\":\"{shard}\""));
+        let paths: Vec<String> = paths
+            .iter()
+            .map(|path| crate::json::safe_text(path).into_owned())
+            .collect();
         let head = format!(
-            "{{\"format\":\"{CHECK_JSON_FORMAT}\",\"modes\":{},\"packets\":[",
-            serde_json::to_string(&modes).unwrap_or_else(|_| "[]".to_owned())
+            "{{\"format\":\"{CHECK_JSON_FORMAT}\",\"modes\":{},\"require_golden\":{require_golden},\"paths\":{}{shard},\"packets\":[",
+            serde_json::to_string(&modes).unwrap_or_else(|_| "[]".to_owned()),
+            serde_json::to_string(&paths).unwrap_or_else(|_| "[]".to_owned())
         );
         (JsonStream { pending: None }, head)
     }

@@ -4,6 +4,8 @@
 pub mod bundle_explain;
 pub mod check_json;
 pub mod check_json_line;
+pub mod check_json_read;
+pub mod check_output;
 pub mod check_text;
 pub mod compare_json;
 pub mod compare_text;
@@ -15,4 +17,6 @@ pub mod object_explain;
 pub mod profile_text;
 pub mod relabel_text;
 pub mod review;
+pub mod sarif;
+pub mod sarif_rules;
 pub mod tally;

@@ -25,7 +25,7 @@ pub use error::ManifestError;
 pub use key::PacketKey;
 pub use model::{shown_value, GoldenEntry, GoldenManifest, ModeGolden};
 pub use options::RecordedOptions;
-pub use parse::parse_manifest;
+pub use parse::{parse_manifest, parse_object_golden};
 pub use render::{render_manifest, ManifestEncoder};
 
 // Not public: what the rest of `golden` also needs, the entry-at-a-time reader

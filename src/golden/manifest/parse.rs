@@ -104,6 +104,15 @@ pub(in crate::golden) fn parse_entry(
     Ok(entry)
 }
 
+/// An object golden as `ObjectGolden::to_json` writes it (saved `check` results carry one per
+/// packet), read with the manifest's own rules.
+pub fn parse_object_golden(value: &Value) -> Result<ObjectGolden, ManifestError> {
+    let map = value
+        .as_object()
+        .ok_or_else(|| bad("object must be a JSON object"))?;
+    parse_object(map, "object")
+}
+
 fn parse_object(map: &Map<String, Value>, at: &str) -> Result<ObjectGolden, ManifestError> {
     if map.contains_key("strict") || map.contains_key("lenient") {
         return Err(bad(format!(
