@@ -782,6 +782,8 @@ mod diff {
         let report: Value = serde_json::from_str(&result.stdout).unwrap();
         assert_eq!(report["summary"]["changed"], 2);
     }
+}
+
 /// The clock the UAIX expiry rows read, fixed so two runs print the same bytes.
 const NOW: &str = "2026-06-01T00:00:00Z";
 
