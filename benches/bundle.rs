@@ -1,7 +1,9 @@
 //! Verifying and loading a 100,000-event bundle (upstream's `max_events`): CPU seconds of one
-//! thread per 100k events, for the README's performance section. Two figures: verify + load
-//! (`open_bytes`) alone, and verify + load + the packets every face gets (`packets_of`)
-//! together, each the median of the runs.
+//! thread per 100k events, for the README's performance section. Three figures: `verify`'s
+//! streamed verification (`verify_reader`: verdict and counts, each line dropped once
+//! checked), verify + load (`open_bytes`) alone, and verify + load + the packets every face
+//! gets (`packets_of`) together, each the median of the runs. `BUNDLE_FILE=PATH` times an
+//! existing bundle instead (the README's 93,012-event mix).
 //!
 //! The events are the 100 of the upstream-written `valid-04-hundred` bundle (strict and
 //! lenient A2A conversions, ~1.1 KB a line) repeated 1,000 times, re-sequenced and written
@@ -9,7 +11,7 @@
 
 use handoff_inspector::bundle::packets::packets_of;
 use handoff_inspector::bundle::write::{assign_run, write_bundle};
-use handoff_inspector::bundle::{open_bytes, open_path, Limits};
+use handoff_inspector::bundle::{open_bytes, open_path, verify_reader, Limits};
 use serde_json::Value;
 use std::path::Path;
 use std::time::Instant;
@@ -73,10 +75,33 @@ fn main() {
         .join(name);
     // BUNDLE_REUSE=1: verify the bundle a previous run wrote (for profiling the reader alone).
     let reuse = std::env::var_os("BUNDLE_REUSE").filter(|_| full);
-    let bytes = match reuse.and_then(|_| std::fs::read(&out).ok()) {
-        Some(bytes) => bytes,
-        None => write_events(count, &out),
+    let given = std::env::var_os("BUNDLE_FILE").filter(|_| full);
+    let bytes = match (&given, reuse.and_then(|_| std::fs::read(&out).ok())) {
+        (Some(file), _) => std::fs::read(file).expect("BUNDLE_FILE reads"),
+        (None, Some(bytes)) => bytes,
+        (None, None) => write_events(count, &out),
     };
+    let count = match given {
+        Some(_) => verify_reader(&bytes[..], &Limits::default())
+            .event_count()
+            .unwrap_or(0) as usize,
+        None => count,
+    };
+    let mut streamed = Vec::new();
+    for _ in 0..runs {
+        let cpu = thread_cpu_seconds();
+        let verdict = verify_reader(&bytes[..], &Limits::default());
+        streamed.push(thread_cpu_seconds() - cpu);
+        assert!(verdict.is_valid(), "{:?}", verdict.error());
+        assert_eq!(verdict.event_count(), Some(count as u64));
+    }
+    streamed.sort_by(f64::total_cmp);
+    println!(
+        "verify streamed (verify_reader, what `verify` runs; one thread, {runs} runs): median {:.2} s CPU for {count} events (range {:.2}-{:.2} s)",
+        streamed[streamed.len() / 2],
+        streamed[0],
+        streamed[streamed.len() - 1]
+    );
     let mut cpus = Vec::new();
     let mut walls = Vec::new();
     let mut packet_cpus = Vec::new();

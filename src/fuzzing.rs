@@ -156,12 +156,13 @@ pub fn tui(data: &[u8]) {
 }
 
 /// The bundle reader + verifier (`open_bytes`, steps 1-26 and the lenient events read) under
-/// upstream's default limits and under tight ones. Byte 0 picks how the rest becomes a
+/// upstream's default limits and under tight ones, and `verify`'s streaming reading of the
+/// same bytes, which must agree with it. Byte 0 picks how the rest becomes a
 /// bundle, so the fuzzer reaches past gzip's checksum: 0 = the rest is the `.tar.gz`; 1 = the
 /// rest is the tar, gzipped here; 2 = the rest is `manifest.json`, a NUL, `events.ndjson`,
 /// tarred and gzipped here.
 pub fn bundle(data: &[u8]) {
-    use crate::bundle::{open_bytes, Limits};
+    use crate::bundle::{open_bytes, verify_reader, Limits};
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
@@ -196,7 +197,29 @@ pub fn bundle(data: &[u8]) {
             // Every refusal names itself: upstream's code and a message.
             Err(error) => assert!(!error.to_string().is_empty(), "{error:?}"),
         }
-        let _ = (opened.a2a_events(), opened.handoff_visible_events());
+        // One verifier: `verify`'s streaming reading (counts only) and the reading that keeps
+        // every line give the same verdict and the same counts.
+        let counted = verify_reader(&bytes[..], &limits);
+        assert_eq!(
+            counted.verdict.as_ref().err(),
+            opened.verdict.as_ref().err()
+        );
+        assert_eq!(
+            counted.verdict.as_ref().ok().map(|v| &v.run_root),
+            opened.verdict.as_ref().ok().map(|v| &v.run_root)
+        );
+        assert_eq!(
+            (
+                counted.event_count(),
+                counted.a2a_events(),
+                counted.handoff_visible_events()
+            ),
+            (
+                opened.event_count(),
+                opened.a2a_events(),
+                opened.handoff_visible_events()
+            )
+        );
     }
 }
 

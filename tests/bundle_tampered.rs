@@ -1221,3 +1221,84 @@ fn unreadable_and_odd_inputs_never_panic() {
         assert!(!bundle.is_valid(), "cut at {cut}");
     }
 }
+
+/// Spec §15: a rejected bundle's counts are the lines that parse as JSON objects, past the
+/// limits too: a line over `max_line_bytes` that parses counts, and so do the lines past
+/// `max_events`. `verify` (which streams and keeps nothing), `check` (default limits) and the
+/// reading that keeps every line within the limits (`open_path`) count alike.
+#[test]
+fn counts_go_past_the_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let counts = |limit: Option<&str>, bytes: &[u8]| -> Value {
+        let path = dir.path().join("b.tar.gz");
+        std::fs::write(&path, bytes).unwrap();
+        let mut args = vec!["verify", "--format", "json"];
+        let mut limits = Limits::default();
+        if let Some(limit) = limit {
+            args.extend(["--limit", limit]);
+            limits.set(limit).unwrap();
+        }
+        args.push(path.to_str().unwrap());
+        let line = run(&args).json_lines().remove(0);
+        let got = json!([
+            line["error"]["code"],
+            line["event_count"],
+            line["a2a_events"],
+            line["handoff_visible_events"]
+        ]);
+        let kept = open_path(&path, &limits).unwrap();
+        let kept = json!([
+            kept.error().map(|e| e.code.as_str()),
+            kept.event_count(),
+            kept.a2a_events(),
+            kept.handoff_visible_events()
+        ]);
+        assert_eq!(
+            kept, got,
+            "the reading that keeps lines counts as verify does"
+        );
+        if limit.is_none() {
+            let checked = run(&["check", "--format", "json", path.to_str().unwrap()]);
+            let report: Value = serde_json::from_str(&checked.stdout).unwrap();
+            let line = report["packets"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["bundle"].is_object())
+                .unwrap_or_else(|| panic!("{}", checked.stdout))
+                .clone();
+            let b = &line["bundle"];
+            let checked = json!([
+                b["error"]["code"],
+                b["event_count"],
+                b["a2a_events"],
+                b["handoff_visible_events"]
+            ]);
+            assert_eq!(checked, got, "check counts as verify does");
+        }
+        got
+    };
+    let base = base_lines();
+    let whole = counts(None, &sealed(&joined(&base)));
+    assert!(whole[0].is_null());
+    let (objects, a2a, visible) = (&whole[1], &whole[2], &whole[3]);
+    assert_eq!(objects, 10);
+
+    // Line 3 made longer than 1 MiB (the default limit), still a JSON object; a line that is
+    // not an object (`[1]`) after it, then the rest.
+    let mut lines = base.clone();
+    lines[2] = edit(&lines[2], |v| v["pad"] = json!("x".repeat(1_100_000)));
+    lines.insert(3, "[1]".into());
+    let got = counts(None, &sealed(&joined(&lines)));
+    assert_eq!(got, json!(["LimitLineBytes", objects, a2a, visible]));
+
+    // Past `max_events`: the line that trips it and the ones after it count.
+    let got = counts(Some("max_events=4"), &sealed(&joined(&base)));
+    assert_eq!(got, json!(["LimitTotalEvents", objects, a2a, visible]));
+
+    // Lines over a lowered line limit that parse, wherever they are.
+    let longest = base.iter().map(String::len).max().unwrap();
+    let limit = format!("max_line_bytes={}", longest - 1);
+    let got = counts(Some(&limit), &sealed(&joined(&base)));
+    assert_eq!(got, json!(["LimitLineBytes", objects, a2a, visible]));
+}

@@ -13,7 +13,8 @@ pub struct Manifest {
     pub bundle_id: String,
     pub producer: Producer,
     pub run_id: String,
-    pub event_count: u64,
+    /// `usize` upstream: serde's messages name the type (`expected usize`).
+    pub event_count: usize,
     pub run_root: String,
     pub algorithms: Algorithms,
     pub files: BTreeMap<String, FileMeta>,
@@ -49,7 +50,8 @@ pub struct EvidenceEvent {
     pub type_: String,
     pub source: String,
     pub id: String,
-    /// RFC 3339 as chrono parses it; checked by `parse_event`.
+    /// RFC 3339 as chrono parses it (upstream's `DateTime<Utc>`), kept as written.
+    #[serde(deserialize_with = "rfc3339_time")]
     pub time: String,
     pub datacontenttype: String,
     #[serde(default)]
@@ -86,17 +88,32 @@ pub struct EvidenceEvent {
 /// A2A adapter events: `type` under this prefix.
 pub const A2A_TYPE_PREFIX: &str = "assay.adapter.a2a.";
 
-/// Deserializes one event line (already UTF-8 and strictly checked); the error text is what
-/// upstream reports (serde's, with line and column, or the time parser's).
+/// Deserializes one event line (already UTF-8 and strictly checked); the error text is
+/// serde's, as upstream reports it (with line and column, also for a `time` that does not
+/// parse).
 pub fn parse_event(line: &str) -> Result<EvidenceEvent, String> {
-    let event: EvidenceEvent = serde_json::from_str(line).map_err(|e| e.to_string())?;
-    // chrono's relaxed RFC 3339 (`T`, `t` or space, offset required), as upstream's
-    // `DateTime<Utc>` field parses it.
-    event
-        .time
-        .parse::<chrono::DateTime<chrono::FixedOffset>>()
-        .map_err(|e| format!("invalid time {:?}: {e}", event.time))?;
-    Ok(event)
+    serde_json::from_str(line).map_err(|e| e.to_string())
+}
+
+/// `time` as upstream's `DateTime<Utc>` field reads it: chrono's visitor (its `expecting`
+/// text, its relaxed RFC 3339 parse: `T`, `t` or a space, an offset required), whose error
+/// serde words with the position, inside the field loop (so a bad `time` is reported before a
+/// member missing later).
+fn rfc3339_time<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    struct Rfc3339;
+    impl serde::de::Visitor<'_> for Rfc3339 {
+        type Value = String;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an RFC 3339 formatted date and time string")
+        }
+        fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<String, E> {
+            value
+                .parse::<chrono::DateTime<chrono::FixedOffset>>()
+                .map_err(E::custom)?;
+            Ok(value.to_owned())
+        }
+    }
+    deserializer.deserialize_str(Rfc3339)
 }
 
 pub fn parse_manifest(text: &str) -> Result<Manifest, String> {
@@ -201,9 +218,28 @@ mod tests {
         ] {
             assert!(parse_event(&LINE.replace("TIME", ok)).is_ok(), "{ok}");
         }
-        for bad in ["2026-02-27T10:05:00", "yesterday"] {
-            assert!(parse_event(&LINE.replace("TIME", bad)).is_err(), "{bad}");
+        // serde's message with its position, nothing naming the value (spec §7).
+        for (bad, message) in [
+            (
+                "2026-02-27T10:05:00",
+                "premature end of input at line 1 column 299",
+            ),
+            (
+                "yesterday",
+                "input contains invalid characters at line 1 column 289",
+            ),
+        ] {
+            assert_eq!(
+                parse_event(&LINE.replace("TIME", bad)).unwrap_err(),
+                message,
+                "{bad}"
+            );
         }
+        let number = LINE.replace("\"TIME\"", "5");
+        assert_eq!(
+            parse_event(&number).unwrap_err(),
+            "invalid type: integer `5`, expected an RFC 3339 formatted date and time string at line 1 column 279"
+        );
     }
 
     #[test]

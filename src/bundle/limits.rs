@@ -96,8 +96,17 @@ impl Limits {
     }
 }
 
-/// Counts bytes read through it; past `limit` it fails and raises `tripped`, which the walk
-/// checks after any error (the tar crate may wrap or replace the error text).
+/// Upstream's text for a tripped ceiling (`assay_common::limits::LimitExceeded`):
+/// `exceeded KIND limit of N`, KIND one of `source bytes`, `decoded bytes`, `member bytes`,
+/// `line bytes`.
+pub fn exceeded(kind: &str, limit: u64) -> String {
+    format!("exceeded {kind} limit of {limit}")
+}
+
+/// Upstream's `LimitReader` over the decompressed stream: yields at most `limit` bytes; at the
+/// ceiling it reads one byte more to tell whether the input fit (end: it did; a byte: it did
+/// not, and every read from then on fails and `tripped` is raised, which the walk checks after
+/// any error, since the tar crate may pass the error on in its own words).
 pub struct CeilingReader<R> {
     inner: R,
     limit: u64,
@@ -114,16 +123,33 @@ impl<R> CeilingReader<R> {
             tripped,
         }
     }
+
+    fn overflow(&self) -> io::Error {
+        io::Error::other(exceeded("decoded bytes", self.limit))
+    }
 }
 
 impl<R: Read> Read for CeilingReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.total = self.total.saturating_add(n as u64);
-        if self.total > self.limit {
-            self.tripped.set(true);
-            return Err(io::Error::other("decoded size exceeds max_decode_bytes"));
+        if self.tripped.get() {
+            return Err(self.overflow());
         }
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if self.total >= self.limit {
+            let mut probe = [0u8; 1];
+            return match self.inner.read(&mut probe)? {
+                0 => Ok(0),
+                _ => {
+                    self.tripped.set(true);
+                    Err(self.overflow())
+                }
+            };
+        }
+        let room = (self.limit - self.total).min(buf.len() as u64) as usize;
+        let n = self.inner.read(&mut buf[..room])?;
+        self.total += n as u64;
         Ok(n)
     }
 }
@@ -156,7 +182,11 @@ mod tests {
         ok.read_to_end(&mut out).unwrap();
         assert!(!flag.get());
         let mut over = CeilingReader::new(&b"abcde"[..], 4, flag.clone());
-        assert!(over.read_to_end(&mut Vec::new()).is_err());
+        let mut out = Vec::new();
+        let error = over.read_to_end(&mut out).unwrap_err();
+        assert_eq!(error.to_string(), "exceeded decoded bytes limit of 4");
         assert!(flag.get());
+        // Upstream's reader hands over the bytes within the ceiling before failing.
+        assert_eq!(out, b"abcd");
     }
 }

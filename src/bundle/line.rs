@@ -6,7 +6,7 @@ use super::error::{ErrorCode as C, VerifyError};
 use super::event::{parse_event, DataFlags, DataMember, A2A_TYPE_PREFIX};
 use super::fast::{self, Node};
 use super::hash::{hex_digest, sha256_text, write_content_hash_input, DATA_OPEN};
-use super::strict::{validate, StrictError};
+use super::strict::validate;
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 
@@ -42,16 +42,7 @@ pub fn read_fields(text: &str, max_depth: u64) -> Result<Fields<'_>, VerifyError
 
 /// Upstream's route: strict pre-check, then serde into the typed event.
 fn slow_fields(text: &str, max_depth: u64) -> Result<Fields<'_>, VerifyError> {
-    validate(text, max_depth).map_err(|e| match e {
-        StrictError::Depth { limit } => VerifyError::new(
-            14,
-            C::LimitJsonDepth,
-            format!("event: JSON nesting exceeds limit {limit}"),
-        ),
-        StrictError::Invalid(message) => {
-            VerifyError::new(14, C::ContractInvalidJson, format!("event: {message}"))
-        }
-    })?;
+    validate(text, max_depth).map_err(|e| e.at_step(14, "Event"))?;
     let event = parse_event(text).map_err(|e| VerifyError::new(14, C::ContractInvalidJson, e))?;
     let computed_hash = super::hash::content_hash(
         &event.data,

@@ -1,7 +1,9 @@
 //! The stored lines of an `events.ndjson` member, kept in one buffer (a 100,000-event bundle
-//! is one allocation, not 100,000), and the bounded line reader the verifier uses.
+//! is one allocation, not 100,000), what spec §15 counts over all of them (kept or not), and
+//! the bounded line reader the verifier uses.
 
 use super::event::DataFlags;
+use super::summary::{summary_of_reader, Summary};
 use std::io::{self, Read};
 use std::ops::Range;
 
@@ -24,14 +26,67 @@ pub struct LineFacts {
     pub computed_hash: Option<String>,
 }
 
+impl LineFacts {
+    /// The facts of a line read only for what spec §15 counts of it.
+    pub fn of_summary(summary: Option<Summary>) -> LineFacts {
+        let Some(summary) = summary else {
+            return LineFacts::default();
+        };
+        LineFacts {
+            object: true,
+            a2a: summary.a2a,
+            data: DataFlags {
+                handoff_visible: summary.handoff_visible,
+                ..DataFlags::default()
+            },
+            ..LineFacts::default()
+        }
+    }
+
+    /// What spec §15 counts of the line.
+    pub fn summary(&self) -> Option<Summary> {
+        self.object.then_some(Summary {
+            a2a: self.a2a,
+            handoff_visible: self.data.handoff_visible,
+        })
+    }
+}
+
+/// Spec §15's counts over every line of the member that was read, kept or not: a line over
+/// `max_line_bytes` and the lines past `max_events` count too (a rejected bundle's counts are
+/// what an unverified open lists).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LineCounts {
+    pub lines: u64,
+    /// Lines that parse as JSON objects.
+    pub objects: u64,
+    pub a2a: u64,
+    pub handoff_visible: u64,
+}
+
+impl LineCounts {
+    pub fn add(&mut self, summary: Option<Summary>) {
+        self.lines += 1;
+        if let Some(summary) = summary {
+            self.objects += 1;
+            self.a2a += u64::from(summary.a2a);
+            self.handoff_visible += u64::from(summary.handoff_visible);
+        }
+    }
+}
+
+/// The lines of the member as far as they were kept (`text`, `spans`, `facts`: every line for
+/// the faces that list events, none for `verify`), and the counts over all lines read.
 #[derive(Clone, Debug, Default)]
 pub struct EventLines {
-    /// Every byte read from the member, lines with their terminators.
+    /// Every byte read from the member and kept, lines with their terminators.
     pub text: Vec<u8>,
-    /// Each line's bytes in `text`, terminator included.
+    /// Each kept line's bytes in `text`, terminator included.
     pub spans: Vec<Range<usize>>,
     pub facts: Vec<LineFacts>,
-    /// False when reading stopped before the member's end (a read error or a limit).
+    /// Every line read, kept or not.
+    pub counts: LineCounts,
+    /// False when reading stopped before the member's end (a read error).
     pub complete: bool,
 }
 
@@ -48,6 +103,7 @@ impl EventLines {
         strip_terminator(self.raw(index))
     }
 
+    /// Lines kept.
     pub fn len(&self) -> usize {
         self.spans.len()
     }
@@ -63,20 +119,24 @@ impl EventLines {
         self.text.truncate(end);
     }
 
-    /// Lines that parse as JSON objects: what an unverified open lists (spec §15).
-    pub fn object_count(&self) -> usize {
-        self.facts.iter().filter(|f| f.object).count()
+    /// Keeps a line read (its place in `text` and its facts) and counts it.
+    pub fn keep(&mut self, span: Range<usize>, facts: LineFacts) {
+        self.counts.add(facts.summary());
+        self.spans.push(span);
+        self.facts.push(facts);
     }
 
-    pub fn a2a_count(&self) -> usize {
-        self.facts.iter().filter(|f| f.object && f.a2a).count()
+    /// Lines that parse as JSON objects, kept or not: what an unverified open lists (spec §15).
+    pub fn object_count(&self) -> u64 {
+        self.counts.objects
     }
 
-    pub fn handoff_visible_count(&self) -> usize {
-        self.facts
-            .iter()
-            .filter(|f| f.object && f.data.handoff_visible)
-            .count()
+    pub fn a2a_count(&self) -> u64 {
+        self.counts.a2a
+    }
+
+    pub fn handoff_visible_count(&self) -> u64 {
+        self.counts.handoff_visible
     }
 }
 
@@ -97,8 +157,11 @@ const CHUNK: u64 = 1 << 20;
 
 /// Cuts a member into lines while the decoder writes it straight into the kept buffer
 /// (`EventLines::text`): no intermediate buffer to copy every byte out of. Bytes read ahead
-/// of the line returned stay in the buffer for the next one; on an error or a line over the
-/// limit they are dropped, so the buffer then holds exactly the lines returned.
+/// of the line returned stay in the buffer for the next one; on a read error they are
+/// dropped, so the buffer then holds exactly the lines returned. A line over the limit stays
+/// in the buffer as far as it was read, for `long_line` to read on or `drop_read_ahead` to drop.
+/// A caller that keeps nothing calls `forget` after each line, so the buffer stays about
+/// one chunk and one line long.
 ///
 /// Gives, line for line, what reading one line at a time gives: every line complete before a
 /// read error is returned first; a line longer than the limit fails as soon as its bytes show
@@ -142,7 +205,6 @@ impl<R: Read> LineReader<R> {
             if let Some(at) = memchr::memchr(b'\n', &text[searched..]) {
                 let end = searched + at + 1;
                 if (end - start - 1) as u64 > max {
-                    text.truncate(start);
                     return Err(LineError::TooLong);
                 }
                 self.next = end;
@@ -150,7 +212,6 @@ impl<R: Read> LineReader<R> {
             }
             searched = text.len();
             if (text.len() - start) as u64 > max {
-                text.truncate(start);
                 return Err(LineError::TooLong);
             }
             if let Some(error) = self.error.take() {
@@ -164,12 +225,111 @@ impl<R: Read> LineReader<R> {
                 self.next = text.len();
                 return Ok(Some(start..text.len()));
             }
-            // Bytes read before an error are kept by `read_to_end`: their lines come first.
-            match (&mut self.reader).take(self.chunk).read_to_end(text) {
-                Ok(0) => self.eof = true,
-                Ok(_) => {}
-                Err(error) => self.error = Some(error),
+            self.fill(text);
+        }
+    }
+
+    /// Reads the next chunk onto the end of `text`, noting the end or an error.
+    fn fill(&mut self, text: &mut Vec<u8>) {
+        // Bytes read before an error are kept by `read_to_end`: their lines come first.
+        match (&mut self.reader).take(self.chunk).read_to_end(text) {
+            Ok(0) => self.eof = true,
+            Ok(_) => {}
+            Err(error) => self.error = Some(error),
+        }
+    }
+
+    /// Drops the line just returned (`span`) from `text`, keeping what was read after it.
+    pub fn drop_line(&mut self, text: &mut Vec<u8>, span: Range<usize>) {
+        self.next = span.start;
+        text.drain(span);
+    }
+
+    /// Drops the lines already returned from the front of `text` once they fill a chunk (the
+    /// caller keeps none of them), so that `text` holds about one chunk and the current line.
+    pub fn forget(&mut self, text: &mut Vec<u8>) {
+        if self.next as u64 >= self.chunk {
+            text.drain(..self.next);
+            self.next = 0;
+        }
+    }
+
+    /// After `next_line` found the line at the reader's place too long: reads the whole line
+    /// on through a stream, without keeping it, for what spec §15 counts of it (`None`: not a
+    /// JSON object). Afterwards `text` ends where the line began, plus what was read after it.
+    /// `Err` when reading failed inside the line (nothing more can be read then).
+    pub fn long_line(&mut self, text: &mut Vec<u8>) -> io::Result<Option<Summary>> {
+        let mut line = LongLine {
+            start: self.next,
+            pos: self.next,
+            lines: self,
+            text,
+            done: false,
+            failed: None,
+        };
+        let summary = summary_of_reader(&mut line);
+        // A line that stopped parsing early is read to its end all the same.
+        let drained = io::copy(&mut line, &mut io::sink());
+        if let Some(error) = line.failed.take() {
+            return Err(error);
+        }
+        drained?;
+        Ok(summary)
+    }
+}
+
+/// The rest of a line found too long, as a stream: its bytes already in the buffer, then the
+/// reader's, up to (not including) its `\n`. Bytes of the line are dropped from the buffer as
+/// they are passed on; what follows the line stays for the next one.
+struct LongLine<'r, R> {
+    lines: &'r mut LineReader<R>,
+    text: &'r mut Vec<u8>,
+    /// Where the line began (and, once it is read, where the next one begins).
+    start: usize,
+    /// The next byte of the line to pass on.
+    pos: usize,
+    done: bool,
+    /// A read error inside the line (given to the parser too, but kept to tell it apart).
+    failed: Option<io::Error>,
+}
+
+impl<R: Read> Read for LongLine<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if self.done || buf.is_empty() {
+                return Ok(0);
             }
+            if self.pos < self.text.len() {
+                let available = &self.text[self.pos..];
+                let newline = memchr::memchr(b'\n', available);
+                let n = newline.unwrap_or(available.len()).min(buf.len());
+                buf[..n].copy_from_slice(&available[..n]);
+                self.pos += n;
+                if newline == Some(n) {
+                    // The whole line is passed on: drop it and its `\n`.
+                    self.text.drain(self.start..=self.pos);
+                    self.lines.next = self.start;
+                    self.done = true;
+                }
+                if n > 0 || self.done {
+                    return Ok(n);
+                }
+            }
+            // Everything buffered was passed on: drop it and read on.
+            self.text.truncate(self.start);
+            self.pos = self.start;
+            if let Some(error) = self.lines.error.take() {
+                self.done = true;
+                let copy = io::Error::new(error.kind(), error.to_string());
+                self.failed = Some(error);
+                return Err(copy);
+            }
+            if self.lines.eof {
+                self.lines.next = self.start;
+                self.done = true;
+                return Ok(0);
+            }
+            self.lines.fill(self.text);
         }
     }
 }
@@ -187,17 +347,22 @@ mod tests {
             match reader.next_line(&mut text, max) {
                 Ok(None) => break,
                 Ok(Some(span)) => found.push(Ok(text[span].to_vec())),
-                Err(LineError::TooLong) => {
-                    found.push(Err("long".into()));
-                    break;
-                }
+                // Read on through the long line, as a rejected bundle's counts do.
+                Err(LineError::TooLong) => match reader.long_line(&mut text) {
+                    Ok(summary) => found.push(Err(format!("long {}", summary.is_some()))),
+                    Err(e) => {
+                        found.push(Err(format!("long, then {e}")));
+                        break;
+                    }
+                },
                 Err(LineError::Io(e)) => {
                     found.push(Err(e.to_string()));
                     break;
                 }
             }
         }
-        // The buffer holds exactly what was there before and the lines returned.
+        // The buffer holds exactly what was there before and the lines returned (a long
+        // line's bytes are not kept).
         let returned: Vec<u8> = found.iter().flatten().flatten().copied().collect();
         assert_eq!(text, [&b"kept"[..], &returned].concat());
         found
@@ -244,8 +409,55 @@ mod tests {
                 reader.next_line(&mut text, 4),
                 Err(LineError::TooLong)
             ));
-            assert!(text.is_empty());
+            assert!(text.starts_with(b"abcde"), "kept for `long_line`");
+            assert_eq!(
+                reader.long_line(&mut text).unwrap_err().to_string(),
+                "broken"
+            );
         }
+    }
+
+    #[test]
+    fn long_lines_are_read_through_and_counted_without_being_kept() {
+        let object = format!(
+            "{{\"type\":\"assay.adapter.a2a.x\",\"pad\":\"{}\"}}",
+            "p".repeat(40)
+        );
+        let input = format!("ok\n{object}\n[1]\n{object}\n{object}");
+        let found = lines(input.as_bytes(), 8);
+        assert_eq!(
+            found,
+            vec![
+                Ok(b"ok\n".to_vec()),
+                Err("long true".into()),
+                Ok(b"[1]\n".to_vec()),
+                Err("long true".into()),
+                Err("long true".into()),
+            ]
+        );
+        assert_eq!(
+            lines(b"0123456789 x\nab", 8),
+            vec![Err("long false".into()), Ok(b"ab".to_vec())]
+        );
+    }
+
+    #[test]
+    fn forgetting_keeps_the_buffer_about_a_chunk_long() {
+        let input: Vec<u8> = (0..1000)
+            .flat_map(|i| format!("line {i}\n").into_bytes())
+            .collect();
+        let mut text = Vec::new();
+        let mut reader = LineReader::with_chunk(&input[..], &text, 64);
+        let mut count = 0;
+        let mut longest = 0;
+        while let Some(span) = reader.next_line(&mut text, 100).unwrap() {
+            assert_eq!(text[span], format!("line {count}\n").into_bytes()[..]);
+            count += 1;
+            reader.forget(&mut text);
+            longest = longest.max(text.len());
+        }
+        assert_eq!(count, 1000);
+        assert!(longest <= 64 * 2 + 10, "{longest}");
     }
 
     #[test]
@@ -254,10 +466,10 @@ mod tests {
             lines(b"abcd\nef", 4),
             vec![Ok(b"abcd\n".to_vec()), Ok(b"ef".to_vec())]
         );
-        assert_eq!(lines(b"abcde\n", 4), vec![Err("long".into())]);
+        assert_eq!(lines(b"abcde\n", 4), vec![Err("long false".into())]);
         assert_eq!(lines(b"abc\r\n", 4), vec![Ok(b"abc\r\n".to_vec())]);
-        assert_eq!(lines(b"abcd\r\n", 4), vec![Err("long".into())]);
-        assert_eq!(lines(b"abcde", 4), vec![Err("long".into())]);
+        assert_eq!(lines(b"abcd\r\n", 4), vec![Err("long false".into())]);
+        assert_eq!(lines(b"abcde", 4), vec![Err("long false".into())]);
         assert_eq!(
             lines(b"\n\n", 4),
             vec![Ok(b"\n".to_vec()), Ok(b"\n".to_vec())]

@@ -24,6 +24,7 @@ pub mod open;
 pub mod packets;
 pub mod steps;
 pub mod strict;
+pub mod summary;
 pub mod verify;
 pub mod write;
 
@@ -32,7 +33,7 @@ pub use error::{Compared, ErrorClass, ErrorCode, VerifyError};
 pub use limits::Limits;
 pub use lines::{EventLines, LineFacts};
 pub use lint_table::{LintOutcome, A2A_LINT_TABLE};
-pub use open::{open_bytes, open_path, open_reader, Bundle};
+pub use open::{open_bytes, open_path, open_reader, verify_path, verify_reader, Bundle};
 pub use packets::{
     bundle_event_ref, is_bundle_path, open_packets, packets_of, reread_event, reread_manifest,
     take_event, BundlePackets, BundleReport, VerifiedFacts,

@@ -1,19 +1,16 @@
 //! Opening a bundle: the verdict plus what a reviewer can read even when verification fails
-//! (the manifest's bytes, the lines of the first `events.ndjson` member). All in memory,
-//! through the limits; nothing is extracted.
+//! (the manifest's bytes, the lines of the first `events.ndjson` member), or for `verify`
+//! the verdict and counts alone. Streamed through the limits; nothing is extracted.
 
 use super::error::VerifyError;
 use super::event::Manifest;
-use super::limits::{CeilingReader, Limits};
-use super::lines::{EventLines, LineReader};
-use super::verify::{collect_rest, read_input, walk, Verified, EVENTS};
+use super::limits::Limits;
+use super::lines::EventLines;
+use super::verify::{bundle_too_big, walk, Keep, Source, Verified};
 use crate::input::{open_regular, InputError};
-use flate2::read::GzDecoder;
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 use std::sync::{LazyLock, Mutex, PoisonError};
 
 pub struct Bundle {
@@ -39,18 +36,16 @@ impl Bundle {
     pub fn event_count(&self) -> Option<u64> {
         match &self.verdict {
             Ok(verified) => Some(verified.event_count),
-            Err(_) => self.events.as_ref().map(|e| e.object_count() as u64),
+            Err(_) => self.events.as_ref().map(|e| e.object_count()),
         }
     }
 
     pub fn a2a_events(&self) -> Option<u64> {
-        self.events.as_ref().map(|e| e.a2a_count() as u64)
+        self.events.as_ref().map(|e| e.a2a_count())
     }
 
     pub fn handoff_visible_events(&self) -> Option<u64> {
-        self.events
-            .as_ref()
-            .map(|e| e.handoff_visible_count() as u64)
+        self.events.as_ref().map(|e| e.handoff_visible_count())
     }
 
     pub fn run_id(&self) -> Option<&str> {
@@ -65,32 +60,15 @@ impl Bundle {
     }
 }
 
-/// Opens a bundle from its bytes (steps 1-26).
+/// Opens a bundle from its bytes (steps 1-26), keeping every line.
 pub fn open_bytes(input: &[u8], limits: &Limits) -> Bundle {
-    let walked = walk(input, limits);
-    let events = match walked.events {
-        Some(events) => Some(events),
-        None => first_events_member(input, limits),
-    };
-    Bundle {
-        verdict: walked.verdict,
-        manifest_text: walked.manifest_text,
-        manifest: walked.manifest,
-        events,
-    }
+    read_bundle(input, limits, Keep::Lines)
 }
 
-/// Opens a bundle from any reader: step 0 (the input ceiling) first.
+/// Opens a bundle from any reader, streamed (step 0's ceiling counted as it goes), keeping
+/// every line.
 pub fn open_reader(reader: impl io::Read, limits: &Limits) -> Bundle {
-    match read_input(reader, limits) {
-        Ok(bytes) => open_bytes(&bytes, limits),
-        Err(error) => Bundle {
-            verdict: Err(error),
-            manifest_text: None,
-            manifest: None,
-            events: None,
-        },
-    }
+    read_bundle(reader, limits, Keep::Lines)
 }
 
 /// Opens a bundle file through the input layer (a FIFO, device or directory is refused
@@ -100,6 +78,52 @@ pub fn open_path(path: &Path, limits: &Limits) -> Result<Bundle, InputError> {
     count_open(path);
     let file = open_regular(path)?;
     Ok(open_reader(file, limits))
+}
+
+/// `verify`'s reading: the same walk as `open_reader`, streamed, keeping only the verdict,
+/// the manifest and spec §15's counts (each line dropped once checked), so memory does not
+/// grow with the bundle. `events` then holds counts and no lines.
+pub fn verify_reader(reader: impl io::Read, limits: &Limits) -> Bundle {
+    read_bundle(reader, limits, Keep::Counts)
+}
+
+/// `verify_reader` on a file opened through the input layer; a file larger than
+/// `max_bundle_bytes` fails step 0 without being read.
+pub fn verify_path(path: &Path, limits: &Limits) -> Result<Bundle, InputError> {
+    let file = open_regular(path)?;
+    if file
+        .metadata()
+        .is_ok_and(|m| m.len() > limits.max_bundle_bytes)
+    {
+        return Ok(refused(bundle_too_big(limits)));
+    }
+    Ok(verify_reader(file, limits))
+}
+
+/// The one walk behind every reading: the input streamed through step 0's ceiling, then
+/// steps 1-26. A failure of step 0 (the input too big or unreadable) is the verdict whatever
+/// the walk found, as upstream reads the whole input first; nothing is listed then.
+fn read_bundle(reader: impl io::Read, limits: &Limits, keep: Keep) -> Bundle {
+    let mut source = Source::new(reader, limits);
+    let walked = walk(&mut source, limits, keep);
+    if let Some(error) = source.finish() {
+        return refused(error);
+    }
+    Bundle {
+        verdict: walked.verdict,
+        manifest_text: walked.manifest_text,
+        manifest: walked.manifest,
+        events: walked.events,
+    }
+}
+
+fn refused(error: VerifyError) -> Bundle {
+    Bundle {
+        verdict: Err(error),
+        manifest_text: None,
+        manifest: None,
+        events: None,
+    }
 }
 
 /// How many times `open_path` was asked for each path in this process. Opening a
@@ -127,24 +151,4 @@ pub fn times_opened(path: &Path) -> usize {
         .get(path)
         .copied()
         .unwrap_or(0)
-}
-
-/// When verification stopped before the events member: find the first member whose name is
-/// exactly `events.ndjson` and read its lines leniently, within the same limits.
-fn first_events_member(input: &[u8], limits: &Limits) -> Option<EventLines> {
-    let tripped = Rc::new(Cell::new(false));
-    let decoded = CeilingReader::new(GzDecoder::new(input), limits.max_decode_bytes, tripped);
-    let mut archive = tar::Archive::new(decoded);
-    let entries = archive.entries().ok()?;
-    for entry in entries {
-        let entry = entry.ok()?;
-        if entry.path_bytes().as_ref() != EVENTS.as_bytes() {
-            continue;
-        }
-        let mut lines = EventLines::default();
-        let mut reader = LineReader::new(entry, &lines.text);
-        collect_rest(&mut reader, limits, &mut lines);
-        return Some(lines);
-    }
-    None
 }

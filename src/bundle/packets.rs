@@ -173,7 +173,10 @@ pub fn report_of(path: &Path, bundle: &Bundle) -> (Arc<BundleReport>, RawPacket)
         },
         manifest_digest,
         has_manifest: bundle.manifest_text.is_some(),
-        lines: bundle.events.as_ref().map_or(0, EventLines::len),
+        lines: bundle
+            .events
+            .as_ref()
+            .map_or(0, |lines| lines.counts.lines as usize),
         event_packets,
         event_count: bundle.event_count(),
         a2a_events: bundle.a2a_events(),

@@ -1,21 +1,72 @@
 //! Upstream's strict JSON pre-check (`json_strict`, spec §7), run before serde_json on the
-//! manifest and on every event line: duplicate member names (after unescaping), lone or
-//! malformed surrogate escapes, nesting depth, keys per object, decoded string length.
+//! manifest and on every event line: duplicate member names (after unescaping), malformed
+//! `\u` escapes and unpaired surrogates, nesting depth, keys per object, decoded string
+//! length, and its own grammar for structure, numbers and literals.
 //!
-//! Like upstream it checks one value and ignores what follows, treats any Unicode whitespace
-//! as whitespace and leaves number syntax, raw control characters and the rest of JSON's
-//! grammar to serde_json, which runs next. Iterative, so no input can exhaust the stack.
+//! It follows upstream's validator step for step, because which of its failures a line meets
+//! first, and whether a line fails here or only in serde_json (which words its own message),
+//! decides the message upstream prints. Like upstream it checks one value and ignores what
+//! follows, takes a missing value (end of input) as fine and leaves that to serde_json, treats
+//! any Unicode whitespace as whitespace and accepts raw control characters in strings (serde
+//! refuses them next). Iterative, so no input can exhaust the stack.
 
+use super::error::{ErrorCode, VerifyError};
 use super::limits::{MAX_KEYS_PER_OBJECT, MAX_STRING_CHARS};
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-#[derive(Debug, PartialEq, Eq)]
+/// The validator's failures, each with upstream's constant message (`message`): no parser
+/// detail, no position, nothing from the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StrictError {
     /// More than the allowed nesting (`LimitJsonDepth`).
-    Depth { limit: u64 },
-    /// Anything else (`ContractInvalidJson`).
-    Invalid(String),
+    Depth {
+        limit: u64,
+    },
+    DuplicateKey,
+    /// A `\u` not followed by four hex digits.
+    InvalidUnicodeEscape,
+    /// A lone low surrogate, or a high one not followed at once by a low one.
+    UnpairedSurrogate,
+    TooManyKeys,
+    StringTooLong,
+    /// Any other syntax error.
+    NotWellFormed,
+}
+
+impl StrictError {
+    /// Upstream's message; `what` is `Manifest` or `Event`.
+    pub fn message(self, what: &str) -> String {
+        match self {
+            StrictError::Depth { limit } => {
+                format!("{what} JSON nesting exceeds the configured maximum depth of {limit}")
+            }
+            StrictError::DuplicateKey => format!("{what} JSON contains a duplicate object key"),
+            StrictError::InvalidUnicodeEscape => {
+                format!("{what} JSON contains an invalid unicode escape sequence")
+            }
+            StrictError::UnpairedSurrogate => format!("{what} JSON contains an unpaired surrogate"),
+            StrictError::TooManyKeys => {
+                format!("{what} JSON object exceeds the maximum of {MAX_KEYS_PER_OBJECT} keys")
+            }
+            StrictError::StringTooLong => format!(
+                "{what} JSON contains a string longer than the maximum of {MAX_STRING_CHARS} bytes"
+            ),
+            StrictError::NotWellFormed => format!("{what} JSON is not well-formed"),
+        }
+    }
+
+    pub fn code(self) -> ErrorCode {
+        match self {
+            StrictError::Depth { .. } => ErrorCode::LimitJsonDepth,
+            _ => ErrorCode::ContractInvalidJson,
+        }
+    }
+
+    /// The verification error of step `step` for a document called `what`.
+    pub fn at_step(self, step: u8, what: &str) -> VerifyError {
+        VerifyError::new(step, self.code(), self.message(what))
+    }
 }
 
 /// Member names of the open objects, innermost last, in one flat list (no allocation per
@@ -42,20 +93,29 @@ impl<'a> Object<'a> {
         }
     }
 
-    /// False when `key` was already there.
-    fn insert(&mut self, keys: &mut Keys<'a>, key: Cow<'a, str>) -> bool {
+    /// Upstream's key tracker: the count first (a 10,001st name fails as too many even when
+    /// it repeats one), then the repeat.
+    fn insert(&mut self, keys: &mut Keys<'a>, key: Cow<'a, str>) -> Result<(), StrictError> {
+        if self.count >= MAX_KEYS_PER_OBJECT {
+            return Err(StrictError::TooManyKeys);
+        }
         self.count += 1;
-        if let Some(set) = &mut self.set {
-            return set.insert(key);
+        let fresh = match &mut self.set {
+            Some(set) => set.insert(key),
+            None if keys.names[self.start..].contains(&key) => false,
+            None => {
+                keys.names.push(key);
+                if keys.names.len() - self.start > 32 {
+                    self.set = Some(keys.names.drain(self.start..).collect());
+                }
+                true
+            }
+        };
+        if fresh {
+            Ok(())
+        } else {
+            Err(StrictError::DuplicateKey)
         }
-        if keys.names[self.start..].contains(&key) {
-            return false;
-        }
-        keys.names.push(key);
-        if keys.names.len() - self.start > 32 {
-            self.set = Some(keys.names.drain(self.start..).collect());
-        }
-        true
     }
 
     fn close(self, keys: &mut Keys<'a>) {
@@ -73,15 +133,12 @@ struct Scanner<'a> {
     pos: usize,
 }
 
-fn invalid<T>(message: impl Into<String>) -> Result<T, StrictError> {
-    Err(StrictError::Invalid(message.into()))
-}
-
 impl<'a> Scanner<'a> {
     fn peek(&self) -> Option<u8> {
         self.text.as_bytes().get(self.pos).copied()
     }
 
+    /// Any Unicode whitespace (`char::is_whitespace`), as upstream's validator skips it.
     fn skip_whitespace(&mut self) {
         while let Some(byte) = self.peek() {
             if byte.is_ascii() {
@@ -98,107 +155,175 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn at(&self) -> String {
-        format!("at byte {}", self.pos)
+    fn digits(&mut self) -> usize {
+        let from = self.pos;
+        while matches!(self.peek(), Some(b'0'..=b'9')) {
+            self.pos += 1;
+        }
+        self.pos - from
     }
 
-    /// A string starting at the opening quote; returns its decoded text.
+    /// Upstream's number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`; what
+    /// follows (`01`: the `1`) is the caller's to judge.
+    fn number(&mut self) -> Result<(), StrictError> {
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return Err(StrictError::NotWellFormed),
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            if self.digits() == 0 {
+                return Err(StrictError::NotWellFormed);
+            }
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.pos += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if self.digits() == 0 {
+                return Err(StrictError::NotWellFormed);
+            }
+        }
+        Ok(())
+    }
+
+    /// `true`/`false` at a `t` or `f`, `null` at an `n`.
+    fn literal(&mut self, words: &[&str]) -> Result<(), StrictError> {
+        let rest = &self.text[self.pos..];
+        match words.iter().find(|w| rest.starts_with(*w)) {
+            Some(word) => {
+                self.pos += word.len();
+                Ok(())
+            }
+            None => Err(StrictError::NotWellFormed),
+        }
+    }
+
+    /// A string from its opening quote (anything else there is a syntax error); returns its
+    /// decoded text. Failures come in the order upstream's character loop meets them.
     fn string(&mut self) -> Result<Cow<'a, str>, StrictError> {
         let bytes = self.text.as_bytes();
+        if self.peek() != Some(b'"') {
+            return Err(StrictError::NotWellFormed);
+        }
         self.pos += 1;
         let start = self.pos;
         let mut decoded: Option<String> = None;
         let mut chars = 0usize;
+        // A high surrogate escape waiting for its low half.
+        let mut high: Option<u32> = None;
+        let push = |out: &mut Option<String>, c: char, chars: &mut usize| {
+            *chars += 1;
+            if *chars > MAX_STRING_CHARS {
+                return Err(StrictError::StringTooLong);
+            }
+            if let Some(out) = out {
+                out.push(c);
+            }
+            Ok(())
+        };
         loop {
-            let run_start = self.pos;
-            while let Some(&byte) = bytes.get(self.pos) {
-                if byte == b'"' || byte == b'\\' {
-                    break;
+            let run = self.pos;
+            let stop =
+                memchr::memchr2(b'"', b'\\', &bytes[run..]).map_or(bytes.len(), |at| run + at);
+            if stop > run {
+                if high.is_some() {
+                    return Err(StrictError::UnpairedSurrogate);
                 }
-                if byte & 0xC0 != 0x80 {
-                    chars += 1;
+                chars += bytes[run..stop]
+                    .iter()
+                    .filter(|&&b| b & 0xC0 != 0x80)
+                    .count();
+                if chars > MAX_STRING_CHARS {
+                    return Err(StrictError::StringTooLong);
                 }
-                self.pos += 1;
+                if let Some(out) = &mut decoded {
+                    out.push_str(&self.text[run..stop]);
+                }
             }
-            if chars > MAX_STRING_CHARS {
-                return invalid(format!(
-                    "string longer than {MAX_STRING_CHARS} characters {}",
-                    self.at()
-                ));
-            }
-            if let Some(out) = &mut decoded {
-                out.push_str(&self.text[run_start..self.pos]);
-            }
-            match bytes.get(self.pos) {
-                None => return invalid("unterminated string"),
+            self.pos = stop;
+            match bytes.get(stop) {
+                None => return Err(StrictError::NotWellFormed),
                 Some(b'"') => {
-                    let end = self.pos;
+                    if high.is_some() {
+                        return Err(StrictError::UnpairedSurrogate);
+                    }
                     self.pos += 1;
                     return Ok(match decoded {
                         Some(out) => Cow::Owned(out),
-                        None => Cow::Borrowed(&self.text[start..end]),
+                        None => Cow::Borrowed(&self.text[start..stop]),
                     });
                 }
-                _ => {
-                    let out = decoded.get_or_insert_with(|| self.text[start..self.pos].to_owned());
-                    let c = self.escape()?;
-                    out.push(c);
-                    chars += 1;
+                Some(_) => {
+                    if decoded.is_none() {
+                        decoded = Some(self.text[start..stop].to_owned());
+                    }
+                    let Some(&escape) = bytes.get(stop + 1) else {
+                        return Err(StrictError::NotWellFormed);
+                    };
+                    if escape == b'u' {
+                        let code = self.hex4(stop + 2)?;
+                        self.pos = stop + 6;
+                        match (high, code) {
+                            (Some(_), 0xD800..=0xDBFF) => {
+                                return Err(StrictError::UnpairedSurrogate)
+                            }
+                            (None, 0xD800..=0xDBFF) => high = Some(code),
+                            (Some(first), 0xDC00..=0xDFFF) => {
+                                high = None;
+                                let code = 0x10000 + ((first - 0xD800) << 10) + (code - 0xDC00);
+                                let c = char::from_u32(code)
+                                    .ok_or(StrictError::InvalidUnicodeEscape)?;
+                                push(&mut decoded, c, &mut chars)?;
+                            }
+                            (None, 0xDC00..=0xDFFF) | (Some(_), _) => {
+                                return Err(StrictError::UnpairedSurrogate)
+                            }
+                            (None, code) => {
+                                let c = char::from_u32(code)
+                                    .ok_or(StrictError::InvalidUnicodeEscape)?;
+                                push(&mut decoded, c, &mut chars)?;
+                            }
+                        }
+                        continue;
+                    }
+                    if high.is_some() {
+                        return Err(StrictError::UnpairedSurrogate);
+                    }
+                    let c = match escape {
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'"' => '"',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        _ => return Err(StrictError::NotWellFormed),
+                    };
+                    self.pos = stop + 2;
+                    push(&mut decoded, c, &mut chars)?;
                 }
             }
         }
     }
 
-    /// One escape starting at the backslash.
-    fn escape(&mut self) -> Result<char, StrictError> {
-        let bytes = self.text.as_bytes();
-        let c = match bytes.get(self.pos + 1) {
-            Some(b'"') => '"',
-            Some(b'\\') => '\\',
-            Some(b'/') => '/',
-            Some(b'b') => '\u{8}',
-            Some(b'f') => '\u{c}',
-            Some(b'n') => '\n',
-            Some(b'r') => '\r',
-            Some(b't') => '\t',
-            Some(b'u') => {
-                let high = self.hex4(self.pos + 2)?;
-                self.pos += 6;
-                return match high {
-                    0xD800..=0xDBFF => {
-                        if bytes.get(self.pos) != Some(&b'\\')
-                            || bytes.get(self.pos + 1) != Some(&b'u')
-                        {
-                            return invalid(format!("lone high surrogate {}", self.at()));
-                        }
-                        let low = self.hex4(self.pos + 2)?;
-                        if !(0xDC00..=0xDFFF).contains(&low) {
-                            return invalid(format!(
-                                "high surrogate not followed by a low one {}",
-                                self.at()
-                            ));
-                        }
-                        self.pos += 6;
-                        let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
-                        char::from_u32(code).map_or_else(|| invalid("bad surrogate pair"), Ok)
-                    }
-                    0xDC00..=0xDFFF => invalid(format!("lone low surrogate {}", self.at())),
-                    code => char::from_u32(code).map_or_else(|| invalid("bad escape"), Ok),
-                };
-            }
-            _ => return invalid(format!("invalid escape {}", self.at())),
-        };
-        self.pos += 2;
-        Ok(c)
-    }
-
+    /// The four characters after `\u`: each must be an ASCII hex digit.
     fn hex4(&self, from: usize) -> Result<u32, StrictError> {
         let digits = self.text.as_bytes().get(from..from + 4);
-        match digits.and_then(|d| std::str::from_utf8(d).ok()) {
-            Some(d) if d.bytes().all(|b| b.is_ascii_hexdigit()) => {
-                u32::from_str_radix(d, 16).map_or_else(|_| invalid("malformed \\u escape"), Ok)
-            }
-            _ => invalid(format!("malformed \\u escape at byte {from}")),
+        match digits {
+            Some(d) if d.iter().all(u8::is_ascii_hexdigit) => d
+                .iter()
+                .try_fold(0u32, |code, &b| Some(code * 16 + (b as char).to_digit(16)?))
+                .ok_or(StrictError::InvalidUnicodeEscape),
+            _ => Err(StrictError::InvalidUnicodeEscape),
         }
     }
 
@@ -209,19 +334,11 @@ impl<'a> Scanner<'a> {
         keys: &mut Keys<'a>,
     ) -> Result<(), StrictError> {
         self.skip_whitespace();
-        if self.peek() != Some(b'"') {
-            return invalid(format!("expected a member name {}", self.at()));
-        }
         let key = self.string()?;
-        if object.count >= MAX_KEYS_PER_OBJECT {
-            return invalid(format!("object has more than {MAX_KEYS_PER_OBJECT} keys"));
-        }
-        if !object.insert(keys, key.clone()) {
-            return invalid(format!("duplicate key '{key}'"));
-        }
+        object.insert(keys, key)?;
         self.skip_whitespace();
         if self.peek() != Some(b':') {
-            return invalid(format!("expected ':' {}", self.at()));
+            return Err(StrictError::NotWellFormed);
         }
         self.pos += 1;
         Ok(())
@@ -236,53 +353,38 @@ pub fn validate(text: &str, max_depth: u64) -> Result<(), StrictError> {
     'value: loop {
         s.skip_whitespace();
         match s.peek() {
-            None => return invalid("unexpected end of input"),
+            // No value where one was due: upstream's validator lets it pass (serde_json, or
+            // the container's own check below, refuses it).
+            None => {}
             Some(open @ (b'{' | b'[')) => {
                 s.pos += 1;
+                s.skip_whitespace();
                 if stack.len() as u64 >= max_depth {
                     return Err(StrictError::Depth { limit: max_depth });
                 }
-                s.skip_whitespace();
                 if open == b'[' {
-                    stack.push(Frame::Array);
-                    if s.peek() != Some(b']') {
-                        continue 'value;
-                    }
-                    s.pos += 1;
-                    stack.pop();
-                } else {
-                    let mut object = Object::new(&keys);
-                    if s.peek() == Some(b'}') {
+                    if s.peek() == Some(b']') {
                         s.pos += 1;
                     } else {
-                        s.member_name(&mut object, &mut keys)?;
-                        stack.push(Frame::Object(object));
+                        stack.push(Frame::Array);
                         continue 'value;
                     }
+                } else if s.peek() == Some(b'}') {
+                    s.pos += 1;
+                } else {
+                    let mut object = Object::new(&keys);
+                    s.member_name(&mut object, &mut keys)?;
+                    stack.push(Frame::Object(object));
+                    continue 'value;
                 }
             }
             Some(b'"') => {
                 s.string()?;
             }
-            Some(b'-' | b'0'..=b'9') => {
-                while matches!(
-                    s.peek(),
-                    Some(b'0'..=b'9' | b'+' | b'-' | b'.' | b'e' | b'E')
-                ) {
-                    s.pos += 1;
-                }
-            }
-            Some(b't' | b'f' | b'n') => {
-                let rest = &text[s.pos..];
-                let word = ["true", "false", "null"]
-                    .into_iter()
-                    .find(|w| rest.starts_with(w));
-                match word {
-                    Some(word) => s.pos += word.len(),
-                    None => return invalid(format!("invalid literal {}", s.at())),
-                }
-            }
-            Some(_) => return invalid(format!("unexpected character {}", s.at())),
+            Some(b'-' | b'0'..=b'9') => s.number()?,
+            Some(b't' | b'f') => s.literal(&["true", "false"])?,
+            Some(b'n') => s.literal(&["null"])?,
+            Some(_) => return Err(StrictError::NotWellFormed),
         }
         // After a complete value: close containers or move to the next element.
         loop {
@@ -298,7 +400,7 @@ pub fn validate(text: &str, max_depth: u64) -> Result<(), StrictError> {
                         s.pos += 1;
                         stack.pop();
                     }
-                    _ => return invalid(format!("expected ',' or ']' {}", s.at())),
+                    _ => return Err(StrictError::NotWellFormed),
                 },
                 Some(Frame::Object(object)) => match s.peek() {
                     Some(b',') => {
@@ -312,7 +414,7 @@ pub fn validate(text: &str, max_depth: u64) -> Result<(), StrictError> {
                             object.close(&mut keys);
                         }
                     }
-                    _ => return invalid(format!("expected ',' or '}}' {}", s.at())),
+                    _ => return Err(StrictError::NotWellFormed),
                 },
             }
         }
@@ -322,6 +424,7 @@ pub fn validate(text: &str, max_depth: u64) -> Result<(), StrictError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use StrictError::*;
 
     fn check(text: &str) -> Result<(), StrictError> {
         validate(text, 64)
@@ -339,17 +442,17 @@ mod tests {
         );
         assert_eq!(check("{} trailing"), Ok(()));
         assert_eq!(check("\u{a0}{}"), Ok(()), "Unicode whitespace");
+        // What upstream's validator leaves to serde_json: no value at all, a leading zero at
+        // the top, raw control characters in a string.
+        for passes in ["", "  ", "01", "\"a\u{1}b\"", "truex"] {
+            assert_eq!(check(passes), Ok(()), "{passes:?}");
+        }
     }
 
     #[test]
     fn duplicate_names_compare_after_unescaping() {
-        assert!(
-            matches!(check(r#"{"a":1,"\u0061":2}"#), Err(StrictError::Invalid(m)) if m.contains("duplicate"))
-        );
-        assert!(matches!(
-            check(r#"{"x":{"a":1,"a":1}}"#),
-            Err(StrictError::Invalid(_))
-        ));
+        assert_eq!(check(r#"{"a":1,"\u0061":2}"#), Err(DuplicateKey));
+        assert_eq!(check(r#"{"x":{"a":1,"a":1}}"#), Err(DuplicateKey));
         assert_eq!(check(r#"{"a":{"a":1}}"#), Ok(()));
         assert_eq!(
             check(r#"{"a":{"b":1},"b":2,"c":[{"b":1},{"b":2}]}"#),
@@ -373,57 +476,100 @@ mod tests {
     }
 
     #[test]
-    fn surrogates_must_pair() {
-        for bad in [
-            r#""\ud800""#,
-            r#""\udc00""#,
-            r#""\ud800\ud800""#,
-            r#""\u12g4""#,
-            r#""\u12""#,
+    fn escapes_and_surrogates_fail_as_upstream_words_them() {
+        for (text, error) in [
+            (r#""\ud800""#, UnpairedSurrogate),
+            (r#""\udc00""#, UnpairedSurrogate),
+            (r#""\ud800\ud800""#, UnpairedSurrogate),
+            (r#""\ud800\n""#, UnpairedSurrogate),
+            (r#""\ud800x""#, UnpairedSurrogate),
+            (r#""\ud800\x""#, UnpairedSurrogate),
+            (r#""\ud800\u0041""#, UnpairedSurrogate),
+            (r#""\ud800\u12""#, InvalidUnicodeEscape),
+            (r#""\u12g4""#, InvalidUnicodeEscape),
+            (r#""\u12""#, InvalidUnicodeEscape),
+            (r#""\x""#, NotWellFormed),
+            (r#""\ud800"#, NotWellFormed),
+            ("\"\\", NotWellFormed),
         ] {
-            assert!(matches!(check(bad), Err(StrictError::Invalid(_))), "{bad}");
+            assert_eq!(check(text), Err(error), "{text}");
         }
     }
 
     #[test]
     fn depth_admits_its_limit_and_refuses_one_more() {
         assert_eq!(check(&nested(64)), Ok(()));
-        assert_eq!(check(&nested(65)), Err(StrictError::Depth { limit: 64 }));
+        assert_eq!(check(&nested(65)), Err(Depth { limit: 64 }));
         // No stack to exhaust.
         assert!(validate(&nested(200_000), u64::MAX).is_ok());
     }
 
     #[test]
     fn keys_and_string_length_limits() {
-        let keys = |n: usize| {
+        let keys = |n: usize, last: &str| {
             let members: Vec<String> = (0..n).map(|i| format!("\"k{i}\":0")).collect();
-            format!("{{{}}}", members.join(","))
+            format!("{{{}{last}}}", members.join(","))
         };
-        assert_eq!(check(&keys(10_000)), Ok(()));
-        assert!(check(&keys(10_001)).is_err());
+        assert_eq!(check(&keys(10_000, "")), Ok(()));
+        assert_eq!(check(&keys(10_001, "")), Err(TooManyKeys));
+        // The count comes before the repeat.
+        assert_eq!(check(&keys(10_000, ",\"k0\":1")), Err(TooManyKeys));
         let long = |n: usize| format!("\"{}\"", "é".repeat(n));
         assert_eq!(check(&long(1_048_576)), Ok(()));
-        assert!(check(&long(1_048_577)).is_err());
-        assert!(check(&format!("\"{}\\n\"", "a".repeat(1_048_576))).is_err());
+        assert_eq!(check(&long(1_048_577)), Err(StringTooLong));
+        assert_eq!(
+            check(&format!("\"{}\\n\"", "a".repeat(1_048_576))),
+            Err(StringTooLong)
+        );
+        // Counted as the characters come: too long before unterminated.
+        assert_eq!(
+            check(&format!("\"{}", "a".repeat(1_048_577))),
+            Err(StringTooLong)
+        );
     }
 
     #[test]
-    fn syntax_errors() {
+    fn syntax_errors_are_not_well_formed() {
         for bad in [
-            "",
             "{",
             "[1,",
+            "[",
+            r#"{"a":"#,
             r#"{"a" 1}"#,
             r#"{"a":1,}"#,
+            r#"{,}"#,
+            "[1,]",
             "tru",
+            "nul",
             "[1 2]",
+            "[01]",
+            "1.",
+            "1e",
+            "-",
+            "-a",
             "'a'",
-            r#""\x""#,
         ] {
-            assert!(
-                matches!(check(bad), Err(StrictError::Invalid(_))),
-                "{bad:?}"
-            );
+            assert_eq!(check(bad), Err(NotWellFormed), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn messages_are_upstreams() {
+        assert_eq!(
+            DuplicateKey.message("Event"),
+            "Event JSON contains a duplicate object key"
+        );
+        assert_eq!(
+            Depth { limit: 4 }.at_step(8, "Manifest").to_string(),
+            "Limits: Manifest JSON nesting exceeds the configured maximum depth of 4 (LimitJsonDepth)"
+        );
+        assert_eq!(
+            StringTooLong.message("Manifest"),
+            "Manifest JSON contains a string longer than the maximum of 1048576 bytes"
+        );
+        assert_eq!(
+            TooManyKeys.message("Event"),
+            "Event JSON object exceeds the maximum of 10000 keys"
+        );
     }
 }

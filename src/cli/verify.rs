@@ -2,7 +2,7 @@
 
 use super::common::{json_line, TextOrJson};
 use super::{CliError, Exit, Output};
-use crate::bundle::{open_path, open_reader, Bundle, Compared, Limits};
+use crate::bundle::{verify_path, verify_reader, Bundle, Compared, Limits};
 use crate::json::safe_text;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -110,7 +110,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let mut failed = 0usize;
     for path in &args.paths {
         if path.as_os_str() == "-" {
-            let bundle = open_reader(std::io::stdin().lock(), &limits);
+            let bundle = verify_reader(std::io::stdin().lock(), &limits);
             failed += usize::from(!bundle.is_valid());
             report(output, args.format, "-", &bundle)?;
             continue;
@@ -138,7 +138,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         }
         for file in files {
             let source = file.display().to_string();
-            match open_path(&file, &limits) {
+            match verify_path(&file, &limits) {
                 Ok(bundle) => {
                     failed += usize::from(!bundle.is_valid());
                     report(output, args.format, &source, &bundle)?;

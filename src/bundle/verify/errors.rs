@@ -1,23 +1,9 @@
-//! Error values that several steps share: the strict pre-check's, a read's, the decode ceiling's.
+//! Error values that several steps share: a read's, the decode ceiling's.
 
 use crate::bundle::error::{ErrorCode as C, VerifyError};
-use crate::bundle::limits::Limits;
-use crate::bundle::strict::StrictError;
+use crate::bundle::limits::{exceeded, Limits};
 use std::cell::Cell;
 use std::io;
-
-pub(super) fn strict_error(step: u8, error: StrictError, what: &str) -> VerifyError {
-    match error {
-        StrictError::Depth { limit } => VerifyError::new(
-            step,
-            C::LimitJsonDepth,
-            format!("{what}: JSON nesting exceeds limit {limit}"),
-        ),
-        StrictError::Invalid(message) => {
-            VerifyError::new(step, C::ContractInvalidJson, format!("{what}: {message}"))
-        }
-    }
-}
 
 /// An io error met while reading data: the decode ceiling when it tripped, else upstream's
 /// `IntegrityIo` with the io text.
@@ -28,19 +14,21 @@ pub(super) fn read_error(
     limits: &Limits,
 ) -> VerifyError {
     if tripped.get() {
-        decode_ceiling(step, limits)
+        decode_ceiling(step, "", limits)
     } else {
         VerifyError::new(step, C::IntegrityIo, error.to_string())
     }
 }
 
-pub(super) fn decode_ceiling(step: u8, limits: &Limits) -> VerifyError {
+/// The decode ceiling tripped; `context` is what upstream puts before the io text
+/// (`Entry #3: `, `Gzip trailer: `, or nothing while reading a member's data).
+pub(super) fn decode_ceiling(step: u8, context: &str, limits: &Limits) -> VerifyError {
     VerifyError::new(
         step,
         C::LimitDecodeBytes,
         format!(
-            "Decompressed size exceeds limit {} bytes",
-            limits.max_decode_bytes
+            "{context}{}",
+            exceeded("decoded bytes", limits.max_decode_bytes)
         ),
     )
 }

@@ -2,23 +2,36 @@
 //! then the member's size, file hash, count and run root.
 
 use super::errors::read_error;
-use super::lenient::lenient_facts;
+use super::lenient::{lenient_facts, read_rest};
 use super::EVENTS;
 use crate::bundle::error::{ErrorCode as C, VerifyError};
 use crate::bundle::event::Manifest;
 use crate::bundle::hash::{hex_digest, normalize_file_hash, RunRoot};
-use crate::bundle::limits::Limits;
+use crate::bundle::limits::{exceeded, Limits};
 use crate::bundle::line::{read_fields, Fields};
 use crate::bundle::lines::{strip_terminator, EventLines, LineError, LineFacts, LineReader};
+use crate::bundle::summary::summary_of_slice;
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::io::Read;
 
+/// What the walk keeps of the events member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// The verdict and spec §15's counts only (`verify`): each line is dropped once it is
+    /// checked and counted, so memory does not grow with the member.
+    Counts,
+    /// Also every line (up to `max_events`, each within `max_line_bytes`) with its facts, for
+    /// the faces that list events; the rest are counted.
+    Lines,
+}
+
 /// Steps 10-24 over the lines of events.ndjson.
 pub(super) struct EventsCheck<'m> {
     manifest: &'m Manifest,
     limits: &'m Limits,
+    keep: Keep,
     pub(super) lines: EventLines,
     file_digest: Sha256,
     bytes_read: u64,
@@ -27,13 +40,16 @@ pub(super) struct EventsCheck<'m> {
     first_source: Option<String>,
     /// False after a read error: nothing more can come from the member.
     pub(super) readable: bool,
+    /// The check stopped at a line over `max_line_bytes`, not yet read to its end.
+    pub(super) long_line: bool,
 }
 
 impl<'m> EventsCheck<'m> {
-    pub(super) fn new(manifest: &'m Manifest, limits: &'m Limits) -> Self {
+    pub(super) fn new(manifest: &'m Manifest, limits: &'m Limits, keep: Keep) -> Self {
         EventsCheck {
             manifest,
             limits,
+            keep,
             lines: EventLines::default(),
             file_digest: Sha256::new(),
             bytes_read: 0,
@@ -41,6 +57,7 @@ impl<'m> EventsCheck<'m> {
             prev_seq: None,
             first_source: None,
             readable: true,
+            long_line: false,
         }
     }
 
@@ -51,19 +68,15 @@ impl<'m> EventsCheck<'m> {
     ) -> Result<(u64, String), VerifyError> {
         let limits = self.limits;
         loop {
-            let (start, n) = match reader.next_line(&mut self.lines.text, limits.max_line_bytes) {
+            let span = match reader.next_line(&mut self.lines.text, limits.max_line_bytes) {
                 Ok(None) => break,
-                Ok(Some(span)) => (span.start, span.len()),
+                Ok(Some(span)) => span,
                 Err(LineError::TooLong) => {
-                    self.readable = false;
+                    self.long_line = true;
                     return Err(VerifyError::new(
                         10,
                         C::LimitLineBytes,
-                        format!(
-                            "Line {} exceeds limit {} bytes",
-                            self.lines.len() + 1,
-                            limits.max_line_bytes
-                        ),
+                        exceeded("line bytes", limits.max_line_bytes),
                     ));
                 }
                 Err(LineError::Io(error)) => {
@@ -71,12 +84,13 @@ impl<'m> EventsCheck<'m> {
                     return Err(read_error(10, &error, tripped, limits));
                 }
             };
-            self.bytes_read += n as u64;
-            self.lines.spans.push(start..start + n);
-            let index = self.lines.len() - 1;
-            let raw = &self.lines.text[start..start + n];
-            if index == 0 && raw.starts_with(&[0xEF, 0xBB, 0xBF]) {
-                self.lines.facts.push(lenient_facts(raw));
+            // The line's number, from 1.
+            let number = self.lines.counts.lines + 1;
+            self.bytes_read += span.len() as u64;
+            let raw = &self.lines.text[span.clone()];
+            if number == 1 && raw.starts_with(&[0xEF, 0xBB, 0xBF]) {
+                let facts = lenient_facts(raw);
+                self.record(reader, span, facts);
                 return Err(VerifyError::new(
                     11,
                     C::ContractInvalidJson,
@@ -84,18 +98,20 @@ impl<'m> EventsCheck<'m> {
                 ));
             }
             self.file_digest.update(raw);
-            if self.lines.len() as u64 > limits.max_events {
-                self.lines.facts.push(LineFacts::default());
-                self.readable = false;
+            if number > limits.max_events {
+                let facts = LineFacts::of_summary(summary_of_slice(strip_terminator(raw)));
+                self.record(reader, span, facts);
                 return Err(VerifyError::new(
                     12,
                     C::LimitTotalEvents,
-                    format!("Event count exceeds limit {}", limits.max_events),
+                    format!(
+                        "Event count exceeds the configured maximum of {}",
+                        limits.max_events
+                    ),
                 ));
             }
-            let content = strip_terminator(raw);
-            if content.is_empty() {
-                self.lines.facts.push(LineFacts::default());
+            if strip_terminator(raw).is_empty() {
+                self.record(reader, span, LineFacts::default());
                 return Err(VerifyError::new(
                     13,
                     C::ContractInvalidEvent,
@@ -104,21 +120,64 @@ impl<'m> EventsCheck<'m> {
             }
             // The line borrows the text buffer, which the checks do not touch: lend it out.
             let text = std::mem::take(&mut self.lines.text);
-            let content = strip_terminator(&text[start..start + n]);
-            let (facts, checked) = match self.check_line(content) {
+            let content = strip_terminator(&text[span.clone()]);
+            let (facts, checked) = match self.check_line(content, number) {
                 Ok(facts) => (facts, Ok(())),
                 Err(error) => (lenient_facts(content), Err(error)),
             };
             self.lines.text = text;
-            self.lines.facts.push(facts);
+            self.record(reader, span, facts);
             checked?;
         }
         self.lines.complete = true;
         self.finish()
     }
 
-    /// Steps 14-22 for one line; returns its facts.
-    fn check_line(&mut self, content: &[u8]) -> Result<LineFacts, VerifyError> {
+    /// A line read: kept with its facts (`Keep::Lines`, within `max_events`), else counted
+    /// and its bytes dropped.
+    fn record(
+        &mut self,
+        reader: &mut LineReader<impl Read>,
+        span: std::ops::Range<usize>,
+        facts: LineFacts,
+    ) {
+        match self.keep {
+            Keep::Lines if self.lines.counts.lines < self.limits.max_events => {
+                self.lines.keep(span, facts)
+            }
+            Keep::Lines => {
+                self.lines.counts.add(facts.summary());
+                reader.drop_line(&mut self.lines.text, span);
+            }
+            Keep::Counts => {
+                self.lines.counts.add(facts.summary());
+                reader.forget(&mut self.lines.text);
+            }
+        }
+    }
+
+    /// After a failed check: the rest of the member, read leniently for what it lists and
+    /// counts (spec §15: every line that parses as a JSON object counts, past the limits too).
+    pub(super) fn read_rest(&mut self, reader: &mut LineReader<impl Read>) {
+        self.lines.complete = false;
+        if self.readable {
+            read_rest(
+                reader,
+                self.limits,
+                self.keep,
+                std::mem::take(&mut self.long_line),
+                &mut self.lines,
+            );
+        }
+        match self.keep {
+            Keep::Lines => self.lines.drop_read_ahead(),
+            Keep::Counts => self.lines.text = Vec::new(),
+        }
+    }
+
+    /// Steps 14-22 for line `number`; returns its facts (what only a list needs, the type
+    /// and both hashes, only when lines are kept).
+    fn check_line(&mut self, content: &[u8], number: u64) -> Result<LineFacts, VerifyError> {
         let text = std::str::from_utf8(content).map_err(|e| {
             VerifyError::new(
                 14,
@@ -150,26 +209,27 @@ impl<'m> EventsCheck<'m> {
                 format!("Content hash mismatch at seq {}", event.seq),
             )
             .comparing(
-                &format!("content hash of line {}", self.lines.len()),
+                &format!("content hash of line {number}"),
                 stored,
                 &event.computed_hash,
             ));
         }
         self.run_root.push(&event.computed_hash);
-        self.check_contract(&event)?;
+        self.check_contract(&event, number)?;
+        let listed = self.keep == Keep::Lines;
         Ok(LineFacts {
             object: true,
             a2a: event.a2a(),
             data: event.flags,
-            type_: Some(event.type_.into_owned()),
+            type_: listed.then(|| event.type_.into_owned()),
             seq: Some(event.seq),
-            stored_hash: event.content_hash.map(Cow::into_owned),
-            computed_hash: Some(event.computed_hash),
+            stored_hash: event.content_hash.filter(|_| listed).map(Cow::into_owned),
+            computed_hash: listed.then_some(event.computed_hash),
         })
     }
 
-    /// Steps 18-22.
-    fn check_contract(&mut self, event: &Fields<'_>) -> Result<(), VerifyError> {
+    /// Steps 18-22 for line `number`.
+    fn check_contract(&mut self, event: &Fields<'_>, number: u64) -> Result<(), VerifyError> {
         match self.prev_seq {
             None if event.seq != 0 => {
                 return Err(VerifyError::new(
@@ -182,7 +242,7 @@ impl<'m> EventsCheck<'m> {
             Some(prev) if Some(event.seq) != prev.checked_add(1) => {
                 return Err(VerifyError::new(18, C::ContractSequenceGap, "Sequence gap")
                     .comparing(
-                        &format!("assayseq of line {}", self.lines.len()),
+                        &format!("assayseq of line {number}"),
                         prev as u128 + 1,
                         event.seq,
                     ));
@@ -286,7 +346,7 @@ impl<'m> EventsCheck<'m> {
                 digest,
             ));
         }
-        let count = self.lines.len() as u64;
+        let count = self.lines.counts.lines;
         if count == 0 {
             return Err(VerifyError::new(
                 24,
@@ -294,7 +354,7 @@ impl<'m> EventsCheck<'m> {
                 "a bundle must carry at least one event",
             ));
         }
-        if count != self.manifest.event_count {
+        if count != self.manifest.event_count as u64 {
             return Err(
                 VerifyError::new(24, C::ContractSequenceGap, "Event count mismatch").comparing(
                     "event_count (manifest vs lines)",

@@ -1,10 +1,12 @@
 //! What is still read from lines without verifying them: for the lines after a failure, and
 //! for views that show a line whatever its verdict.
 
+use super::events::Keep;
 use crate::bundle::event::a2a_and_flags;
 use crate::bundle::hash::content_hash;
 use crate::bundle::limits::Limits;
-use crate::bundle::lines::{strip_terminator, EventLines, LineFacts, LineReader};
+use crate::bundle::lines::{strip_terminator, EventLines, LineError, LineFacts, LineReader};
+use crate::bundle::summary::summary_of_slice;
 use serde_json::Value;
 use std::io::Read;
 
@@ -44,21 +46,61 @@ pub fn lenient_facts(line: &[u8]) -> LineFacts {
     }
 }
 
-/// After a failure inside the member: the remaining lines, leniently, within the limits.
-pub fn collect_rest(reader: &mut LineReader<impl Read>, limits: &Limits, lines: &mut EventLines) {
-    while (lines.len() as u64) < limits.max_events {
+/// The lines of an events member from the reader's place on, read leniently (no check, no
+/// limit but the decode ceiling): kept with their facts under `Keep::Lines` up to
+/// `max_events` lines of at most `max_line_bytes`, counted all (spec §15). `long_line`: the
+/// reader stands inside a line found too long, to be read through first. Stops at the
+/// member's end (`complete`) or at a read error.
+pub fn read_rest(
+    reader: &mut LineReader<impl Read>,
+    limits: &Limits,
+    keep: Keep,
+    long_line: bool,
+    lines: &mut EventLines,
+) {
+    let mut long_line = long_line;
+    loop {
+        if std::mem::take(&mut long_line) {
+            match reader.long_line(&mut lines.text) {
+                Ok(summary) => lines.counts.add(summary),
+                Err(_) => return,
+            }
+        }
         match reader.next_line(&mut lines.text, limits.max_line_bytes) {
             Ok(None) => {
                 lines.complete = true;
-                break;
+                return;
             }
             Ok(Some(span)) => {
-                let facts = lenient_facts(&lines.text[span.clone()]);
-                lines.spans.push(span);
-                lines.facts.push(facts);
+                if keep == Keep::Lines && lines.counts.lines < limits.max_events {
+                    let facts = lenient_facts(&lines.text[span.clone()]);
+                    lines.keep(span, facts);
+                } else {
+                    let content = strip_terminator(&lines.text[span.clone()]);
+                    lines.counts.add(summary_of_slice(content));
+                    match keep {
+                        Keep::Lines => reader.drop_line(&mut lines.text, span),
+                        Keep::Counts => reader.forget(&mut lines.text),
+                    }
+                }
             }
-            Err(_) => break,
+            Err(LineError::TooLong) => long_line = true,
+            Err(LineError::Io(_)) => return,
         }
     }
-    lines.drop_read_ahead();
+}
+
+/// The lines of an events member that verification did not reach, read leniently from its
+/// start (see `read_rest`).
+pub fn collect_rest(
+    reader: &mut LineReader<impl Read>,
+    limits: &Limits,
+    keep: Keep,
+    lines: &mut EventLines,
+) {
+    read_rest(reader, limits, keep, false, lines);
+    match keep {
+        Keep::Lines => lines.drop_read_ahead(),
+        Keep::Counts => lines.text = Vec::new(),
+    }
 }

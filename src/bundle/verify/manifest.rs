@@ -1,10 +1,10 @@
 //! Step 8: the manifest member, read within its limit, strictly pre-checked, then parsed.
 
-use super::errors::{read_error, strict_error};
+use super::errors::read_error;
 use super::Walk;
 use crate::bundle::error::{ErrorCode as C, VerifyError};
 use crate::bundle::event::{parse_manifest, Manifest};
-use crate::bundle::limits::Limits;
+use crate::bundle::limits::{exceeded, Limits};
 use crate::bundle::strict::validate;
 use std::cell::Cell;
 use std::io::Read;
@@ -26,10 +26,7 @@ pub(super) fn read_manifest(
         return Err(VerifyError::new(
             8,
             C::LimitFileSize,
-            format!(
-                "File 'manifest.json' exceeds limit {}",
-                limits.max_manifest_bytes
-            ),
+            exceeded("member bytes", limits.max_manifest_bytes),
         ));
     }
     walk.manifest_text = Some(bytes);
@@ -38,10 +35,10 @@ pub(super) fn read_manifest(
         VerifyError::new(
             8,
             C::ContractInvalidJson,
-            format!("Invalid UTF-8 in manifest: {e}"),
+            format!("Invalid UTF-8 in manifest.json: {e}"),
         )
     })?;
-    validate(text, limits.max_json_depth).map_err(|e| strict_error(8, e, "manifest.json"))?;
+    validate(text, limits.max_json_depth).map_err(|e| e.at_step(8, "Manifest"))?;
     let manifest =
         parse_manifest(text).map_err(|e| VerifyError::new(8, C::ContractInvalidJson, e))?;
     if manifest.schema_version != 1 {

@@ -16,9 +16,10 @@ mod members;
 mod outcome;
 mod sequence;
 
+pub use events::Keep;
 pub use lenient::{collect_rest, lenient_facts};
 pub use outcome::{Verified, Walk};
-pub use sequence::{read_input, walk};
+pub use sequence::{bundle_too_big, read_input, walk, Source};
 
 // The only two member names upstream's layout allows (step 5), the manifest first (step 7).
 pub const MANIFEST: &str = "manifest.json";

@@ -1,11 +1,12 @@
-//! The check sequence: step 0 (the input's size), the archive's members, step 25 (the rest of
-//! the gzip member).
+//! The check sequence: step 0 (the input's size, read whole or streamed), the archive's
+//! members, step 25 (the rest of the gzip member).
 
 use super::errors::decode_ceiling;
+use super::events::Keep;
 use super::members::members;
 use super::Walk;
 use crate::bundle::error::{ErrorCode as C, VerifyError};
-use crate::bundle::limits::{CeilingReader, Limits};
+use crate::bundle::limits::{exceeded, CeilingReader, Limits};
 use flate2::read::GzDecoder;
 use std::cell::Cell;
 use std::io::{self, Read};
@@ -16,27 +17,14 @@ pub fn read_input(reader: impl Read, limits: &Limits) -> Result<Vec<u8>, VerifyE
     let mut bytes = Vec::new();
     let ceiling = limits.max_bundle_bytes.saturating_add(1);
     match reader.take(ceiling).read_to_end(&mut bytes) {
-        Ok(_) if bytes.len() as u64 > limits.max_bundle_bytes => Err(VerifyError::new(
-            0,
-            C::LimitBundleBytes,
-            format!("Bundle exceeds limit {} bytes", limits.max_bundle_bytes),
-        )
-        .comparing(
-            "input bytes",
-            format!("at most {}", limits.max_bundle_bytes),
-            "more",
-        )),
+        Ok(_) if bytes.len() as u64 > limits.max_bundle_bytes => Err(bundle_too_big(limits)),
         Ok(_) => Ok(bytes),
-        Err(error) => Err(VerifyError::new(
-            0,
-            C::IntegrityGzip,
-            format!("Bundle source: {error}"),
-        )),
+        Err(error) => Err(source_error(&error)),
     }
 }
 
-/// Runs the verification over the bundle's bytes.
-pub fn walk(input: &[u8], limits: &Limits) -> Walk {
+/// Runs the verification over the bundle's bytes, keeping what `keep` says.
+pub fn walk(input: impl Read, limits: &Limits, keep: Keep) -> Walk {
     let mut walk = Walk {
         verdict: Err(VerifyError::new(
             25,
@@ -54,7 +42,7 @@ pub fn walk(input: &[u8], limits: &Limits) -> Walk {
         tripped.clone(),
     );
     let mut archive = tar::Archive::new(decoded);
-    match members(&mut archive, limits, &tripped, &mut walk) {
+    match members(&mut archive, limits, keep, &tripped, &mut walk) {
         Err(error) => walk.verdict = Err(error),
         Ok(None) => {} // no events member: the initial verdict stands
         Ok(Some(verified)) => {
@@ -62,7 +50,7 @@ pub fn walk(input: &[u8], limits: &Limits) -> Walk {
             let mut rest = archive.into_inner();
             walk.verdict = match io::copy(&mut rest, &mut io::sink()) {
                 Ok(_) => Ok(verified),
-                Err(_) if tripped.get() => Err(decode_ceiling(25, limits)),
+                Err(_) if tripped.get() => Err(decode_ceiling(25, "Gzip trailer: ", limits)),
                 Err(error) => Err(VerifyError::new(
                     25,
                     C::IntegrityGzip,
@@ -72,4 +60,73 @@ pub fn walk(input: &[u8], limits: &Limits) -> Walk {
         }
     }
     walk
+}
+
+/// The input as the walk streams it, with step 0 kept: bytes counted against
+/// `max_bundle_bytes` and the first read error noted. Upstream reads the whole input before
+/// anything else, so whatever the walk found, a failure here is the verdict (`verdict`, after
+/// `finish` read the rest).
+pub struct Source<R> {
+    inner: R,
+    limits: Limits,
+    total: u64,
+    failed: Option<VerifyError>,
+}
+
+impl<R: Read> Source<R> {
+    pub fn new(inner: R, limits: &Limits) -> Source<R> {
+        Source {
+            inner,
+            limits: *limits,
+            total: 0,
+            failed: None,
+        }
+    }
+
+    /// Reads what the walk left (the bytes after the gzip member count too) and says
+    /// whether step 0 fails.
+    pub fn finish(mut self) -> Option<VerifyError> {
+        if self.failed.is_none() {
+            let _ = io::copy(&mut self, &mut io::sink());
+        }
+        self.failed
+    }
+}
+
+impl<R: Read> Read for Source<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.failed.is_some() {
+            return Err(io::Error::other("the input failed"));
+        }
+        match self.inner.read(buf) {
+            Ok(n) => {
+                self.total += n as u64;
+                if self.total > self.limits.max_bundle_bytes {
+                    self.failed = Some(bundle_too_big(&self.limits));
+                    return Err(io::Error::other("the input is over max_bundle_bytes"));
+                }
+                Ok(n)
+            }
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => Err(error),
+            Err(error) => {
+                self.failed = Some(source_error(&error));
+                Err(error)
+            }
+        }
+    }
+}
+
+/// Step 0's failure for an input over `max_bundle_bytes`.
+pub fn bundle_too_big(limits: &Limits) -> VerifyError {
+    let limit = limits.max_bundle_bytes;
+    VerifyError::new(
+        0,
+        C::LimitBundleBytes,
+        format!("Bundle source: {}", exceeded("source bytes", limit)),
+    )
+    .comparing("input bytes", format!("at most {limit}"), "more")
+}
+
+fn source_error(error: &io::Error) -> VerifyError {
+    VerifyError::new(0, C::IntegrityGzip, format!("Bundle source: {error}"))
 }
