@@ -1188,9 +1188,14 @@ fn unreadable_and_odd_inputs_never_panic() {
     let dir = tempfile::tempdir().unwrap();
     let fifo_free_dir = dir.path().join("sub.tar.gz");
     std::fs::create_dir(&fifo_free_dir).unwrap();
-    // A directory named like a bundle is walked for bundles (none: nothing to report).
+    // A directory named like a bundle is walked for bundles (none: said so, exit 2).
     let out = run(&["verify", fifo_free_dir.to_str().unwrap()]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("no evidence bundle (.tar.gz) found under"),
+        "{}",
+        out.stderr
+    );
     // A FIFO named like a bundle is refused before it is opened for reading (never waited on).
     #[cfg(unix)]
     {
