@@ -1192,7 +1192,8 @@ fn unreadable_and_odd_inputs_never_panic() {
     let out = run(&["verify", fifo_free_dir.to_str().unwrap()]);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(
-        out.stderr.contains("no evidence bundle (.tar.gz) found under"),
+        out.stderr
+            .contains("no evidence bundle (.tar.gz) found under"),
         "{}",
         out.stderr
     );

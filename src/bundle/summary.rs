@@ -157,6 +157,28 @@ impl<'de> Visitor<'de> for TopKey {
     }
 }
 
+/// The `visit_*` methods of a yes/no visitor for values that never hold the answer: a
+/// number, `null`, an array (checked through, then `false`).
+macro_rules! no_answer_in_numbers_nulls_and_arrays {
+    () => {
+        fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_unit<E>(self) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<bool, A::Error> {
+            Discard.visit_seq(seq).map(|()| false)
+        }
+    };
+}
+
 /// `type`: a string under the A2A prefix (anything else is checked and is not).
 struct TypeIsA2a;
 
@@ -178,24 +200,10 @@ impl<'de> Visitor<'de> for TypeIsA2a {
     fn visit_bool<E>(self, _: bool) -> Result<bool, E> {
         Ok(false)
     }
-    fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
-        Ok(false)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
-        Ok(false)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
-        Ok(false)
-    }
-    fn visit_unit<E>(self) -> Result<bool, E> {
-        Ok(false)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<bool, A::Error> {
-        Discard.visit_seq(seq).map(|()| false)
-    }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<bool, A::Error> {
         Discard.visit_map(map).map(|()| false)
     }
+    no_answer_in_numbers_nulls_and_arrays!();
 }
 
 /// Whether the value at a path of member names below here is JSON `true`.
@@ -216,24 +224,10 @@ impl<'de> Visitor<'de> for Path {
     fn visit_bool<E>(self, value: bool) -> Result<bool, E> {
         Ok(self.0.is_empty() && value)
     }
-    fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
-        Ok(false)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
-        Ok(false)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
-        Ok(false)
-    }
     fn visit_str<E>(self, _: &str) -> Result<bool, E> {
         Ok(false)
     }
-    fn visit_unit<E>(self) -> Result<bool, E> {
-        Ok(false)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<bool, A::Error> {
-        Discard.visit_seq(seq).map(|()| false)
-    }
+    no_answer_in_numbers_nulls_and_arrays!();
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
         let Some((first, rest)) = self.0.split_first() else {
             return Discard.visit_map(map).map(|()| false);
