@@ -19,7 +19,8 @@ pub struct Bundle {
     pub manifest_text: Option<Vec<u8>>,
     /// The manifest as deserialized, when it got that far.
     pub manifest: Option<Manifest>,
-    /// The first events.ndjson member's lines, when one could be reached.
+    /// The first events.ndjson member, when one could be reached: its lines and their facts
+    /// (`open_*`), or only spec §15's counts over them (`verify_*`).
     pub events: Option<EventLines>,
 }
 

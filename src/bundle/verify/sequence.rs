@@ -1,4 +1,4 @@
-//! The check sequence: step 0 (the input's size, read whole or streamed), the archive's
+//! The check sequence: step 0 (the input streamed through its size ceiling), the archive's
 //! members, step 25 (the rest of the gzip member).
 
 use super::errors::decode_ceiling;
@@ -11,17 +11,6 @@ use flate2::read::GzDecoder;
 use std::cell::Cell;
 use std::io::{self, Read};
 use std::rc::Rc;
-
-/// Step 0: reads the whole input through `max_bundle_bytes`.
-pub fn read_input(reader: impl Read, limits: &Limits) -> Result<Vec<u8>, VerifyError> {
-    let mut bytes = Vec::new();
-    let ceiling = limits.max_bundle_bytes.saturating_add(1);
-    match reader.take(ceiling).read_to_end(&mut bytes) {
-        Ok(_) if bytes.len() as u64 > limits.max_bundle_bytes => Err(bundle_too_big(limits)),
-        Ok(_) => Ok(bytes),
-        Err(error) => Err(source_error(&error)),
-    }
-}
 
 /// Runs the verification over the bundle's bytes, keeping what `keep` says.
 pub fn walk(input: impl Read, limits: &Limits, keep: Keep) -> Walk {
