@@ -168,6 +168,7 @@ fn synthetic_detection(object: ObjectKind, dialect: Dialect) -> Detection {
         mixed: false,
         reasons: Vec::new(),
         conflicts: Vec::new(),
+        identical: false,
     }
 }
 

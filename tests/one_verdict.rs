@@ -272,3 +272,122 @@ fn as_kind_forces_one_reading_on_every_command() {
     assert_eq!(listed.json_lines()[0]["kind"], "not-json");
     assert_eq!(run(&["ls", "--as", "bundle", &file]).code, 2);
 }
+
+/// Every A2A object of the migration fixtures: `ls`, `explain`, `migrate` and `check` ask the
+/// one detection, so they agree on its version and on what migrates. `explain` prints its
+/// migration (never nothing), and its steps are the ones `migrate` applies in the same
+/// direction; `check` judges the same migrated form (`explain`'s digest is the golden's).
+#[test]
+fn every_face_agrees_on_what_an_a2a_object_migrates() {
+    let kinds = ls_kinds();
+    let mut compared = 0;
+    for (source, kind) in &kinds {
+        if !source.contains("/migrate/") || !matches!(kind.as_str(), "a2a-0.3" | "a2a-1.0" | "a2a")
+        {
+            continue;
+        }
+        let explained = run(&["explain", "--format", "json", source]);
+        let line = &explained.json_lines()[0];
+        assert_eq!(line["kind"], kind.as_str(), "{source}");
+        let direction = line["direction"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{source}: {line}"));
+        let to = match direction {
+            "0.3->1.0" => "1.0",
+            _ => "0.3",
+        };
+        assert_eq!(to == "1.0", kind != "a2a-1.0", "{source}: {direction}");
+        let migrated = run(&["migrate", "--to", to, "--format", "json", source]);
+        let report: Value = serde_json::from_str(&migrated.stdout).unwrap();
+        // `--to 0.3` output the v0.3 check rejects is an error; explain says it does not conform.
+        let rejected = to == "0.3"
+            && report["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|finding| finding["severity"] == "error");
+        assert_eq!(
+            migrated.code,
+            i32::from(rejected),
+            "{source}: {}",
+            migrated.stderr
+        );
+        if rejected {
+            assert_eq!(line["conforms"], false, "{source}");
+        }
+        let ids = |steps: &Value| -> Vec<String> {
+            steps
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|step| step["id"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        assert_eq!(ids(&line["steps"]), ids(&report["steps"]), "{source}");
+        assert_eq!(
+            line["detected"]["version"], report["detected"]["version"],
+            "{source}"
+        );
+        let text = run(&["explain", source]);
+        assert!(text.stdout.lines().count() > 2, "{source}: {}", text.stdout);
+        compared += 1;
+    }
+    assert!(compared > 50, "{compared}");
+}
+
+/// The cases issue 23 reported: a bare Part named as a migration's v1.0 output, and an
+/// error -32007 that reads the same in both versions.
+#[test]
+fn reported_disagreements_are_gone() {
+    let file = |name: &str| {
+        fixtures()
+            .join("migrate")
+            .join(name)
+            .to_string_lossy()
+            .into_owned()
+    };
+    for name in [
+        "part-data.v03.jsonrpc.v10.json",
+        "part-text.v03.jsonrpc.v10.json",
+    ] {
+        let path = file(name);
+        let explained = run(&["explain", &path]);
+        assert_eq!(explained.code, 0, "{name}");
+        assert!(
+            explained.stdout.contains("detected: A2A v1.0 Part"),
+            "{}",
+            explained.stdout
+        );
+        assert!(
+            explained.stdout.contains("to03-part-"),
+            "{}",
+            explained.stdout
+        );
+        // migrate reads it as ls does: already v1.0, nothing differs.
+        let migrated = run(&["migrate", &path]);
+        assert_eq!(migrated.code, 0, "{}", migrated.stderr);
+        assert!(
+            migrated.stderr.contains("already A2A v1.0"),
+            "{}",
+            migrated.stderr
+        );
+        let back = run(&["migrate", "--to", "0.3", &path]);
+        assert_eq!(back.code, 0, "{}", back.stderr);
+        assert!(back.stdout.contains("\"kind\""), "{}", back.stdout);
+    }
+    let input = file("error-32007.v03.jsonrpc.json");
+    let explained = run(&["explain", &input]);
+    assert!(
+        explained.stdout.contains("1. error-rename-32007"),
+        "{}",
+        explained.stdout
+    );
+    assert!(!explained.stdout.contains("nothing to migrate"));
+    let sibling = run(&["explain", &file("error-32007.v03.jsonrpc.v10.json")]);
+    let first_two: Vec<&str> = sibling.stdout.lines().take(2).collect();
+    assert!(first_two[0].ends_with("(A2A v1.0 object)"), "{first_two:?}");
+    assert!(
+        first_two[1].starts_with("detected: A2A v1.0 JSON-RPC response"),
+        "{first_two:?}"
+    );
+}

@@ -193,7 +193,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             // Last, on the parsed tree given up: migrated in place, the one tree of a big
             // object (a copy of it and a migration beside the parse were three).
             let digest = take_tree(&mut conversion, &mut reparsed)
-                .and_then(|tree| migrated_digest(kind, tree));
+                .and_then(|tree| migrated_digest(kind, &packet.source, tree));
             match digest {
                 Some(digest) => lines.push(format!("{digest}  migrated  {source}")),
                 None if args.part == Some(Part::Migrated) => {

@@ -144,7 +144,8 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 (report.conforms(), written)
             }
             (Ok(value), kind) if kind.is_a2a_object() => {
-                let detection = match crate::migrate::detect_explained(value) {
+                let hints = crate::migrate::Hints::from_file_name(packet.source.file_name());
+                let detection = match crate::migrate::detect_with(value, &hints) {
                     Ok(detection) => detection,
                     Err(why) => {
                         // Read as an A2A object (by --as, or by its name) and not detected as
@@ -176,7 +177,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 // The tree is given up to the migration, which keeps it as its input: the
                 // parse and a copy of a big object are not both held.
                 let migration = take_tree(&mut conversion, &mut reparsed)
-                    .and_then(|tree| migration_owned(kind, tree));
+                    .and_then(|tree| migration_owned(kind, &packet.source, tree));
                 let conforms = a2a_object_conforms(&detection, migration.as_ref());
                 let written = match args.format {
                     TextOrJson::Text => text(

@@ -6,7 +6,8 @@ use crate::a2a::ConvertOptions;
 use crate::freeze::relabel_outcome;
 use crate::json::{canonical_pretty, for_each_duplicate_key, safe_text};
 use crate::migrate::{
-    choices_for, help, Choices, DiffLine, Direction, Migration, PathChange, StepRun,
+    choices_for, help, Choices, DiffLine, Direction, Hints, Migration, ObjectKind, PathChange,
+    StepRun, Version,
 };
 use crate::report::relabel_text::relabel_text;
 use crate::rules::{Finding, Severity};
@@ -57,9 +58,28 @@ pub struct Args {
     /// The version to migrate to.
     #[arg(long, value_enum, default_value = "1.0")]
     pub to: Target,
+    /// Read the object as this version when its members cannot tell (or over what they say).
+    #[arg(long, value_enum)]
+    pub from: Option<Target>,
+    /// Read the object as this kind when its shape cannot tell (`migrate --help` lists them),
+    /// e.g. `part`, `task`, `push-notification-config`, `json-rpc-response`.
+    #[arg(long, value_name = "KIND", value_parser = parse_kind)]
+    pub kind: Option<ObjectKind>,
+    /// FILE is NDJSON: migrate each line on its own and print one compact JSON line per
+    /// input line, `{"line", "detected", "steps", "result", "warnings", "findings"}` or
+    /// `{"line", "error"}` (exit 1 when any line is not migrated).
+    #[arg(long, conflicts_with_all = ["steps", "format"])]
+    pub lines: bool,
     /// Print the step ids of both directions (Markdown) and exit.
     #[arg(long, conflicts_with_all = ["file", "steps", "format", "choices"])]
     pub list_steps: bool,
+}
+
+fn parse_kind(key: &str) -> Result<ObjectKind, String> {
+    ObjectKind::from_key(key).ok_or_else(|| {
+        let keys: Vec<String> = ObjectKind::ALL.iter().map(|kind| kind.key()).collect();
+        format!("unknown kind {key:?}; one of: {}", keys.join(", "))
+    })
 }
 
 pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
@@ -84,6 +104,19 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
     .map_err(CliError::Usage)?;
     let name = safe_text(&file.display().to_string()).into_owned();
     let bytes = read_input(file)?;
+    // The detection every face asks: the file name's hint (as `ls` reads it), then what
+    // the user forced.
+    let file_name = (file.as_os_str() != "-")
+        .then(|| file.file_name().and_then(|name| name.to_str()))
+        .flatten();
+    let from = args.from.map(|from| match from {
+        Target::V10 => Version::V1_0,
+        Target::V03 => Version::V0_3,
+    });
+    let hints = Hints::from_file_name(file_name).forced(args.kind, from);
+    if args.lines {
+        return migrate_lines(&bytes, &hints, direction, &choices, out);
+    }
     let input: Value = match serde_json::from_slice(&bytes) {
         Ok(value) => value,
         Err(error) => {
@@ -93,7 +126,7 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
     };
     // What the error path needs from the input, so the migration can own it.
     let adapter_shaped = input.get("event_type").is_some() || input.get("protocol").is_some();
-    let mut migration = match Migration::run_owned(input, direction, &choices) {
+    let mut migration = match Migration::run_owned_with(input, &hints, direction, &choices) {
         Ok(migration) => migration,
         Err(why) => {
             complain(&format!("{name}: not an A2A object: {why}"));
@@ -125,6 +158,7 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
     });
     repeated.reverse();
     migration.warnings.splice(0..0, repeated);
+    let failure = fails_v03(&migration);
     match (args.steps, args.format) {
         (false, None) => {
             out.line(&terminal_safe_json(&migration.result));
@@ -136,7 +170,78 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
         (_, Some(Format::Json)) => out.line(&report_text(&name, &migration)?),
         _ => print_trace(&name, migration, out),
     }
+    if let Some(why) = failure {
+        complain(&format!("{name}: error: {why}"));
+        return Ok(Exit::Findings);
+    }
     Ok(Exit::Ok)
+}
+
+/// `--to 0.3` output the v0.3 check rejects is an error, never exit 0: what it rejects.
+fn fails_v03(migration: &Migration) -> Option<String> {
+    if migration.direction != Direction::Reverse {
+        return None;
+    }
+    let errors: Vec<String> = migration
+        .findings
+        .iter()
+        .filter(|finding| finding.severity == Severity::Error)
+        .map(|finding| format!("{} ({})", finding.path, finding.rule))
+        .collect();
+    (!errors.is_empty()).then(|| {
+        format!(
+            "the v0.3 result fails the v0.3 check at {}",
+            errors.join(", ")
+        )
+    })
+}
+
+/// `--lines`: each line of an NDJSON input migrated on its own, one compact JSON line out
+/// per line in (blank lines skipped), in input order; exit 1 when any line is not migrated.
+fn migrate_lines(
+    bytes: &[u8],
+    hints: &Hints,
+    direction: Direction,
+    choices: &Choices,
+    out: &mut Output,
+) -> Result<Exit, CliError> {
+    let mut failed = 0usize;
+    for (index, line) in bytes.split(|byte| *byte == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let number = index + 1;
+        let record = match serde_json::from_slice::<Value>(line) {
+            Err(error) => Err(format!("not JSON ({error})")),
+            Ok(input) => Migration::run_owned_with(input, hints, direction, choices)
+                .map_err(|why| why.to_string()),
+        };
+        let record = match record {
+            Ok(migration) if fails_v03(&migration).is_some() => {
+                failed += 1;
+                serde_json::json!({
+                    "line": number,
+                    "error": fails_v03(&migration),
+                    "result": migration.result,
+                    "findings": migration.findings,
+                })
+            }
+            Ok(migration) => serde_json::json!({
+                "line": number,
+                "detected": migration.detection,
+                "steps": migration.steps.iter().map(|run| run.step.id).collect::<Vec<_>>(),
+                "result": migration.result,
+                "warnings": migration.warnings,
+                "findings": migration.findings,
+            }),
+            Err(why) => {
+                failed += 1;
+                serde_json::json!({"line": number, "error": format!("not an A2A object: {why}")})
+            }
+        };
+        out.line(&crate::json::escape_unsafe_in_json(record.to_string()));
+    }
+    Ok(if failed > 0 { Exit::Findings } else { Exit::Ok })
 }
 
 /// The file (or standard input for `-`), through the input layer with the corpus's cap.

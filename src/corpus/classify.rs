@@ -406,35 +406,15 @@ fn other_formats(value: &Value, file_name: Option<&str>) -> Option<Classificatio
         };
         return Some(Classification::new(kind, detection.reason));
     }
-    let named = file_name.and_then(expected_output_version);
-    let Some(detection) = crate::migrate::detect(value) else {
-        // A bare Part (`text` or `data`, with `metadata`) is too common to claim as A2A, except
-        // where the file's name says it is a migration's expected output.
-        let (version, tag) = named?;
-        return bare_part(value).then(|| {
-            Classification::new(
-                kind_of_version(version),
-                format!(
-                    "a bare Part (`text` or `data`, no `kind`), the expected {tag} output of a \
-                     migration by its file name"
-                ),
-            )
-        });
-    };
+    // The one detection every face asks, with the hint the file's name gives (a migration's
+    // expected output): `explain`, `migrate` and the inspector hand it the same.
+    let hints = crate::migrate::Hints::from_file_name(file_name);
+    let detection = crate::migrate::detect_with(value, &hints).ok()?;
     let reason = format!("{}: {}", detection.summary(), detection.reasons.join("; "));
-    let kind = match (detection.version, named) {
-        (Version::Indeterminate, Some((version, tag))) => {
-            return Some(Classification::new(
-                kind_of_version(version),
-                format!(
-                    "{reason}; the file name marks it as the expected {tag} output of a migration"
-                ),
-            ))
-        }
-        (Version::Indeterminate, None) => PacketKind::A2a,
-        (version, _) => kind_of_version(version),
-    };
-    Some(Classification::new(kind, reason))
+    Some(Classification::new(
+        kind_of_version(detection.version),
+        reason,
+    ))
 }
 
 fn kind_of_version(version: Version) -> PacketKind {
@@ -443,31 +423,6 @@ fn kind_of_version(version: Version) -> PacketKind {
         Version::V1_0 | Version::V1_0Rc => PacketKind::A2aV10,
         Version::Indeterminate => PacketKind::A2a,
     }
-}
-
-/// The version a migration's expected output is in, from its name: `NAME.v03[.DIALECT].v10.json`
-/// is the v1.0 output of `NAME.v03[.DIALECT].json`, `NAME.v10.v03.json` the v0.3 output of
-/// `NAME.v10.json` (the fixtures' naming, see fixtures/migrate/README.md).
-pub fn expected_output_version(file_name: &str) -> Option<(Version, &'static str)> {
-    let stem = file_name.strip_suffix(".json")?;
-    if let Some(input) = stem.strip_suffix(".v10") {
-        let from_v03 = [".v03", ".v03.jsonrpc", ".v03.rest"]
-            .iter()
-            .any(|suffix| input.ends_with(suffix));
-        return from_v03.then_some((Version::V1_0, "v1.0"));
-    }
-    let input = stem.strip_suffix(".v03")?;
-    input.ends_with(".v10").then_some((Version::V0_3, "v0.3"))
-}
-
-fn bare_part(value: &Value) -> bool {
-    value.as_object().is_some_and(|object| {
-        !object.is_empty()
-            && (object.contains_key("text") || object.contains_key("data"))
-            && object
-                .keys()
-                .all(|key| matches!(key.as_str(), "text" | "data" | "metadata"))
-    })
 }
 
 #[cfg(test)]
@@ -638,7 +593,13 @@ mod tests {
             classify(Ok(&part), Some("part-text.v03.jsonrpc.v10.json")).kind,
             PacketKind::A2aV10
         );
-        assert_eq!(expected_output_version("task.v10.json"), None);
-        assert_eq!(expected_output_version("task.v03.rest.json"), None);
+        assert_eq!(
+            crate::migrate::hints::expected_output_version("task.v10.json"),
+            None
+        );
+        assert_eq!(
+            crate::migrate::hints::expected_output_version("task.v03.rest.json"),
+            None
+        );
     }
 }

@@ -361,7 +361,9 @@ pub fn summarize_keeping(
         let counts = report.counts();
         summary.profile_failures = counts.fail as u32;
         summary.profile_warnings = counts.warn as u32;
-    } else if let (Some(direction), true) = (migration_direction(kind), parsed.is_ok()) {
+    } else if let (Some((direction, hints)), true) =
+        (migration_reading(kind, &packet.source), parsed.is_ok())
+    {
         // The tree is given up to the migration, which edits it in place: one tree of a big
         // object is alive, not the parse, a copy and the result.
         let tree = match (reparsed.take(), &mut first) {
@@ -369,7 +371,7 @@ pub fn summarize_keeping(
             (_, Some((_, conversion))) => conversion.packet.take(),
             (_, None) => None,
         };
-        *judged = tree.and_then(|value| Judgement::of_owned(value, direction).ok());
+        *judged = tree.and_then(|value| Judgement::of_owned_with(value, &hints, direction).ok());
         if let Some(judgement) = judged {
             summary.migration_findings =
                 judgement.findings.len() as u32 + u32::from(judgement.detection.mixed);
@@ -401,19 +403,23 @@ pub fn unaudited_bundle_event(source: &Source, value: &Value) -> bool {
 
 /// The digest of the migrated form [`migration_owned`] gives, from a judgement of a tree the
 /// caller gives up (migrated in place, nothing of its steps kept).
-pub fn migrated_digest(kind: PacketKind, value: Value) -> Option<crate::json::Digest> {
-    let direction = migration_direction(kind)?;
-    Judgement::of_owned(value, direction)
+pub fn migrated_digest(
+    kind: PacketKind,
+    source: &Source,
+    value: Value,
+) -> Option<crate::json::Digest> {
+    let (direction, hints) = migration_reading(kind, source)?;
+    Judgement::of_owned_with(value, &hints, direction)
         .ok()
         .map(|judgement| judgement.result_digest)
 }
 
-/// The migration `check` judges an A2A object by (to the other version, no choices), for
-/// every face that reports on one, on a tree the caller gives up (migrated in place, its
-/// canonical text kept for replays); `None` for other kinds and for objects of indeterminate
-/// version (they read the same in both versions: nothing to migrate).
-pub fn migration_owned(kind: PacketKind, value: Value) -> Option<Migration> {
-    Migration::run_owned(value, migration_direction(kind)?, &Choices::none()).ok()
+/// The migration `check` judges an A2A object by (no choices), for every face that reports
+/// on one, on a tree the caller gives up (migrated in place, its canonical text kept for
+/// replays); `None` for other kinds.
+pub fn migration_owned(kind: PacketKind, source: &Source, value: Value) -> Option<Migration> {
+    let (direction, hints) = migration_reading(kind, source)?;
+    Migration::run_owned_with(value, &hints, direction, &Choices::none()).ok()
 }
 
 /// The tree [`kind_after_conversion`] classified, given up: the one it parsed anew, or the
@@ -428,13 +434,22 @@ pub fn take_tree(
     }
 }
 
-/// A2A protocol objects migrate to the other version: v0.3 forward, v1.0 back.
-pub(super) fn migration_direction(kind: PacketKind) -> Option<Direction> {
-    match kind {
-        PacketKind::A2aV03 => Some(Direction::Forward),
-        PacketKind::A2aV10 => Some(Direction::Reverse),
-        _ => None,
-    }
+/// How every face migrates an A2A protocol object: v0.3 forward, v1.0 back, and an object
+/// of indeterminate version forward (as `migrate` does by default), detected with the hints
+/// its file name gives (as the classifier that named its kind did). `None` for other kinds.
+pub fn migration_reading(
+    kind: PacketKind,
+    source: &Source,
+) -> Option<(Direction, crate::migrate::Hints)> {
+    let direction = match kind {
+        PacketKind::A2aV03 | PacketKind::A2a => Direction::Forward,
+        PacketKind::A2aV10 => Direction::Reverse,
+        _ => return None,
+    };
+    Some((
+        direction,
+        crate::migrate::Hints::from_file_name(source.file_name()),
+    ))
 }
 
 fn count(audit: &Audit, severity: Severity) -> u32 {
@@ -521,7 +536,7 @@ impl PacketDetail {
     pub fn migration(&self) -> Option<&Migration> {
         self.migration
             .get_or_init(|| {
-                let direction = migration_direction(self.classification.kind)?;
+                let (direction, hints) = migration_reading(self.classification.kind, &self.source)?;
                 // The detail's tree when nobody else holds it (views drop theirs once their
                 // lines are built), otherwise parsed again: never a copy beside another.
                 let value = match self.tree.take().map(Arc::try_unwrap) {
@@ -529,7 +544,7 @@ impl PacketDetail {
                     _ => parse(&self.bytes).ok()?,
                 };
                 let mut migration =
-                    Migration::run_owned(value, direction, &Choices::none()).ok()?;
+                    Migration::run_owned_with(value, &hints, direction, &Choices::none()).ok()?;
                 // Views show its records and replay its steps for diffs; the result tree, as
                 // big as the packet's, would only sit beside it.
                 migration.drop_result();

@@ -4,6 +4,7 @@
 //! shape; the version comes from the signals every nested object carries. Objects that carry
 //! both v0.3 and v1.0 signals are reported as mixed, and migrated from v0.3.
 
+use super::hints::{HintSource, Hints};
 use super::model::{method_row, ObjectKind};
 use super::shape;
 use super::signals::{object_signals, Class, Signal};
@@ -80,6 +81,9 @@ pub struct Detection {
     pub reasons: Vec<String>,
     /// The signals that contradict the detected version (empty unless `mixed`).
     pub conflicts: Vec<String>,
+    /// True when nothing in the object differs between v0.3 and v1.0 (its version, if
+    /// any, came from a hint): it migrates to itself.
+    pub identical: bool,
 }
 
 impl Detection {
@@ -118,6 +122,12 @@ pub fn detect(value: &Value) -> Option<Detection> {
 
 /// Like [`detect`], with the reason when the input is not an A2A object.
 pub fn detect_explained(value: &Value) -> Result<Detection, NotA2a> {
+    detect_with(value, &Hints::none())
+}
+
+/// The one detection every face asks: [`detect_explained`] settled by what the caller knows
+/// beyond the JSON ([`Hints`]: a forced kind or version, a fixture's file name).
+pub fn detect_with(value: &Value, hints: &Hints) -> Result<Detection, NotA2a> {
     let Some(obj) = value.as_object() else {
         return Err(NotA2a(format!(
             "the top-level JSON value is {}, not an object",
@@ -127,7 +137,12 @@ pub fn detect_explained(value: &Value) -> Result<Detection, NotA2a> {
     if let Some(reason) = adapter_artifact(obj) {
         return Err(NotA2a(reason));
     }
-    let (object, how) = root_kind(obj).map_err(NotA2a)?;
+    let (object, how) = match hints.kind {
+        Some(kind) => (kind, "`--kind`, forced".to_owned()),
+        None => root_kind(obj)
+            .or_else(|why| hinted_kind(obj, hints).ok_or(why))
+            .map_err(NotA2a)?,
+    };
     let method = (object == ObjectKind::JsonRpcRequest)
         .then(|| obj.get("method").and_then(Value::as_str).map(str::to_owned))
         .flatten();
@@ -137,7 +152,49 @@ pub fn detect_explained(value: &Value) -> Result<Detection, NotA2a> {
             object_signals(node.kind, node_obj, &node.path, &mut signals);
         }
     }
-    Ok(decide(object, method, how, &signals))
+    let mut detection = decide(object, method, how, &signals);
+    if let Some(hint) = &hints.version {
+        let forced = hint.source == HintSource::Forced;
+        if forced || detection.version == Version::Indeterminate {
+            detection.version = hint.version;
+            detection.dialect = match (hint.version, detection.dialect) {
+                (Version::V0_3, Dialect::Rest) => Dialect::Rest,
+                (Version::V0_3, _) => Dialect::JsonRpc,
+                (Version::V1_0Rc, _) => Dialect::PreRelease,
+                _ => Dialect::ProtoJson,
+            };
+            detection.mixed = false;
+            detection.conflicts.clear();
+            detection.reasons.push(hint.why());
+        }
+    }
+    Ok(detection)
+}
+
+/// The kind of an object its own members leave open, when a hint says it is an A2A object
+/// of a version: a JSON-RPC envelope with a generic result or error, or a bare Part.
+fn hinted_kind(obj: &Map<String, Value>, hints: &Hints) -> Option<(ObjectKind, String)> {
+    hints.version.as_ref()?;
+    if let Some(kind) = shape::classify_envelope(obj) {
+        return Some((
+            kind,
+            "a JSON-RPC envelope, an A2A one by the version hint".into(),
+        ));
+    }
+    bare_part(obj).then(|| {
+        (
+            ObjectKind::Part,
+            "a bare `text` or `data` member, a Part by the version hint".into(),
+        )
+    })
+}
+
+fn bare_part(obj: &Map<String, Value>) -> bool {
+    !obj.is_empty()
+        && (obj.contains_key("text") || obj.contains_key("data"))
+        && obj
+            .keys()
+            .all(|key| matches!(key.as_str(), "text" | "data" | "metadata"))
 }
 
 fn no_shape_reason(obj: &Map<String, Value>) -> String {
@@ -148,11 +205,12 @@ fn no_shape_reason(obj: &Map<String, Value>) -> String {
     if bare_part {
         return "no A2A object found: a bare `text` or `data` member (with `metadata`) reads the \
                 same in v0.3 without `kind` and in v1.0, and is too common to claim as a Part; \
-                add `kind` to migrate it"
+                add `kind`, or say what it is with `--kind part --from 0.3|1.0`"
             .into();
     }
     "no A2A object found: no JSON-RPC envelope, no `kind` discriminator, and no Task, \
-     Message, event, push-config or Agent Card shape"
+     Message, event, push-config or Agent Card shape; `--kind KIND` (see `migrate --help`) \
+     and `--from 0.3|1.0` say what it is"
         .into()
 }
 
@@ -206,7 +264,8 @@ fn root_kind(obj: &Map<String, Value>) -> Result<(ObjectKind, String), String> {
                 .map(|how| (kind, how.into()))
                 .ok_or_else(|| {
                     "a JSON-RPC response whose result or error carries nothing A2A-specific (a \
-                     null or unknown result, or a generic error code)"
+                     null or unknown result, or a generic error code); `--from 0.3|1.0` says \
+                     it is an A2A response"
                         .into()
                 })
         }
@@ -282,6 +341,7 @@ fn decide(
     if version == Version::Indeterminate {
         reasons.push("no field or value that differs between v0.3 and v1.0".into());
     }
+    let identical = signals.is_empty();
     let conflicts = grouped(&against);
     Detection {
         version,
@@ -291,6 +351,7 @@ fn decide(
         mixed: !conflicts.is_empty(),
         reasons,
         conflicts,
+        identical,
     }
 }
 

@@ -63,11 +63,37 @@ pub fn all_choices() -> Vec<&'static ChoiceDef> {
 pub fn after_help() -> String {
     format!(
         "Steps, v0.3 -> v1.0, in the order they run:\n{}\nSteps, v1.0 -> v0.3 (--to 0.3):\n{}\n\
-         Choices (--choice KEY=VALUE; otherwise the default is taken):\n{}",
+         Choices (--choice KEY=VALUE; otherwise the default is taken):\n{}\n\
+         Kinds (--kind KIND, when the shape cannot tell):\n  {}\n",
         steps_text(Direction::Forward),
         steps_text(Direction::Reverse),
         choices_text(&all_choices()),
+        kinds_text(),
     )
+}
+
+/// The `--kind` names, wrapped.
+fn kinds_text() -> String {
+    let keys: Vec<String> = super::model::ObjectKind::ALL
+        .iter()
+        .map(|kind| kind.key())
+        .collect();
+    let mut out = String::new();
+    let mut width = 0;
+    for (index, key) in keys.iter().enumerate() {
+        if index > 0 {
+            if width + key.len() + 2 > 90 {
+                out.push_str(",\n  ");
+                width = 0;
+            } else {
+                out.push_str(", ");
+                width += 2;
+            }
+        }
+        out.push_str(key);
+        width += key.len();
+    }
+    out
 }
 
 fn phase_label(phase: Phase) -> &'static str {

@@ -57,6 +57,7 @@ pub mod diff;
 pub mod edit;
 mod forward;
 pub mod help;
+pub mod hints;
 pub mod model;
 mod report;
 mod reverse;
@@ -72,8 +73,9 @@ pub mod timestamp;
 mod walk;
 
 pub use choices::{ChoiceDef, ChoiceTaken, Choices};
-pub use detect::{detect, detect_explained, Detection, Dialect, NotA2a, Version};
+pub use detect::{detect, detect_explained, detect_with, Detection, Dialect, NotA2a, Version};
 pub use diff::{DiffLine, LineTag};
+pub use hints::{HintSource, Hints, VersionHint};
 pub use model::ObjectKind;
 pub use step::{Direction, PathChange, Phase, StepDef};
 pub use stepper::{step_by_id, steps_for, Judgement, Migration, StepRun};

@@ -84,6 +84,22 @@ impl ObjectKind {
         ObjectKind::JsonRpcError,
     ];
 
+    /// The name `migrate --kind` takes (the kebab-case of the variant, as serialized).
+    pub fn key(self) -> String {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::String(key)) => key,
+            _ => format!("{self:?}"),
+        }
+    }
+
+    /// The kind [`ObjectKind::key`] names.
+    pub fn from_key(key: &str) -> Option<ObjectKind> {
+        ObjectKind::ALL
+            .iter()
+            .copied()
+            .find(|kind| kind.key() == key)
+    }
+
     /// A few words for people.
     pub fn label(self) -> &'static str {
         use ObjectKind::*;

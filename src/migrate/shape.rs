@@ -70,6 +70,87 @@ pub fn looks_like_artifact(obj: &Obj) -> bool {
     is_string(obj, "artifactId") && is_array(obj, "parts")
 }
 
+/// ProtoJSON leaves an empty id out (spec section 3), so an object whose id was `""` is
+/// told by its other members, where they are narrow enough: a `status` that reads as a
+/// TaskStatus beside a Task's own lists, an `artifact` beside an event's flags, or parts
+/// that read as parts beside an Artifact's name or description.
+pub fn looks_like_task_without_id(obj: &Obj) -> bool {
+    status_shaped(obj)
+        && (is_array(obj, "history") || is_array(obj, "artifacts"))
+        && keys_within(
+            obj,
+            &[
+                "id",
+                "contextId",
+                "status",
+                "history",
+                "artifacts",
+                "metadata",
+                "kind",
+            ],
+        )
+}
+
+pub fn looks_like_artifact_event_without_task_id(obj: &Obj) -> bool {
+    is_object(obj, "artifact")
+        && (obj.contains_key("append")
+            || obj.contains_key("lastChunk")
+            || is_string(obj, "contextId"))
+        && keys_within(
+            obj,
+            &[
+                "taskId",
+                "contextId",
+                "artifact",
+                "append",
+                "lastChunk",
+                "metadata",
+                "kind",
+            ],
+        )
+}
+
+pub fn looks_like_artifact_without_id(obj: &Obj) -> bool {
+    let parts = obj
+        .get("parts")
+        .and_then(Value::as_array)
+        .is_some_and(|parts| {
+            !parts.is_empty()
+                && parts
+                    .iter()
+                    .all(|part| part.as_object().is_some_and(part_shaped))
+        });
+    parts
+        && (is_string(obj, "name") || is_string(obj, "description"))
+        && keys_within(
+            obj,
+            &[
+                "artifactId",
+                "name",
+                "description",
+                "parts",
+                "metadata",
+                "extensions",
+            ],
+        )
+}
+
+fn status_shaped(obj: &Obj) -> bool {
+    obj.get("status")
+        .and_then(Value::as_object)
+        .is_some_and(|status| keys_within(status, &["state", "message", "timestamp"]))
+}
+
+/// A part in either version: one content member and the part's own others.
+fn part_shaped(obj: &Obj) -> bool {
+    keys_within(obj, PART_KEYS)
+        && ["text", "file", "data", "raw", "url"]
+            .iter()
+            .filter(|key| obj.contains_key(**key))
+            .count()
+            == 1
+}
+
 pub fn looks_like_card(obj: &Obj) -> bool {
     let named = is_string(obj, "name");
     let described = is_array(obj, "skills") || is_object(obj, "capabilities");
@@ -220,6 +301,12 @@ pub fn classify_object(obj: &Obj) -> Option<ObjectKind> {
         (looks_like_task, ObjectKind::Task),
         (looks_like_message, ObjectKind::Message),
         (looks_like_artifact, ObjectKind::Artifact),
+        (looks_like_task_without_id, ObjectKind::Task),
+        (
+            looks_like_artifact_event_without_task_id,
+            ObjectKind::ArtifactUpdateEvent,
+        ),
+        (looks_like_artifact_without_id, ObjectKind::Artifact),
         (looks_like_list_tasks_result, ObjectKind::ListTasksResult),
         (looks_like_push_config_list, ObjectKind::PushConfigList),
         (looks_like_send_params, ObjectKind::SendMessageParams),
@@ -305,6 +392,26 @@ mod tests {
             classify(json!({"statusUpdate": {"taskId": "t"}})),
             Some(ObjectKind::StreamResponse)
         );
+    }
+
+    #[test]
+    fn objects_whose_empty_id_protojson_left_out_are_still_told() {
+        assert_eq!(
+            classify(json!({"status": {"state": "TASK_STATE_WORKING"}, "history": []})),
+            Some(ObjectKind::Task)
+        );
+        assert_eq!(
+            classify(json!({"contextId": "c", "artifact": {"parts": [{"text": "x"}]}})),
+            Some(ObjectKind::ArtifactUpdateEvent)
+        );
+        assert_eq!(
+            classify(json!({"name": "report", "parts": [{"url": "https://h/a"}]})),
+            Some(ObjectKind::Artifact)
+        );
+        // Ambiguous without an id: a Task or a status event; ordinary JSON stays unclaimed.
+        assert_eq!(classify(json!({"contextId": "c", "status": {}})), None);
+        assert_eq!(classify(json!({"name": "x", "parts": [1, 2]})), None);
+        assert_eq!(classify(json!({"name": "x", "parts": [{"a": 1}]})), None);
     }
 
     #[test]

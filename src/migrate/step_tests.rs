@@ -460,6 +460,11 @@ fn reverse_cases() -> Vec<Case> {
             json!({"kind": "artifact-update", "taskId": "t", "contextId": "c", "artifact": {"artifactId": "a", "parts": []}}),
         ),
         case(
+            "to03-restore-required",
+            json!({"id": "t", "contextId": "c", "status": {}}),
+            json!({"kind": "task", "id": "t", "contextId": "c", "status": {"state": "unknown"}}),
+        ),
+        case(
             "to03-card-protocol-version",
             card10(json!({})),
             card(json!({})),

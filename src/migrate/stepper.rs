@@ -3,8 +3,9 @@
 
 use super::check;
 use super::choices::{ChoiceTaken, Choices};
-use super::detect::{detect_explained, Detection, NotA2a, Version};
+use super::detect::{detect_with, Detection, NotA2a, Version};
 use super::diff::{self, DiffLine};
+use super::hints::Hints;
 use super::step::{Direction, PathChange, StepCtx, StepDef};
 use super::{steps_forward::FORWARD_STEPS, steps_reverse::REVERSE_STEPS};
 use crate::json::{
@@ -13,6 +14,10 @@ use crate::json::{
 use crate::rules::{Finding, Severity};
 use serde_json::{json, Value};
 use std::sync::Arc;
+
+/// The note on an object that reads the same in both versions (its steps, if any, are
+/// advice: they change nothing in the JSON).
+pub const NOTHING_DIFFERS: &str = "nothing differs between v0.3 and v1.0 for this object";
 
 /// The steps of one direction, in the order they run.
 pub fn steps_for(direction: Direction) -> &'static [StepDef] {
@@ -80,7 +85,7 @@ impl Migration {
         direction: Direction,
         choices: &Choices,
     ) -> Result<Migration, NotA2a> {
-        detect_explained(input)?;
+        detect_with(input, &Hints::none())?;
         Migration::run_owned(input.clone(), direction, choices)
     }
 
@@ -92,7 +97,18 @@ impl Migration {
         direction: Direction,
         choices: &Choices,
     ) -> Result<Migration, NotA2a> {
-        let detection = detect_explained(&input)?;
+        Migration::run_owned_with(input, &Hints::none(), direction, choices)
+    }
+
+    /// [`Migration::run_owned`] with what the caller knows beyond the JSON (a forced kind or
+    /// version, a fixture's file name): the detection every face asks ([`detect_with`]).
+    pub fn run_owned_with(
+        input: Value,
+        hints: &Hints,
+        direction: Direction,
+        choices: &Choices,
+    ) -> Result<Migration, NotA2a> {
+        let detection = detect_with(&input, hints)?;
         if !parses_back(&input, PARSE_DEPTH) {
             // Its text would not parse again (only a tree built in code is this deep).
             let input = Arc::new(input);
@@ -127,7 +143,7 @@ impl Migration {
         direction: Direction,
         choices: &Choices,
     ) -> Result<Migration, NotA2a> {
-        let detection = detect_explained(&input)?;
+        let detection = detect_with(&input, &Hints::none())?;
         let doc = Value::clone(&input);
         Ok(Migration::finish(
             detection,
@@ -170,12 +186,15 @@ impl Migration {
             let digest = digest.unwrap_or_else(|| digest_value(&doc));
             record(&mut doc, digest, &detection, choices, steps_for(direction))
         };
-        if !already_at_target && steps.is_empty() {
+        // Advice steps change nothing in the JSON: an object only they apply to reads the
+        // same in both versions.
+        let only_advice = steps.iter().all(|run| run.step.advisory);
+        if only_advice && (detection.identical || !already_at_target) {
             warnings.push(Finding::new(
                 "detect",
                 Severity::Note,
                 JsonPath::root(),
-                "no step applied: nothing in the object differs between the versions",
+                NOTHING_DIFFERS,
             ));
         }
         warnings.extend(steps.iter().flat_map(|run| run.warnings.iter().cloned()));
@@ -427,8 +446,17 @@ impl Judgement {
     /// Migrates `doc` in place (the caller gives the tree up: no copy of a big object is
     /// made) with no choices, as [`Migration::run`] with [`Choices::none`] does, keeping
     /// nothing of the steps but their effect.
-    pub fn of_owned(mut doc: Value, direction: Direction) -> Result<Judgement, NotA2a> {
-        let detection = detect_explained(&doc)?;
+    pub fn of_owned(doc: Value, direction: Direction) -> Result<Judgement, NotA2a> {
+        Judgement::of_owned_with(doc, &Hints::none(), direction)
+    }
+
+    /// [`Judgement::of_owned`] with the hints every face hands the detection.
+    pub fn of_owned_with(
+        mut doc: Value,
+        hints: &Hints,
+        direction: Direction,
+    ) -> Result<Judgement, NotA2a> {
+        let detection = detect_with(&doc, hints)?;
         let already_at_target = match direction {
             Direction::Forward => detection.version == Version::V1_0,
             Direction::Reverse => detection.version == Version::V0_3,

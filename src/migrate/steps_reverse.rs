@@ -330,6 +330,22 @@ pub static REVERSE_STEPS: &[StepDef] = &[
         apply: values::artifact_event_add_kind,
     },
     StepDef {
+        id: "to03-restore-required",
+        title: "members v0.3 requires, left out by v1.0 as empty, restored",
+        direction: Reverse,
+        phase: Phase::Core,
+        applies_to: "Task, TaskStatus, Message, Artifact, events, push configs, AgentCard, AgentSkill",
+        changes: &[P { before: "$..status {}", after: "$..status.state \"unknown\"" }],
+        why: "ProtoJSON omits empty strings, lists and objects and the zero enum; v0.3's schema \
+              requires these members, and reads `\"\"`, `[]`, `{}` and state `unknown` as v1.0 \
+              reads their omission",
+        source: "spec 3 (ProtoJSON defaults); S03 required lists",
+        lossy: false,
+        advisory: false,
+        choice: None,
+        apply: values::restore_required,
+    },
+    StepDef {
         id: "to03-card-protocol-version",
         title: "interface protocolVersion becomes the card's",
         direction: Reverse,

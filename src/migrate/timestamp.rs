@@ -36,7 +36,7 @@ pub fn parse_offset(text: &str) -> Option<i32> {
     (hours < 24 && minutes < 60).then_some(sign * (hours * 3600 + minutes * 60))
 }
 
-/// The fractional-second digits as written (`.331844`), kept so no precision is lost.
+/// The fractional-second digits as written (`.331844`): no precision is lost.
 fn fraction(text: &str) -> &str {
     let Some(start) = text.get(19..).filter(|rest| rest.starts_with('.')) else {
         return "";
@@ -49,11 +49,29 @@ fn fraction(text: &str) -> &str {
     &start[..digits]
 }
 
+/// ProtoJSON's canonical fraction (what protobuf's `Timestamp` writes): none for whole
+/// seconds, else 3, 6 or 9 digits, the fewest that hold the value. More than 9 digits are
+/// kept as written (a Timestamp holds nanoseconds; cutting them would move the instant).
+fn canonical_fraction(written: &str) -> String {
+    let digits = written.trim_start_matches('.');
+    if digits.len() > 9 {
+        return written.to_owned();
+    }
+    let significant = digits.trim_end_matches('0');
+    let width = match significant.len() {
+        0 => return String::new(),
+        1..=3 => 3,
+        4..=6 => 6,
+        _ => 9,
+    };
+    format!(".{significant:0<width$}")
+}
+
 fn utc_text(instant: DateTime<Utc>, original: &str) -> String {
     format!(
         "{}{}Z",
         instant.format("%Y-%m-%dT%H:%M:%S"),
-        fraction(original)
+        canonical_fraction(fraction(original))
     )
 }
 
@@ -130,7 +148,7 @@ mod tests {
         assert_eq!(
             normalise("2024-03-15T12:15:00.5+02:00", 0),
             Ok(Normalised::Converted {
-                value: "2024-03-15T10:15:00.5Z".into(),
+                value: "2024-03-15T10:15:00.500Z".into(),
                 offset: "+02:00".into()
             })
         );
@@ -142,6 +160,30 @@ mod tests {
         );
         assert!(normalise("yesterday", 0).is_err());
         assert!(normalise("2024-03-15", 0).is_err());
+    }
+
+    #[test]
+    fn fractions_are_written_as_protojson_writes_them() {
+        for (written, canonical) in [
+            ("2025-01-01T00:00:00.5Z", "2025-01-01T00:00:00.500Z"),
+            ("2025-01-01T00:00:00.000Z", "2025-01-01T00:00:00Z"),
+            ("2025-01-01T00:00:00.1234Z", "2025-01-01T00:00:00.123400Z"),
+            (
+                "2025-01-01T00:00:00.12345670Z",
+                "2025-01-01T00:00:00.123456700Z",
+            ),
+            (
+                "2025-01-01T00:00:00.1234567891Z",
+                "2025-01-01T00:00:00.1234567891Z",
+            ),
+        ] {
+            let got = match normalise(written, 0).unwrap() {
+                Normalised::Unchanged => written.to_owned(),
+                Normalised::Reformatted { value } => value,
+                other => panic!("{other:?}"),
+            };
+            assert_eq!(got, canonical, "{written}");
+        }
     }
 
     #[test]

@@ -15,7 +15,8 @@ pub struct A2aObjectJson<'a> {
     pub source: &'a str,
     pub kind: &'static str,
     pub detected: &'a Detection,
-    /// `null` for an object of indeterminate version: nothing to migrate.
+    /// `null` only when the object could not be migrated (the classifier and the migration
+    /// ask the same detection, so this is not expected).
     pub direction: Option<Direction>,
     pub steps: Vec<StepJson>,
     pub warnings: &'a [Finding],
@@ -113,10 +114,7 @@ pub fn a2a_object_text(
         out.push_str(&format!("  mixed versions: {}\n", safe_text(conflict)));
     }
     let Some(migration) = migration else {
-        out.push_str(
-            "nothing to migrate: no field or value tells v0.3 from v1.0, so the object reads \
-             the same in both\n",
-        );
+        out.push_str("not migrated: the migration did not run on this object\n");
         return out;
     };
     let count = |severity: Severity| migration.warnings_of(severity);

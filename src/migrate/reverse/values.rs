@@ -79,3 +79,111 @@ pub fn status_event_add_final(doc: &mut Value, ctx: &mut StepCtx<'_>) {
 pub fn artifact_event_add_kind(doc: &mut Value, ctx: &mut StepCtx<'_>) {
     add_kind(doc, ctx, ObjectKind::ArtifactUpdateEvent, "artifact-update");
 }
+
+/// A member v0.3 requires, and the value that reads as its omission.
+type RequiredMember = (&'static str, fn() -> Value);
+
+/// The members v0.3 requires that v1.0 leaves out when they are empty (ProtoJSON omits
+/// `""`, `[]`, `{}` and the zero enum), by kind, parents before children so a restored
+/// parent's own required members are restored too: each with the value v0.3's schema reads
+/// the same as the omission (`""`, `[]`, `{}`, state `"unknown"`). A v1.0 role that is
+/// absent (unspecified) has no v0.3 value and is left to the check.
+const REQUIRED_DEFAULTS: &[(ObjectKind, &[RequiredMember])] = &[
+    (
+        ObjectKind::Task,
+        &[
+            ("id", empty_text),
+            ("contextId", empty_text),
+            ("status", empty_object),
+        ],
+    ),
+    (
+        ObjectKind::StatusUpdateEvent,
+        &[
+            ("taskId", empty_text),
+            ("contextId", empty_text),
+            ("status", empty_object),
+        ],
+    ),
+    (
+        ObjectKind::ArtifactUpdateEvent,
+        &[
+            ("taskId", empty_text),
+            ("contextId", empty_text),
+            ("artifact", empty_object),
+        ],
+    ),
+    (
+        ObjectKind::TaskPushNotificationConfig,
+        &[
+            ("taskId", empty_text),
+            ("pushNotificationConfig", empty_object),
+        ],
+    ),
+    (ObjectKind::TaskStatus, &[("state", unknown_state)]),
+    (
+        ObjectKind::Message,
+        &[("messageId", empty_text), ("parts", empty_list)],
+    ),
+    (
+        ObjectKind::Artifact,
+        &[("artifactId", empty_text), ("parts", empty_list)],
+    ),
+    (ObjectKind::PushNotificationConfig, &[("url", empty_text)]),
+    (ObjectKind::AuthenticationInfo, &[("schemes", empty_list)]),
+    (
+        ObjectKind::AgentCard,
+        &[
+            ("name", empty_text),
+            ("description", empty_text),
+            ("version", empty_text),
+            ("capabilities", empty_object),
+            ("defaultInputModes", empty_list),
+            ("defaultOutputModes", empty_list),
+            ("skills", empty_list),
+        ],
+    ),
+    (
+        ObjectKind::AgentSkill,
+        &[
+            ("id", empty_text),
+            ("name", empty_text),
+            ("description", empty_text),
+            ("tags", empty_list),
+        ],
+    ),
+];
+
+fn empty_text() -> Value {
+    Value::String(String::new())
+}
+
+fn empty_list() -> Value {
+    Value::Array(Vec::new())
+}
+
+fn empty_object() -> Value {
+    Value::Object(serde_json::Map::new())
+}
+
+fn unknown_state() -> Value {
+    Value::String("unknown".into())
+}
+
+pub fn restore_required(doc: &mut Value, ctx: &mut StepCtx<'_>) {
+    for (kind, members) in REQUIRED_DEFAULTS {
+        each(doc, ctx, *kind, |obj, at, ctx| {
+            for (key, default) in members.iter() {
+                if obj.contains_key(*key) {
+                    continue;
+                }
+                let value = default();
+                ctx.note(
+                    &at.key(key),
+                    format!("v1.0 left `{key}` out (empty); v0.3 requires it: restored as {value}"),
+                );
+                insert(ctx, obj, at, key, value);
+            }
+        });
+    }
+}

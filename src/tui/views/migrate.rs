@@ -25,11 +25,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
         }
         None => vec![
             heading(
-                if detail.classification.kind == crate::corpus::PacketKind::A2a {
-                    "An A2A object of indeterminate version: nothing in it differs between v0.3 and v1.0, so nothing to migrate."
-                } else {
-                    "Not an A2A protocol object or raw adapter packet: nothing to migrate."
-                },
+                "Not an A2A protocol object or raw adapter packet: nothing to migrate.",
                 theme,
             ),
             super::text::classified_as(detail, theme),
