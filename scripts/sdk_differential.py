@@ -2,7 +2,8 @@
 """Differential test of `handoff-inspector migrate` against the official A2A SDK converter.
 
 Generates v0.3 objects of every core kind from the SDK's own pydantic models (a walk over
-`model_json_schema()` driven by a seeded random generator), converts each with
+`model_json_schema()` driven by a seeded random generator; one in seven written with
+snake_case field names, which the SDK's models read too), converts each with
 a2a-sdk==1.3.0 (`a2a.compat.v0_3.conversions`) and with our `migrate --lines` (one process
 per kind and direction), both ways, normalizes both sides the same way (ProtoJSON default
 folding, number types), and fails on any difference that is not explained by the short
@@ -147,6 +148,24 @@ class Gen:
         if kind == "boolean":
             return r.choice([True, False])
         return self.any_json(1)
+
+
+def snake(name):
+    return "".join("_" + c.lower() if c.isupper() else c for c in name)
+
+
+def snake_case(value):
+    """The object with its field names as a2a-python's pydantic models also read them (and
+    as ProtoJSON's proto names): `messageId` -> `message_id`; the sender's own maps
+    (`metadata`, `data`) keep their keys."""
+    if isinstance(value, dict):
+        return {
+            snake(key): (item if key in ("metadata", "data") else snake_case(item))
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [snake_case(item) for item in value]
+    return value
 
 
 # ---------------------------------------------------------------------------------------
@@ -300,7 +319,12 @@ def main():
                 validated = model.model_validate(candidate)
             except Exception:
                 continue
-            inputs.append(validated.model_dump(mode="json", by_alias=True, exclude_none=True))
+            dumped = validated.model_dump(mode="json", by_alias=True, exclude_none=True)
+            # About one in seven with snake_case field names, which the SDK's models read.
+            if gen.rng.random() < 0.15:
+                dumped = snake_case(dumped)
+                model.model_validate(dumped)
+            inputs.append(dumped)
         # Forward: the SDK's v1.0 and ours.
         expected = []
         for obj in inputs:
@@ -328,6 +352,8 @@ def main():
         table.append((name, "v0.3 -> v1.0", agree, len(inputs) - raised, raised, read_alone))
         # Reverse: from the SDK's v1.0 output.
         sources = [want for want in expected if "__sdk_error__" not in want]
+        # v1.0 ProtoJSON with proto names, which ParseDict reads too: one in seven.
+        sources = [snake_case(obj) if gen.rng.random() < 0.15 else obj for obj in sources]
         back = []
         for obj in sources:
             try:

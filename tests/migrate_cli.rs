@@ -830,3 +830,26 @@ fn lines_migrates_each_ndjson_line_on_its_own() {
         .contains("not an A2A object"));
     assert_eq!(lines[3]["result"]["status"]["state"], "TASK_STATE_WORKING");
 }
+
+#[test]
+fn proto_names_are_read_as_json_names_and_named() {
+    let path = fixtures().join("message-proto-names.v03.rest.json");
+    let output = run_path(&["migrate"], &path);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("note: [proto-field-names] $.messageId: read `message_id` (proto name)"),
+        "{}",
+        stderr(&output)
+    );
+    // The v0.3 JSON-RPC schema names only JSON names: there it is a warning.
+    let rpc = br#"{"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {"message": {"message_id": "m", "role": "user", "parts": [{"kind": "text", "text": "x"}], "metadata": {"task_id": "theirs"}}}}"#;
+    let output = migrate_stdin(&[], rpc);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stderr(&output).contains("warning: [proto-field-names] $.params.message.messageId"));
+    let result = stdout_json(&output);
+    assert_eq!(result["params"]["message"]["messageId"], "m");
+    assert_eq!(
+        result["params"]["message"]["metadata"],
+        json!({"task_id": "theirs"})
+    );
+}

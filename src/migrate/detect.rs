@@ -128,6 +128,38 @@ pub fn detect_explained(value: &Value) -> Result<Detection, NotA2a> {
 /// The one detection every face asks: [`detect_explained`] settled by what the caller knows
 /// beyond the JSON ([`Hints`]: a forced kind or version, a fixture's file name).
 pub fn detect_with(value: &Value, hints: &Hints) -> Result<Detection, NotA2a> {
+    // ProtoJSON's proto names (`message_id`) read as their JSON names, as the migration
+    // reads them ([`super::proto_names`]); a copy only for objects that use them.
+    if value.get("event_type").is_none() && super::proto_names::has_proto_names(value) {
+        let mut renamed = value.clone();
+        let names = super::proto_names::camel_case_members(&mut renamed);
+        let mut detection = detect_renamed(&renamed, hints)?;
+        detection.reasons.push(proto_names_reason(&names));
+        return Ok(detection);
+    }
+    detect_renamed(value, hints)
+}
+
+/// The reason naming the members read under their proto names.
+pub(crate) fn proto_names_reason(names: &[super::proto_names::ProtoName]) -> String {
+    let first = names
+        .first()
+        .map(|name| {
+            format!(
+                " (first: `{}` read as {})",
+                crate::json::safe_text(&name.written),
+                name.path
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        "{} member(s) written with their proto (snake_case) names, read as their JSON names{first}",
+        names.len()
+    )
+}
+
+/// [`detect_with`] on an object whose members carry their JSON names.
+fn detect_renamed(value: &Value, hints: &Hints) -> Result<Detection, NotA2a> {
     let Some(obj) = value.as_object() else {
         return Err(NotA2a(format!(
             "the top-level JSON value is {}, not an object",

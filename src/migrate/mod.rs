@@ -59,6 +59,7 @@ mod forward;
 pub mod help;
 pub mod hints;
 pub mod model;
+pub mod proto_names;
 mod report;
 mod reverse;
 mod shape;

@@ -84,6 +84,11 @@ fn forward_cases() -> Vec<Case> {
     let push03 = json!({"url": "https://h.example", "authentication": {"schemes": ["Bearer"]}});
     vec![
         case(
+            "proto-field-names",
+            json!({"message_id": "m", "role": "ROLE_USER", "content": [{"text": "x"}]}),
+            json!({"messageId": "m", "role": "ROLE_USER", "content": [{"text": "x"}]}),
+        ),
+        case(
             "jsonrpc-method-rename",
             rpc("tasks/get", json!({"id": "t"})),
             rpc("GetTask", json!({"id": "t"})),
@@ -458,6 +463,11 @@ fn reverse_cases() -> Vec<Case> {
             "to03-artifact-event-add-kind",
             json!({"taskId": "t", "contextId": "c", "artifact": {"artifactId": "a", "parts": [{"text": "x"}]}}),
             json!({"kind": "artifact-update", "taskId": "t", "contextId": "c", "artifact": {"artifactId": "a", "parts": []}}),
+        ),
+        case(
+            "to03-proto-field-names",
+            json!({"task_id": "t", "url": "https://h/hook", "metadata": {"task_id": "x"}}),
+            json!({"taskId": "t", "url": "https://h/hook", "metadata": {"task_id": "x"}}),
         ),
         case(
             "to03-restore-required",

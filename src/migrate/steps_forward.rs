@@ -8,6 +8,20 @@ use super::step::{Direction::Forward, PathPattern as P, Phase, StepDef};
 pub static FORWARD_STEPS: &[StepDef] = &[
     // Phase B: JSON-RPC envelope.
     StepDef {
+        id: "proto-field-names",
+        title: "members written with their proto names get their JSON names",
+        direction: Forward,
+        phase: Phase::Envelope,
+        applies_to: "every A2A object (not `metadata`, `data`, extension `params`, scheme or scope names)",
+        changes: &[P { before: "$.message_id", after: "$.messageId" }],
+        why: "ProtoJSON parsers read a field's proto name (`message_id`) as well as its JSON name (`messageId`), and a2a-python's v0.3 REST client writes proto names; v1.0 is written with JSON names",
+        source: "spec 3 (field names); ProtoJSON",
+        lossy: false,
+        advisory: false,
+        choice: None,
+        apply: crate::migrate::proto_names::read_proto_names_step,
+    },
+    StepDef {
         id: "jsonrpc-method-rename",
         title: "JSON-RPC method names become PascalCase",
         direction: Forward,

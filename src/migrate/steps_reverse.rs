@@ -8,6 +8,20 @@ use super::step::{Direction::Reverse, PathPattern as P, Phase, StepDef};
 
 pub static REVERSE_STEPS: &[StepDef] = &[
     StepDef {
+        id: "to03-proto-field-names",
+        title: "members written with their proto names get their JSON names",
+        direction: Reverse,
+        phase: Phase::Envelope,
+        applies_to: "every A2A object (not `metadata`, `data`, extension `params`, scheme or scope names)",
+        changes: &[P { before: "$.task_id", after: "$.taskId" }],
+        why: "ProtoJSON parsers read a field's proto name (`task_id`) as well as its JSON name (`taskId`); the v0.3 JSON-RPC schema names only the JSON names",
+        source: "spec 3 (field names); ProtoJSON",
+        lossy: false,
+        advisory: false,
+        choice: None,
+        apply: crate::migrate::proto_names::read_proto_names_step,
+    },
+    StepDef {
         id: "to03-jsonrpc-method",
         title: "JSON-RPC method names back to v0.3",
         direction: Reverse,

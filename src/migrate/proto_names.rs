@@ -1,0 +1,278 @@
+//! ProtoJSON parsers accept a field's proto name (`message_id`) as well as its JSON name
+//! (`messageId`), and a2a-python's v0.3 REST client writes proto names (spec section 3). The
+//! migration reads both and writes lowerCamel: before detection, every member whose
+//! lowerCamel form is a known A2A field is renamed, and each rename is reported.
+//!
+//! Free-form maps are left alone: `metadata`, `data`, `header` and extension `params` hold
+//! the sender's own keys, and the names under `securitySchemes`, `schemes` and `scopes` are
+//! the sender's scheme and scope names.
+
+use super::detect::Dialect;
+use super::step::StepCtx;
+use crate::json::JsonPath;
+use serde_json::Value;
+
+/// The A2A fields whose proto name differs from their JSON name (v0.3 REST and v1.0).
+/// `last_updated_after` is not here: the a2a-go draft `tasks/list` spelling is the
+/// `list-tasks-draft-params` step's to read (its value is a date, not epoch milliseconds).
+const PROTO_NAMES: &[&str] = &[
+    "message_id",
+    "context_id",
+    "task_id",
+    "reference_task_ids",
+    "artifact_id",
+    "last_chunk",
+    "push_notification_config",
+    "push_notification",
+    "history_length",
+    "accepted_output_modes",
+    "return_immediately",
+    "task_push_notification_config",
+    "media_type",
+    "mime_type",
+    "file_with_uri",
+    "file_with_bytes",
+    "protocol_version",
+    "preferred_transport",
+    "additional_interfaces",
+    "supported_interfaces",
+    "protocol_binding",
+    "documentation_url",
+    "icon_url",
+    "default_input_modes",
+    "default_output_modes",
+    "security_schemes",
+    "security_requirements",
+    "supports_authenticated_extended_card",
+    "extended_agent_card",
+    "push_notifications",
+    "state_transition_history",
+    "input_modes",
+    "output_modes",
+    "api_key_security_scheme",
+    "http_auth_security_scheme",
+    "oauth2_security_scheme",
+    "open_id_connect_security_scheme",
+    "mtls_security_scheme",
+    "bearer_format",
+    "oauth2_metadata_url",
+    "open_id_connect_url",
+    "authorization_code",
+    "client_credentials",
+    "device_code",
+    "authorization_url",
+    "token_url",
+    "refresh_url",
+    "pkce_required",
+    "device_authorization_url",
+    "status_update",
+    "artifact_update",
+    "next_page_token",
+    "page_size",
+    "page_token",
+    "total_size",
+    "include_artifacts",
+    "status_timestamp_after",
+    "push_notification_config_id",
+];
+
+/// Members whose value is the sender's own map: neither its keys nor anything below it are
+/// A2A field names.
+const FREE_FORM: &[&str] = &["metadata", "data", "header"];
+
+/// An AgentExtension's `params` (beside its `uri`) is free-form too; a JSON-RPC `params`
+/// is not.
+fn free_form(obj: &serde_json::Map<String, Value>, key: &str) -> bool {
+    FREE_FORM.contains(&key) || (key == "params" && obj.contains_key("uri"))
+}
+
+/// Members whose keys are names the sender chose (schemes, scopes), over A2A values.
+const NAMED_MAPS: &[&str] = &["securitySchemes", "schemes", "scopes"];
+
+/// The lowerCamel JSON name of a proto field name.
+fn lower_camel(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// One member read under its proto name.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ProtoName {
+    /// Where it is, under its new name.
+    pub path: JsonPath,
+    /// The proto name as written.
+    pub written: String,
+    /// The JSON name it was read as.
+    pub json: String,
+    /// Where it was, under its proto name.
+    pub was: JsonPath,
+}
+
+/// True when some member of `value` is written with a proto name.
+pub fn has_proto_names(value: &Value) -> bool {
+    any_proto_name(value, false)
+}
+
+/// Renames every member written with its proto name to its JSON name, in place; returns
+/// them. A member whose JSON name is present too is left as it is (the object says both,
+/// and the check reports the stale one).
+pub fn camel_case_members(value: &mut Value) -> Vec<ProtoName> {
+    let mut renamed = Vec::new();
+    rename(value, &JsonPath::root(), &mut renamed);
+    renamed
+}
+
+fn known(key: &str) -> bool {
+    key.contains('_') && PROTO_NAMES.contains(&key)
+}
+
+fn names_a_map(key: &str) -> bool {
+    NAMED_MAPS.contains(&key)
+        || (key.contains('_') && NAMED_MAPS.contains(&lower_camel(key).as_str()))
+}
+
+/// The steps `proto-field-names` and `to03-proto-field-names`: every member written with
+/// its proto name gets its JSON name, each named: a note in ProtoJSON (v0.3 REST, v1.0), a
+/// warning in the v0.3 JSON-RPC dialect, whose schema names only the JSON names.
+pub fn read_proto_names_step(doc: &mut Value, ctx: &mut StepCtx<'_>) {
+    if !has_proto_names(doc) {
+        return;
+    }
+    let json_rpc = ctx.detection.dialect == Dialect::JsonRpc;
+    for name in camel_case_members(doc) {
+        let message = format!(
+            "read `{}` (proto name) as `{}`; written with the JSON name",
+            crate::json::safe_text(&name.written),
+            name.json
+        );
+        if json_rpc {
+            ctx.warn(&name.path, message);
+        } else {
+            ctx.note(&name.path, message);
+        }
+        ctx.changed(Some(name.was.clone()), Some(name.path));
+    }
+}
+
+/// Whether some member below `value` has a proto name, descending as `rename_in` does and
+/// stopping at the first (no paths are built: the classifier asks this of every object).
+fn any_proto_name(value: &Value, named: bool) -> bool {
+    match value {
+        Value::Object(obj) => obj.iter().any(|(key, item)| {
+            (!named && known(key))
+                || ((named || !free_form(obj, key))
+                    && any_proto_name(item, !named && names_a_map(key)))
+        }),
+        Value::Array(items) => items.iter().any(|item| any_proto_name(item, false)),
+        _ => false,
+    }
+}
+
+fn rename(value: &mut Value, at: &JsonPath, renamed: &mut Vec<ProtoName>) {
+    rename_in(value, at, renamed, false);
+}
+
+fn rename_in(value: &mut Value, at: &JsonPath, renamed: &mut Vec<ProtoName>, named: bool) {
+    match value {
+        Value::Object(obj) => {
+            if !named && obj.keys().any(|key| known(key)) {
+                let old = std::mem::take(obj);
+                // Both spellings present: both kept (the check reports the stale one).
+                let doubled: Vec<String> = old
+                    .keys()
+                    .filter(|key| known(key) && old.contains_key(&lower_camel(key)))
+                    .cloned()
+                    .collect();
+                for (key, item) in old {
+                    let camel = lower_camel(&key);
+                    if known(&key) && !doubled.contains(&key) {
+                        renamed.push(ProtoName {
+                            path: at.key(&camel),
+                            was: at.key(&key),
+                            written: key,
+                            json: camel.clone(),
+                        });
+                        obj.insert(camel, item);
+                    } else {
+                        obj.insert(key, item);
+                    }
+                }
+            }
+            let extension = obj.contains_key("uri");
+            for (key, item) in obj.iter_mut() {
+                let free = FREE_FORM.contains(&key.as_str()) || (key == "params" && extension);
+                if !named && free {
+                    continue;
+                }
+                let child_named = !named && names_a_map(key);
+                rename_in(item, &at.key(key), renamed, child_named);
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter_mut().enumerate() {
+                rename_in(item, &at.index(index), renamed, false);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn proto_names_become_json_names_outside_free_form_maps() {
+        let mut value = json!({
+            "message_id": "m1",
+            "role": "ROLE_USER",
+            "content": [{"text": "hi", "metadata": {"task_id": "mine"}}],
+            "metadata": {"context_id": "mine too"},
+            "capabilities": {"extensions": [{"uri": "u", "params": {"task_id": "theirs"}}]},
+            "security_schemes": {"api_key": {"api_key_security_scheme": {"location": "header"}}},
+        });
+        assert!(has_proto_names(&value));
+        let renamed = camel_case_members(&mut value);
+        assert_eq!(
+            value,
+            json!({
+                "messageId": "m1",
+                "role": "ROLE_USER",
+                "content": [{"text": "hi", "metadata": {"task_id": "mine"}}],
+                "metadata": {"context_id": "mine too"},
+                "capabilities": {"extensions": [{"uri": "u", "params": {"task_id": "theirs"}}]},
+                "securitySchemes": {"api_key": {"apiKeySecurityScheme": {"location": "header"}}},
+            })
+        );
+        let paths: Vec<String> = renamed.iter().map(|r| r.path.to_string()).collect();
+        assert_eq!(
+            paths,
+            [
+                "$.messageId",
+                "$.securitySchemes",
+                "$.securitySchemes.api_key.apiKeySecurityScheme"
+            ]
+        );
+        assert!(!has_proto_names(&value));
+    }
+
+    #[test]
+    fn both_spellings_keep_both() {
+        let mut value = json!({"messageId": "a", "message_id": "b"});
+        assert!(camel_case_members(&mut value).is_empty());
+        assert_eq!(value, json!({"messageId": "a", "message_id": "b"}));
+        assert_eq!(lower_camel("oauth2_metadata_url"), "oauth2MetadataUrl");
+    }
+}
