@@ -837,7 +837,8 @@ fn proto_names_are_read_as_json_names_and_named() {
     let output = run_path(&["migrate"], &path);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(
-        stderr(&output).contains("note: [proto-field-names] $.messageId: read `message_id` (proto name)"),
+        stderr(&output)
+            .contains("note: [proto-field-names] $.messageId: read `message_id` (proto name)"),
         "{}",
         stderr(&output)
     );
