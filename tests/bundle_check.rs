@@ -264,8 +264,15 @@ fn a_tampered_bundle_blessed_is_a_recorded_negative() {
     let (code, report) = check_json(&["--require-golden", &s(dir.path())]);
     assert_eq!(code, 0);
     let whole = packet(&report, "/t.tar.gz");
-    assert_eq!(whole["status"], "conforms");
+    // Not "conforms": it fails, exactly as recorded (and that does not fail `check`).
+    assert_eq!(whole["status"], "fails_as_recorded");
     assert_eq!(whole["recorded_findings"][0]["rule"], "IntegrityEventHash");
+    let text = run(&["check", "--require-golden", &s(dir.path())]);
+    assert!(
+        text.stdout.contains("1 fails as recorded"),
+        "{}",
+        text.stdout
+    );
     // Repaired (a valid bundle in its place): the recorded failure no longer happens: drift.
     std::fs::copy(
         data("valid-03-ten-mixed.tar.gz"),
@@ -416,6 +423,43 @@ fn lint_rules_agree_with_upstreams_lint_on_every_sample() {
         compared += 1;
     }
     assert!(compared >= 5, "{compared}");
+}
+
+/// Upstream lints only a bundle that verifies: a rejected bundle's rules are never "pass",
+/// in `explain` text and JSON or in `check`'s JSON; its view says what a failure leaves
+/// unestablished instead of what verifying shows.
+#[test]
+fn a_rejected_bundles_lint_is_not_evaluated() {
+    let tampered = common_bin::fixtures().join("bundles/neg-tampered-event-hash.tar.gz");
+    let out = run(&["explain", &s(&tampered)]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let tail: Vec<&str> = out.stdout.lines().rev().take(2).collect();
+    assert_eq!(
+        tail,
+        [
+            "  not evaluated: bundle unverified (upstream lints only a bundle that verifies)",
+            "upstream's A2A lint rules (pass when one event matches; warnings upstream):",
+        ]
+    );
+    assert!(!out.stdout.contains(" pass  ("), "{}", out.stdout);
+    assert!(out.stdout.contains("stops at the first failed check"));
+    assert!(!out.stdout.contains("Upstream's checks show"));
+    assert!(out
+        .stdout
+        .contains("compared content hash of event :1: expected"));
+    let json = run(&["explain", "--format", "json", &s(&tampered)]);
+    assert!(json.json_lines()[0]["lint"].is_null(), "{}", json.stdout);
+    let (_, report) = check_json(&[&s(&tampered)]);
+    assert!(report["packets"][0]["bundle"]["lint"].is_null());
+    // A verified bundle keeps its rules.
+    let valid = common_bin::fixtures().join("bundles/a2a-ten-events.tar.gz");
+    let out = run(&["explain", &s(&valid)]);
+    assert!(
+        out.stdout.contains("  A2A-001     pass  ("),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("Upstream's checks show"));
 }
 
 #[test]

@@ -70,7 +70,7 @@ fn text_output_names_the_check_and_the_compared_values() {
     );
     assert_eq!(lines[1], "  step 17: content hash recomputed equals stored");
     assert!(
-        lines[2].starts_with("  content hash of line 2: expected sha256:7a2f6194"),
+        lines[2].starts_with("  content hash of event :1: expected sha256:7a2f6194"),
         "{}",
         lines[2]
     );

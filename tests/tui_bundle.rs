@@ -206,3 +206,58 @@ fn stepping_through_a_bundle_opens_it_once_per_load() {
     press(&mut app, KeyCode::Char('j'));
     assert_eq!(times_opened(&path), 2);
 }
+
+/// At 80x24, the tampered fixture bundle (its golden records the failure) wears the glyph of
+/// "fails as recorded", not that of "conforms"; its group header names its count's meaning;
+/// the Bundle view says what a failed check leaves unestablished, not what verifying proves,
+/// and its lint rules were not evaluated.
+#[test]
+fn a_recorded_failure_is_not_drawn_as_conforming_at_80x24() {
+    let mut app = App::new(
+        vec![PathBuf::from(
+            "fixtures/bundles/neg-tampered-event-hash.tar.gz",
+        )],
+        CheckOptions::default(),
+        true,
+    );
+    app.size = (80, 24);
+    app.load_blocking();
+    select_bundle(&mut app);
+    let screen = text(&draw(&app, 80, 24));
+    assert!(
+        screen.contains("⊘ neg-tampered-event-hash.tar.gz"),
+        "{screen}"
+    );
+    assert!(!screen.contains("✓ neg-tampered"), "{screen}");
+    assert!(screen.contains("✗ IntegrityEventHash 11"), "{screen}");
+    let mut app = app;
+    app.size = (200, 50);
+    let wide = text(&draw(&app, 200, 50));
+    assert!(wide.contains("UNVERIFIED"), "{wide}");
+    assert!(wide.contains("stops at the first failed check"), "{wide}");
+    assert!(!wide.contains("Upstream's checks show"), "{wide}");
+    // Lint rules are further down the view; `explain` is checked for them in bundle_check.
+}
+
+/// A group's failing count keeps its word however narrow the list: `· 1 failing`, never a
+/// bare `· 1`.
+#[test]
+fn a_narrow_group_header_keeps_the_word_failing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(EDITED, dir.path().join("edited-no-rehash-long-name.tar.gz")).unwrap();
+    let mut app = App::new(
+        vec![dir.path().to_path_buf()],
+        CheckOptions::default(),
+        true,
+    );
+    app.load_blocking();
+    for width in [80u16, 100, 140] {
+        app.size = (width, 24);
+        let screen = text(&draw(&app, width, 24));
+        let header = screen
+            .lines()
+            .find(|line| line.contains('▾'))
+            .unwrap_or_else(|| panic!("{screen}"));
+        assert!(header.contains(" · 1 failing"), "{width}: {header}");
+    }
+}

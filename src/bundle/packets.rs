@@ -79,6 +79,12 @@ impl BundleReport {
             .map(|facts| facts.run_root.as_str())
     }
 
+    /// Upstream's A2A lint outcomes, only for a bundle that verifies: upstream lints nothing
+    /// else, so a rejected bundle's rules are `LINT_NOT_EVALUATED`, never "pass".
+    pub fn evaluated_lint(&self) -> Option<&[LintOutcome]> {
+        self.is_valid().then_some(self.lint.as_slice())
+    }
+
     /// `valid`, or the error code: what a golden records and a list shows.
     pub fn verdict_key(&self) -> String {
         match &self.verdict {
@@ -87,6 +93,17 @@ impl BundleReport {
         }
     }
 }
+
+/// What every face says instead of a rejected bundle's lint rules.
+pub const LINT_NOT_EVALUATED: &str =
+    "not evaluated: bundle unverified (upstream lints only a bundle that verifies)";
+
+/// What a bundle's verification establishes and what it does not, said under a `verified`
+/// verdict only: a rejected bundle establishes nothing past its failed check.
+pub const VERIFIED_SHOWS: &str = "Upstream's checks show the archive is well formed and every line matches its content hash, the run root and the manifest's file hash. They do not show who wrote it (nothing is signed: edit a line, re-seal the hashes, and it passes again; time, source and id are covered only by the re-sealable file hash), nor anything about whether a handoff was correct or authorized. Goldens catch a re-sealed edit.";
+
+/// What is said under an `UNVERIFIED` verdict instead.
+pub const UNVERIFIED_SHOWS: &str = "Upstream's verification stops at the first failed check: nothing after it (content hashes, sequence, run root, file hash) is established for this bundle, and its events are shown as read, not as verified.";
 
 /// An opened bundle: the full reader's result (manifest bytes, every stored line with its
 /// recomputed and stored hashes), its report, and its event packets in stored order.

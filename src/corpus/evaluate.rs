@@ -80,6 +80,8 @@ pub struct PacketSummary {
     pub audit_warnings: u32,
     /// For canonical input: the state of the first handoff object audited.
     pub canonical_state: Option<HandoffState>,
+    /// For canonical input: the freeze negatives its payloads show holding (checklist Q4/Q5).
+    pub audit_supports: crate::freeze::AuditSupport,
     /// Master/sub, ContextCore and UAIX packets: rows that failed / warned.
     pub profile_failures: u32,
     pub profile_warnings: u32,
@@ -270,6 +272,7 @@ impl PacketSummary {
             audit_errors: 0,
             audit_warnings: 0,
             canonical_state: None,
+            audit_supports: Default::default(),
             profile_failures: 0,
             profile_warnings: 0,
             migration_findings: 0,
@@ -350,6 +353,7 @@ pub fn summarize_keeping(
             summary.audit_errors = count(&audit, Severity::Error);
             summary.audit_warnings = count(&audit, Severity::Warning);
             summary.canonical_state = audit.states.first().copied().flatten();
+            summary.audit_supports = audit.supports;
         }
     } else if let (true, Ok(value)) = (kind.is_profile(), parsed) {
         let report = profiles::evaluate(

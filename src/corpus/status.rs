@@ -11,6 +11,10 @@ use serde::Serialize;
 pub enum Status {
     /// Everything recorded for it matched and nothing was found.
     Conforms,
+    /// An intentional negative: it fails (a bundle's verification, an audit, profile or
+    /// migration check) exactly as its golden records, and nothing else was found. Not a
+    /// failure of `check`, but never shown as conforming either.
+    FailsAsRecorded,
     /// A kind this inspector does not evaluate (yet), or not a packet of any known shape.
     NotChecked,
     /// Converted without findings, but with no golden to compare against.
@@ -25,8 +29,9 @@ pub enum Status {
 }
 
 impl Status {
-    pub const ALL: [Status; 6] = [
+    pub const ALL: [Status; 7] = [
         Status::Conforms,
+        Status::FailsAsRecorded,
         Status::NotChecked,
         Status::NoGolden,
         Status::Finding,
@@ -38,6 +43,7 @@ impl Status {
     pub fn key(self) -> &'static str {
         match self {
             Status::Conforms => "conforms",
+            Status::FailsAsRecorded => "fails_as_recorded",
             Status::NotChecked => "not_checked",
             Status::NoGolden => "no_golden",
             Status::Finding => "finding",
@@ -49,6 +55,7 @@ impl Status {
     pub fn label(self) -> &'static str {
         match self {
             Status::Conforms => "conforms",
+            Status::FailsAsRecorded => "fails as recorded",
             Status::NotChecked => "not checked",
             Status::NoGolden => "no golden",
             Status::Finding => "finding",
@@ -60,7 +67,7 @@ impl Status {
     /// Whether this status fails a check (`no golden` only under `--require-golden`).
     pub fn fails(self, require_golden: bool) -> bool {
         match self {
-            Status::Conforms | Status::NotChecked => false,
+            Status::Conforms | Status::FailsAsRecorded | Status::NotChecked => false,
             Status::NoGolden => require_golden,
             Status::Finding | Status::Mismatch | Status::Error => true,
         }
@@ -249,6 +256,20 @@ pub fn worst_status(baseline: Status, findings: &[CheckFinding], mode: Option<Mo
         .fold(baseline, Status::max)
 }
 
+/// `status` once the findings a golden records as expected are taken into account: a packet
+/// that would conform but fails exactly as recorded is `FailsAsRecorded`, so that no signal
+/// shows an intentional negative as conforming (recorded warnings alone change nothing).
+pub fn with_recorded(status: Status, recorded: &[CheckFinding]) -> Status {
+    let fails = recorded
+        .iter()
+        .any(|finding| finding.kind.status() > Status::Conforms);
+    if status == Status::Conforms && fails {
+        Status::FailsAsRecorded
+    } else {
+        status
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,6 +283,21 @@ mod tests {
         assert!(Status::NoGolden.fails(true));
         assert!(!Status::NotChecked.fails(true));
         assert!(Status::Finding.fails(false));
+    }
+
+    #[test]
+    fn a_recorded_failure_is_not_conforming_and_a_recorded_warning_is() {
+        let failure = [CheckFinding::new(FindingKind::BundleError, None, "x")];
+        let warning = [CheckFinding::new(FindingKind::AuditWarning, None, "y")];
+        assert_eq!(
+            with_recorded(Status::Conforms, &failure),
+            Status::FailsAsRecorded
+        );
+        assert_eq!(with_recorded(Status::Conforms, &warning), Status::Conforms);
+        assert_eq!(with_recorded(Status::Conforms, &[]), Status::Conforms);
+        // Something found besides the recorded failure decides.
+        assert_eq!(with_recorded(Status::Mismatch, &failure), Status::Mismatch);
+        assert!(!Status::FailsAsRecorded.fails(true));
     }
 
     #[test]

@@ -86,6 +86,18 @@ pub struct Audit {
     pub findings: Vec<Finding>,
     /// The named state of each audited payload's handoff (in order), `None` where not legal.
     pub states: Vec<Option<HandoffState>>,
+    /// What the audited payloads show in the freeze's favour, beyond the absence of errors.
+    pub supports: AuditSupport,
+}
+
+/// Payloads whose handoff shows one of the freeze's negatives holding, the way a converted
+/// packet's rows do (SYN, N7): the review checklist counts them as support, naming the file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct AuditSupport {
+    /// `task.id` is the synthetic `unknown-task` and `task_ref_visible` is false (Q4).
+    pub synthetic_task_not_counted: bool,
+    /// A `task.updated` event with `task.kind` "delegation" whose handoff stays not visible (Q5).
+    pub task_updated_not_promoted: bool,
 }
 
 impl Audit {
@@ -102,6 +114,7 @@ pub fn audit(value: &Value, shape: CanonicalShape) -> Audit {
     let mut auditor = Auditor {
         findings: Vec::new(),
         states: Vec::new(),
+        supports: AuditSupport::default(),
     };
     let root = JsonPath::root();
     match shape {
@@ -113,12 +126,14 @@ pub fn audit(value: &Value, shape: CanonicalShape) -> Audit {
         shape,
         findings: auditor.findings,
         states: auditor.states,
+        supports: auditor.supports,
     }
 }
 
 struct Auditor {
     findings: Vec<Finding>,
     states: Vec<Option<HandoffState>>,
+    supports: AuditSupport,
 }
 
 const HANDOFF_KEYS: [&str; 4] = [
@@ -350,6 +365,16 @@ impl Auditor {
             .get("message")
             .and_then(|message| message.get("id"))
             .and_then(Value::as_str);
+        if task_id == Some("unknown-task") && !flag("task_ref_visible") {
+            self.supports.synthetic_task_not_counted = true;
+        }
+        let updated = event_type.or_else(|| canonical_type_for(upstream));
+        if updated == Some(CanonicalType::TaskUpdated)
+            && task_kind == Some("delegation")
+            && !visible
+        {
+            self.supports.task_updated_not_promoted = true;
+        }
         let generic = event_type == Some(CanonicalType::Message)
             || (event_type.is_none()
                 && upstream.is_some_and(|upstream| canonical_type_for(Some(upstream)).is_none()));

@@ -11,7 +11,8 @@ mod states;
 mod table;
 
 pub use audit::{
-    audit, detect_canonical, Audit, CanonicalShape, CANONICAL_MARKERS, PAYLOAD_MARKERS,
+    audit, detect_canonical, Audit, AuditSupport, CanonicalShape, CANONICAL_MARKERS,
+    PAYLOAD_MARKERS,
 };
 pub use checklist::{ChecklistQuestion, FORBIDDEN_PHRASES, REVIEW_CHECKLIST};
 pub use coverage::{unreachable_reason, UNREACHABLE_CELLS};

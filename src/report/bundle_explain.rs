@@ -133,10 +133,11 @@ impl BundleExplanation {
                 ));
             }
         }
-        out.push(
-            "what passing shows: upstream's layout, each line's content hash, a contiguous sequence, run root and file hash agree with the lines. What it does not: who wrote it (nothing is signed; edit a line, recompute the hashes and it verifies again), `time`, `source`, `id` beyond the resealable file hash, or that any handoff was correct or authorized."
-                .to_owned(),
-        );
+        out.push(if error.is_null() {
+            crate::bundle::VERIFIED_SHOWS.to_owned()
+        } else {
+            crate::bundle::UNVERIFIED_SHOWS.to_owned()
+        });
         out.push("checks (spec §9, in order; the first failure wins):".to_owned());
         for (step, title, outcome) in &self.checks {
             out.push(format!("  {outcome:<12}{step:>2}  {title}"));
@@ -170,16 +171,19 @@ impl BundleExplanation {
             "upstream's A2A lint rules (pass when one event matches; warnings upstream):"
                 .to_owned(),
         );
-        if let Some(lint) = self.report["lint"].as_array() {
-            for rule in lint {
-                let passes = rule["passes"] == Value::Bool(true);
-                out.push(format!(
-                    "  {:<11} {}  ({} matching event(s))",
-                    text_of(&rule["rule"]),
-                    if passes { "pass" } else { "finding" },
-                    rule["matched_events"]
-                ));
+        match self.report["lint"].as_array() {
+            Some(lint) => {
+                for rule in lint {
+                    let passes = rule["passes"] == Value::Bool(true);
+                    out.push(format!(
+                        "  {:<11} {}  ({} matching event(s))",
+                        text_of(&rule["rule"]),
+                        if passes { "pass" } else { "finding" },
+                        rule["matched_events"]
+                    ));
+                }
             }
+            None => out.push(format!("  {}", crate::bundle::LINT_NOT_EVALUATED)),
         }
         out.join("\n")
     }

@@ -84,17 +84,18 @@ pub fn bundle_json(report: &crate::bundle::BundleReport) -> Value {
             "compared": error.compared,
         })
     });
-    let lint: Vec<Value> = report
-        .lint
-        .iter()
-        .map(|outcome| {
-            json!({
-                "rule": outcome.rule,
-                "passes": outcome.passes(),
-                "matched_events": outcome.matched.len(),
+    // Null for a rejected bundle: upstream lints only a bundle that verifies.
+    let lint: Option<Vec<Value>> = report.evaluated_lint().map(|lint| {
+        lint.iter()
+            .map(|outcome| {
+                json!({
+                    "rule": outcome.rule,
+                    "passes": outcome.passes(),
+                    "matched_events": outcome.matched.len(),
+                })
             })
-        })
-        .collect();
+            .collect()
+    });
     json!({
         "valid": report.is_valid(),
         "error": error,

@@ -25,10 +25,13 @@ pub const GROUP_ORDER: [FindingKind; 14] = [
     FindingKind::ProfileWarning,
 ];
 
+/// `N label, M label` for the non-zero counts; `empty` (words that cannot be read as "no
+/// problems") when every count is zero.
 fn counts_line<T: Copy>(
     items: &[T],
     count: impl Fn(T) -> u64,
     name: impl Fn(T) -> String,
+    empty: &str,
 ) -> String {
     let parts: Vec<String> = items
         .iter()
@@ -36,13 +39,24 @@ fn counts_line<T: Copy>(
         .map(|item| format!("{} {}", count(*item), name(*item)))
         .collect();
     if parts.is_empty() {
-        "none".to_owned()
+        empty.to_owned()
     } else {
         parts.join(", ")
     }
 }
 
-/// The summary lines shared by text and markdown.
+/// `no golden` split by what was done: converted, rejected by the adapter, audited/evaluated.
+fn split(parts: [(u64, &str); 3]) -> String {
+    let shown: Vec<String> = parts
+        .iter()
+        .filter(|(count, _)| *count > 0)
+        .map(|(count, what)| format!("{count} {what}"))
+        .collect();
+    format!(" ({})", shown.join(", "))
+}
+
+/// The summary lines shared by text and markdown. Packet counts and packet × mode counts
+/// (raw packets, once per mode run) are on lines of their own, each labelled.
 pub fn summary_lines(tally: &CheckTally) -> Vec<String> {
     let modes: Vec<&str> = tally.modes.iter().map(|mode| mode.name()).collect();
     let mut lines = vec![format!(
@@ -53,20 +67,34 @@ pub fn summary_lines(tally: &CheckTally) -> Vec<String> {
         tally.load_errors,
         if tally.load_errors == 1 { "" } else { "s" }
     )];
+    let no_golden = tally.no_golden;
     lines.push(format!(
-        "status: {}",
+        "packets by status: {}",
         counts_line(
             &Status::ALL,
             |status| tally.status_count(status),
-            |status| status.label().to_owned()
+            |status| {
+                let label = status.label().to_owned();
+                if status != Status::NoGolden {
+                    return label;
+                }
+                label
+                    + &split([
+                        (no_golden.converted, "converted"),
+                        (no_golden.rejected, "rejected by the adapter in a mode"),
+                        (no_golden.evaluated, "audited or evaluated"),
+                    ])
+            },
+            "no packet was read"
         )
     ));
     lines.push(format!(
-        "kinds: {}",
+        "packets by kind: {}",
         counts_line(
             &PacketKind::ALL,
             |kind| tally.kind_count(kind),
-            |kind| kind.tag().to_owned()
+            |kind| kind.tag().to_owned(),
+            "no packet was read"
         )
     ));
     if tally.recorded_packets > 0 {
@@ -76,12 +104,33 @@ pub fn summary_lines(tally: &CheckTally) -> Vec<String> {
         ));
     }
     for &mode in &tally.modes {
+        let outcomes = tally.by_mode_outcome[mode.index()];
+        if outcomes.converted + outcomes.rejected == 0 {
+            lines.push(format!(
+                "{mode}, raw packets (packet × mode): no raw A2A packet here, so the adapter ran on nothing"
+            ));
+            continue;
+        }
         lines.push(format!(
-            "{mode}: {}",
+            "{mode}, raw packets (packet × mode): {} converted, {} rejected by the adapter; {}",
+            outcomes.converted,
+            outcomes.rejected,
             counts_line(
                 &Status::ALL,
                 |status| tally.mode_status_count(mode, status),
-                |status| status.label().to_owned()
+                |status| {
+                    let label = status.label().to_owned();
+                    if status != Status::NoGolden {
+                        return label;
+                    }
+                    label
+                        + &split([
+                            (outcomes.no_golden_converted, "converted"),
+                            (outcomes.no_golden_rejected, "rejected"),
+                            (0, ""),
+                        ])
+                },
+                "no status"
             )
         ));
     }
@@ -105,6 +154,12 @@ pub fn verdict_line(tally: &CheckTally) -> String {
             tally.load_errors, tally.failing
         ),
     }
+}
+
+/// `N finding(s) in M packet(s)`: a group counts findings and the packets that have one; the
+/// status line counts each packet once, by its worst status.
+pub fn group_count(group: &super::tally::FindingGroup) -> String {
+    format!("{} finding(s) in {} packet(s)", group.count, group.packets)
 }
 
 /// A finding's detail lines (changed paths, then the line diff), indented.
@@ -146,7 +201,7 @@ pub fn check_text(tally: &CheckTally) -> String {
         if group.count == 0 {
             continue;
         }
-        let _ = writeln!(out, "\n{} ({})", kind.title(), group.count);
+        let _ = writeln!(out, "\n{} ({})", kind.title(), group_count(group));
         for (source, finding) in &group.examples {
             let _ = writeln!(out, "{}", finding_line(source, finding));
             if let Some(diff) = &finding.diff {

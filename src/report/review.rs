@@ -49,7 +49,7 @@ fn checklist_section(out: &mut String, tally: &CheckTally) {
     let _ = writeln!(out, "## Review checklist\n");
     let _ = writeln!(
         out,
-        "Each question of the freeze's closing checklist, answered from this corpus. \"Yes\" means packets evidence it and none contradicts it; \"No\" lists the contradicting packets first.\n"
+        "Each question of the freeze's closing checklist, answered from this corpus. \"Yes\" means packets evidence it and none contradicts it; \"No\" lists the contradicting packets first. Evidence is counted in outcomes: one raw packet in one mode (`(strict)`, `(lenient)`), or one audited file (`(audit)`); the summary's packet counts are of files and lines.\n"
     );
     let _ = writeln!(
         out,
@@ -61,14 +61,14 @@ fn checklist_section(out: &mut String, tally: &CheckTally) {
         let mut parts = Vec::new();
         if evidence.counter > 0 {
             parts.push(format!(
-                "**against ({}):** {}",
+                "**against ({} outcome(s)):** {}",
                 evidence.counter,
                 examples(&evidence.counter_examples, evidence.counter)
             ));
         }
         if evidence.support > 0 {
             parts.push(format!(
-                "for ({}): {}",
+                "for ({} outcome(s)): {}",
                 evidence.support,
                 examples(&evidence.support_examples, evidence.support)
             ));
@@ -179,6 +179,12 @@ fn bundle_part(out: &mut String, bundle: &BundleTally) {
                 " (against: {})",
                 examples(&evidence.counter_examples, evidence.counter)
             ));
+        } else if evidence.support > 0 && question.id != "Q6" {
+            // A "Yes" names the events it stands on, as a "No" names those against it.
+            shown.push_str(&format!(
+                " (for: {})",
+                examples(&evidence.support_examples, evidence.support)
+            ));
         }
         let _ = writeln!(
             out,
@@ -191,25 +197,32 @@ fn bundle_part(out: &mut String, bundle: &BundleTally) {
         out,
         "Upstream's A2A lint packs (a rule passes when one event matches; every rule is a warning upstream, and upstream lints only a bundle that verifies):\n"
     );
-    let _ = writeln!(out, "| Rule | Passes when | Upstream | Matching events |");
-    let _ = writeln!(out, "|---|---|---|---:|");
-    for outcome in &report.lint {
-        let condition = outcome.row().map_or("", |row| row.condition);
-        let verdict = if outcome.passes() {
-            "pass"
-        } else {
-            "**finding** (warning)"
-        };
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} |",
-            outcome.rule,
-            cell(condition),
-            verdict,
-            outcome.matched.len()
-        );
+    match report.evaluated_lint() {
+        None => {
+            let _ = writeln!(out, "- {}\n", crate::bundle::LINT_NOT_EVALUATED);
+        }
+        Some(lint) => {
+            let _ = writeln!(out, "| Rule | Passes when | Upstream | Matching events |");
+            let _ = writeln!(out, "|---|---|---|---:|");
+            for outcome in lint {
+                let condition = outcome.row().map_or("", |row| row.condition);
+                let verdict = if outcome.passes() {
+                    "pass"
+                } else {
+                    "**finding** (warning)"
+                };
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} |",
+                    outcome.rule,
+                    cell(condition),
+                    verdict,
+                    outcome.matched.len()
+                );
+            }
+            out.push('\n');
+        }
     }
-    out.push('\n');
     let _ = writeln!(
         out,
         "Handoff-visible events by named state (no pack looks at `data.handoff`):\n"
@@ -234,19 +247,40 @@ fn bundle_part(out: &mut String, bundle: &BundleTally) {
 
 fn coverage_section(out: &mut String, tally: &CheckTally) {
     let _ = writeln!(out, "## Coverage matrix\n");
+    // Only the modes that ran have cells: a mode not run covers nothing and lacks nothing.
+    let modes = &tally.modes;
+    let names: Vec<&str> = modes.iter().map(|mode| mode.name()).collect();
+    let not_run: Vec<&str> = Mode::BOTH
+        .iter()
+        .filter(|mode| !modes.contains(mode))
+        .map(|mode| mode.name())
+        .collect();
     let _ = writeln!(
         out,
-        "Packets exercising each K1-A row, per mode. \"n/a\" cells are unreachable by construction (listed below); **uncovered** cells are reachable but no packet here exercises them.\n"
+        "Raw packets exercising each K1-A row, per mode that ran ({}). \"n/a\" cells are unreachable by construction (listed below); **uncovered** cells are reachable but no packet here exercises them.{}\n",
+        names.join(", "),
+        if not_run.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " Not run, so not shown: {} (`--mode both` covers every mode).",
+                not_run.join(", ")
+            )
+        }
     );
-    let _ = writeln!(out, "| Row | Title | strict | lenient | Example packets |");
-    let _ = writeln!(out, "|---|---|---:|---:|---|");
+    let _ = writeln!(
+        out,
+        "| Row | Title | {} | Example packets |",
+        names.join(" | ")
+    );
+    let _ = writeln!(out, "|---|---|{}---|", "---:|".repeat(modes.len()));
     let mut uncovered = Vec::new();
     let mut unreachable = Vec::new();
     for id in COVERAGE_ROW_IDS {
         let title = K1A_TABLE.row(id).map_or("", |row| row.title);
         let mut cells = Vec::new();
         let mut sample: Vec<String> = Vec::new();
-        for mode in Mode::BOTH {
+        for &mode in modes {
             let count = tally.cell(id, mode).map_or(0, |cell| cell.packets);
             if let Some(reason) = unreachable_reason(id, mode) {
                 cells.push("n/a".to_owned());
@@ -267,10 +301,9 @@ fn coverage_section(out: &mut String, tally: &CheckTally) {
         }
         let _ = writeln!(
             out,
-            "| {id} | {} | {} | {} | {} |",
+            "| {id} | {} | {} | {} |",
             cell(title),
-            cells[0],
-            cells[1],
+            cells.join(" | "),
             sample.join(", ")
         );
     }
@@ -301,7 +334,12 @@ fn findings_section(out: &mut String, tally: &CheckTally) {
             continue;
         }
         any = true;
-        let _ = writeln!(out, "### {} ({})\n", kind.title(), group.count);
+        let _ = writeln!(
+            out,
+            "### {} ({})\n",
+            kind.title(),
+            super::check_text::group_count(group)
+        );
         for (source, finding) in &group.examples {
             let mode = finding
                 .mode

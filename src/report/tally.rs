@@ -21,7 +21,10 @@ pub type Example = String;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FindingGroup {
+    /// Findings of this kind.
     pub count: u64,
+    /// Packets (or unreadable inputs) with at least one of them.
+    pub packets: u64,
     /// (source, finding), first ones in walk order.
     pub examples: Vec<(String, CheckFinding)>,
 }
@@ -95,11 +98,15 @@ pub struct CheckTally {
     pub packets: u64,
     pub load_errors: u64,
     /// Packets per status, indexed like `Status::ALL`.
-    pub by_status: [u64; 6],
+    pub by_status: [u64; Status::ALL.len()],
     /// Packets per kind, indexed like `PacketKind::ALL`.
     pub by_kind: [u64; PacketKind::ALL.len()],
-    /// Converted packets per mode (strict, lenient) and status.
-    pub by_mode_status: [[u64; 6]; 2],
+    /// Raw packets per mode (strict, lenient) and status: packet × mode outcomes.
+    pub by_mode_status: [[u64; Status::ALL.len()]; 2],
+    /// Raw packets per mode that converted, and that the adapter rejected.
+    pub by_mode_outcome: [ModeOutcomes; 2],
+    /// Packets whose status is `no golden`, by what was done to them.
+    pub no_golden: NoGoldenSplit,
     /// Packets whose status fails the check.
     pub failing: u64,
     /// Packets whose failing or warning findings the manifest records as expected
@@ -115,6 +122,24 @@ pub struct CheckTally {
     /// Evidence bundles, in walk order (at most `MAX_BUNDLES`; `bundles_total` counts all).
     pub bundles: Vec<BundleTally>,
     pub bundles_total: u64,
+}
+
+/// Raw packets of one mode by the adapter's outcome; `no_golden_*` of them have no golden.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ModeOutcomes {
+    pub converted: u64,
+    pub rejected: u64,
+    pub no_golden_converted: u64,
+    pub no_golden_rejected: u64,
+}
+
+/// Packets without a golden: raw packets converted in every mode run, raw packets the adapter
+/// rejected in some mode, and other kinds (audited or evaluated).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoGoldenSplit {
+    pub converted: u64,
+    pub rejected: u64,
+    pub evaluated: u64,
 }
 
 /// Bundles described one by one in the reviewer's report; the rest are counted.
@@ -267,9 +292,11 @@ impl CheckTally {
             example_limit,
             packets: 0,
             load_errors: 0,
-            by_status: [0; 6],
+            by_status: [0; Status::ALL.len()],
             by_kind: [0; PacketKind::ALL.len()],
-            by_mode_status: [[0; 6]; 2],
+            by_mode_status: [[0; Status::ALL.len()]; 2],
+            by_mode_outcome: Default::default(),
+            no_golden: NoGoldenSplit::default(),
             failing: 0,
             recorded_packets: 0,
             recorded_findings: 0,
@@ -322,6 +349,7 @@ impl CheckTally {
         match item {
             CheckItem::LoadError(error) => {
                 self.load_errors += 1;
+                self.groups[finding_index(FindingKind::LoadError)].packets += 1;
                 let finding = CheckFinding::new(FindingKind::LoadError, None, error.reason.clone());
                 self.note_finding(&|| error.source.to_string(), &finding);
             }
@@ -352,11 +380,44 @@ impl CheckTally {
             self.recorded_findings += check.recorded_findings.len() as u64;
         }
         let source = || check.summary.source.to_string();
+        let mut seen = [false; FindingKind::ALL.len()];
         for finding in &check.findings {
             self.note_finding(&source, finding);
+            let index = finding_index(finding.kind);
+            if !std::mem::replace(&mut seen[index], true) {
+                self.groups[index].packets += 1;
+            }
         }
         for mode_check in check.modes.iter().flatten() {
             self.by_mode_status[mode_check.mode.index()][status_index(mode_check.status)] += 1;
+        }
+        let mut rejected_somewhere = false;
+        for mode_check in check.modes.iter().flatten() {
+            let Some(summary) = check.summary.mode(mode_check.mode) else {
+                continue;
+            };
+            let outcomes = &mut self.by_mode_outcome[mode_check.mode.index()];
+            let no_golden = mode_check.status == Status::NoGolden;
+            match summary.result {
+                ModeResult::Converted { .. } => {
+                    outcomes.converted += 1;
+                    outcomes.no_golden_converted += u64::from(no_golden);
+                }
+                ModeResult::Rejected { .. } => {
+                    rejected_somewhere = true;
+                    outcomes.rejected += 1;
+                    outcomes.no_golden_rejected += u64::from(no_golden);
+                }
+            }
+        }
+        if check.status == Status::NoGolden {
+            if check.modes.iter().all(Option::is_none) {
+                self.no_golden.evaluated += 1;
+            } else if rejected_somewhere {
+                self.no_golden.rejected += 1;
+            } else {
+                self.no_golden.converted += 1;
+            }
         }
         for mode_summary in check.summary.evaluated_modes() {
             let mode = mode_summary.mode;
@@ -514,13 +575,30 @@ fn weigh_audit(checklist: &mut [QuestionEvidence], check: &PacketCheck, source: 
     } else if visible {
         checklist[Q_PROMOTION].supports(label);
     }
+    // Support, as a converted packet's SYN and N7 rows give it: the file's own payload shows
+    // the negative holding (and names it), unless the audit found it broken.
+    let supports = check.summary.audit_supports;
     let synthetic = errors_with(&["SYN"]);
     if !synthetic.is_empty() {
         checklist[Q_SYNTHETIC].contradicts(|| against(&synthetic));
+    } else if supports.synthetic_task_not_counted {
+        checklist[Q_SYNTHETIC].supports(|| {
+            format!(
+                "{}: task.id is unknown-task, task_ref_visible is false",
+                label()
+            )
+        });
     }
     let updated = errors_with(&["N7"]);
     if !updated.is_empty() {
         checklist[Q_TASK_UPDATED].contradicts(|| against(&updated));
+    } else if supports.task_updated_not_promoted {
+        checklist[Q_TASK_UPDATED].supports(|| {
+            format!(
+                "{}: task.updated with task.kind \"delegation\", not visible",
+                label()
+            )
+        });
     }
 }
 

@@ -71,6 +71,7 @@ impl Theme {
     pub fn status(&self, status: Status) -> Style {
         match status {
             Status::Conforms => self.good(),
+            Status::FailsAsRecorded => self.accent(),
             Status::Mismatch | Status::Error => self.bad(),
             Status::NoGolden | Status::NotChecked => self.dim(),
             Status::Finding => self.warn(),

@@ -209,7 +209,8 @@ impl<'m> EventsCheck<'m> {
                 format!("Content hash mismatch at seq {}", event.seq),
             )
             .comparing(
-                &format!("content hash of line {number}"),
+                // Named as every face names the line: `:SEQ`, its position from 0.
+                &format!("content hash of event :{}", number - 1),
                 stored,
                 &event.computed_hash,
             ));
@@ -237,12 +238,12 @@ impl<'m> EventsCheck<'m> {
                     C::ContractSequenceStart,
                     format!("First event must have seq=0, got {}", event.seq),
                 )
-                .comparing("assayseq of the first line", 0, event.seq));
+                .comparing("assayseq of event :0", 0, event.seq));
             }
             Some(prev) if Some(event.seq) != prev.checked_add(1) => {
                 return Err(VerifyError::new(18, C::ContractSequenceGap, "Sequence gap")
                     .comparing(
-                        &format!("assayseq of line {number}"),
+                        &format!("assayseq of event :{}", number - 1),
                         prev as u128 + 1,
                         event.seq,
                     ));

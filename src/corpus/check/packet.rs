@@ -8,7 +8,7 @@ use super::outcome::{CheckOptions, GoldenLookup, GoldenVerdict, ModeCheck, Packe
 use super::paired::paired_finding;
 use crate::corpus::evaluate::{converted_kind, summarize_keeping, unaudited_bundle_event};
 use crate::corpus::pair::PairedFiles;
-use crate::corpus::status::{worst_status, Status};
+use crate::corpus::status::{with_recorded, worst_status, Status};
 use crate::corpus::RawPacket;
 use crate::golden::records_object;
 use crate::json::for_each_duplicate_key;
@@ -100,7 +100,7 @@ pub fn check_packet(
     } else {
         Status::NotChecked
     };
-    let status = worst_status(baseline, &findings, None);
+    let status = with_recorded(worst_status(baseline, &findings, None), &recorded_findings);
     let mut modes = [None, None];
     for mode_summary in summary.evaluated_modes() {
         let mode = mode_summary.mode;

@@ -136,7 +136,14 @@ fn canonical_input_is_audited_and_unknown_is_not_checked() {
     // Recorded, the audit errors are what the packet is for; changed, they are drift.
     let entry = result.recorded().unwrap();
     let again = check(bad, GoldenLookup::Entry(&entry));
-    assert_eq!(again.status, Status::Conforms, "{:?}", again.findings);
+    // Failing exactly as recorded: an intentional negative, never shown as conforming.
+    assert_eq!(
+        again.status,
+        Status::FailsAsRecorded,
+        "{:?}",
+        again.findings
+    );
+    assert!(!again.status.fails(true));
     assert_eq!(again.recorded_findings.len(), kinds.len() - 1);
     let fixed = br#"{"adapter_id":"assay-adapter-a2a","agent":{"id":"a"},"handoff":{"visible":false,"source_kind":"unknown","task_ref_visible":false,"message_ref_visible":false}}"#;
     let drifted = check(fixed, GoldenLookup::Entry(&entry));

@@ -19,9 +19,6 @@ use ratatui::Frame;
 /// the same number again): a 100,000-event bundle must not become 100,000 drawn lines.
 const MAX_HASH_ROWS: usize = 200;
 
-/// What a bundle's verification does not establish, said wherever its verdict is.
-pub const NOT_PROVEN: &str = "Upstream's checks show the archive is well formed and every line matches its content hash, the run root and the manifest's file hash. They do not show who wrote it (nothing is signed: edit a line, re-seal the hashes, and it passes again; time, source and id are covered only by the re-sealable file hash), nor anything about whether a handoff was correct or authorized. Goldens catch a re-sealed edit.";
-
 pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
     let mut lines = Vec::new();
     lines.push(heading("Bundle view", theme));
@@ -37,9 +34,17 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
     if let Some(compared) = report.error().and_then(|error| error.compared.as_ref()) {
         lines.extend(expected_and_found(compared, "  ", theme));
     }
-    lines.push(Line::from(Span::styled(NOT_PROVEN, theme.dim())));
+    // What verifying establishes is said under a verified verdict only.
+    let shows = if report.is_valid() {
+        crate::bundle::VERIFIED_SHOWS
+    } else {
+        crate::bundle::UNVERIFIED_SHOWS
+    };
+    lines.push(Line::from(Span::styled(shows, theme.dim())));
     lines.push(Line::default());
     lines.extend(check_lines(report, theme));
+    lines.push(Line::default());
+    lines.extend(lint_lines(report, theme));
     let inspection = app.detail.as_ref().and_then(|d| d.bundle.as_ref());
     match inspection {
         Some(Ok(inspection)) => {
@@ -120,6 +125,38 @@ fn check_lines(report: &BundleReport, theme: &Theme) -> Vec<Line<'static>> {
                 lines.extend(compared_lines(error, theme));
             }
         }
+    }
+    lines
+}
+
+/// Upstream's A2A lint rules for a verified bundle; for a rejected one, that they were not
+/// evaluated (upstream lints only a bundle that verifies).
+fn lint_lines(report: &BundleReport, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = vec![heading(
+        "Upstream's A2A lint rules (a rule passes when one event matches; warnings upstream)",
+        theme,
+    )];
+    let Some(lint) = report.evaluated_lint() else {
+        lines.push(Line::from(Span::styled(
+            format!("  {}", crate::bundle::LINT_NOT_EVALUATED),
+            theme.dim(),
+        )));
+        return lines;
+    };
+    for outcome in lint {
+        let (verdict, style) = if outcome.passes() {
+            ("pass", theme.good())
+        } else {
+            ("finding", theme.warn())
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {:<11} ", outcome.rule), theme.text()),
+            Span::styled(format!("{verdict:<8}"), style),
+            Span::styled(
+                format!("{} matching event(s)", outcome.matched.len()),
+                theme.dim(),
+            ),
+        ]));
     }
     lines
 }
@@ -229,16 +266,22 @@ fn run_root_lines(inspection: &Inspection, theme: &Theme) -> Vec<Line<'static>> 
         let text = |hash: &Option<String>| hash.as_deref().map_or("(none)".to_owned(), safe);
         if agrees {
             lines.push(Line::from(vec![
-                Span::styled(format!("  {:>6} = ", row.position), theme.good()),
+                Span::styled(
+                    format!("  {:>7} = ", format!(":{}", row.position)),
+                    theme.good(),
+                ),
                 Span::styled(text(&row.recomputed), theme.text()),
             ]));
         } else {
             lines.push(Line::from(vec![
-                Span::styled(format!("  {:>6} ≠ stored     ", row.position), theme.bad()),
+                Span::styled(
+                    format!("  {:>7} ≠ stored     ", format!(":{}", row.position)),
+                    theme.bad(),
+                ),
                 Span::styled(text(&row.stored), theme.text()),
             ]));
             lines.push(Line::from(vec![
-                Span::styled("           recomputed ", theme.bad()),
+                Span::styled("            recomputed ", theme.bad()),
                 Span::styled(text(&row.recomputed), theme.bad()),
             ]));
         }

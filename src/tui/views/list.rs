@@ -178,7 +178,9 @@ fn fit_split(text: &str, width: usize, head: usize) -> String {
 
 /// `▾ fixtures/a2a/ 34 · 3 failing`: the counts first claim their room, the label (shortened
 /// from the left, keeping the directory's own name) takes the rest. A bundle's group adds
-/// upstream's verdict: `✓ verified` (its checks all pass) or `✗ ErrorCode`.
+/// upstream's verdict: `✓ verified` (its checks all pass) or `✗ ErrorCode`. Where the whole
+/// tail does not fit, it drops the packet count, then the verdict's code, but a failing count
+/// always keeps its word (a bare `· 1` said nothing).
 fn group_line(
     label: &str,
     count: usize,
@@ -189,19 +191,40 @@ fn group_line(
     theme: &Theme,
 ) -> Line<'static> {
     let marker = if folded { "▸" } else { "▾" };
-    let counts = format!(" {count}");
-    let failing_text = if failing > 0 {
+    let failing_part = if failing > 0 {
         format!(" · {failing} failing")
     } else {
         String::new()
     };
-    let (verdict, verdict_style) = match bundle {
-        Some(Ok(())) => (" ✓ verified".to_owned(), theme.good()),
-        Some(Err(code)) => (format!(" ✗ {}", safe(code)), theme.bad()),
+    let verdict = |with_code: bool| match bundle {
+        Some(Ok(())) if with_code => (" ✓ verified".to_owned(), theme.good()),
+        Some(Ok(())) => (" ✓".to_owned(), theme.good()),
+        Some(Err(code)) if with_code => (format!(" ✗ {}", safe(code)), theme.bad()),
+        Some(Err(_)) => (" ✗".to_owned(), theme.bad()),
         None => (String::new(), theme.dim()),
     };
+    // The label keeps at least this much before the tail is shortened.
+    const MIN_LABEL: usize = 8;
+    let mut tail = (String::new(), verdict(false));
+    for (with_count, with_code) in [(true, true), (false, true), (false, false)] {
+        let total = if with_count {
+            format!(" {count}")
+        } else {
+            String::new()
+        };
+        let shown = verdict(with_code);
+        let used = [&total, &shown.0, &failing_part]
+            .iter()
+            .map(|part| part.chars().count())
+            .sum::<usize>();
+        tail = (total, shown);
+        if 2 + MIN_LABEL + used <= width {
+            break;
+        }
+    }
+    let (total, (verdict, verdict_style)) = tail;
     let room = width.saturating_sub(
-        2 + counts.chars().count() + failing_text.chars().count() + verdict.chars().count(),
+        2 + total.chars().count() + verdict.chars().count() + failing_part.chars().count(),
     );
     Line::from(vec![
         Span::styled(
@@ -209,8 +232,8 @@ fn group_line(
             theme.title(),
         ),
         Span::styled(verdict, verdict_style),
-        Span::styled(counts, theme.dim()),
-        Span::styled(failing_text, theme.bad()),
+        Span::styled(total, theme.dim()),
+        Span::styled(failing_part, theme.bad()),
     ])
 }
 

@@ -39,12 +39,29 @@ pub fn help(scroll: u16, frame: &mut Frame, screen: Rect, theme: &Theme) {
         "none means a handoff was valid, authorized,",
         "complete, trusted or successful.",
         "",
-        "✓ conforms  ≠ mismatch  ✗ error",
-        "○ no golden  ! finding  · not checked",
-        "",
     ] {
         panels.push(Line::from(Span::styled(note, theme.dim())));
     }
+    // The glyph legend, from the glyphs and labels every screen uses (the README's table
+    // adds each one's meaning from the same definitions).
+    for line in crate::tui::status::LEGEND_ROWS {
+        let mut spans = Vec::new();
+        if let Some(prefix) = line.0 {
+            spans.push(Span::styled(prefix, theme.dim()));
+        }
+        for (at, status) in line.1.iter().enumerate() {
+            let gap = if at == 0 { "" } else { "  " };
+            spans.push(Span::styled(
+                format!("{gap}{} {}", glyph(*status), status.label()),
+                theme.status(*status),
+            ));
+        }
+        if let Some(suffix) = line.2 {
+            spans.push(Span::styled(suffix, theme.dim()));
+        }
+        panels.push(Line::from(spans));
+    }
+    panels.push(Line::default());
     for note in super::text::wrap_words(super::WRAP_RULE, 46) {
         panels.push(Line::from(Span::styled(note, theme.dim())));
     }
