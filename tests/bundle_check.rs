@@ -495,3 +495,31 @@ fn unreadable_bundles_are_a_verdict_not_a_crash() {
     assert_eq!(listed.code, 0, "{}", listed.stderr);
     assert!(listed.stdout.contains("garbage.tar.gz  bundle  assay evidence bundle (.tar.gz): fails upstream's verification: Integrity IntegrityTar"), "{}", listed.stdout);
 }
+
+/// A bundle's checklist answers are supported by its own events, named: a2a-ten-events' event
+/// :2 (a task.updated delegation with the synthetic unknown-task id, not visible) answers Q4
+/// and Q5.
+#[test]
+fn a_bundles_own_events_support_q4_and_q5() {
+    let bundle = common_bin::fixtures().join("bundles/a2a-ten-events.tar.gz");
+    let out = run(&["check", "--format", "markdown", &s(&bundle)]);
+    let row = |id: &str| {
+        out.stdout
+            .lines()
+            .filter(|line| line.starts_with(&format!("| {id} |")))
+            .last()
+            .unwrap_or_else(|| panic!("{}", out.stdout))
+            .to_owned()
+    };
+    let q4 = row("Q4");
+    assert!(
+        q4.contains("| Yes (for: `") && q4.contains("a2a-ten-events.tar.gz:2 (audit): task.id is unknown-task, task_ref_visible is false"),
+        "{q4}"
+    );
+    let q5 = row("Q5");
+    assert!(
+        q5.contains("a2a-ten-events.tar.gz:2 (audit): task.updated with task.kind \"delegation\", not visible"),
+        "{q5}"
+    );
+    assert!(!out.stdout.contains("Not evidenced by this bundle |\n| Q5"));
+}

@@ -163,7 +163,16 @@ fn no_golden_passes_unless_required() {
     fs::copy(a2a("happy_task_requested"), dir.path().join("p.json")).unwrap();
     let plain = run(&["check", &s(dir.path())]);
     assert_eq!(plain.code, 0, "{}", plain.stdout);
-    assert!(plain.stdout.contains("no golden (1)"));
+    assert!(plain
+        .stdout
+        .contains("no golden (1 finding(s) in 1 packet(s))"));
+    // Packets and packet × mode outcomes are counted apart, and no golden is split.
+    assert!(plain
+        .stdout
+        .contains("packets by status: 1 no golden (1 converted)"));
+    assert!(plain.stdout.contains(
+        "strict, raw packets (packet × mode): 1 converted, 0 rejected by the adapter; 1 no golden (1 converted)"
+    ));
     assert!(plain.stdout.contains("no goldens.json in "));
     let required = run(&["check", "--require-golden", &s(dir.path())]);
     assert_eq!(required.code, 1, "{}", required.stdout);
@@ -199,12 +208,12 @@ fn drift_is_reported_with_changed_paths_and_a_line_diff() {
     assert_eq!(result.code, 1, "{}", result.stdout);
     let out = &result.stdout;
     for expected in [
-        "golden mismatches (2)",
+        "golden mismatches (2 finding(s) in 1 packet(s))",
         "[strict] strict: rows P TR MR -> N5 N6 X5 X6 X7; state task_and_message_refs -> defaults; handoff e478af7359a2 -> 60e992b4881c; payload ",
         "      ~ $.visible: true -> false",
         "      --- golden handoff (strict)",
         "      +++ converted handoff (strict)",
-        "expected-payload mismatches (2)",
+        "expected-payload mismatches (2 finding(s) in 1 packet(s))",
         "[lenient] lenient: the converted payload differs from happy_task_requested.lenient.payload.json at 5 path(s)",
         "      ~ $.handoff.visible: true -> false",
         "      ~ $.task.kind: \"delegation\" -> \"analysis\"",
@@ -246,7 +255,9 @@ fn drift_is_reported_with_changed_paths_and_a_line_diff() {
         .stdout
         .contains("<failure type=\"mismatch\" message=\"strict: rows P TR MR -&gt; N5"));
     let markdown = run(&["check", "--format", "markdown", &s(dir.path())]);
-    assert!(markdown.stdout.contains("### golden mismatches (2)"));
+    assert!(markdown
+        .stdout
+        .contains("### golden mismatches (2 finding(s) in 1 packet(s))"));
     assert!(markdown.stdout.contains("  ```diff"));
 }
 
@@ -1030,4 +1041,36 @@ fn the_ci_workflow_commands_run_as_written() {
         whole("sarif")
     );
     assert_eq!(gate, whole("text"));
+
+/// A report says only what ran: with `--mode strict` the coverage matrix has no lenient
+/// column, lists no lenient cell as uncovered and suggests nothing for it.
+#[test]
+fn markdown_coverage_covers_only_the_modes_that_ran() {
+    let out = run(&[
+        "check",
+        "--mode",
+        "strict",
+        "--format",
+        "markdown",
+        &s(&fixtures().join("a2a")),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let coverage = out
+        .stdout
+        .split("## Coverage matrix")
+        .nth(1)
+        .unwrap()
+        .split("## ")
+        .next()
+        .unwrap();
+    assert!(coverage.contains("| Row | Title | strict | Example packets |"));
+    assert!(coverage.contains("Not run, so not shown: lenient"));
+    assert!(!coverage.contains(" lenient |"), "{coverage}");
+    assert!(!coverage.contains("lenient,"), "{coverage}");
+    assert!(!coverage.contains("Uncovered cells"), "{coverage}");
+    assert!(!out.stdout.contains("lenient, raw packets"));
+    let both = run(&["check", "--format", "markdown", &s(&fixtures().join("a2a"))]);
+    assert!(both
+        .stdout
+        .contains("| Row | Title | strict | lenient | Example packets |"));
 }

@@ -587,3 +587,37 @@ fn lines_kept_between_frames_draw_as_lines_built_afresh() {
         }
     }
 }
+
+/// Repeated keys that the golden acknowledges are not drawn as a warning under a verdict that
+/// says there is nothing: duplicate_task_kind conforms and its repeated key is listed as
+/// acknowledged; without the golden, the same key is a warning of a failing packet.
+#[test]
+fn findings_tab_never_lists_a_warning_under_conforms() {
+    let mut app = app_on("fixtures/a2a", false);
+    select(&mut app, "duplicate_task_kind.json");
+    press(&mut app, KeyCode::Char('5'));
+    let screen = screen_text(draw(&app, 200, 50).backend().buffer());
+    assert!(screen.contains("check: ✓ conforms"), "{screen}");
+    assert!(
+        screen.contains("repeated keys acknowledged by the golden"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("duplicate key, acknowledged by the golden:"),
+        "{screen}"
+    );
+    assert!(!screen.contains("warning [duplicate key]"), "{screen}");
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        "fixtures/a2a/duplicate_task_kind.json",
+        dir.path().join("duplicate_task_kind.json"),
+    )
+    .unwrap();
+    let mut app = app_on(dir.path().to_str().unwrap(), false);
+    select(&mut app, "duplicate_task_kind.json");
+    press(&mut app, KeyCode::Char('5'));
+    let screen = screen_text(draw(&app, 200, 50).backend().buffer());
+    assert!(screen.contains("check: ! finding"), "{screen}");
+    assert!(screen.contains("warning [duplicate key]"), "{screen}");
+}

@@ -90,6 +90,23 @@ pub struct Audit {
     pub supports: AuditSupport,
 }
 
+impl AuditSupport {
+    pub const SYNTHETIC: &'static str = "synthetic_task_not_counted";
+    pub const TASK_UPDATED: &'static str = "task_updated_not_promoted";
+
+    /// The keys `check --format json` writes under `audit.supports`.
+    pub fn keys(self) -> Vec<&'static str> {
+        let mut keys = Vec::new();
+        if self.synthetic_task_not_counted {
+            keys.push(Self::SYNTHETIC);
+        }
+        if self.task_updated_not_promoted {
+            keys.push(Self::TASK_UPDATED);
+        }
+        keys
+    }
+}
+
 /// Payloads whose handoff shows one of the freeze's negatives holding, the way a converted
 /// packet's rows do (SYN, N7): the review checklist counts them as support, naming the file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

@@ -46,6 +46,11 @@ fn write_packet(check: &PacketCheck, out: &mut Vec<u8>) -> serde_json::Result<()
             Some(state) => write_json_string(state.key(), out),
             None => out.extend_from_slice(b"null"),
         }
+        let supports = summary.audit_supports.keys();
+        if !supports.is_empty() {
+            out.extend_from_slice(br#","supports":"#);
+            write_string_list(supports.iter().copied(), out);
+        }
         out.push(b'}');
     }
     if !check.duplicate_key_paths.is_empty() {

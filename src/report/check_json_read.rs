@@ -139,6 +139,28 @@ fn status_of(text: &str) -> Result<Status, String> {
         .ok_or_else(|| format!("status {text:?} is unknown"))
 }
 
+/// `audit.supports`: the freeze negatives the audited payloads show holding (absent: none).
+fn supports_of(
+    audit: Option<&serde_json::Map<String, Value>>,
+) -> Result<crate::freeze::AuditSupport, String> {
+    let mut supports = crate::freeze::AuditSupport::default();
+    let Some(list) = audit.and_then(|audit| audit.get("supports")) else {
+        return Ok(supports);
+    };
+    for key in list.as_array().ok_or("audit.supports is not a list")? {
+        match key.as_str() {
+            Some(crate::freeze::AuditSupport::SYNTHETIC) => {
+                supports.synthetic_task_not_counted = true
+            }
+            Some(crate::freeze::AuditSupport::TASK_UPDATED) => {
+                supports.task_updated_not_promoted = true
+            }
+            _ => return Err(format!("audit.supports: {key} is unknown")),
+        }
+    }
+    Ok(supports)
+}
+
 fn state_of(text: Option<&str>) -> Result<Option<HandoffState>, String> {
     text.map(|key| HandoffState::from_key(key).ok_or_else(|| format!("state {key:?} is unknown")))
         .transpose()
@@ -303,10 +325,16 @@ fn bundle_of(value: &Value, manifest_digest: Digest) -> Result<BundleReport, Str
             })
         }
     };
-    let lint = map
-        .get("lint")
-        .and_then(Value::as_array)
-        .ok_or("bundle.lint is not a list")?
+    // Null for a bundle that fails verification: upstream lints only a verified one, and no
+    // face shows a rejected bundle's rules.
+    let no_lint = Vec::new();
+    let lint = match map.get("lint") {
+        Some(Value::Null) => &no_lint,
+        lint => lint
+            .and_then(Value::as_array)
+            .ok_or("bundle.lint is not a list")?,
+    };
+    let lint = lint
         .iter()
         .map(|outcome| {
             let outcome = outcome
@@ -401,6 +429,7 @@ pub fn read_packet(line: &str) -> Result<CheckItem, String> {
         audit_errors: audit_count("errors")?,
         audit_warnings: audit_count("warnings")?,
         canonical_state: state_of(audit.and_then(|audit| opt_str(audit, "state")))?,
+        audit_supports: supports_of(audit)?,
         profile_failures: count_of(FindingKind::ProfileFailure),
         profile_warnings: count_of(FindingKind::ProfileWarning),
         migration_findings: count_of(FindingKind::MigrationFinding),

@@ -66,6 +66,17 @@ pub fn legend_markdown() -> String {
     out
 }
 
+/// The packet's status in `mode` (converted packets have one per mode), else its overall one.
+pub fn status_in(check: &PacketCheck, mode: Mode) -> Status {
+    check.mode(mode).map_or(check.status, |mode| mode.status)
+}
+
+/// Whether a status counts as failing in a group's count: something was found or differs, or
+/// the input could not be read.
+pub fn is_failing(status: Status) -> bool {
+    matches!(status, Status::Finding | Status::Mismatch | Status::Error)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,15 +95,4 @@ mod tests {
         }
         assert_ne!(glyph(Status::FailsAsRecorded), glyph(Status::Conforms));
     }
-}
-
-/// The packet's status in `mode` (converted packets have one per mode), else its overall one.
-pub fn status_in(check: &PacketCheck, mode: Mode) -> Status {
-    check.mode(mode).map_or(check.status, |mode| mode.status)
-}
-
-/// Whether a status counts as failing in a group's count: something was found or differs, or
-/// the input could not be read.
-pub fn is_failing(status: Status) -> bool {
-    matches!(status, Status::Finding | Status::Mismatch | Status::Error)
 }

@@ -14,6 +14,15 @@ use ratatui::Frame;
 
 pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
     let mut lines = Vec::new();
+    // Repeated keys the golden acknowledges are not a finding of the check: they are listed
+    // as acknowledged, never as a warning under a verdict that says there is nothing.
+    let acknowledged = app.selected_check().is_some_and(|check| {
+        !check.duplicate_key_paths.is_empty()
+            && !check
+                .findings
+                .iter()
+                .any(|finding| finding.kind == crate::corpus::FindingKind::DuplicateKeys)
+    });
     if let Some(check) = app.selected_check() {
         let status = crate::tui::status::status_in(check, app.mode);
         lines.push(Line::from(vec![
@@ -23,7 +32,15 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
                 theme.status(status),
             ),
             Span::styled(
-                format!("  ({} finding(s))", check.findings.len()),
+                format!(
+                    "  ({} finding(s){})",
+                    check.findings.len(),
+                    if acknowledged {
+                        "; repeated keys acknowledged by the golden, below"
+                    } else {
+                        ""
+                    }
+                ),
                 theme.dim(),
             ),
         ]));
@@ -76,9 +93,14 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             safe(&detail.classification.reason)
         )),
     ]));
+    let (label, style) = if acknowledged {
+        ("  duplicate key, acknowledged by the golden: ", theme.dim())
+    } else {
+        ("  warning [duplicate key] ", theme.warn())
+    };
     for duplicate in detail.duplicate_keys() {
         lines.push(Line::from(vec![
-            Span::styled("  warning [duplicate key] ", theme.warn()),
+            Span::styled(label, style),
             Span::raw(format!(
                 "{} appears {} times; the last value is the one converted",
                 duplicate.path, duplicate.occurrences
