@@ -506,8 +506,7 @@ fn a_bundles_own_events_support_q4_and_q5() {
     let row = |id: &str| {
         out.stdout
             .lines()
-            .filter(|line| line.starts_with(&format!("| {id} |")))
-            .last()
+            .rfind(|line| line.starts_with(&format!("| {id} |")))
             .unwrap_or_else(|| panic!("{}", out.stdout))
             .to_owned()
     };
