@@ -1041,6 +1041,7 @@ fn the_ci_workflow_commands_run_as_written() {
         whole("sarif")
     );
     assert_eq!(gate, whole("text"));
+}
 
 /// A report says only what ran: with `--mode strict` the coverage matrix has no lenient
 /// column, lists no lenient cell as uncovered and suggests nothing for it.
@@ -1073,4 +1074,65 @@ fn markdown_coverage_covers_only_the_modes_that_ran() {
     assert!(both
         .stdout
         .contains("| Row | Title | strict | lenient | Example packets |"));
+}
+
+/// `bless` records goldens.json only: a raw packet's paired expected payloads that drifted are
+/// named with what changed in them (paths, before -> after) and the command that updates
+/// each; the command does what it says.
+#[test]
+fn bless_names_drifted_paired_payloads_and_how_to_update_them() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in [
+        "happy_task_requested.json",
+        "happy_task_requested.strict.payload.json",
+        "happy_task_requested.lenient.payload.json",
+    ] {
+        fs::copy(fixtures().join("a2a").join(name), dir.path().join(name)).unwrap();
+    }
+    let packet = dir.path().join("happy_task_requested.json");
+    let text = fs::read_to_string(&packet).unwrap();
+    fs::write(&packet, text.replace("\"delegation\"", "\"analysis\"")).unwrap();
+    let out = run_env(&["bless", &s(dir.path())], &[("CI", None)]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for expected in [
+        "paired expected payloads that differ from the conversion (2): bless records goldens.json only",
+        "  strict: the converted payload differs from happy_task_requested.strict.payload.json at 5 path(s)",
+        "      ~ $.task.kind: \"delegation\" -> \"analysis\"",
+        "      ~ $.handoff.visible: true -> false",
+    ] {
+        assert!(out.stdout.contains(expected), "{expected}\n{}", out.stdout);
+    }
+    let update = out
+        .stdout
+        .lines()
+        .find(|line| line.contains("update: ") && line.contains("--mode strict"))
+        .unwrap()
+        .split("update: ")
+        .nth(1)
+        .unwrap()
+        .replacen(
+            "handoff-inspector",
+            env!("CARGO_BIN_EXE_handoff-inspector"),
+            1,
+        );
+    if std::process::Command::new("jq")
+        .arg("--version")
+        .output()
+        .is_ok()
+    {
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&update)
+            .status()
+            .unwrap();
+        assert!(status.success(), "{update}");
+        let after = run(&["check", &s(dir.path())]);
+        assert!(
+            after
+                .stdout
+                .contains("expected-payload mismatches (1 finding(s) in 1 packet(s))"),
+            "{}",
+            after.stdout
+        );
+    }
 }

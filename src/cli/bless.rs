@@ -74,6 +74,10 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let mut spool = EntrySpool::new();
     let mut spool_failure: Option<std::io::Error> = None;
     let mut load_errors: Vec<LoadError> = Vec::new();
+    // Paired expected payloads that differ: bless does not write them, so it says which, what
+    // changed in them and how to update each (at most `PAIRED_SHOWN` described; all counted).
+    let mut paired: Vec<String> = Vec::new();
+    let mut paired_total = 0usize;
     let run = check_corpus(
         &args.paths,
         &options,
@@ -82,6 +86,15 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         &mut |item| match item {
             CheckItem::LoadError(error) => load_errors.push(error),
             CheckItem::Packet(check) => {
+                for finding in &check.findings {
+                    if finding.kind != crate::corpus::FindingKind::PairedMismatch {
+                        continue;
+                    }
+                    paired_total += 1;
+                    if paired.len() < PAIRED_SHOWN {
+                        paired.push(paired_note(&check.summary.source, finding));
+                    }
+                }
                 if let (Some(entry), None) = (check.recorded(), &spool_failure) {
                     let (dir, key) = manifest_key(&check.summary.source);
                     if let Err(error) = spool.push(dir, key, entry) {
@@ -244,5 +257,56 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     if dirs.is_empty() {
         output.line("no raw packets found: nothing to record");
     }
+    if paired_total > 0 {
+        output.line(&format!(
+            "paired expected payloads that differ from the conversion ({paired_total}): bless records goldens.json only, so `check` still fails on them until each is updated (review the changes first):"
+        ));
+        for note in &paired {
+            output.line(note);
+        }
+        if paired_total > paired.len() {
+            output.line(&format!(
+                "  ... and {} more (`check` lists every one)",
+                paired_total - paired.len()
+            ));
+        }
+    }
     Ok(Exit::Ok)
+}
+
+/// Paired-payload drifts described in full by one bless run.
+const PAIRED_SHOWN: usize = 20;
+
+/// One paired payload's drift: what changed (paths, before -> after) and the command that
+/// writes the converted payload in its place.
+fn paired_note(source: &Source, finding: &crate::corpus::CheckFinding) -> String {
+    let mode = finding.mode.map_or("strict", |mode| mode.name());
+    let packet = source.path.display().to_string();
+    let stem = source
+        .file_name()
+        .map(|name| name.strip_suffix(".json").unwrap_or(name).to_owned())
+        .unwrap_or_default();
+    let payload = source
+        .path
+        .with_file_name(format!("{stem}.{mode}.payload.json"))
+        .display()
+        .to_string();
+    let mut lines = vec![format!("  {}", safe_text(&finding.message))];
+    if let Some(diff) = &finding.diff {
+        lines.extend(
+            diff.changes
+                .iter()
+                .take(12)
+                .map(|change| format!("      {}", change.describe())),
+        );
+        if diff.total_changes > 12 {
+            lines.push(format!("      ... and {} more", diff.total_changes - 12));
+        }
+    }
+    lines.push(format!(
+        "    update: handoff-inspector convert --mode {mode} {} | jq '.batch.events[0].data' > {}",
+        safe_text(&packet),
+        safe_text(&payload)
+    ));
+    lines.join("\n")
 }

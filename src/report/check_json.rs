@@ -47,6 +47,8 @@ struct AuditJson {
     errors: u32,
     warnings: u32,
     state: Option<&'static str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    supports: Vec<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -171,6 +173,7 @@ pub fn packet_json_via_serde(item: &CheckItem) -> serde_json::Result<String> {
                 errors: check.summary.audit_errors,
                 warnings: check.summary.audit_warnings,
                 state: check.summary.canonical_state.map(|state| state.key()),
+                supports: check.summary.audit_supports.keys(),
             }),
             duplicate_keys: Some(&check.duplicate_key_paths).filter(|paths| !paths.is_empty()),
             findings: &check.findings,
