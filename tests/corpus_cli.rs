@@ -792,6 +792,16 @@ mod diff {
         assert!(result.stderr.contains("zz_big.json"), "{}", result.stderr);
         let report: Value = serde_json::from_str(&result.stdout).unwrap();
         assert_eq!(report["summary"]["changed"], 2);
+        let errors = report["header"]["candidate"]["errors"].as_array().unwrap();
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0]["source"]
+            .as_str()
+            .unwrap()
+            .ends_with("zz_big.json"));
+        assert!(errors[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("--max-file-bytes"));
     }
 }
 

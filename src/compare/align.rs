@@ -83,7 +83,7 @@ type Key = fn(&Record) -> u64;
 const LEVELS: [Key; 3] = [
     |record| record.full,
     |record| record.identity,
-    |record| record.loose,
+    |record| u64::from(record.loose),
 ];
 
 fn align_level(
@@ -190,7 +190,7 @@ mod tests {
             state: None,
             full: identity * 1000 + content,
             identity,
-            loose: identity / 10,
+            loose: (identity / 10) as u32,
         }
     }
 
@@ -231,5 +231,32 @@ mod tests {
         assert_eq!(count(ChangeKind::Added), 1);
         assert_eq!(count(ChangeKind::Changed), 1);
         assert_eq!(count(ChangeKind::Unchanged), 999_998);
+    }
+
+    proptest::proptest! {
+        /// Every record of each side is in exactly one pair, in its side's order; a pair is
+        /// unchanged exactly when its full keys are equal; a side against itself is all
+        /// unchanged.
+        #[test]
+        fn pairs_cover_both_sides_in_order(
+            base in proptest::collection::vec((0u64..6, 0u64..3), 0..40),
+            candidate in proptest::collection::vec((0u64..6, 0u64..3), 0..40),
+        ) {
+            let base: Vec<Record> = base.into_iter().map(|(i, c)| record(i, c)).collect();
+            let candidate: Vec<Record> = candidate.into_iter().map(|(i, c)| record(i, c)).collect();
+            let pairs = align_sequences(&base, &candidate);
+            let olds: Vec<u32> = pairs.iter().filter_map(|pair| pair.base).collect();
+            let news: Vec<u32> = pairs.iter().filter_map(|pair| pair.candidate).collect();
+            proptest::prop_assert_eq!(olds, (0..base.len() as u32).collect::<Vec<_>>());
+            proptest::prop_assert_eq!(news, (0..candidate.len() as u32).collect::<Vec<_>>());
+            for pair in &pairs {
+                if let (Some(b), Some(c)) = (pair.base, pair.candidate) {
+                    let same = base[b as usize].full == candidate[c as usize].full;
+                    proptest::prop_assert_eq!(pair.change == ChangeKind::Unchanged, same);
+                }
+            }
+            let itself = align_sequences(&base, &base);
+            proptest::prop_assert!(itself.iter().all(|pair| pair.change == ChangeKind::Unchanged));
+        }
     }
 }

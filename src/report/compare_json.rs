@@ -16,7 +16,7 @@ pub fn side_header(side: &Side) -> Value {
         "path": side.path.to_string_lossy(),
         "shape": side.shape,
         "packets": side.records.len(),
-        "errors": side.errors.len(),
+        "errors": side.errors,
         "run_ids": side.run.run_ids,
         "more_run_ids": side.run.more_run_ids,
         "first_time": side.run.first_time,
