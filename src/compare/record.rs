@@ -4,7 +4,7 @@
 
 use super::document::{document_of, run_facts, RunFacts};
 use crate::a2a::Mode;
-use crate::corpus::{summarize_keeping, EvaluateOptions, PacketKind, RawPacket};
+use crate::corpus::{summarize_keeping, EvaluateOptions, ModeResult, PacketKind, RawPacket};
 use crate::freeze::HandoffState;
 use serde_json::Value;
 use std::hash::{Hash, Hasher};
@@ -50,6 +50,20 @@ pub fn scan(packet: &RawPacket, mode: Mode, options: &EvaluateOptions) -> Scanne
     // Raw packets come back without their tree (summaries are built from typed fields).
     let value = value.or_else(|| serde_json::from_slice::<Value>(&packet.bytes).ok());
     let facts = value.as_ref().map(run_facts).unwrap_or_default();
+    let state = summary.state(mode);
+    // A converted raw packet's compared document is its payload, whose digest the summary
+    // holds: the packet is not converted a second time (a rejection is, for its message).
+    if let Some(ModeResult::Converted { digests, .. }) = summary.mode(mode).map(|m| m.result) {
+        let keys = Keys::of(kind, &Value::Null, value.as_ref());
+        return Scanned {
+            kind,
+            state,
+            full: keys.full_of(&digests.payload),
+            identity: keys.identity,
+            loose: keys.loose,
+            facts,
+        };
+    }
     let document = document_of(
         kind,
         &packet.bytes,
@@ -59,8 +73,8 @@ pub fn scan(packet: &RawPacket, mode: Mode, options: &EvaluateOptions) -> Scanne
     let keys = Keys::of(kind, &document.value, document.stable.as_ref());
     Scanned {
         kind,
-        state: summary.state(mode),
-        full: keys.full(&document.value),
+        state,
+        full: keys.full_of(&crate::json::digest_value(&document.value)),
         identity: keys.identity,
         loose: keys.loose,
         facts,
@@ -99,8 +113,8 @@ impl Keys {
         }
     }
 
-    fn full(&self, document: &Value) -> u64 {
-        let digest = crate::json::digest_value(document);
+    /// The identity and the compared document's digest, in one key.
+    fn full_of(&self, digest: &crate::json::Digest) -> u64 {
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         self.identity.hash(&mut hasher);
         digest.0.hash(&mut hasher);
