@@ -85,8 +85,21 @@ pub fn compare(
     candidate: &Path,
     options: &CompareOptions,
 ) -> Result<Comparison, LoadError> {
+    let candidate_path = candidate;
     let read = |path| read_side(path, options.mode, &options.evaluate, options.pipeline);
-    let (base, candidate) = (read(base)?, read(candidate)?);
+    // Both sides at once: each is one reading thread feeding the shared worker pool.
+    let (base, candidate) = std::thread::scope(|scope| {
+        let candidate = scope.spawn(|| read(candidate));
+        let base = read(base);
+        let candidate = candidate.join().unwrap_or_else(|_| {
+            Err(LoadError {
+                source: crate::corpus::Source::file(candidate_path),
+                reason: "reading stopped unexpectedly".to_owned(),
+            })
+        });
+        (base, candidate)
+    });
+    let (base, candidate) = (base?, candidate?);
     Ok(Comparison::of(base, candidate, options.clone()))
 }
 
