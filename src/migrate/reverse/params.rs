@@ -101,11 +101,25 @@ pub fn push_config_params_ids(doc: &mut Value, ctx: &mut StepCtx<'_>) {
         ObjectKind::DeletePushConfigParams,
     ] {
         each(doc, ctx, kind, |obj, at, ctx| {
-            if !obj.contains_key("taskId") {
+            // Already in the v0.3 shape (the config id has its own member).
+            if obj.contains_key("pushNotificationConfigId") {
                 return;
             }
+            if !obj.contains_key("taskId") && !obj.contains_key("id") {
+                return;
+            }
+            // The config id keeps its own member even when ProtoJSON left an empty task
+            // id out: `id` is then the task id, restored as "".
             rename(ctx, obj, at, "id", "pushNotificationConfigId");
-            rename(ctx, obj, at, "taskId", "id");
+            if obj.contains_key("taskId") {
+                rename(ctx, obj, at, "taskId", "id");
+            } else {
+                ctx.note(
+                    &at.key("id"),
+                    "v1.0 left the task id out (empty); v0.3 requires `id`: restored as \"\"",
+                );
+                crate::migrate::edit::insert(ctx, obj, at, "id", Value::String(String::new()));
+            }
         });
     }
     each(
