@@ -8,30 +8,36 @@ const START: &str =
     "<!-- keymap:start (generated from src/tui/keymap.rs; see tests/readme_keymap.rs) -->";
 const END: &str = "<!-- keymap:end -->";
 
-#[test]
-fn readme_key_tables_match_the_keymap() {
+/// Checks that README.md holds `generated` right after `start` and up to `end`; with
+/// UPDATE_README set, writes it there instead.
+fn readme_block_is(start: &str, end: &str, generated: &str) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
     let readme = std::fs::read_to_string(&path).unwrap();
-    let start = readme
-        .find(START)
-        .expect("README lacks the keymap start marker");
-    let end = readme
-        .find(END)
-        .expect("README lacks the keymap end marker");
-    let generated = format!("{START}\n{}\n", keymap_markdown());
-    let current = &readme[start..end];
+    let from = readme
+        .find(start)
+        .unwrap_or_else(|| panic!("README lacks {start}"));
+    let to = readme
+        .find(end)
+        .unwrap_or_else(|| panic!("README lacks {end}"));
+    let generated = format!("{start}\n{generated}");
+    let current = &readme[from..to];
     if current != generated && std::env::var_os("UPDATE_README").is_some() {
         std::fs::write(
             &path,
-            format!("{}{generated}{}", &readme[..start], &readme[end..]),
+            format!("{}{generated}{}", &readme[..from], &readme[to..]),
         )
         .unwrap();
         return;
     }
     assert!(
         current == generated,
-        "README key tables are stale; run UPDATE_README=1 cargo test --test readme_keymap"
+        "README block {start} is stale; run UPDATE_README=1 cargo test --test readme_keymap"
     );
+}
+
+#[test]
+fn readme_key_tables_match_the_keymap() {
+    readme_block_is(START, END, &format!("{}\n", keymap_markdown()));
 }
 
 const GLYPHS_START: &str =
@@ -39,29 +45,8 @@ const GLYPHS_START: &str =
 const GLYPHS_END: &str = "<!-- glyphs:end -->";
 
 /// The README's glyph legend is what the inspector draws: one glyph per status, its label and
-/// meaning from the same definitions. Refresh: `UPDATE_README=1 cargo test --test readme_keymap`.
+/// meaning from the same definitions.
 #[test]
 fn readme_glyph_legend_matches_the_statuses() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
-    let readme = std::fs::read_to_string(&path).unwrap();
-    let start = readme
-        .find(GLYPHS_START)
-        .expect("README lacks the glyphs start marker");
-    let end = readme
-        .find(GLYPHS_END)
-        .expect("README lacks the glyphs end marker");
-    let generated = format!("{GLYPHS_START}\n{}", legend_markdown());
-    let current = &readme[start..end];
-    if current != generated && std::env::var_os("UPDATE_README").is_some() {
-        std::fs::write(
-            &path,
-            format!("{}{generated}{}", &readme[..start], &readme[end..]),
-        )
-        .unwrap();
-        return;
-    }
-    assert!(
-        current == generated,
-        "README glyph legend is stale; run UPDATE_README=1 cargo test --test readme_keymap"
-    );
+    readme_block_is(GLYPHS_START, GLYPHS_END, &legend_markdown());
 }

@@ -45,14 +45,19 @@ fn counts_line<T: Copy>(
     }
 }
 
-/// `no golden` split by what was done: converted, rejected by the adapter, audited/evaluated.
-fn split(parts: [(u64, &str); 3]) -> String {
+/// A status's label, `no golden` followed by its split by what was done (converted, rejected
+/// by the adapter, audited or evaluated): `parts` with a zero count are left out.
+fn status_label(status: Status, parts: [(u64, &str); 3]) -> String {
+    let label = status.label().to_owned();
+    if status != Status::NoGolden {
+        return label;
+    }
     let shown: Vec<String> = parts
         .iter()
         .filter(|(count, _)| *count > 0)
         .map(|(count, what)| format!("{count} {what}"))
         .collect();
-    format!(" ({})", shown.join(", "))
+    format!("{label} ({})", shown.join(", "))
 }
 
 /// The summary lines shared by text and markdown. Packet counts and packet × mode counts
@@ -73,18 +78,14 @@ pub fn summary_lines(tally: &CheckTally) -> Vec<String> {
         counts_line(
             &Status::ALL,
             |status| tally.status_count(status),
-            |status| {
-                let label = status.label().to_owned();
-                if status != Status::NoGolden {
-                    return label;
-                }
-                label
-                    + &split([
-                        (no_golden.converted, "converted"),
-                        (no_golden.rejected, "rejected by the adapter in a mode"),
-                        (no_golden.evaluated, "audited or evaluated"),
-                    ])
-            },
+            |status| status_label(
+                status,
+                [
+                    (no_golden.converted, "converted"),
+                    (no_golden.rejected, "rejected by the adapter in a mode"),
+                    (no_golden.evaluated, "audited or evaluated"),
+                ]
+            ),
             "no packet was read"
         )
     ));
@@ -118,18 +119,14 @@ pub fn summary_lines(tally: &CheckTally) -> Vec<String> {
             counts_line(
                 &Status::ALL,
                 |status| tally.mode_status_count(mode, status),
-                |status| {
-                    let label = status.label().to_owned();
-                    if status != Status::NoGolden {
-                        return label;
-                    }
-                    label
-                        + &split([
-                            (outcomes.no_golden_converted, "converted"),
-                            (outcomes.no_golden_rejected, "rejected"),
-                            (0, ""),
-                        ])
-                },
+                |status| status_label(
+                    status,
+                    [
+                        (outcomes.no_golden_converted, "converted"),
+                        (outcomes.no_golden_rejected, "rejected"),
+                        (0, ""),
+                    ]
+                ),
                 "no status"
             )
         ));
