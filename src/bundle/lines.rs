@@ -259,24 +259,38 @@ impl<R: Read> LineReader<R> {
     /// JSON object). Afterwards `text` ends where the line began, plus what was read after it.
     /// `Err` when reading failed inside the line (nothing more can be read then).
     pub fn long_line(&mut self, text: &mut Vec<u8>) -> io::Result<Option<Summary>> {
+        self.long_line_within(text, LONG_LINE_PARSE_CAP)
+    }
+
+    /// `long_line`, parsing at most `cap` bytes of it: a longer line is read to its end but
+    /// not counted (`None`), so that one string in it cannot make the parser hold more.
+    fn long_line_within(&mut self, text: &mut Vec<u8>, cap: u64) -> io::Result<Option<Summary>> {
         let mut line = LongLine {
             start: self.next,
             pos: self.next,
             lines: self,
             text,
             done: false,
+            passed: 0,
             failed: None,
         };
-        let summary = summary_of_reader(&mut line);
+        let summary = summary_of_reader((&mut line).take(cap));
+        let cut = line.passed >= cap && !line.done;
         // A line that stopped parsing early is read to its end all the same.
         let drained = io::copy(&mut line, &mut io::sink());
         if let Some(error) = line.failed.take() {
             return Err(error);
         }
         drained?;
-        Ok(summary)
+        Ok(summary.filter(|_| !cut))
     }
 }
+
+/// The most of one line over `max_line_bytes` that is parsed for a rejected bundle's counts:
+/// the parser holds a string or member name whole, so this bounds what one line can cost
+/// (a decompression bomb's single string would otherwise be held up to `max_decode_bytes`).
+/// A longer line is read through and not counted.
+pub const LONG_LINE_PARSE_CAP: u64 = 64 << 20;
 
 /// The rest of a line found too long, as a stream: its bytes already in the buffer, then the
 /// reader's, up to (not including) its `\n`. Bytes of the line are dropped from the buffer as
@@ -289,6 +303,8 @@ struct LongLine<'r, R> {
     /// The next byte of the line to pass on.
     pos: usize,
     done: bool,
+    /// Bytes of the line passed on so far.
+    passed: u64,
     /// A read error inside the line (given to the parser too, but kept to tell it apart).
     failed: Option<io::Error>,
 }
@@ -305,6 +321,7 @@ impl<R: Read> Read for LongLine<'_, R> {
                 let n = newline.unwrap_or(available.len()).min(buf.len());
                 buf[..n].copy_from_slice(&available[..n]);
                 self.pos += n;
+                self.passed += n as u64;
                 if newline == Some(n) {
                     // The whole line is passed on: drop it and its `\n`.
                     self.text.drain(self.start..=self.pos);
@@ -439,6 +456,28 @@ mod tests {
             lines(b"0123456789 x\nab", 8),
             vec![Err("long false".into()), Ok(b"ab".to_vec())]
         );
+    }
+
+    #[test]
+    fn a_line_longer_than_the_parse_cap_is_read_through_and_not_counted() {
+        let object = format!("{{\"pad\":\"{}\"}}", "p".repeat(100));
+        let input = format!("{object}\n{object} \nok\n");
+        for cap in [50, 109, 110, 111, 1000] {
+            let mut text = Vec::new();
+            let mut reader = LineReader::with_chunk(input.as_bytes(), &text, 16);
+            let mut found = Vec::new();
+            for _ in 0..2 {
+                assert!(matches!(
+                    reader.next_line(&mut text, 8),
+                    Err(LineError::TooLong)
+                ));
+                found.push(reader.long_line_within(&mut text, cap).unwrap().is_some());
+            }
+            // 110 bytes of object, then the same with a trailing space: counted within the cap.
+            assert_eq!(found, [cap >= 110, cap >= 111], "cap {cap}");
+            let rest = reader.next_line(&mut text, 8).unwrap().unwrap();
+            assert_eq!(&text[rest], b"ok\n", "cap {cap}");
+        }
     }
 
     #[test]
