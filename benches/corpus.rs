@@ -50,6 +50,7 @@ fn stages(count: u64) {
             offset: 0,
             bytes: synthetic::packet(index).into_bytes(),
             bundle: None,
+            in_bundle: None,
         })
         .collect();
     let both = EvaluateOptions::default();

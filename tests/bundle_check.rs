@@ -268,8 +268,9 @@ fn a_tampered_bundle_blessed_is_a_recorded_negative() {
     assert_eq!(whole["status"], "fails_as_recorded");
     assert_eq!(whole["recorded_findings"][0]["rule"], "IntegrityEventHash");
     let text = run(&["check", "--require-golden", &s(dir.path())]);
+    // The bundle and its tampered event (its content hash does not match), both recorded.
     assert!(
-        text.stdout.contains("1 fails as recorded"),
+        text.stdout.contains("2 fails as recorded"),
         "{}",
         text.stdout
     );
@@ -521,4 +522,79 @@ fn a_bundles_own_events_support_q4_and_q5() {
         "{q5}"
     );
     assert!(!out.stdout.contains("Not evidenced by this bundle |\n| Q5"));
+}
+
+/// Issue 23: the tampered event of fixtures/bundles/neg-tampered-event-hash.tar.gz is never
+/// "no findings": `explain BUNDLE:1` and `check` say its content hash does not match
+/// (recomputed vs stored) and that the bundle fails verification; its untampered sibling
+/// says the bundle fails but not that its own hash does; a verified bundle's event says so.
+#[test]
+fn a_tampered_event_says_its_hash_does_not_match_and_the_bundle_fails() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bundles");
+    let bundle = s(&fixtures.join("neg-tampered-event-hash.tar.gz"));
+    let tampered = format!("{bundle}:1");
+    let explained = run(&["explain", &tampered]);
+    assert_eq!(explained.code, 1, "{}", explained.stdout);
+    let lines: Vec<&str> = explained.stdout.lines().collect();
+    let hash_line = lines[1];
+    let (recomputed, stored) = hash_line
+        .strip_prefix("content hash does not match: recomputed ")
+        .and_then(|rest| rest.split_once(", stored "))
+        .unwrap_or_else(|| panic!("{}", explained.stdout));
+    assert!(recomputed.starts_with("sha256:") && stored.starts_with("sha256:"));
+    assert_ne!(recomputed, stored);
+    assert_eq!(
+        lines[2],
+        "bundle: fails upstream's verification: Integrity IntegrityEventHash: Content hash mismatch at seq 1"
+    );
+    let json = run(&["explain", "--format", "json", &tampered]);
+    let line = &json.json_lines()[0];
+    assert_eq!(line["content_hash"]["matches"], false);
+    assert_eq!(line["content_hash"]["recomputed"], recomputed);
+    assert_eq!(line["bundle"]["valid"], false);
+    assert_eq!(line["bundle"]["error"], "IntegrityEventHash");
+
+    let sibling = run(&["explain", &format!("{bundle}:2")]);
+    assert!(!sibling.stdout.contains("content hash does not match"));
+    assert!(sibling
+        .stdout
+        .contains("bundle: fails upstream's verification"));
+
+    for target in [bundle.as_str(), tampered.as_str()] {
+        let (code, report) = check_json(&[target]);
+        assert_eq!(
+            code, 0,
+            "{target}: the fixture's golden records the failure"
+        );
+        let event = packet(&report, ":1");
+        let recorded = event["recorded_findings"].to_string();
+        let findings = format!("{recorded}{}", event["findings"]);
+        assert!(
+            findings.contains(&format!(
+                "content hash does not match: recomputed {recomputed}, stored {stored}; the bundle fails upstream's verification"
+            )),
+            "{target}: {event}"
+        );
+    }
+    // Without a golden the same is a failure of its own.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        fixtures.join("neg-tampered-event-hash.tar.gz"),
+        dir.path().join("b.tar.gz"),
+    )
+    .unwrap();
+    let (code, report) = check_json(&[&s(dir.path())]);
+    assert_eq!(code, 1);
+    assert!(packet(&report, ":1")["findings"]
+        .to_string()
+        .contains("content hash does not match"));
+
+    let verified = run(&[
+        "explain",
+        &format!("{}:1", s(&fixtures.join("a2a-ten-events.tar.gz"))),
+    ]);
+    assert!(verified
+        .stdout
+        .contains("bundle: upstream's verifier accepts it"));
+    assert!(!verified.stdout.contains("content hash does not match"));
 }

@@ -391,3 +391,17 @@ fn reported_disagreements_are_gone() {
         "{first_two:?}"
     );
 }
+
+/// Issue 23: `explain` prints something for every file of the fixture tree (and every
+/// bundle event), never nothing with exit 0.
+#[test]
+fn explain_is_never_silent() {
+    for source in ls_kinds().keys() {
+        let explained = run(&["explain", source]);
+        assert!(
+            !explained.stdout.trim().is_empty(),
+            "{source}: exit {}, nothing printed",
+            explained.code
+        );
+    }
+}

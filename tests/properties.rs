@@ -202,7 +202,7 @@ proptest! {
 
     #[test]
     fn summaries_equal_full_conversions_in_each_mode(packet in packet()) {
-        let raw = RawPacket { source: Source::file("p.json"), offset: 0, bytes: packet.to_string().into_bytes(), bundle: None };
+        let raw = RawPacket { source: Source::file("p.json"), offset: 0, bytes: packet.to_string().into_bytes(), bundle: None, in_bundle: None };
         let both = summarize(&raw, &EvaluateOptions::default());
         for mode in Mode::BOTH {
             let alone = summarize(&raw, &EvaluateOptions { modes: vec![mode], ..EvaluateOptions::default() });

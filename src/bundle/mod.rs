@@ -36,7 +36,7 @@ pub use lint_table::{LintOutcome, A2A_LINT_TABLE};
 pub use open::{open_bytes, open_path, open_reader, verify_path, verify_reader, Bundle};
 pub use packets::{
     bundle_event_ref, is_bundle_path, open_packets, packets_of, reread_event, reread_manifest,
-    take_event, BundlePackets, BundleReport, VerifiedFacts, LINT_NOT_EVALUATED, UNVERIFIED_SHOWS,
-    VERIFIED_SHOWS,
+    take_event, BundlePackets, BundleReport, HashMismatch, VerifiedFacts, LINT_NOT_EVALUATED,
+    UNVERIFIED_SHOWS, VERIFIED_SHOWS,
 };
 pub use verify::Verified;

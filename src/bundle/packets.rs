@@ -61,6 +61,19 @@ pub struct BundleReport {
     pub handoff_visible_events: Option<u64>,
     /// Upstream's A2A lint pack rules evaluated over the readable events.
     pub lint: Vec<LintOutcome>,
+    /// The event lines whose stored content hash differs from the one recomputed from the
+    /// line, in stored order (none in a bundle that verifies): what each such event's own
+    /// explanation and check say.
+    pub hash_mismatches: Vec<HashMismatch>,
+}
+
+/// One event line whose `assaycontenthash` is not the hash recomputed from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HashMismatch {
+    /// The line's position in `events.ndjson`, from 0 (its SEQ).
+    pub seq: usize,
+    pub stored: String,
+    pub recomputed: String,
 }
 
 impl BundleReport {
@@ -83,6 +96,15 @@ impl BundleReport {
     /// else, so a rejected bundle's rules are `LINT_NOT_EVALUATED`, never "pass".
     pub fn evaluated_lint(&self) -> Option<&[LintOutcome]> {
         self.is_valid().then_some(self.lint.as_slice())
+    }
+
+    /// The content-hash mismatch of event line `seq`, if its hash does not match.
+    pub fn hash_mismatch(&self, seq: usize) -> Option<&HashMismatch> {
+        let at = self
+            .hash_mismatches
+            .binary_search_by_key(&seq, |mismatch| mismatch.seq)
+            .ok()?;
+        self.hash_mismatches.get(at)
     }
 
     /// `valid`, or the error code: what a golden records and a list shows.
@@ -131,7 +153,7 @@ pub fn open_packets(path: &Path, limits: &Limits) -> Result<BundlePackets, LoadE
 /// Turns an opened bundle into its report and packets.
 pub fn packets_of(path: &Path, bundle: Bundle) -> BundlePackets {
     let (report, packet) = report_of(path, &bundle);
-    let events = event_packets(path, &bundle).collect();
+    let events = event_packets(path, &bundle, &report).collect();
     BundlePackets {
         bundle,
         report,
@@ -143,19 +165,23 @@ pub fn packets_of(path: &Path, bundle: Bundle) -> BundlePackets {
 /// The event packets of an opened bundle, one at a time in stored order (each a copy of its
 /// line): what a reader that hands packets on as it goes uses, so that a 100,000-event
 /// bundle's lines are not held twice (once in the bundle, once in the packets) at the peak.
-pub fn event_packets<'b>(path: &Path, bundle: &'b Bundle) -> impl Iterator<Item = RawPacket> + 'b {
+/// Each packet carries the bundle's report (`in_bundle`).
+pub fn event_packets<'b>(
+    path: &Path,
+    bundle: &'b Bundle,
+    report: &Arc<BundleReport>,
+) -> impl Iterator<Item = RawPacket> + 'b {
     let shared: Arc<Path> = Arc::from(path);
+    let report = Arc::clone(report);
     let lines = bundle.events.as_ref();
     let count = lines.map_or(0, EventLines::len);
     (0..count).filter_map(move |position| {
         let lines = lines?;
         // Only lines that parse as JSON objects (the verifier's facts say which).
         lines.facts.get(position).filter(|facts| facts.object)?;
-        Some(event_packet(
-            &shared,
-            position,
-            lines.content(position).to_vec(),
-        ))
+        let mut packet = event_packet(&shared, position, lines.content(position).to_vec());
+        packet.in_bundle = Some(Arc::clone(&report));
+        Some(packet)
     })
 }
 
@@ -164,11 +190,21 @@ pub fn event_packets<'b>(path: &Path, bundle: &'b Bundle) -> impl Iterator<Item 
 pub fn report_of(path: &Path, bundle: &Bundle) -> (Arc<BundleReport>, RawPacket) {
     let mut lint = LintPacks::default();
     let mut event_packets = 0;
+    let mut hash_mismatches = Vec::new();
     if let Some(lines) = &bundle.events {
         for (position, facts) in lines.facts.iter().enumerate() {
             if facts.object {
                 lint.add_facts(position, facts.type_.as_deref(), &facts.data);
                 event_packets += 1;
+            }
+            if let (Some(stored), Some(recomputed)) = (&facts.stored_hash, &facts.computed_hash) {
+                if stored != recomputed {
+                    hash_mismatches.push(HashMismatch {
+                        seq: position,
+                        stored: stored.clone(),
+                        recomputed: recomputed.clone(),
+                    });
+                }
             }
         }
     }
@@ -199,12 +235,14 @@ pub fn report_of(path: &Path, bundle: &Bundle) -> (Arc<BundleReport>, RawPacket)
         a2a_events: bundle.a2a_events(),
         handoff_visible_events: bundle.handoff_visible_events(),
         lint: lint.finish(),
+        hash_mismatches,
     });
     let packet = RawPacket {
         source: Source::file(path),
         offset: 0,
         bytes: bundle.manifest_text.clone().unwrap_or_default(),
         bundle: Some(report.clone()),
+        in_bundle: None,
     };
     (report, packet)
 }
@@ -215,6 +253,7 @@ fn event_packet(path: &Arc<Path>, position: usize, bytes: Vec<u8>) -> RawPacket 
         offset: position as u64,
         bytes,
         bundle: None,
+        in_bundle: None,
     }
 }
 

@@ -113,15 +113,33 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 };
                 let audit = audit(value, shape);
                 let duplicates = duplicates();
+                let in_bundle = bundle_event_lines(&packet);
                 let written = match args.format {
                     TextOrJson::Text => {
-                        text(output, &audit_text(&source, kind, &audit, &duplicates))
+                        // The event's place in its bundle goes first, under the heading: a
+                        // content hash that does not match is what a reviewer must see.
+                        let audited = audit_text(&source, kind, &audit, &duplicates);
+                        let (heading, rest) = audited.split_once('\n').unwrap_or((&audited, ""));
+                        let mut explained = format!("{heading}\n");
+                        for line in &in_bundle.lines {
+                            explained.push_str(line);
+                            explained.push('\n');
+                        }
+                        explained.push_str(rest);
+                        text(output, &explained)
                     }
                     TextOrJson::Json => {
-                        json_line(output, &AuditJson::new(&source, kind, &audit, &duplicates))
+                        let json = AuditJson::new(&source, kind, &audit, &duplicates);
+                        match (serde_json::to_value(&json), in_bundle.json) {
+                            (Ok(serde_json::Value::Object(mut object)), Some(extra)) => {
+                                object.extend(extra);
+                                json_line(output, &object)
+                            }
+                            _ => json_line(output, &json),
+                        }
                     }
                 };
-                (audit.conforms(), written)
+                (audit.conforms() && in_bundle.hash_matches, written)
             }
             (Ok(value), kind) if kind.is_profile() => {
                 let report = profiles::evaluate(
@@ -240,6 +258,67 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     });
     result?;
     Ok(Exit::from_counts(load_errors, findings))
+}
+
+/// What an event of a bundle adds to its audit: whether its content hash matches (recomputed
+/// vs stored) and the bundle's verdict.
+struct InBundle {
+    lines: Vec<String>,
+    json: Option<serde_json::Map<String, serde_json::Value>>,
+    hash_matches: bool,
+}
+
+fn bundle_event_lines(packet: &crate::corpus::RawPacket) -> InBundle {
+    let (Some(report), Some(seq)) = (&packet.in_bundle, packet.source.line) else {
+        return InBundle {
+            lines: Vec::new(),
+            json: None,
+            hash_matches: true,
+        };
+    };
+    let mismatch = report.hash_mismatch(seq);
+    let verdict = match report.error() {
+        Some(error) => format!(
+            "bundle: fails upstream's verification: {} {}: {}",
+            error.class().as_str(),
+            error.code.as_str(),
+            crate::json::safe_text(&error.message)
+        ),
+        None => "bundle: upstream's verifier accepts it".to_owned(),
+    };
+    let mut lines = Vec::new();
+    if let Some(mismatch) = mismatch {
+        lines.push(format!(
+            "content hash does not match: recomputed {}, stored {}",
+            crate::json::safe_text(&mismatch.recomputed),
+            crate::json::safe_text(&mismatch.stored)
+        ));
+    }
+    lines.push(verdict);
+    let mut json = serde_json::Map::new();
+    json.insert(
+        "content_hash".into(),
+        match mismatch {
+            Some(mismatch) => serde_json::json!({
+                "matches": false,
+                "recomputed": mismatch.recomputed,
+                "stored": mismatch.stored,
+            }),
+            None => serde_json::json!({"matches": true}),
+        },
+    );
+    json.insert(
+        "bundle".into(),
+        serde_json::json!({
+            "valid": report.is_valid(),
+            "error": report.error().map(|error| error.code.as_str()),
+        }),
+    );
+    InBundle {
+        lines,
+        json: Some(json),
+        hash_matches: mismatch.is_none(),
+    }
 }
 
 /// Explains a bundle as a whole; `Ok(true)` when it verifies and no event has an audit error.

@@ -84,6 +84,7 @@ pub fn explain_side(
         offset: record.offset,
         bytes,
         bundle: None,
+        in_bundle: None,
     };
     // The one classifier, as when the side was read.
     let kind = classify_packet(&packet).kind;

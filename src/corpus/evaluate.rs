@@ -676,6 +676,7 @@ mod tests {
             offset: 0,
             bytes: text.as_bytes().to_vec(),
             bundle: None,
+            in_bundle: None,
         }
     }
 

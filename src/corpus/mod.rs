@@ -17,8 +17,8 @@ mod walk;
 
 pub use accept::{accept_golden, Accepted};
 pub use check::{
-    check_packet, golden_finding, recorded_mode, CheckOptions, GoldenLookup, GoldenVerdict,
-    ModeCheck, PacketCheck,
+    check_packet, event_hash_text, golden_finding, recorded_mode, CheckOptions, GoldenLookup,
+    GoldenVerdict, ModeCheck, PacketCheck,
 };
 pub use classify::{
     classify, classify_as, classify_bundle, force_reading, forceable, forced_reading,

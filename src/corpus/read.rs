@@ -22,6 +22,10 @@ pub struct RawPacket {
     /// Set on the packet that stands for a whole evidence bundle (kind `bundle`): its
     /// verification report. Its `bytes` are then the bundle's `manifest.json`.
     pub bundle: Option<std::sync::Arc<crate::bundle::BundleReport>>,
+    /// Set on each event packet of a bundle (`BUNDLE:SEQ`): the report of the bundle it is
+    /// in, so the event's own explanation and check can say its content hash does not match
+    /// and that the bundle fails verification.
+    pub in_bundle: Option<std::sync::Arc<crate::bundle::BundleReport>>,
 }
 
 /// An input that yielded no packet, with the reason in plain words.
@@ -84,13 +88,13 @@ fn read_bundle(
     each: &mut dyn FnMut(Result<RawPacket, LoadError>) -> bool,
 ) {
     let bundle = crate::bundle::open_reader(file, &crate::bundle::Limits::default());
-    let (_, packet) = crate::bundle::packets::report_of(path, &bundle);
+    let (report, packet) = crate::bundle::packets::report_of(path, &bundle);
     if !each(Ok(packet)) {
         return;
     }
     // One packet at a time, handed on as made: the lines are held once (in the bundle), not
     // twice, while the checker takes them in batches.
-    for event in crate::bundle::packets::event_packets(path, &bundle) {
+    for event in crate::bundle::packets::event_packets(path, &bundle, &report) {
         if !each(Ok(event)) {
             return;
         }
@@ -128,6 +132,7 @@ fn read_whole(file: File, path: &Path, max_bytes: u64) -> Result<RawPacket, Load
         offset: 0,
         bytes,
         bundle: None,
+        in_bundle: None,
     })
 }
 
@@ -194,6 +199,7 @@ fn read_lines(
                 std::mem::replace(&mut line, Vec::with_capacity(capacity))
             },
             bundle: None,
+            in_bundle: None,
         });
         if !each(packet) {
             return;

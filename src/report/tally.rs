@@ -613,6 +613,7 @@ mod tests {
             offset: 0,
             bytes: text.as_bytes().to_vec(),
             bundle: None,
+            in_bundle: None,
         };
         CheckItem::Packet(Box::new(check_packet(
             &raw,

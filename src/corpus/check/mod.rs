@@ -19,6 +19,7 @@ mod paired;
 mod tests;
 
 pub use golden::golden_finding;
+pub use object::event_hash_text;
 pub use outcome::{
     recorded_mode, CheckOptions, GoldenLookup, GoldenVerdict, ModeCheck, PacketCheck,
 };

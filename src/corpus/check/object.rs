@@ -61,6 +61,40 @@ pub(super) fn bundle_finding(report: &BundleReport) -> Option<CheckFinding> {
     Some(finding)
 }
 
+/// For an event of a bundle whose stored content hash is not the one recomputed from its
+/// line: that it does not match (recomputed vs stored) and that the bundle fails upstream's
+/// verification, as a bundle error the event's golden can record.
+pub(super) fn event_hash_finding(packet: &crate::corpus::RawPacket) -> Option<CheckFinding> {
+    let report = packet.in_bundle.as_ref()?;
+    let mismatch = report.hash_mismatch(packet.source.line?)?;
+    let message = event_hash_text(report, mismatch);
+    let rule = report.error().map_or_else(
+        || "IntegrityEventHash".to_owned(),
+        |error| error.code.as_str(),
+    );
+    let mut finding = CheckFinding::new(FindingKind::BundleError, None, message).with_rule(rule);
+    finding.class = report.error().map(|error| error.class().as_str());
+    Some(finding)
+}
+
+/// The words every face uses for an event whose content hash does not match.
+pub fn event_hash_text(report: &BundleReport, mismatch: &crate::bundle::HashMismatch) -> String {
+    let verdict = match report.error() {
+        Some(error) => format!(
+            "the bundle fails upstream's verification: {} {}: {}",
+            error.class().as_str(),
+            error.code.as_str(),
+            safe_text(&error.message)
+        ),
+        None => "the bundle's verdict does not say so".to_owned(),
+    };
+    format!(
+        "content hash does not match: recomputed {}, stored {}; {verdict}",
+        safe_text(&mismatch.recomputed),
+        safe_text(&mismatch.stored)
+    )
+}
+
 /// What a golden records for a bundle as a whole.
 pub(super) fn bundle_object(report: &BundleReport, findings: &[CheckFinding]) -> ObjectGolden {
     ObjectGolden {

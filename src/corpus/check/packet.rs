@@ -3,7 +3,9 @@
 
 use super::audit::{audit_findings, migration_findings, profile_findings};
 use super::golden::{duplicate_findings, golden_finding, missing_golden_findings};
-use super::object::{bundle_finding, bundle_object, compare_object, current_object};
+use super::object::{
+    bundle_finding, bundle_object, compare_object, current_object, event_hash_finding,
+};
 use super::outcome::{CheckOptions, GoldenLookup, GoldenVerdict, ModeCheck, PacketCheck};
 use super::paired::paired_finding;
 use crate::corpus::evaluate::{converted_kind, summarize_keeping, unaudited_bundle_event};
@@ -80,6 +82,7 @@ pub fn check_packet(
             let mut migrated = None;
             if summary.kind.canonical_shape().is_some() {
                 audit_findings(&value, &summary, &mut findings);
+                findings.extend(event_hash_finding(packet));
             } else if summary.kind.is_profile() {
                 profile_findings(packet, &value, &summary, options, &mut findings);
             } else {

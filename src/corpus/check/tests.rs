@@ -15,6 +15,7 @@ fn raw(text: &[u8]) -> RawPacket {
         offset: 0,
         bytes: text.to_vec(),
         bundle: None,
+        in_bundle: None,
     }
 }
 
