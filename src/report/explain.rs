@@ -189,12 +189,17 @@ fn ignored_signals(explanation: &Explanation) -> Vec<String> {
 
 fn duplicate_lines(out: &mut String, duplicates: &[DuplicateKey]) {
     for duplicate in duplicates {
-        let _ = writeln!(
-            out,
-            "warning: duplicate key {} appears {} times; the last value is the one converted",
-            duplicate.path, duplicate.occurrences
-        );
+        let _ = writeln!(out, "{}", duplicate_line(duplicate));
     }
+}
+
+/// The warning line for one repeated key (printed as the scan finds them, where a packet
+/// may repeat a million keys).
+pub fn duplicate_line(duplicate: &DuplicateKey) -> String {
+    format!(
+        "warning: duplicate key {} appears {} times; the last value is the one converted",
+        duplicate.path, duplicate.occurrences
+    )
 }
 
 /// Human-readable audit of canonical input.
