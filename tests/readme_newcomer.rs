@@ -73,10 +73,24 @@ fn readmes_reference_only_files_in_the_repository() {
                 continue;
             }
             let relative = quoted.trim_end_matches('/');
+            // A bundle's event is named `BUNDLE:SEQ`, an NDJSON line `STREAM:LINE`: the file is
+            // what must exist.
+            let relative = match relative.rsplit_once(':') {
+                Some((file, number))
+                    if !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) =>
+                {
+                    file
+                }
+                _ => relative,
+            };
             // Only names rooted in the repository (or in the sibling checkouts a previous
             // README pointed into) are paths; `n/a` or `strict/lenient` are not.
             let first = relative.split('/').next().unwrap_or_default();
             let relative_to_parent = first == ".." || first == ".";
+            // Build output (`target/...`, e.g. the SDK differential's venv) is made, not kept.
+            if first == "target" {
+                continue;
+            }
             let rooted = ["shared", "spec", "work"].contains(&first)
                 || (!relative_to_parent
                     && (root.join(first).exists()
