@@ -987,6 +987,11 @@ fn report_of_saved_shards_prints_what_check_prints_for_the_whole() {
         "{}",
         missing.stderr
     );
+    let other_root = tempfile::tempdir().unwrap();
+    let other = save_shards(&fixtures().join("a2a"), 3, other_root.path());
+    let mixed = run(&["report", &parts[0], &other[1], &parts[2]]);
+    assert_eq!(mixed.code, 2);
+    assert!(mixed.stderr.contains("other PATHs"), "{}", mixed.stderr);
     let twice = run(&["report", &parts[0], &parts[0], &parts[1], &parts[2]]);
     assert_eq!(twice.code, 2, "{}", twice.stderr);
     let not_saved = run(&["report", &s(&a2a("happy_task_requested"))]);

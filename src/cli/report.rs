@@ -187,6 +187,18 @@ fn fit_together(saved: &mut [Saved]) -> Result<(), CliError> {
             "some saved results are shards (check --shard) and some are not".to_owned(),
         ));
     }
+    // Shards of one run walked the same PATHs; shards of different corpora would print a
+    // whole that `check` never made.
+    if let Some(other) = saved
+        .iter()
+        .find(|other| other.head.paths != saved[0].head.paths)
+    {
+        return Err(CliError::Usage(format!(
+            "{} checked other PATHs than {} (the shards of one run name the same PATHs)",
+            other.path.display(),
+            saved[0].path.display()
+        )));
+    }
     let count = shards[0].count;
     if shards.iter().any(|shard| shard.count != count) {
         return Err(CliError::Usage(
