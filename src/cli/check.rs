@@ -163,9 +163,5 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             peak_rss_kib().map_or("unknown".to_owned(), |kib| format!("{} MiB", kib / 1024))
         );
     }
-    Ok(match exit {
-        0 => Exit::Ok,
-        1 => Exit::Findings,
-        _ => Exit::Usage,
-    })
+    Ok(Exit::from_code(exit))
 }

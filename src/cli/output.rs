@@ -23,6 +23,16 @@ impl Exit {
             Exit::Ok
         }
     }
+
+    /// The exit for a tally's code (`CheckTally::exit_code`: 0, 1 or 2), as `check` and
+    /// `report` both end.
+    pub fn from_code(code: u8) -> Exit {
+        match code {
+            0 => Exit::Ok,
+            1 => Exit::Findings,
+            _ => Exit::Usage,
+        }
+    }
 }
 
 impl From<Exit> for std::process::ExitCode {

@@ -274,9 +274,5 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             sink.add(&item, None, output).map_err(CliError::Usage)?;
         }
     }
-    Ok(match sink.finish(output).map_err(io_error)? {
-        0 => Exit::Ok,
-        1 => Exit::Findings,
-        _ => Exit::Usage,
-    })
+    Ok(Exit::from_code(sink.finish(output).map_err(io_error)?))
 }
