@@ -1,9 +1,9 @@
 //! Verifying and loading a 100,000-event bundle (upstream's `max_events`): CPU seconds of one
-//! thread per 100k events, for the README's performance section. Three figures: `verify`'s
+//! thread per 100k events, for docs/performance.md. Three figures: `verify`'s
 //! streamed verification (`verify_reader`: verdict and counts, each line dropped once
 //! checked), verify + load (`open_bytes`) alone, and verify + load + the packets every face
 //! gets (`packets_of`) together, each the median of the runs. `BUNDLE_FILE=PATH` times an
-//! existing bundle instead (the README's 93,012-event mix).
+//! existing bundle instead (docs/performance.md's 93,012-event mix).
 //!
 //! The events are the 100 of the upstream-written `valid-04-hundred` bundle (strict and
 //! lenient A2A conversions, ~1.1 KB a line) repeated 1,000 times, re-sequenced and written

@@ -720,15 +720,16 @@ fn duplicate_keys_are_named() {
 }
 
 #[test]
-fn readme_lists_the_generated_step_table() {
+fn the_migrate_page_lists_the_generated_step_table() {
     let list = run(&["migrate", "--list-steps"]);
     assert_eq!(list.status.code(), Some(0));
     let table = String::from_utf8(list.stdout).unwrap();
     let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/migrate.md"))
+            .unwrap();
     assert!(
         readme.contains(table.trim_end()),
-        "README.md's migrate section must contain the output of `migrate --list-steps`:\n{table}"
+        "docs/migrate.md must contain the output of `migrate --list-steps`:\n{table}"
     );
 }
 

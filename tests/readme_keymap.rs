@@ -1,4 +1,5 @@
-//! The README's key tables are exactly what the keymap generates. To refresh them after
+//! docs/inspector.md's key tables and glyph legend are exactly what the keymap and the
+//! statuses generate. To refresh them after
 //! changing a binding: `UPDATE_README=1 cargo test --test readme_keymap`.
 
 use handoff_inspector::tui::keymap::keymap_markdown;
@@ -8,17 +9,17 @@ const START: &str =
     "<!-- keymap:start (generated from src/tui/keymap.rs; see tests/readme_keymap.rs) -->";
 const END: &str = "<!-- keymap:end -->";
 
-/// Checks that README.md holds `generated` right after `start` and up to `end`; with
+/// Checks that docs/inspector.md holds `generated` right after `start` and up to `end`; with
 /// UPDATE_README set, writes it there instead.
 fn readme_block_is(start: &str, end: &str, generated: &str) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/inspector.md");
     let readme = std::fs::read_to_string(&path).unwrap();
     let from = readme
         .find(start)
-        .unwrap_or_else(|| panic!("README lacks {start}"));
+        .unwrap_or_else(|| panic!("docs/inspector.md lacks {start}"));
     let to = readme
         .find(end)
-        .unwrap_or_else(|| panic!("README lacks {end}"));
+        .unwrap_or_else(|| panic!("docs/inspector.md lacks {end}"));
     let generated = format!("{start}\n{generated}");
     let current = &readme[from..to];
     if current != generated && std::env::var_os("UPDATE_README").is_some() {
@@ -31,7 +32,7 @@ fn readme_block_is(start: &str, end: &str, generated: &str) {
     }
     assert!(
         current == generated,
-        "README block {start} is stale; run UPDATE_README=1 cargo test --test readme_keymap"
+        "docs/inspector.md block {start} is stale; run UPDATE_README=1 cargo test --test readme_keymap"
     );
 }
 
@@ -44,7 +45,7 @@ const GLYPHS_START: &str =
     "<!-- glyphs:start (generated from src/tui/status.rs; see tests/readme_keymap.rs) -->";
 const GLYPHS_END: &str = "<!-- glyphs:end -->";
 
-/// The README's glyph legend is what the inspector draws: one glyph per status, its label and
+/// The glyph legend is what the inspector draws: one glyph per status, its label and
 /// meaning from the same definitions.
 #[test]
 fn readme_glyph_legend_matches_the_statuses() {

@@ -1,11 +1,34 @@
-//! The README starts with a newcomer's part (what the tool is for, the two commands, what to
-//! look at first, a glossary, prerequisites), and the READMEs point only at files that exist
-//! in this repository.
+//! The README is the front door: a newcomer's part (what the tool is for, the two commands, what
+//! to look at first, a glossary, prerequisites), a first tour, the command list and where to
+//! read more, in at most 400 lines. The reference lives in the pages under docs/. Every page
+//! points only at files that exist, every link between the pages resolves (to the heading, for
+//! an anchor), and every command they show is parsed against the real binary's `--help` and,
+//! where it runs on this repository as written, run.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use std::process::Command;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
 
 fn read(path: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+    std::fs::read_to_string(root().join(path)).unwrap_or_else(|err| panic!("{path}: {err}"))
+}
+
+/// README.md, then every page under docs/ in name order (repository-relative paths).
+fn pages() -> Vec<String> {
+    let mut docs: Vec<String> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    docs.sort();
+    let mut pages = vec!["README.md".to_owned()];
+    pages.extend(docs);
+    pages
 }
 
 fn start_here() -> String {
@@ -49,16 +72,69 @@ fn the_stated_rust_version_is_cargo_tomls() {
     );
 }
 
-/// Every relative path written in backticks in a README names something in the repository
+/// The front door stays a front door: at most 400 lines, the sections a newcomer needs, every
+/// subcommand in its command list, and a link to every page of the reference.
+#[test]
+fn the_readme_is_the_front_door_and_links_every_page() {
+    let readme = read("README.md");
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 400,
+        "README.md has {lines} lines; the reference belongs in docs/"
+    );
+    for section in [
+        "## Start here",
+        "## A first tour",
+        "## Commands",
+        "## Where to read more",
+    ] {
+        assert!(
+            readme.contains(&format!("\n{section}\n")),
+            "README lacks {section}"
+        );
+    }
+    let list = readme
+        .split("\n## Commands\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .unwrap_or_default();
+    for command in subcommands() {
+        assert!(
+            list.contains(&format!("| `{command}` |")),
+            "the README's command list lacks `{command}`"
+        );
+    }
+    let more = readme
+        .split("\n## Where to read more\n")
+        .nth(1)
+        .unwrap_or_default();
+    for page in pages().iter().skip(1) {
+        assert!(
+            more.contains(&format!("]({page})")),
+            "\"Where to read more\" does not link {page}"
+        );
+    }
+    assert!(
+        more.contains("](ARCHITECTURE.md)"),
+        "README does not link ARCHITECTURE.md"
+    );
+}
+
+/// Every relative path written in backticks in a page names something in the repository
 /// (globs and placeholders in capitals aside), and none points into a sibling checkout.
 #[test]
-fn readmes_reference_only_files_in_the_repository() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for readme in [
-        "README.md",
-        "fixtures/migrate/README.md",
-        "fixtures/profiles/README.md",
-    ] {
+fn pages_reference_only_files_in_the_repository() {
+    let root = root();
+    let mut checked = pages();
+    checked.extend(
+        [
+            "ARCHITECTURE.md",
+            "fixtures/migrate/README.md",
+            "fixtures/profiles/README.md",
+        ]
+        .map(str::to_owned),
+    );
+    for readme in &checked {
         let text = read(readme);
         assert!(!text.contains("shared/spec"), "{readme} cites shared/spec");
         for (index, quoted) in text.split('`').enumerate() {
@@ -110,4 +186,455 @@ fn readmes_reference_only_files_in_the_repository() {
             );
         }
     }
+}
+
+/// A page's text outside fenced code blocks (each fenced line blanked, so line counts hold),
+/// and its fenced blocks with their info string.
+fn split_fences(text: &str) -> (String, Vec<(String, Vec<String>)>) {
+    let mut prose = String::new();
+    let mut blocks = Vec::new();
+    let mut open: Option<(String, Vec<String>)> = None;
+    for line in text.lines() {
+        if let Some(info) = line.trim_start().strip_prefix("```") {
+            match open.take() {
+                Some(block) => blocks.push(block),
+                None => open = Some((info.trim().to_owned(), Vec::new())),
+            }
+            prose.push('\n');
+            continue;
+        }
+        match &mut open {
+            Some((_, lines)) => {
+                lines.push(line.to_owned());
+                prose.push('\n');
+            }
+            None => {
+                prose.push_str(line);
+                prose.push('\n');
+            }
+        }
+    }
+    assert!(open.is_none(), "a fenced block is never closed");
+    (prose, blocks)
+}
+
+/// Inline code spans of prose, with line breaks inside a span read as spaces and a table's
+/// escaped `\|` as `|`.
+fn code_spans(prose: &str) -> Vec<String> {
+    prose
+        .split('`')
+        .enumerate()
+        .filter(|(index, _)| index % 2 == 1)
+        .map(|(_, span)| span.replace('\n', " ").replace("\\|", "|"))
+        .collect()
+}
+
+/// GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens; a
+/// repeated heading gets `-1`, `-2`...
+fn anchors(text: &str) -> BTreeSet<String> {
+    let (prose, _) = split_fences(text);
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut anchors = BTreeSet::new();
+    for line in prose.lines() {
+        let Some(title) = line
+            .strip_prefix('#')
+            .map(|rest| rest.trim_start_matches('#'))
+            .and_then(|rest| rest.strip_prefix(' '))
+        else {
+            continue;
+        };
+        let slug: String = title
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter_map(|c| match c {
+                ' ' => Some('-'),
+                c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                _ => None,
+            })
+            .collect();
+        let count = seen.entry(slug.clone()).or_default();
+        anchors.insert(match *count {
+            0 => slug.clone(),
+            n => format!("{slug}-{n}"),
+        });
+        *count += 1;
+    }
+    anchors
+}
+
+/// Every Markdown link and image in README.md, ARCHITECTURE.md and docs/ that is not a web
+/// address points at a file of the repository, and an anchor at one of that page's headings.
+#[test]
+fn every_link_between_the_pages_resolves() {
+    let mut checked = pages();
+    checked.push("ARCHITECTURE.md".to_owned());
+    let mut links = 0;
+    for page in &checked {
+        let text = read(page);
+        let (prose, _) = split_fences(&text);
+        // Code spans are not links: drop them before looking for `](`.
+        let prose: String = prose
+            .split('`')
+            .enumerate()
+            .filter(|(index, _)| index % 2 == 0)
+            .map(|(_, part)| part)
+            .collect();
+        let base = Path::new(page).parent().unwrap_or(Path::new(""));
+        for part in prose.split("](").skip(1) {
+            let target = part.split(')').next().unwrap_or_default();
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            links += 1;
+            let (file, anchor) = match target.split_once('#') {
+                Some((file, anchor)) => (file, Some(anchor)),
+                None => (target, None),
+            };
+            let file = if file.is_empty() {
+                page.clone()
+            } else {
+                let joined = base.join(file);
+                // Resolve `..` against the page's directory.
+                let mut parts: Vec<&str> = Vec::new();
+                for component in joined.to_str().unwrap().split('/') {
+                    match component {
+                        ".." => {
+                            parts.pop();
+                        }
+                        "." | "" => {}
+                        other => parts.push(other),
+                    }
+                }
+                parts.join("/")
+            };
+            assert!(
+                root().join(&file).exists(),
+                "{page} links `{target}`: {file} is not in the repository"
+            );
+            if let Some(anchor) = anchor {
+                let headings = anchors(&read(&file));
+                assert!(
+                    headings.contains(anchor),
+                    "{page} links `{target}`: {file} has no heading #{anchor} (it has {headings:?})"
+                );
+            }
+        }
+    }
+    assert!(links > 40, "only {links} links found: the scan is broken");
+}
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_handoff-inspector")
+}
+
+fn help(args: &[&str]) -> String {
+    let output = Command::new(bin())
+        .args(args)
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{args:?} --help");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// The subcommands, as the binary's `--help` lists them.
+fn subcommands() -> Vec<String> {
+    let top = help(&[]);
+    let list = top
+        .split("Commands:\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\n").next())
+        .expect("--help lists the commands");
+    list.lines()
+        .filter_map(|line| line.strip_prefix("  "))
+        .filter(|line| !line.starts_with(' '))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Shell words of one command, quotes removed (no escapes or expansions: the pages use none
+/// that matter here).
+fn shell_words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quote = None;
+    let mut in_word = false;
+    for c in text.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    words
+}
+
+/// One command a page shows.
+#[derive(Debug)]
+enum Shown {
+    /// handoff-inspector (however it is spelled) and its arguments.
+    Tool(Vec<String>),
+    /// A cargo target named by `cargo bench --bench`, `cargo test --test`, `--example`.
+    Target(&'static str, String),
+}
+
+/// The commands in one shell line: each segment of a pipeline or list, its comment dropped.
+fn commands_in_line(line: &str) -> Vec<Shown> {
+    let line = line.split(" #").next().unwrap_or_default();
+    let mut found = Vec::new();
+    for segment in line
+        .split(" | ")
+        .flat_map(|part| part.split(';'))
+        .flat_map(|part| part.split("&&"))
+    {
+        let segment = segment.split(['>', '<']).next().unwrap_or_default();
+        let words = shell_words(segment);
+        for (index, word) in words.iter().enumerate() {
+            let next = |offset: usize| words.get(index + offset).map(String::as_str);
+            if word == "cargo" {
+                for (flag, kind) in [
+                    ("--bench", "bench"),
+                    ("--test", "test"),
+                    ("--example", "example"),
+                ] {
+                    if let Some(position) = words.iter().position(|w| w == flag) {
+                        if let Some(name) = words.get(position + 1) {
+                            found.push(Shown::Target(kind, name.clone()));
+                        }
+                    }
+                }
+                if next(1) == Some("run") && next(2) == Some("--release") && next(3) == Some("--") {
+                    found.push(Shown::Tool(words[index + 4..].to_vec()));
+                }
+                break;
+            }
+            let program = word == "handoff-inspector"
+                || word == "hi"
+                || (word.ends_with("/handoff-inspector") && !word.contains('='));
+            if program {
+                found.push(Shown::Tool(words[index + 1..].to_vec()));
+                break;
+            }
+        }
+    }
+    found
+}
+
+/// Every command a page shows: the lines of its shell and synopsis blocks (a transcript's
+/// `$ ` lines only), and its inline code that starts with the program, with cargo, or with a
+/// subcommand and a flag.
+fn shown_commands(text: &str, subcommands: &[String]) -> Vec<Shown> {
+    let (prose, blocks) = split_fences(text);
+    let mut shown = Vec::new();
+    for (info, lines) in &blocks {
+        if !["", "sh", "console", "text"].contains(&info.as_str()) {
+            continue;
+        }
+        let transcript = lines.iter().any(|line| line.starts_with("$ "));
+        for line in lines {
+            let line = match (transcript, line.strip_prefix("$ ")) {
+                (true, Some(command)) => command,
+                (true, None) => continue,
+                (false, _) => line.as_str(),
+            };
+            shown.extend(commands_in_line(line));
+        }
+    }
+    for span in code_spans(&prose) {
+        let words = shell_words(&span);
+        let first = words.first().map(String::as_str).unwrap_or_default();
+        if first == "handoff-inspector" || first == "cargo" {
+            shown.extend(commands_in_line(&span));
+        } else if subcommands.iter().any(|command| command == first)
+            && words.iter().any(|word| word.starts_with("--"))
+        {
+            shown.push(Shown::Tool(words));
+        }
+    }
+    shown
+}
+
+/// Subcommands that read only: what the test may run as written.
+const READ_ONLY: [&str; 12] = [
+    "ls", "explain", "digest", "convert", "check", "report", "verify", "migrate", "profile",
+    "formats", "render", "diff",
+];
+
+/// A placeholder (`FILE`, `PATH...`, `K/N`, `[--mode`, `strict|lenient`) rather than a value.
+fn is_placeholder(word: &str) -> bool {
+    let capitals = word
+        .as_bytes()
+        .windows(2)
+        .any(|pair| pair[0].is_ascii_uppercase() && pair[1].is_ascii_uppercase());
+    (capitals && !root().join(word).exists())
+        || word.contains(['[', ']', '|', '*', '$', '<', '{'])
+        || word.ends_with("...")
+}
+
+/// Every flag of a shown command is one its (sub)command's `--help` lists, with every value
+/// of a `a|b|c` list; cargo targets exist; and the commands that run on this repository as
+/// written run without a usage error.
+#[test]
+fn every_command_in_the_pages_is_parsed_and_run_where_it_can() {
+    let subcommands = subcommands();
+    let mut helps: BTreeMap<String, String> = BTreeMap::new();
+    let manifest = read("Cargo.toml");
+    let (mut parsed, mut ran) = (0, BTreeSet::new());
+    for page in pages() {
+        for shown in shown_commands(&read(&page), &subcommands) {
+            let words = match shown {
+                Shown::Target(kind, name) => {
+                    let exists = match kind {
+                        "bench" => manifest.contains(&format!("[[bench]]\nname = \"{name}\"")),
+                        "example" => root().join(format!("examples/{name}.rs")).exists(),
+                        _ => {
+                            manifest.contains(&format!("[[test]]\nname = \"{name}\""))
+                                || root().join(format!("tests/{name}.rs")).exists()
+                        }
+                    };
+                    assert!(
+                        exists,
+                        "{page} names cargo {kind} target `{name}`, which does not exist"
+                    );
+                    continue;
+                }
+                Shown::Tool(words) => words,
+            };
+            let words: Vec<String> = words
+                .into_iter()
+                .map(|word| word.trim_matches(['[', ']']).to_owned())
+                .filter(|word| !word.is_empty())
+                .collect();
+            let command = words
+                .first()
+                .filter(|first| subcommands.contains(first))
+                .cloned();
+            let help_text = helps
+                .entry(command.clone().unwrap_or_default())
+                .or_insert_with(|| match &command {
+                    Some(command) => help(&[command]),
+                    None => help(&[]),
+                });
+            for (index, word) in words.iter().enumerate() {
+                let Some(flag) = word.strip_prefix("--") else {
+                    continue;
+                };
+                let flag = flag.split('=').next().unwrap_or_default();
+                if flag.is_empty() {
+                    continue;
+                }
+                let listed = help_text
+                    .match_indices(&format!("--{flag}"))
+                    .any(|(at, _)| {
+                        help_text[at + 2 + flag.len()..]
+                            .chars()
+                            .next()
+                            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-'))
+                    });
+                assert!(
+                    listed,
+                    "{page} shows `{}` with --{flag}, which its --help does not list",
+                    words.join(" ")
+                );
+                // `--mode strict|lenient|both`: each value is one the help names.
+                if let Some(values) = words.get(index + 1).filter(|value| {
+                    value.contains('|')
+                        && value.chars().all(|c| {
+                            c.is_ascii_lowercase() || c.is_ascii_digit() || ".-|".contains(c)
+                        })
+                }) {
+                    for value in values.split('|') {
+                        assert!(
+                            help_text.contains(value),
+                            "{page} shows --{flag} {value}, which `--help` does not name"
+                        );
+                    }
+                }
+            }
+            parsed += 1;
+            let runs_here = match &command {
+                Some(command) => READ_ONLY.contains(&command.as_str()),
+                // With no PATH it would walk the whole checkout.
+                None => {
+                    !words.iter().any(|word| word == "--compare")
+                        && words.iter().any(|word| !word.starts_with('-'))
+                }
+            } && words
+                .iter()
+                .skip(usize::from(command.is_some()))
+                .all(|word| {
+                    !is_placeholder(word)
+                        && word != "-"
+                    // `.` would walk the whole checkout, build output included.
+                    && word != "."
+                        && (word.starts_with('-')
+                            || !(word.contains('/') || word.contains('.'))
+                            || root()
+                                .join(word.split(':').next().unwrap_or_default())
+                                .exists())
+                });
+            if !runs_here || !ran.insert(words.clone()) {
+                continue;
+            }
+            // The inspector itself needs a terminal: draw its first screen instead.
+            let args: Vec<String> = match command {
+                Some(_) => words.clone(),
+                None => ["render", "--view", "handoff"]
+                    .into_iter()
+                    .map(str::to_owned)
+                    .chain(words.iter().cloned())
+                    .collect(),
+            };
+            let output = Command::new(bin())
+                .args(&args)
+                .current_dir(root())
+                .env("CI", "true")
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            // A fragment in prose (`check --format json`, `profile --previous`) leaves out the
+            // PATH or the value it is about.
+            if output.status.code() == Some(2)
+                && (stderr.contains("the following required arguments were not provided")
+                    || stderr.contains("a value is required for"))
+            {
+                ran.remove(&words);
+                continue;
+            }
+            assert!(
+                matches!(output.status.code(), Some(0 | 1)),
+                "{page}: `handoff-inspector {}` exited {:?}: {}",
+                words.join(" "),
+                output.status.code(),
+                stderr
+            );
+        }
+    }
+    assert!(
+        parsed > 60,
+        "only {parsed} commands found: the scan is broken"
+    );
+    for r in &ran {
+        eprintln!("RAN {}", r.join(" "));
+    }
+    assert!(ran.len() >= 10, "only {} commands ran: {ran:?}", ran.len());
 }

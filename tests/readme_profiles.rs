@@ -1,4 +1,4 @@
-//! The README's "Other handoff formats" section lists every profile rule row, and its rule
+//! docs/profiles.md (other handoff formats) lists every profile rule row, and its rule
 //! tables are exactly what the static tables generate. To refresh them after changing a
 //! table: `UPDATE_README=1 cargo test --test readme_profiles`.
 
@@ -10,7 +10,7 @@ const START: &str =
 const END: &str = "<!-- profile-tables:end -->";
 
 fn readme_path() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/profiles.md")
 }
 
 #[test]
@@ -18,10 +18,10 @@ fn readme_rule_tables_match_the_static_tables() {
     let readme = std::fs::read_to_string(readme_path()).unwrap();
     let start = readme
         .find(START)
-        .expect("README lacks the profile-tables start marker");
+        .expect("docs/profiles.md lacks the profile-tables start marker");
     let end = readme
         .find(END)
-        .expect("README lacks the profile-tables end marker");
+        .expect("docs/profiles.md lacks the profile-tables end marker");
     let generated = format!("{START}\n\n{}\n\n", rule_tables_markdown());
     let current = &readme[start..end];
     if current != generated && std::env::var_os("UPDATE_README").is_some() {
@@ -31,22 +31,18 @@ fn readme_rule_tables_match_the_static_tables() {
     }
     assert!(
         current == generated,
-        "README profile tables are stale; run UPDATE_README=1 cargo test --test readme_profiles"
+        "docs/profiles.md profile tables are stale; run UPDATE_README=1 cargo test --test readme_profiles"
     );
 }
 
 #[test]
 fn readme_lists_every_row_id_and_the_commands() {
-    let readme = std::fs::read_to_string(readme_path()).unwrap();
-    let section = readme
-        .split("## Other handoff formats")
-        .nth(1)
-        .expect("README lacks the section");
+    let section = std::fs::read_to_string(readme_path()).unwrap();
     for table in profiles::tables() {
         for row in table.rows {
             assert!(
                 section.contains(&format!("| {} |", row.id)),
-                "README lacks {}",
+                "docs/profiles.md lacks {}",
                 row.id
             );
         }
@@ -59,6 +55,6 @@ fn readme_lists_every_row_id_and_the_commands() {
         "--previous",
         "handoff-inspector formats",
     ] {
-        assert!(section.contains(flag), "README lacks {flag}");
+        assert!(section.contains(flag), "docs/profiles.md lacks {flag}");
     }
 }

@@ -128,12 +128,12 @@ fn committed_screenshots_match_what_the_code_draws() {
 }
 
 #[test]
-fn the_readme_shows_every_screenshot() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+fn the_inspector_page_shows_every_screenshot() {
+    let readme = std::fs::read_to_string(root().join("docs/inspector.md")).unwrap();
     for shot in SHOTS {
         assert!(
             readme.contains(&format!("screenshots/{}", shot.file)),
-            "README does not show {}",
+            "docs/inspector.md does not show {}",
             shot.file
         );
     }
@@ -162,8 +162,8 @@ fn the_compare_view_screenshot_matches_what_the_code_draws() {
         Some(drawn.as_str()),
         "run UPDATE_SCREENSHOTS=1 cargo test --test screenshots"
     );
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    assert!(readme.contains("screenshots/compare-view.svg"));
+    let page = std::fs::read_to_string(root().join("docs/diff.md")).unwrap();
+    assert!(page.contains("screenshots/compare-view.svg"));
     let width = buffer.area.width as usize;
     let cells: Vec<&str> = buffer.content().iter().map(|cell| cell.symbol()).collect();
     let text: String = cells.chunks(width).map(|row| row.concat() + "\n").collect();

@@ -34,7 +34,7 @@ pub enum PacketKind {
 
 /// One row of the kind table: the one place a kind's tag, name and evidence are written.
 /// `ls`, `explain`'s first line, `check` and every report format, the inspector, the help
-/// text and the README's kind table all read it.
+/// text and the kind table in docs/commands.md all read it.
 #[derive(Clone, Copy, Debug)]
 pub struct KindRow {
     pub kind: PacketKind,
@@ -150,7 +150,7 @@ pub const KIND_TABLE: [KindRow; 14] = [
     },
 ];
 
-/// The kind table as Markdown (the README's, which a test holds equal to this).
+/// The kind table as Markdown (docs/commands.md's, which a test holds equal to this).
 pub fn kind_table_markdown() -> String {
     let mut out = String::from("| kind | name | read as this kind on |\n|---|---|---|\n");
     for row in KIND_TABLE {
@@ -549,11 +549,11 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_shows_the_kind_table() {
-        let readme = include_str!("../../README.md");
+    fn the_commands_page_shows_the_kind_table() {
+        let readme = include_str!("../../docs/commands.md");
         assert!(
             readme.contains(&kind_table_markdown()),
-            "README.md's kind table differs from KIND_TABLE; it should read:\n{}",
+            "docs/commands.md's kind table differs from KIND_TABLE; it should read:\n{}",
             kind_table_markdown()
         );
     }

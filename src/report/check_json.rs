@@ -1,6 +1,6 @@
 //! `check --format json`: one JSON object, written as it streams:
 //! `{"format":…,"modes":[…],"packets":[` then one packet per line, then `],"summary":{…}}`.
-//! Field names are stable and documented in the README.
+//! Field names are stable and documented in docs/check.md.
 
 use super::tally::{Answer, CheckTally};
 use crate::a2a::Mode;

@@ -322,7 +322,7 @@ fn notes(report: &ProfileReport, out: &mut String) {
     }
 }
 
-/// Every profile rule table as Markdown (for the README; a test keeps them equal).
+/// Every profile rule table as Markdown (for docs/profiles.md; a test keeps them equal).
 pub fn rule_tables_markdown() -> String {
     let cell = |text: &str| {
         text.replace('|', "\\|")
@@ -331,7 +331,7 @@ pub fn rule_tables_markdown() -> String {
     };
     let mut out = String::new();
     for table in crate::profiles::tables() {
-        let _ = writeln!(out, "#### {} (`{}`)\n", table.name, table.id);
+        let _ = writeln!(out, "### {} (`{}`)\n", table.name, table.id);
         let _ = writeln!(
             out,
             "| id | row | fails when | result or exact message | a pass must not imply |"

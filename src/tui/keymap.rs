@@ -395,7 +395,7 @@ pub fn lookup(context: Context, event: &KeyEvent) -> Option<Command> {
         .map(|binding| binding.command)
 }
 
-/// The keymap as Markdown tables, one per context (for the README; a test keeps it current).
+/// The keymap as Markdown tables, one per context (for docs/inspector.md; a test keeps it current).
 pub fn keymap_markdown() -> String {
     let mut out = String::new();
     for context in [

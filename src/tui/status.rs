@@ -16,7 +16,7 @@ pub fn glyph(status: Status) -> &'static str {
     }
 }
 
-/// What each glyph says, for the help's legend and the README's (one definition for both).
+/// What each glyph says, for the help's legend and docs/inspector.md's (one definition for both).
 pub fn meaning(status: Status) -> &'static str {
     match status {
         Status::Conforms => "everything recorded matched and nothing was found",
@@ -46,10 +46,10 @@ pub const LEGEND_ROWS: [(Option<&str>, &[Status], Option<&str>); 3] = [
     (None, &[Status::NoGolden, Status::NotChecked], None),
 ];
 
-/// How a list group's header reads (README).
+/// How a list group's header reads (docs/inspector.md).
 pub const GROUP_LEGEND: &str = "A group's header gives its packet count, then `· N failing` (packets whose status is failing in the mode shown); an evidence bundle's group adds upstream's verdict, `✓ verified` or `✗ ERROR-CODE`.";
 
-/// The README's glyph table, generated from the same definitions as the help's legend.
+/// The glyph table in docs/inspector.md, generated from the same definitions as the help's legend.
 pub fn legend_markdown() -> String {
     let mut out = String::from("| glyph | status | meaning |\n|---|---|---|\n");
     for status in Status::ALL {

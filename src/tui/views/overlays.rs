@@ -42,7 +42,7 @@ pub fn help(scroll: u16, frame: &mut Frame, screen: Rect, theme: &Theme) {
     ] {
         panels.push(Line::from(Span::styled(note, theme.dim())));
     }
-    // The glyph legend, from the glyphs and labels every screen uses (the README's table
+    // The glyph legend, from the glyphs and labels every screen uses (docs/inspector.md's table
     // adds each one's meaning from the same definitions).
     for line in crate::tui::status::LEGEND_ROWS {
         let mut spans = Vec::new();
