@@ -638,3 +638,144 @@ fn every_command_in_the_pages_is_parsed_and_run_where_it_can() {
     }
     assert!(ran.len() >= 10, "only {} commands ran: {ran:?}", ran.len());
 }
+
+/// One `$ ` command of a transcript and the output the page shows under it.
+struct Step {
+    command: String,
+    shown: Vec<String>,
+}
+
+/// A page's transcripts (shell blocks with `$ ` lines), in order, and the scripts it writes out
+/// for them (a Python block whose first line is `# NAME.py ...`).
+fn transcript(text: &str) -> (Vec<Step>, Vec<(String, String)>) {
+    let (_, blocks) = split_fences(text);
+    let mut steps: Vec<Step> = Vec::new();
+    let mut files = Vec::new();
+    for (info, lines) in blocks {
+        if info == "python" {
+            let name = lines
+                .first()
+                .and_then(|line| line.strip_prefix("# "))
+                .and_then(|line| line.split_whitespace().next())
+                .filter(|name| name.ends_with(".py"));
+            if let Some(name) = name {
+                files.push((name.to_owned(), lines.join("\n") + "\n"));
+            }
+            continue;
+        }
+        if info != "sh" || !lines.iter().any(|line| line.starts_with("$ ")) {
+            continue;
+        }
+        for line in lines {
+            match line.strip_prefix("$ ") {
+                Some(command) => steps.push(Step {
+                    command: command.to_owned(),
+                    shown: Vec::new(),
+                }),
+                None => steps.last_mut().unwrap().shown.push(line),
+            }
+        }
+    }
+    (steps, files)
+}
+
+/// The walkthroughs run as written, in a scratch directory that sees the repository's
+/// `fixtures/` and `tests/`, with `handoff-inspector` on PATH and `/tmp/` standing for the
+/// scratch directory: each command's standard output is what the page shows under it (in
+/// order, around a `...` line that stands for lines left out), and a command that opens the
+/// inspector draws its first screen instead (`render`), which must succeed.
+#[test]
+fn every_walkthrough_prints_what_its_page_shows() {
+    let subcommands = subcommands();
+    let mut walked = 0;
+    for page in pages() {
+        let (steps, files) = transcript(&read(&page));
+        if steps.is_empty() {
+            continue;
+        }
+        walked += 1;
+        let name = page.replace(['/', '.'], "-");
+        let work = std::env::temp_dir().join(format!("docs-walk-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&work);
+        std::fs::create_dir_all(work.join("bin")).unwrap();
+        std::os::unix::fs::symlink(bin(), work.join("bin/handoff-inspector")).unwrap();
+        for linked in ["fixtures", "tests"] {
+            std::os::unix::fs::symlink(root().join(linked), work.join(linked)).unwrap();
+        }
+        for (file, text) in &files {
+            std::fs::write(work.join(file), text).unwrap();
+        }
+        let scratch = format!("{}/", work.display());
+        let mut script = String::new();
+        for (index, step) in steps.iter().enumerate() {
+            let mut command = step.command.replace("/tmp/", &scratch);
+            let words = shell_words(command.split(" #").next().unwrap_or_default());
+            let opens_inspector = words.first().is_some_and(|w| w == "handoff-inspector")
+                && words
+                    .get(1)
+                    .is_some_and(|w| !w.starts_with('-') && !subcommands.contains(w));
+            if opens_inspector {
+                let args = words[1..].join(" ");
+                command = format!(
+                    "handoff-inspector render --view handoff {args} > /dev/null || echo '@@failed: {}'",
+                    step.command
+                );
+            }
+            script.push_str(&format!("echo '@@step {index}'\n{command}\n"));
+        }
+        let path = format!(
+            "{}:{}",
+            work.join("bin").display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        // `CI=""` lets bless write, as the goldens page says: here, in the scratch directory only.
+        let output = Command::new("bash")
+            .arg("-c")
+            .arg(&script)
+            .current_dir(&work)
+            .env("PATH", path)
+            .env("CI", "")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout).replace(&scratch, "/tmp/");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stdout.contains("@@failed"), "{page}: {stdout}\n{stderr}");
+        let mut printed: Vec<Vec<&str>> = Vec::new();
+        for line in stdout.lines() {
+            if line.starts_with("@@step ") {
+                printed.push(Vec::new());
+            } else if let Some(current) = printed.last_mut() {
+                current.push(line.trim_end());
+            }
+        }
+        assert_eq!(printed.len(), steps.len(), "{page}: {stdout}\n{stderr}");
+        for (step, printed) in steps.iter().zip(&printed) {
+            if step.shown.is_empty() {
+                continue;
+            }
+            let shown: Vec<&str> = step.shown.iter().map(|line| line.trim_end()).collect();
+            let agrees = if shown.contains(&"...") {
+                // The lines shown, in order, with anything between them where `...` stands.
+                let mut rest = printed.iter();
+                shown
+                    .iter()
+                    .filter(|line| **line != "...")
+                    .all(|line| rest.any(|printed| printed == line))
+            } else {
+                &shown == printed
+            };
+            assert!(
+                agrees,
+                "{page}: `$ {}` printed\n{}\nbut the page shows\n{}\n(stderr: {stderr})",
+                step.command,
+                printed.join("\n"),
+                shown.join("\n")
+            );
+        }
+        let _ = std::fs::remove_dir_all(&work);
+    }
+    assert!(
+        walked >= 3,
+        "only {walked} pages with walkthroughs found: the scan is broken"
+    );
+}
