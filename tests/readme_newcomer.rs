@@ -779,3 +779,119 @@ fn every_walkthrough_prints_what_its_page_shows() {
         "only {walked} pages with walkthroughs found: the scan is broken"
     );
 }
+
+/// The part of `text` under `heading`, up to the next heading of that level.
+fn section<'a>(text: &'a str, heading: &str) -> &'a str {
+    let level = heading.split(' ').next().unwrap_or_default();
+    text.split(&format!("\n{heading}\n"))
+        .nth(1)
+        .and_then(|rest| rest.split(&format!("\n{level} ")).next())
+        .unwrap_or_else(|| panic!("ARCHITECTURE.md lacks {heading}"))
+}
+
+/// ARCHITECTURE.md stays a true map: a row for every module src/lib.rs declares, every
+/// subcommand and every inspector tab with the files it runs through, the invariants and the
+/// "where to add" entries issue 25 asks for, and every source file it names exists.
+#[test]
+fn the_architecture_map_names_what_exists() {
+    let map = read("ARCHITECTURE.md");
+    let modules = section(&map, "## Modules (bottom to top)");
+    let lib = read("src/lib.rs");
+    let declared: Vec<&str> = lib
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("pub mod "))
+        .map(|name| name.trim_end_matches(';'))
+        .collect();
+    assert!(declared.len() > 10, "src/lib.rs declares {declared:?}");
+    for module in declared {
+        assert!(
+            modules.contains(&format!("| `{module}/` |"))
+                || modules.contains(&format!("| `{module}.rs` |")),
+            "ARCHITECTURE.md's module table has no row for `{module}`"
+        );
+    }
+    let commands = section(&map, "## Commands and the files they run through");
+    for command in subcommands() {
+        assert!(
+            commands.contains(&format!("`{command}`")),
+            "ARCHITECTURE.md does not map the `{command}` command"
+        );
+    }
+    let tabs = section(&map, "## Inspector tabs");
+    let keymap = handoff_inspector::tui::keymap::keymap_markdown();
+    let mut tab_count = 0;
+    for line in keymap.lines() {
+        let Some(rest) = line.strip_prefix("| `") else {
+            continue;
+        };
+        let (key, rest) = rest.split_once("` | ").unwrap_or_default();
+        let Some((name, _)) = rest.split_once(" tab") else {
+            continue;
+        };
+        if key.len() == 1 && key.as_bytes()[0].is_ascii_digit() {
+            tab_count += 1;
+            assert!(
+                tabs.contains(&format!("| {key} {name} |")),
+                "ARCHITECTURE.md's tab map lacks tab {key} {name}"
+            );
+        }
+    }
+    assert_eq!(tab_count, 8, "the keymap's tabs: {keymap}");
+    let invariants = section(&map, "## Invariants").to_lowercase();
+    for invariant in ["one input door", "terminal-safe", "one classifier", "`ci`"] {
+        assert!(
+            invariants.contains(invariant),
+            "ARCHITECTURE.md's invariants lack {invariant:?}"
+        );
+    }
+    let where_to_add = section(&map, "## Where to add").to_lowercase();
+    for what in ["a profile", "a migration step", "tab", "a report format"] {
+        assert!(
+            where_to_add.contains(what),
+            "ARCHITECTURE.md does not say where to add {what}"
+        );
+    }
+    // Every file or directory it names in backticks exists: under src/ (named from src/ or
+    // from its module, `views/raw.rs`) or from the repository's root.
+    let mut files = Vec::new();
+    let mut pending = vec![root().join("src")];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let relative = path
+                .strip_prefix(root())
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_owned();
+            if path.is_dir() {
+                files.push(format!("{relative}/"));
+                pending.push(path);
+            } else {
+                files.push(relative);
+            }
+        }
+    }
+    let mut named = 0;
+    for span in code_spans(&split_fences(&map).0) {
+        for word in span.split([' ', ',', '(', ')']) {
+            let is_source = word.ends_with(".rs") || (word.ends_with('/') && word.len() > 1);
+            if !is_source || word.contains('*') || word.chars().any(|c| c.is_ascii_uppercase()) {
+                continue;
+            }
+            named += 1;
+            let exists = root().join(word).exists()
+                || files
+                    .iter()
+                    .any(|file| file == word || file.ends_with(&format!("/{word}")));
+            assert!(
+                exists,
+                "ARCHITECTURE.md names `{word}`, which is not in the repository"
+            );
+        }
+    }
+    assert!(
+        named > 50,
+        "only {named} file names found in ARCHITECTURE.md"
+    );
+}
