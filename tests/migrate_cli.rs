@@ -807,6 +807,42 @@ fn forced_readings_settle_what_the_shape_cannot_tell() {
     assert!(stderr(&told).contains("nothing differs between v0.3 and v1.0"));
     let unknown = migrate_stdin(&["--kind", "no-such-kind"], part);
     assert_eq!(unknown.status.code(), Some(2));
+    // The classifier's forced reading (`--as a2a-1.0`) is the same hint as `--from 1.0`:
+    // `explain` detects what `migrate --from` detects, and migrates it the same way.
+    let path = write_temp(&json!({"jsonrpc": "2.0", "id": 1, "result": null}));
+    let explained = run_path(&["explain", "--as", "a2a-1.0"], &path);
+    let text = String::from_utf8_lossy(&explained.stdout);
+    assert!(
+        text.contains("detected: A2A v1.0 JSON-RPC response"),
+        "{text}"
+    );
+    assert!(
+        text.contains("nothing differs between v0.3 and v1.0"),
+        "{text}"
+    );
+    let path = write_temp(&json!({"artifactId": "a", "parts": [{"data": {"k": 1}}]}));
+    let explained = run_path(&["explain", "--as", "a2a-0.3"], &path);
+    let text = String::from_utf8_lossy(&explained.stdout);
+    assert!(text.contains("detected: A2A v0.3 Artifact"), "{text}");
+}
+
+#[test]
+fn reverse_migrates_the_inner_object_of_a_wrapped_result() {
+    // ProtoJSON left the empty parts out: only the wrapper member says it is a Message.
+    let input = br#"{"jsonrpc": "2.0", "id": 1, "result": {"message": {"messageId": "m", "role": "ROLE_USER"}}}"#;
+    let output = migrate_stdin(&["--to", "0.3"], input);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout_json(&output)["result"],
+        json!({"kind": "message", "messageId": "m", "role": "user", "parts": []})
+    );
+    let event = br#"{"statusUpdate": {"status": {"state": "TASK_STATE_WORKING"}}}"#;
+    let output = migrate_stdin(&["--to", "0.3"], event);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let result = stdout_json(&output);
+    assert_eq!(result["kind"], "status-update");
+    assert_eq!(result["status"]["state"], "working");
+    assert_eq!(result["taskId"], "");
 }
 
 #[test]

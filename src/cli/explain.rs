@@ -164,7 +164,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 (report.conforms(), written)
             }
             (Ok(value), kind) if kind.is_a2a_object() => {
-                let hints = crate::migrate::Hints::from_file_name(packet.source.file_name());
+                let hints = crate::corpus::migration_hints(packet.source.file_name());
                 let detection = match crate::migrate::detect_with(value, &hints) {
                     Ok(detection) => detection,
                     Err(why) => {

@@ -450,10 +450,21 @@ pub fn migration_reading(
         PacketKind::A2aV10 => Direction::Reverse,
         _ => return None,
     };
-    Some((
-        direction,
-        crate::migrate::Hints::from_file_name(source.file_name()),
-    ))
+    Some((direction, migration_hints(source.file_name())))
+}
+
+/// The hints every face hands the one detection for a packet: its file name's (a
+/// migration's expected output), and the version `--as a2a-0.3` / `--as a2a-1.0` forces, so
+/// that a forced reading is the same reading in `ls`, `check`, `explain` and the inspector
+/// as `migrate --from` is in `migrate`.
+pub fn migration_hints(file_name: Option<&str>) -> crate::migrate::Hints {
+    let hints = crate::migrate::Hints::from_file_name(file_name);
+    let version = match super::forced_reading() {
+        Some(PacketKind::A2aV03) => crate::migrate::Version::V0_3,
+        Some(PacketKind::A2aV10) => crate::migrate::Version::V1_0,
+        _ => return hints,
+    };
+    hints.forced(None, Some(version))
 }
 
 fn count(audit: &Audit, severity: Severity) -> u32 {

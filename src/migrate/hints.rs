@@ -27,7 +27,9 @@ impl VersionHint {
     /// Why the detection took this version, for its reasons.
     pub fn why(&self) -> String {
         match &self.source {
-            HintSource::Forced => format!("version {} forced (`--from`)", self.version.label()),
+            HintSource::Forced => {
+                format!("version {} forced (`--from`, `--as`)", self.version.label())
+            }
             HintSource::FileName(name) => format!(
                 "version {}: the file name {} marks it as a migration's expected {} output",
                 self.version.label(),

@@ -35,13 +35,32 @@ fn unwrap_at(
     if !members.contains(&member) {
         return None;
     }
-    let inner = obj
+    let mut inner = obj
         .get_mut(key)
         .and_then(Value::as_object_mut)
         .and_then(|wrapper| wrapper.remove(member))?;
+    discriminate(&mut inner, member);
     obj.insert(key.to_owned(), inner);
     ctx.changed(Some(at.key(key).key(member)), Some(at.key(key)));
     Some(member)
+}
+
+/// Writes the v0.3 `kind` of an unwrapped object: the wrapper member was the only thing
+/// that said what it is, and an object whose empty members ProtoJSON left out (a Message
+/// without parts, a Task without id) has no shape that says it again. v0.3 requires
+/// `kind` on all four, so the later add-kind steps find it done.
+fn discriminate(inner: &mut Value, member: &str) {
+    let kind = match member {
+        "task" => "task",
+        "message" => "message",
+        "statusUpdate" => "status-update",
+        "artifactUpdate" => "artifact-update",
+        _ => return,
+    };
+    if let Some(obj) = inner.as_object_mut() {
+        obj.entry("kind")
+            .or_insert_with(|| Value::String(kind.to_owned()));
+    }
 }
 
 pub fn send_result_unwrap(doc: &mut Value, ctx: &mut StepCtx<'_>) {
@@ -63,7 +82,8 @@ pub fn webhook_body_unwrap(doc: &mut Value, ctx: &mut StepCtx<'_>) {
     let inner = doc
         .as_object_mut()
         .and_then(|wrapper| wrapper.remove(member));
-    if let Some(inner) = inner {
+    if let Some(mut inner) = inner {
+        discriminate(&mut inner, member);
         *doc = inner;
         ctx.changed(Some(JsonPath::root().key(member)), Some(JsonPath::root()));
         if member != "task" {
