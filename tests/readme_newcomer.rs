@@ -506,9 +506,13 @@ fn every_command_in_the_pages_is_parsed_and_run_where_it_can() {
                     let exists = match kind {
                         "bench" => manifest.contains(&format!("[[bench]]\nname = \"{name}\"")),
                         "example" => root().join(format!("examples/{name}.rs")).exists(),
+                        // A test target is declared, or (unless autotests are off) found
+                        // by cargo as tests/NAME.rs or tests/NAME/main.rs.
                         _ => {
                             manifest.contains(&format!("[[test]]\nname = \"{name}\""))
-                                || root().join(format!("tests/{name}.rs")).exists()
+                                || (!manifest.contains("autotests = false")
+                                    && (root().join(format!("tests/{name}.rs")).exists()
+                                        || root().join(format!("tests/{name}/main.rs")).exists()))
                         }
                     };
                     assert!(
