@@ -899,3 +899,70 @@ fn the_architecture_map_names_what_exists() {
         "only {named} file names found in ARCHITECTURE.md"
     );
 }
+
+/// docs/check.md documents what `check --format json` writes: a status-table row for every
+/// status, every finding kind, every packet field and every summary field it counts, read from
+/// a real run over the fixtures (zeros included, so every status and finding kind is there).
+#[test]
+fn the_check_page_documents_every_status_finding_and_field() {
+    let output = Command::new(bin())
+        .args(["check", "--format", "json", "fixtures"])
+        .current_dir(root())
+        .env("CI", "true")
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let page = read("docs/check.md");
+    let keys = |value: &serde_json::Value| -> Vec<String> {
+        value
+            .as_object()
+            .map(|object| object.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    let statuses = keys(&report["summary"]["by_status"]);
+    assert!(statuses.len() >= 7, "{statuses:?}");
+    for status in statuses {
+        assert!(
+            page.contains(&format!("| `{status}` |")),
+            "docs/check.md's status table lacks `{status}`"
+        );
+    }
+    let findings = keys(&report["summary"]["by_finding"]);
+    assert!(findings.len() >= 14, "{findings:?}");
+    for finding in findings {
+        assert!(
+            page.contains(&format!("`{finding}`")),
+            "docs/check.md does not name the finding kind `{finding}`"
+        );
+    }
+    let mut fields = BTreeSet::new();
+    for packet in report["packets"].as_array().unwrap() {
+        fields.extend(keys(packet));
+    }
+    for field in fields {
+        assert!(
+            page.contains(&format!("`packets[].{field}`"))
+                || page.contains(&format!("`packets[].{field}[]`")),
+            "docs/check.md's JSON table lacks packets[].{field}"
+        );
+    }
+    for field in keys(&report["summary"]) {
+        assert!(
+            [
+                format!("`summary.{field}`"),
+                format!("`summary.{field}[]`"),
+                format!("`summary.{field}.")
+            ]
+            .iter()
+            .any(|name| page.contains(name))
+                || page.contains(&format!("`.{field}`")),
+            "docs/check.md's JSON table lacks summary.{field}"
+        );
+    }
+    for field in keys(&report) {
+        assert!(
+            page.contains(&format!("\"{field}\"")),
+            "docs/check.md lacks the top-level {field}"
+        );
+    }
+}
