@@ -220,7 +220,8 @@ fn colour_carries_meaning_and_no_color_drops_it() {
     assert_eq!(buffer[(x, y)].fg, Color::Yellow);
     assert!(buffer[(x, y)].modifier.contains(Modifier::BOLD));
     let (x, y) = find(buffer, "· N1").unwrap();
-    assert_eq!(buffer[(x, y)].fg, Color::DarkGray);
+    assert_eq!(buffer[(x, y)].fg, Color::Reset);
+    assert!(buffer[(x, y)].modifier.contains(Modifier::DIM));
     // The selected list row is reversed, so it shows without colour too.
     let y = 2 + (app.selected - app.list_offset) as u16;
     assert!(buffer[(3, y)].modifier.contains(Modifier::REVERSED));
@@ -237,6 +238,51 @@ fn colour_carries_meaning_and_no_color_drops_it() {
         .all(|cell| cell.fg == Color::Reset && cell.bg == Color::Reset));
     let (x, y) = find(buffer, "● P").unwrap();
     assert!(buffer[(x, y)].modifier.contains(Modifier::BOLD));
+}
+
+/// Every drawn character, on every tab and overlay, is in the default foreground or one of the
+/// colours 16-colour themes tune for their own background: never ANSI 8 (Solarized Dark's
+/// background), 0, 7, 15 or blue. Backgrounds stay the terminal's own.
+#[test]
+fn text_colours_are_readable_on_light_and_dark_themes() {
+    use handoff_inspector::tui::theme::Theme;
+    let check = |app: &App, what: &str| {
+        for (width, height) in [(80, 24), (120, 40)] {
+            let terminal = draw(app, width, height);
+            let buffer = terminal.backend().buffer();
+            for (index, cell) in buffer.content().iter().enumerate() {
+                if cell.symbol().trim().is_empty() {
+                    continue;
+                }
+                let (x, y) = buffer.pos_of(index);
+                assert!(
+                    Theme::readable_text_colour(cell.fg),
+                    "{what} at {width}x{height}: {:?} in {:?} at ({x}, {y})",
+                    cell.symbol(),
+                    cell.fg
+                );
+                assert_eq!(cell.bg, Color::Reset, "{what}: background at ({x}, {y})");
+            }
+        }
+    };
+    for (corpus, packet) in [
+        ("fixtures/a2a", "happy_task_requested.json"),
+        ("fixtures/a2a", "negative_missing_task_id.json"),
+        ("fixtures/migrate", "task.v03.jsonrpc.json"),
+        ("fixtures/profiles", "uaix"),
+    ] {
+        let mut app = app_on(corpus, true);
+        select(&mut app, packet);
+        for (index, tab) in Tab::ALL.iter().enumerate() {
+            press(&mut app, KeyCode::Char(char::from(b'1' + index as u8)));
+            check(&app, &format!("{packet} {tab:?}"));
+        }
+        for overlay in ["?", "f", "w"] {
+            keys(&mut app, overlay);
+            check(&app, &format!("{packet} overlay {overlay}"));
+            press(&mut app, KeyCode::Esc);
+        }
+    }
 }
 
 #[test]

@@ -1,5 +1,12 @@
 //! One theme: a restrained palette where colour repeats what a glyph or word already says,
 //! so that NO_COLOR (or `--color never`) loses nothing but colour.
+//!
+//! Text is drawn only in the default foreground or in red, green, yellow, cyan and magenta:
+//! 16-colour themes tune those for their own background. Black, white and the two greys
+//! (ANSI 0, 7, 8, 15) and blue are left out, because some popular theme paints each of them
+//! in (or near) its background: ANSI 8 is Solarized Dark's background colour, ANSI 7 nearly
+//! Solarized Light's. Secondary text is the default foreground made dim, which every theme
+//! draws between its foreground and background (and a terminal without dim draws plainly).
 
 use super::status::Status;
 use ratatui::style::{Color, Modifier, Style};
@@ -26,12 +33,17 @@ impl Theme {
         Style::new()
     }
 
+    /// Secondary text (evidence, descriptions, unmatched rows): the default foreground, dim.
     pub fn dim(&self) -> Style {
-        if self.color {
-            Style::new().fg(Color::DarkGray)
-        } else {
-            Style::new().add_modifier(Modifier::DIM)
-        }
+        Style::new().add_modifier(Modifier::DIM)
+    }
+
+    /// Whether `color` is one of the colours text may be drawn in (see the module note).
+    pub fn readable_text_colour(color: Color) -> bool {
+        matches!(
+            color,
+            Color::Reset | Color::Red | Color::Green | Color::Yellow | Color::Cyan | Color::Magenta
+        )
     }
 
     pub fn title(&self) -> Style {
