@@ -11,7 +11,7 @@ binary, and the bound the README states (64 MiB + 4x the input for the pathologi
     scripts/memory_cases.py --only parts60k BIN...
 
 Exit codes of the commands are shown, not judged: these inputs are meant to be refused or
-flagged. Keep the shapes in step with tests/hostile_input.rs (which runs scaled-down copies).
+flagged. Keep the shapes in step with tests/hostile/input.rs (which runs scaled-down copies).
 """
 
 import argparse

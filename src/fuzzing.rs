@@ -1,5 +1,5 @@
 //! The bodies of the fuzz targets (`fuzz/fuzz_targets/*.rs` call these), kept in the library
-//! so `tests/fuzz_replay.rs` replays every committed corpus and crash on the stable toolchain.
+//! so `tests/hostile/fuzz_replay.rs` replays every committed corpus and crash on the stable toolchain.
 //! Each body panics only when the code under test breaks a promise: a panic inside it, or an
 //! output that does not hold (e.g. a conversion line that is not JSON).
 

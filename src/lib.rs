@@ -11,7 +11,7 @@ pub mod bundle;
 pub mod compare;
 pub mod corpus;
 pub mod freeze;
-/// Fuzz target bodies (see fuzz/README.md); replayed by tests/fuzz_replay.rs.
+/// Fuzz target bodies (see fuzz/README.md); replayed by tests/hostile/fuzz_replay.rs.
 pub mod fuzzing;
 pub mod golden;
 pub mod input;

@@ -4,7 +4,7 @@
 //! the tree"; anything else (`None`) goes to the slow path (strict pre-check + serde_json),
 //! which decides and words the error as upstream does. So the fast path can only be wrong by
 //! accepting what the slow path would refuse: it must be at least as strict, which the tests
-//! and `tests/bundle_tampered.rs` check, and `fast_and_slow_agree` compares both on edge lines.
+//! and `tests/bundle/tampered.rs` check, and `fast_and_slow_agree` compares both on edge lines.
 //!
 //! One job a file: `parse` (the entry points and the parser's state), `node` (the tree),
 //! `scan` (the primitives: whitespace, literals, numbers, strings), `value` (the general

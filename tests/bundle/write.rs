@@ -1,9 +1,7 @@
 //! `bundle`: what it writes verifies, is deterministic, matches upstream's writer byte for
 //! byte for the same events, and never replaces a file without --force.
 
-mod common_bin;
-
-use common_bin::run;
+use crate::common::run;
 use handoff_inspector::bundle::{open_path, Limits};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -79,7 +77,7 @@ fn written_bundle_verifies_with_the_hand_computed_run_root() {
 #[test]
 fn raw_packets_are_converted_and_the_output_is_deterministic() {
     let dir = tempfile::tempdir().unwrap();
-    let fixtures = common_bin::fixtures().join("a2a");
+    let fixtures = crate::common::fixtures().join("a2a");
     let first = dir.path().join("a.tar.gz");
     let second = dir.path().join("b.tar.gz");
     let one = run(&["bundle", "--out", s(&first), s(&fixtures)]);
@@ -128,7 +126,7 @@ fn never_replaces_a_file_without_force_and_leaves_no_temporary_file() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.tar.gz");
     std::fs::write(&out, b"keep me").unwrap();
-    let packet = common_bin::a2a("happy_task_requested");
+    let packet = crate::common::a2a("happy_task_requested");
     let refused = run(&["bundle", "--out", s(&out), s(&packet)]);
     assert_eq!(refused.code, 2);
     assert!(refused.stderr.contains("--force"), "{}", refused.stderr);
@@ -136,7 +134,7 @@ fn never_replaces_a_file_without_force_and_leaves_no_temporary_file() {
     let forced = run(&["bundle", "--force", "--out", s(&out), s(&packet)]);
     assert_eq!(forced.code, 0, "{}", forced.stderr);
     assert_eq!(run(&["verify", s(&out)]).code, 0);
-    assert_eq!(common_bin::dir_names(dir.path()), vec!["out.tar.gz"]);
+    assert_eq!(crate::common::dir_names(dir.path()), vec!["out.tar.gz"]);
 
     let colon = run(&[
         "bundle",
@@ -148,5 +146,5 @@ fn never_replaces_a_file_without_force_and_leaves_no_temporary_file() {
     ]);
     assert_eq!(colon.code, 2);
     assert!(colon.stderr.contains("RunIdHasNoColon"), "{}", colon.stderr);
-    assert_eq!(common_bin::dir_names(dir.path()), vec!["out.tar.gz"]);
+    assert_eq!(crate::common::dir_names(dir.path()), vec!["out.tar.gz"]);
 }

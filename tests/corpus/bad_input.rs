@@ -2,8 +2,7 @@
 //! with a clear reason, the rest of the corpus is still checked, nothing hangs and nothing is
 //! written.
 
-mod common_bin;
-use common_bin::{dir_names, run};
+use crate::common::{dir_names, run};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fs;

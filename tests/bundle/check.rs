@@ -3,8 +3,7 @@
 //! re-sealed edit upstream's verifier accepts, `ls`/`explain`/`digest` on a bundle and on
 //! BUNDLE:SEQ agreeing on one verdict.
 
-mod common_bin;
-use common_bin::{a2a, run, run_env};
+use crate::common::{a2a, run, run_env};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -15,7 +14,7 @@ fn data(name: &str) -> PathBuf {
 }
 
 /// `bless` as a person runs it: CI (which may be set around the test suite) refuses to write.
-fn bless(dir: &Path) -> common_bin::Run {
+fn bless(dir: &Path) -> crate::common::Run {
     run_env(&["bless", &s(dir)], &[("CI", None)])
 }
 
@@ -431,7 +430,7 @@ fn lint_rules_agree_with_upstreams_lint_on_every_sample() {
 /// unestablished instead of what verifying shows.
 #[test]
 fn a_rejected_bundles_lint_is_not_evaluated() {
-    let tampered = common_bin::fixtures().join("bundles/neg-tampered-event-hash.tar.gz");
+    let tampered = crate::common::fixtures().join("bundles/neg-tampered-event-hash.tar.gz");
     let out = run(&["explain", &s(&tampered)]);
     assert_eq!(out.code, 1, "{}", out.stderr);
     let tail: Vec<&str> = out.stdout.lines().rev().take(2).collect();
@@ -453,7 +452,7 @@ fn a_rejected_bundles_lint_is_not_evaluated() {
     let (_, report) = check_json(&[&s(&tampered)]);
     assert!(report["packets"][0]["bundle"]["lint"].is_null());
     // A verified bundle keeps its rules.
-    let valid = common_bin::fixtures().join("bundles/a2a-ten-events.tar.gz");
+    let valid = crate::common::fixtures().join("bundles/a2a-ten-events.tar.gz");
     let out = run(&["explain", &s(&valid)]);
     assert!(
         out.stdout.contains("  A2A-001     pass  ("),
@@ -502,7 +501,7 @@ fn unreadable_bundles_are_a_verdict_not_a_crash() {
 /// and Q5.
 #[test]
 fn a_bundles_own_events_support_q4_and_q5() {
-    let bundle = common_bin::fixtures().join("bundles/a2a-ten-events.tar.gz");
+    let bundle = crate::common::fixtures().join("bundles/a2a-ten-events.tar.gz");
     let out = run(&["check", "--format", "markdown", &s(&bundle)]);
     let row = |id: &str| {
         out.stdout

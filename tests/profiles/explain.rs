@@ -1,7 +1,6 @@
 //! `explain` routes master/sub, ContextCore and UAIX packets to their profile's rule table.
 
-mod common_bin;
-use common_bin::{fixtures, run};
+use crate::common::{fixtures, run};
 
 fn profile_fixture(path: &str) -> String {
     fixtures()
@@ -125,7 +124,7 @@ fn check_reports_mixed_a2a_versions() {
 /// row cannot read as if the violation happened.
 #[test]
 fn violation_rows_say_the_question_and_the_answer() {
-    let run = common_bin::run(&["explain", &profile_fixture("ahc/bad-types-everywhere.json")]);
+    let run = crate::common::run(&["explain", &profile_fixture("ahc/bad-types-everywhere.json")]);
     let v1 = run
         .stdout
         .lines()

@@ -5,10 +5,7 @@
 //! the state invariants and that no control character reached the screen; a panic anywhere
 //! fails the case.
 
-mod common_bin;
-mod common_screen;
-
-use common_screen::screen_text;
+use crate::common::screen::screen_text;
 use handoff_inspector::corpus::CheckOptions;
 use handoff_inspector::tui::drive::{steps_from_bytes, Driver, Step};
 use handoff_inspector::tui::keymap::KEYMAP;
@@ -208,7 +205,7 @@ fn files_removed_and_added_under_the_selection() {
 /// The reported crash through the real binary: `j` then `r` in a headless render.
 #[test]
 fn render_after_j_and_reload_exits_zero() {
-    let run = common_bin::run(&[
+    let run = crate::common::run(&[
         "render",
         "--view",
         "handoff",

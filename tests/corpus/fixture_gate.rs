@@ -2,8 +2,7 @@
 //! negative of any kind (a profile negative, a migration negative, an audited payload) fails
 //! it, naming the file and the field that changed.
 
-mod common_bin;
-use common_bin::{fixtures, run};
+use crate::common::{fixtures, run};
 use std::fs;
 use std::path::Path;
 
@@ -20,7 +19,7 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-fn gate(root: &Path) -> common_bin::Run {
+fn gate(root: &Path) -> crate::common::Run {
     run(&["check", "--require-golden", &root.to_string_lossy()])
 }
 

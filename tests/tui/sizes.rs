@@ -2,9 +2,7 @@
 //! snapshots of the real screen; and at 80x24 every packet of the fixtures is told apart in
 //! the list and the active tab's label is visible.
 
-mod common_screen;
-
-use common_screen::screen_text_trimmed as text;
+use crate::common::screen::screen_text_trimmed as text;
 use handoff_inspector::corpus::CheckOptions;
 use handoff_inspector::tui::app::{ListRow, Tab};
 use handoff_inspector::tui::drive::{Driver, Step};

@@ -4,9 +4,7 @@
 //! case needs it) with a hand-made tar and gzip, and `verify --format json` must give the
 //! code and step (or pass). Bad archives must give a verdict or a load error, never a panic.
 
-mod common_bin;
-
-use common_bin::run;
+use crate::common::run;
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use handoff_inspector::bundle::hash::{run_root, sha256_text};

@@ -1,8 +1,7 @@
 //! `ls`, `check`, `bless` and `derive` through the real binary: formats, exit codes, golden
 //! drift with its diff, the manifest's safety rules, and the derive + bless + check round trip.
 
-mod common_bin;
-use common_bin::{a2a, copy_files, dir_names, fixtures, run, run_env, run_in, Run};
+use crate::common::{a2a, copy_files, dir_names, fixtures, run, run_env, run_in, Run};
 use serde_json::Value;
 use std::fs;
 use std::path::Path;

@@ -1,8 +1,7 @@
 //! Every K1-A row and every conversion-table row, exercised through `explain --format json`
 //! on the bundled fixtures. Each test names the row it guards.
 
-mod common_bin;
-use common_bin::{a2a, run};
+use crate::common::{a2a, run};
 use serde_json::Value;
 
 fn explain(fixture: &str, mode: &str, extra: &[&str]) -> Value {
@@ -401,7 +400,7 @@ fn hostile_strings_never_reach_the_terminal_raw() {
 
 #[test]
 fn canonical_examples_audit_clean_and_broken_payloads_are_named() {
-    let path = common_bin::fixtures().join("a2a/happy_task_requested.strict.payload.json");
+    let path = crate::common::fixtures().join("a2a/happy_task_requested.strict.payload.json");
     let clean = run(&["explain", "--format", "json", &path.to_string_lossy()]);
     assert_eq!(clean.code, 0, "{}", clean.stdout);
     assert_eq!(clean.json_lines()[0]["findings"], serde_json::json!([]));

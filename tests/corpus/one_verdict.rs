@@ -2,8 +2,7 @@
 //! `explain` and `digest` agree on what it is, and each prints the shape documented for
 //! that kind.
 
-mod common_bin;
-use common_bin::{fixtures, run};
+use crate::common::{fixtures, run};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -226,7 +225,7 @@ fn explain_names_every_kind_as_ls_does() {
 fn as_kind_forces_one_reading_on_every_command() {
     let dir = tempfile::tempdir().unwrap();
     let raw = dir.path().join("capture.json");
-    std::fs::copy(common_bin::a2a("happy_task_requested"), &raw).unwrap();
+    std::fs::copy(crate::common::a2a("happy_task_requested"), &raw).unwrap();
     let file = raw.to_string_lossy().into_owned();
     let root = dir.path().to_string_lossy().into_owned();
 

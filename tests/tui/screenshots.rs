@@ -1,6 +1,6 @@
 //! The committed screenshots in `screenshots/` are exactly what the code draws. After a
 //! deliberate change to a screen, regenerate them with
-//! `UPDATE_SCREENSHOTS=1 cargo test --test screenshots` and look at the result.
+//! `UPDATE_SCREENSHOTS=1 cargo test --test tui screenshots::` and look at the result.
 
 use handoff_inspector::a2a::Mode;
 use handoff_inspector::tui::render::{render, RenderSpec, View};
@@ -124,7 +124,7 @@ fn committed_screenshots_match_what_the_code_draws() {
             stale.push(shot.file);
         }
     }
-    assert!(stale.is_empty(), "screenshots no longer match the code: {stale:?}; run UPDATE_SCREENSHOTS=1 cargo test --test screenshots");
+    assert!(stale.is_empty(), "screenshots no longer match the code: {stale:?}; run UPDATE_SCREENSHOTS=1 cargo test --test tui screenshots::");
 }
 
 #[test]
@@ -160,7 +160,7 @@ fn the_compare_view_screenshot_matches_what_the_code_draws() {
     assert_eq!(
         std::fs::read_to_string(&path).ok().as_deref(),
         Some(drawn.as_str()),
-        "run UPDATE_SCREENSHOTS=1 cargo test --test screenshots"
+        "run UPDATE_SCREENSHOTS=1 cargo test --test tui screenshots::"
     );
     let page = std::fs::read_to_string(root().join("docs/diff.md")).unwrap();
     assert!(page.contains("screenshots/compare-view.svg"));

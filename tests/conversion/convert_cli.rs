@@ -1,8 +1,7 @@
 //! `convert` and `digest` through the real binary: output shape, ordering, sources, exit
 //! codes, bad input, byte stability.
 
-mod common_bin;
-use common_bin::{a2a, fixtures, run};
+use crate::common::{a2a, fixtures, run};
 use serde_json::Value;
 use std::fs;
 

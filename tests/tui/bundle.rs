@@ -1,9 +1,7 @@
 //! The Bundle view and a bundle's group, drawn with ratatui's TestBackend on upstream-written
 //! bundles (tests/data/bundles): a valid one and one with an edited line.
 
-mod common_screen;
-
-use common_screen::screen_text as text;
+use crate::common::screen::screen_text as text;
 use handoff_inspector::corpus::CheckOptions;
 use handoff_inspector::tui::app::{App, ListRow, Tab};
 use handoff_inspector::tui::update::{update, Action};
@@ -236,7 +234,7 @@ fn a_recorded_failure_is_not_drawn_as_conforming_at_80x24() {
     assert!(wide.contains("UNVERIFIED"), "{wide}");
     assert!(wide.contains("stops at the first failed check"), "{wide}");
     assert!(!wide.contains("Upstream's checks show"), "{wide}");
-    // Lint rules are further down the view; `explain` is checked for them in bundle_check.
+    // Lint rules are further down the view; `explain` is checked for them in tests/bundle/check.rs.
 }
 
 /// A group's failing count keeps its word however narrow the list: `· 2 failing`, never a

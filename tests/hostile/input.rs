@@ -5,8 +5,6 @@
 //! memory, which Linux carries into a spawned child's peak across exec.
 #![cfg(unix)]
 
-mod common_bin;
-
 use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -113,7 +111,7 @@ fn refused(outcome: &Outcome, what: &str, reason: &str) {
 }
 
 fn positive() -> std::path::PathBuf {
-    common_bin::a2a("happy_task_requested")
+    crate::common::a2a("happy_task_requested")
 }
 
 #[test]
@@ -455,7 +453,7 @@ fn many_different_repeated_keys_cost_memory_linear_in_the_input() {
 /// Known to fail (issue 24, "no JSON shape costs more than 64 MiB + 4x its size"): the
 /// inspector's detail of a raw packet of 200k top-level keys, each repeated, peaks at about
 /// 270 MiB against a bound of 81 (the same object without repeats, 2.2 MB, at about 255).
-/// Run it with `cargo test --test hostile_input -- --ignored`.
+/// Run it with `cargo test --test hostile input:: -- --ignored`.
 #[test]
 #[ignore = "known over its bound: issue 24"]
 fn the_inspector_detail_of_a_raw_packet_of_200k_keys_is_within_the_bound() {
@@ -639,7 +637,7 @@ fn bless_removes_the_temp_files_of_killed_runs_and_says_so() {
 fn step_diffs_of_large_documents_finish() {
     // A v0.3 Task with 4,000 history messages: steps rewrite thousands of lines, which the
     // unbounded line diff took quadratic time over (kept small: a debug build runs it).
-    let fixture = common_bin::fixtures().join("migrate/task.v03.jsonrpc.json");
+    let fixture = crate::common::fixtures().join("migrate/task.v03.jsonrpc.json");
     let mut task: serde_json::Value =
         serde_json::from_slice(&std::fs::read(fixture).unwrap()).unwrap();
     let message = task["history"][0].clone();
@@ -667,7 +665,7 @@ fn migrate_memory_does_not_grow_with_the_step_count() {
     // A 1.2 MB v0.3 Task: every step used to keep the whole document before and after it
     // (about 130 times the input at peak); now the migration keeps the input, the result and
     // the document of the step it is on, and diffs stream.
-    let fixture = common_bin::fixtures().join("migrate/task.v03.jsonrpc.json");
+    let fixture = crate::common::fixtures().join("migrate/task.v03.jsonrpc.json");
     let mut task: serde_json::Value =
         serde_json::from_slice(&std::fs::read(fixture).unwrap()).unwrap();
     let message = task["history"][0].clone();
@@ -721,7 +719,7 @@ fn walk_flags_belong_to_the_commands_that_walk() {
     let good = positive();
     for command in ["migrate", "profile", "verify", "formats"] {
         // Refused by the argument parser, before anything runs (so no peak RSS either).
-        let outcome = common_bin::run(&[command, "--no-ignore", good.to_str().unwrap()]);
+        let outcome = crate::common::run(&[command, "--no-ignore", good.to_str().unwrap()]);
         assert_eq!(outcome.code, 2, "{command}: {}", outcome.stderr);
         assert!(
             outcome.stderr.contains("unexpected argument '--no-ignore'"),

@@ -1,12 +1,12 @@
 //! docs/profiles.md (other handoff formats) lists every profile rule row, and its rule
 //! tables are exactly what the static tables generate. To refresh them after changing a
-//! table: `UPDATE_README=1 cargo test --test readme_profiles`.
+//! table: `UPDATE_README=1 cargo test --test docs profile_tables::`.
 
 use handoff_inspector::profiles;
 use handoff_inspector::report::profile_text::rule_tables_markdown;
 
 const START: &str =
-    "<!-- profile-tables:start (generated from src/profiles; see tests/readme_profiles.rs) -->";
+    "<!-- profile-tables:start (generated from src/profiles; see tests/docs/profile_tables.rs) -->";
 const END: &str = "<!-- profile-tables:end -->";
 
 fn readme_path() -> std::path::PathBuf {
@@ -31,7 +31,7 @@ fn readme_rule_tables_match_the_static_tables() {
     }
     assert!(
         current == generated,
-        "docs/profiles.md profile tables are stale; run UPDATE_README=1 cargo test --test readme_profiles"
+        "docs/profiles.md profile tables are stale; run UPDATE_README=1 cargo test --test docs profile_tables::"
     );
 }
 

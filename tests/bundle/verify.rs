@@ -1,9 +1,7 @@
 //! `verify` against upstream's own verdicts for the upstream-written bundles
 //! (tests/data/bundles/expected.json): valid, code, class, message, counts, run root.
 
-mod common_bin;
-
-use common_bin::run;
+use crate::common::run;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -107,7 +105,7 @@ fn a_directory_stands_for_its_bundles_and_an_unreadable_path_exits_2() {
 
 #[test]
 fn a_path_without_a_bundle_exits_2_and_says_so() {
-    let a2a = common_bin::fixtures().join("a2a");
+    let a2a = crate::common::fixtures().join("a2a");
     let out = run(&["verify", a2a.to_str().unwrap()]);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert_eq!(out.stdout, "", "nothing was verified");
@@ -172,7 +170,7 @@ fn limits_can_be_changed() {
 // upstream's exact verdict: valid, code, class, message, run root.
 //
 // To record upstream's verdicts again after changing the generator or the bases:
-//   MUTATIONS_OUT=/tmp/mutated cargo test --test bundle_verify mutated_bundles
+//   MUTATIONS_OUT=/tmp/mutated cargo test --test bundle verify::mutated_bundles
 //   scripts/upstream-verify/run.sh /tmp/mutated > tests/data/mutations/upstream.json
 // ---------------------------------------------------------------------------------------
 

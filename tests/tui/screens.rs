@@ -1,9 +1,7 @@
 //! Screens of the interactive inspector, drawn with ratatui's TestBackend on the bundled
 //! fixtures, and key handling on the state alone.
 
-mod common_screen;
-
-use common_screen::screen_text;
+use crate::common::screen::screen_text;
 use handoff_inspector::a2a::Mode;
 use handoff_inspector::corpus::CheckOptions;
 use handoff_inspector::tui::app::{App, Focus, Overlay, Tab};

@@ -1,5 +1,9 @@
-//! Helpers shared by the integration tests: run the real binary, parse its JSON lines.
+//! Helpers shared by the integration tests: run the real binary, parse its JSON lines;
+//! `screen` reads a drawn TUI buffer as text. Each area's main.rs includes this module, and
+//! no area uses every helper.
 #![allow(dead_code)]
+
+pub mod screen;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
