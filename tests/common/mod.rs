@@ -92,3 +92,25 @@ pub fn dir_names(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// proptest's configuration for a property of an area binary: `cases` random cases in the
+/// default run, `deep_cases` when `HANDOFF_DEEP_TESTS` is set (to anything but `0`): a
+/// nightly-style CI job, or a developer before a release. Failures are recorded beside the
+/// module (`tests/tui/drive.proptest-regressions`) and replayed first on every run: proptest's
+/// default looks for the nearest `main.rs` and would put every area's `properties.rs` into one
+/// `tests/proptest-regressions/properties.txt`.
+pub fn proptest_config(cases: u32, deep_cases: u32) -> proptest::test_runner::Config {
+    use proptest::test_runner::{Config, FileFailurePersistence};
+    Config {
+        cases: if deep_tests() { deep_cases } else { cases },
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        ..Config::default()
+    }
+}
+
+/// Whether the long runs keep their full depth (`HANDOFF_DEEP_TESTS=1`).
+pub fn deep_tests() -> bool {
+    std::env::var_os("HANDOFF_DEEP_TESTS").is_some_and(|value| !value.is_empty() && value != "0")
+}

@@ -90,7 +90,7 @@ fn options(lenient: bool) -> ConvertOptions {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(crate::common::proptest_config(512, 512))]
 
     #[test]
     fn only_task_requested_can_leave_the_defaults(packet in packet(), lenient in any::<bool>()) {

@@ -173,7 +173,7 @@ fn synthetic_detection(object: ObjectKind, dialect: Dialect) -> Detection {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::proptest_config(96, 96))]
 
     #[test]
     fn no_step_panics_on_arbitrary_json_from_any_root(value in a2a_ish_json()) {
@@ -344,7 +344,7 @@ fn v03_markers(value: &Value) -> Vec<String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::proptest_config(128, 128))]
 
     #[test]
     fn well_formed_v03_tasks_migrate_cleanly_and_stay_put(task in task()) {

@@ -125,7 +125,7 @@ fn force() -> impl Strategy<Value = Option<ProfileKind>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(crate::common::proptest_config(400, 400))]
 
     #[test]
     fn evaluate_never_panics_and_covers_every_row(value in json_value(), force in force(), strict in any::<bool>()) {

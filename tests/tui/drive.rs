@@ -132,9 +132,8 @@ fn run(corpus: usize, steps: &[Step]) -> Result<(), String> {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 2000,
         max_shrink_iters: 2000,
-        ..ProptestConfig::default()
+        ..crate::common::proptest_config(2000, 2000)
     })]
 
     #[test]
@@ -149,10 +148,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 300,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(crate::common::proptest_config(300, 300))]
 
     /// The byte decoder a fuzz target feeds the driver with: any bytes are a valid session.
     #[test]
