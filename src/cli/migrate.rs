@@ -30,6 +30,19 @@ pub enum Target {
     V03,
 }
 
+/// `--from`: the version an object is read as, and for v0.3 optionally its dialect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Source {
+    #[value(name = "1.0")]
+    V10,
+    #[value(name = "0.3")]
+    V03,
+    /// v0.3 in its HTTP+JSON/REST dialect (ProtoJSON): `{"data": {"data": ...}}` is a data
+    /// part holding the inner object, not one holding `{"data": ...}`.
+    #[value(name = "0.3-rest")]
+    V03Rest,
+}
+
 #[derive(Debug, clap::Args)]
 #[command(
     about = "Migrate an A2A v0.3 object to v1.0 (or back), step by step",
@@ -58,9 +71,10 @@ pub struct Args {
     /// The version to migrate to.
     #[arg(long, value_enum, default_value = "1.0")]
     pub to: Target,
-    /// Read the object as this version when its members cannot tell (or over what they say).
+    /// Read the object as this version when its members cannot tell (or over what they say);
+    /// `0.3-rest` reads it as v0.3's HTTP+JSON/REST dialect.
     #[arg(long, value_enum)]
-    pub from: Option<Target>,
+    pub from: Option<Source>,
     /// Read the object as this kind when its shape cannot tell (`migrate --help` lists them),
     /// e.g. `part`, `task`, `push-notification-config`, `json-rpc-response`.
     #[arg(long, value_name = "KIND", value_parser = parse_kind)]
@@ -110,10 +124,13 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
         .then(|| file.file_name().and_then(|name| name.to_str()))
         .flatten();
     let from = args.from.map(|from| match from {
-        Target::V10 => Version::V1_0,
-        Target::V03 => Version::V0_3,
+        Source::V10 => Version::V1_0,
+        Source::V03 | Source::V03Rest => Version::V0_3,
     });
-    let hints = Hints::from_file_name(file_name).forced(args.kind, from);
+    let mut hints = Hints::from_file_name(file_name).forced(args.kind, from);
+    if args.from == Some(Source::V03Rest) {
+        hints.dialect = Some(crate::migrate::Dialect::Rest);
+    }
     if args.lines {
         return migrate_lines(&bytes, &hints, direction, &choices, out);
     }

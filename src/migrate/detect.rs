@@ -190,7 +190,9 @@ fn detect_renamed(value: &Value, hints: &Hints) -> Result<Detection, NotA2a> {
         if forced || detection.version == Version::Indeterminate {
             detection.version = hint.version;
             detection.dialect = match (hint.version, detection.dialect) {
-                (Version::V0_3, Dialect::Rest) => Dialect::Rest,
+                // v0.3's ProtoJSON is its HTTP+JSON/REST dialect: an object that reads as
+                // v1.0 ProtoJSON and is said to be v0.3 is a REST object.
+                (Version::V0_3, Dialect::Rest | Dialect::ProtoJson) => Dialect::Rest,
                 (Version::V0_3, _) => Dialect::JsonRpc,
                 (Version::V1_0Rc, _) => Dialect::PreRelease,
                 _ => Dialect::ProtoJson,
@@ -198,6 +200,14 @@ fn detect_renamed(value: &Value, hints: &Hints) -> Result<Detection, NotA2a> {
             detection.mixed = false;
             detection.conflicts.clear();
             detection.reasons.push(hint.why());
+        }
+    }
+    if let (Some(dialect), Version::V0_3) = (hints.dialect, detection.version) {
+        if detection.dialect != dialect {
+            detection.dialect = dialect;
+            detection
+                .reasons
+                .push(format!("{} forced (`--from 0.3-rest`)", dialect.label()));
         }
     }
     Ok(detection)
@@ -314,7 +324,11 @@ fn root_kind(obj: &Map<String, Value>) -> Result<(ObjectKind, String), String> {
 /// A JSON-RPC response is claimed only when its result is an A2A object (or the list-configs
 /// result), or its error has an A2A code (-32001..-32009) or an A2A ErrorInfo.
 fn a2a_response(obj: &Map<String, Value>) -> Option<&'static str> {
-    if obj.get("result").and_then(shape::classify_result).is_some() {
+    // An empty `{}` result is A2A only by a hint: too common to claim on its own.
+    let result = obj
+        .get("result")
+        .filter(|result| result.as_object().is_none_or(|o| !o.is_empty()));
+    if result.and_then(shape::classify_result).is_some() {
         return Some("a JSON-RPC response with an A2A `result`");
     }
     let error = obj.get("error")?;

@@ -4,7 +4,7 @@
 //! the same hints to the one detection ([`super::detect_with`]), so they agree on what an
 //! object is and on whether anything migrates.
 
-use super::detect::Version;
+use super::detect::{Dialect, Version};
 use super::model::ObjectKind;
 
 /// Where a version hint comes from, and so how strong it is.
@@ -46,6 +46,9 @@ pub struct Hints {
     /// The object's kind, forced (`--kind`).
     pub kind: Option<ObjectKind>,
     pub version: Option<VersionHint>,
+    /// The v0.3 dialect, forced (`--from 0.3-rest`): a REST object whose members also read
+    /// as the JSON-RPC dialect (`{"data": {"data": ...}}`).
+    pub dialect: Option<Dialect>,
 }
 
 impl Hints {
@@ -64,6 +67,7 @@ impl Hints {
         Hints {
             kind: None,
             version,
+            dialect: None,
         }
     }
 
@@ -82,7 +86,7 @@ impl Hints {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.kind.is_none() && self.version.is_none()
+        self.kind.is_none() && self.version.is_none() && self.dialect.is_none()
     }
 }
 

@@ -137,6 +137,22 @@ fn known(key: &str) -> bool {
     key.contains('_') && PROTO_NAMES.contains(&key)
 }
 
+/// The JSON name of `key` in `obj` when `key` is a proto name: the table's, and the three
+/// v0.3 proto fields whose `json_name` is not their lowerCamel form (a2a_v0_3.proto:
+/// `TaskStatus.update`, the `msg` of StreamResponse and SendMessageResponse, all JSON
+/// `message`), told by the object they sit in (the names alone are too common).
+fn json_name(obj: &serde_json::Map<String, Value>, key: &str) -> Option<String> {
+    if known(key) {
+        return Some(lower_camel(key));
+    }
+    let status = key == "update"
+        && obj
+            .keys()
+            .all(|member| matches!(member.as_str(), "state" | "update" | "timestamp"));
+    let wrapper = key == "msg" && obj.len() == 1;
+    (status || wrapper).then(|| "message".to_owned())
+}
+
 fn names_a_map(key: &str) -> bool {
     NAMED_MAPS.contains(&key)
         || (key.contains('_') && NAMED_MAPS.contains(&lower_camel(key).as_str()))
@@ -170,7 +186,7 @@ pub fn read_proto_names_step(doc: &mut Value, ctx: &mut StepCtx<'_>) {
 fn any_proto_name(value: &Value, named: bool) -> bool {
     match value {
         Value::Object(obj) => obj.iter().any(|(key, item)| {
-            (!named && known(key))
+            (!named && json_name(obj, key).is_some())
                 || ((named || !free_form(obj, key))
                     && any_proto_name(item, !named && names_a_map(key)))
         }),
@@ -186,17 +202,22 @@ fn rename(value: &mut Value, at: &JsonPath, renamed: &mut Vec<ProtoName>) {
 fn rename_in(value: &mut Value, at: &JsonPath, renamed: &mut Vec<ProtoName>, named: bool) {
     match value {
         Value::Object(obj) => {
-            if !named && obj.keys().any(|key| known(key)) {
+            if !named && obj.keys().any(|key| json_name(obj, key).is_some()) {
+                let names: Vec<Option<String>> =
+                    obj.keys().map(|key| json_name(obj, key)).collect();
                 let old = std::mem::take(obj);
                 // Both spellings present: both kept (the check reports the stale one).
                 let doubled: Vec<String> = old
                     .keys()
-                    .filter(|key| known(key) && old.contains_key(&lower_camel(key)))
-                    .cloned()
+                    .zip(&names)
+                    .filter_map(|(key, name)| {
+                        name.as_ref()
+                            .filter(|name| old.contains_key(name.as_str()))
+                            .map(|_| key.clone())
+                    })
                     .collect();
-                for (key, item) in old {
-                    let camel = lower_camel(&key);
-                    if known(&key) && !doubled.contains(&key) {
+                for ((key, item), name) in old.into_iter().zip(names) {
+                    if let Some(camel) = name.filter(|_| !doubled.contains(&key)) {
                         renamed.push(ProtoName {
                             path: at.key(&camel),
                             was: at.key(&key),
@@ -266,6 +287,22 @@ mod tests {
             ]
         );
         assert!(!has_proto_names(&value));
+    }
+
+    #[test]
+    fn json_names_that_are_not_lower_camel_are_read_by_their_object() {
+        let mut status = json!({"state": "TASK_STATE_WORKING", "update": {"message_id": "m"}});
+        camel_case_members(&mut status);
+        assert_eq!(
+            status,
+            json!({"state": "TASK_STATE_WORKING", "message": {"messageId": "m"}})
+        );
+        let mut wrapper = json!({"msg": {"message_id": "m"}});
+        camel_case_members(&mut wrapper);
+        assert_eq!(wrapper, json!({"message": {"messageId": "m"}}));
+        // Elsewhere `update` and `msg` are ordinary words.
+        let plain = json!({"update": 1, "msg": "hi", "state": "x", "other": 2});
+        assert!(!has_proto_names(&plain));
     }
 
     #[test]

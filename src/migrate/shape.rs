@@ -152,6 +152,32 @@ fn part_shaped(obj: &Obj) -> bool {
 }
 
 pub fn looks_like_card(obj: &Obj) -> bool {
+    // v1.0's `supportedInterfaces` is a card's alone: it names the card even when ProtoJSON
+    // left an empty name out.
+    let interfaces = obj
+        .get("supportedInterfaces")
+        .and_then(Value::as_array)
+        .is_some_and(|items| {
+            items.iter().all(|item| {
+                item.as_object().is_some_and(|item| {
+                    item.contains_key("url") || item.contains_key("protocolBinding")
+                })
+            })
+        });
+    let card_member = [
+        "name",
+        "description",
+        "version",
+        "capabilities",
+        "skills",
+        "defaultInputModes",
+        "defaultOutputModes",
+    ]
+    .iter()
+    .any(|key| obj.contains_key(*key));
+    if interfaces && card_member {
+        return true;
+    }
     let named = is_string(obj, "name");
     let described = is_array(obj, "skills") || is_object(obj, "capabilities");
     let located = [
@@ -331,9 +357,73 @@ pub fn classify_result(result: &Value) -> Option<ObjectKind> {
         Value::Object(obj) if is_array(obj, "configs") && !obj.contains_key("tasks") => {
             Some(ObjectKind::PushConfigList)
         }
-        Value::Object(obj) => classify_object(obj),
+        // No v0.3 or v1.0 result is a bare PushNotificationConfig: a `url` with push-config
+        // members there is the v1.0 flat TaskPushNotificationConfig.
+        Value::Object(obj) => match classify_object(obj) {
+            Some(ObjectKind::PushNotificationConfig) => {
+                Some(ObjectKind::TaskPushNotificationConfig)
+            }
+            Some(kind) => Some(kind),
+            None => result_only_shape(obj),
+        },
         _ => None,
     }
+}
+
+/// Shapes a JSON-RPC result can have that a bare object could not be claimed by: ProtoJSON
+/// leaves out what is empty, and in a result position (an A2A response, by its own members
+/// or by a hint) what is left is narrow. `{}` is the v1.0 list-configs result with no
+/// configs (v0.3 writes `[]`); a `url` with push-config members is the v1.0
+/// TaskPushNotificationConfig a set/get call returns (no v0.3 result is a bare
+/// PushNotificationConfig).
+fn result_only_shape(obj: &Obj) -> Option<ObjectKind> {
+    if obj.is_empty() {
+        return Some(ObjectKind::PushConfigList);
+    }
+    let push_config = is_string(obj, "url")
+        && keys_within(
+            obj,
+            &["id", "taskId", "url", "token", "authentication", "tenant"],
+        );
+    // A v1.0 result's bare Task whose empty id ProtoJSON left out: v1.0 wraps every
+    // stream event, so a bare status in a result is a Task's.
+    if status_shaped(obj)
+        && keys_within(
+            obj,
+            &[
+                "id",
+                "contextId",
+                "status",
+                "history",
+                "artifacts",
+                "metadata",
+                "kind",
+            ],
+        )
+    {
+        return Some(ObjectKind::Task);
+    }
+    // A v1.0 result's bare Task whose empty id ProtoJSON left out: v1.0 wraps every
+    // stream event, so a bare status in a result is a Task's.
+    if status_shaped(obj)
+        && keys_within(
+            obj,
+            &[
+                "id",
+                "contextId",
+                "status",
+                "history",
+                "artifacts",
+                "metadata",
+                "kind",
+            ],
+        )
+    {
+        return Some(ObjectKind::Task);
+    }
+    let nested = is_object(obj, "pushNotificationConfig")
+        && keys_within(obj, &["taskId", "pushNotificationConfig", "name"]);
+    (push_config || nested).then_some(ObjectKind::TaskPushNotificationConfig)
 }
 
 /// A JSON-RPC envelope: a request (`method`) or a response (`result` / `error`).
@@ -368,6 +458,27 @@ mod tests {
 
     fn classify(value: Value) -> Option<ObjectKind> {
         classify_object(value.as_object().unwrap())
+    }
+
+    #[test]
+    fn result_positions_place_what_protojson_left_thin() {
+        assert_eq!(
+            classify_result(&json!({})),
+            Some(ObjectKind::PushConfigList)
+        );
+        assert_eq!(
+            classify_result(&json!({"url": "https://h", "token": "t"})),
+            Some(ObjectKind::TaskPushNotificationConfig)
+        );
+        assert_eq!(
+            classify_result(&json!({"contextId": "c", "status": {}})),
+            Some(ObjectKind::Task)
+        );
+        assert_eq!(classify(json!({"url": "https://h"})), None);
+        assert_eq!(
+            classify(json!({"description": "d", "supportedInterfaces": [{"url": "u"}]})),
+            Some(ObjectKind::AgentCard)
+        );
     }
 
     #[test]

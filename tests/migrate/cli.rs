@@ -827,6 +827,46 @@ fn forced_readings_settle_what_the_shape_cannot_tell() {
 }
 
 #[test]
+fn forced_readings_of_objects_only_a_hint_can_place() {
+    // The v1.0 list-configs result with no configs (ProtoJSON left `configs` out): A2A only
+    // by a hint; then it is v0.3's empty array.
+    let empty = br#"{"jsonrpc": "2.0", "id": 4, "result": {}}"#;
+    let refused = migrate_stdin(&["--to", "0.3"], empty);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        stderr(&refused).contains("--from 0.3|1.0"),
+        "{}",
+        stderr(&refused)
+    );
+    let told = migrate_stdin(&["--from", "1.0", "--to", "0.3"], empty);
+    assert_eq!(told.status.code(), Some(0), "{}", stderr(&told));
+    assert_eq!(stdout_json(&told)["result"], json!([]));
+    // A generic error and a delete's null result migrate to themselves when told.
+    let error = br#"{"jsonrpc": "2.0", "id": 5, "error": {"code": -32603, "message": "x"}}"#;
+    let same = migrate_stdin(&["--kind", "json-rpc-response"], error);
+    assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
+    assert!(stderr(&same).contains("nothing differs between v0.3 and v1.0"));
+    // A REST data part reads as a JSON-RPC one too; `--from 0.3-rest` says which.
+    let part = br#"{"artifactId": "a", "parts": [{"data": {"data": {"k": 1}}}]}"#;
+    let rpc = migrate_stdin(&["--from", "0.3"], part);
+    assert_eq!(
+        stdout_json(&rpc)["parts"][0],
+        json!({"data": {"data": {"k": 1}}})
+    );
+    let rest = migrate_stdin(&["--from", "0.3-rest"], part);
+    assert_eq!(rest.status.code(), Some(0), "{}", stderr(&rest));
+    assert_eq!(stdout_json(&rest)["parts"][0], json!({"data": {"k": 1}}));
+    // A flat v1.0 push config in a result is a TaskPushNotificationConfig: nested again.
+    let config = br#"{"jsonrpc": "2.0", "id": 6, "result": {"url": "https://h/hook"}}"#;
+    let back = migrate_stdin(&["--to", "0.3"], config);
+    assert_eq!(back.status.code(), Some(0), "{}", stderr(&back));
+    assert_eq!(
+        stdout_json(&back)["result"],
+        json!({"taskId": "", "pushNotificationConfig": {"url": "https://h/hook"}})
+    );
+}
+
+#[test]
 fn reverse_migrates_the_inner_object_of_a_wrapped_result() {
     // ProtoJSON left the empty parts out: only the wrapper member says it is a Message.
     let input = br#"{"jsonrpc": "2.0", "id": 1, "result": {"message": {"messageId": "m", "role": "ROLE_USER"}}}"#;

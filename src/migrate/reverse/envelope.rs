@@ -104,6 +104,17 @@ pub fn list_push_configs_result_unwrap(doc: &mut Value, ctx: &mut StepCtx<'_>) {
         let Some(Value::Object(result)) = obj.get_mut("result") else {
             return;
         };
+        if result.is_empty() {
+            // ProtoJSON left the empty `configs` out; v0.3's result is the bare array.
+            obj.insert("result".into(), Value::Array(Vec::new()));
+            ctx.note(
+                &result_at,
+                "an empty result read as the list-configs result with no configs (ProtoJSON \
+                 leaves `configs: []` out): written as []",
+            );
+            ctx.changed(Some(result_at.clone()), Some(result_at));
+            return;
+        }
         let Some(configs) = result.remove("configs") else {
             return;
         };

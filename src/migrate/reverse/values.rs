@@ -152,6 +152,79 @@ const REQUIRED_DEFAULTS: &[(ObjectKind, &[RequiredMember])] = &[
             ("tags", empty_list),
         ],
     ),
+    // Request params: the task id ProtoJSON left out as "" (`GetTask {}`), and the config
+    // id of a delete (v0.3 requires both).
+    (ObjectKind::GetTaskParams, &[("id", empty_text)]),
+    (ObjectKind::CancelTaskParams, &[("id", empty_text)]),
+    (ObjectKind::SubscribeParams, &[("id", empty_text)]),
+    (ObjectKind::GetPushConfigParams, &[("id", empty_text)]),
+    (ObjectKind::ListPushConfigsParams, &[("id", empty_text)]),
+    (
+        ObjectKind::DeletePushConfigParams,
+        &[("id", empty_text), ("pushNotificationConfigId", empty_text)],
+    ),
+];
+
+/// Members v0.3 requires inside objects the walk does not name (a card's provider and
+/// signatures, a security scheme's own members, still in their v1.0 wrapper here): (kind,
+/// member holding the object or a list of them, required members).
+type NestedRequired = (ObjectKind, &'static str, &'static [RequiredMember]);
+
+const NESTED_REQUIRED: &[NestedRequired] = &[
+    (
+        ObjectKind::AgentCard,
+        "provider",
+        &[("organization", empty_text), ("url", empty_text)],
+    ),
+    (
+        ObjectKind::AgentCard,
+        "signatures",
+        &[("protected", empty_text), ("signature", empty_text)],
+    ),
+    (
+        ObjectKind::SecurityScheme,
+        "apiKeySecurityScheme",
+        &[("name", empty_text)],
+    ),
+    (
+        ObjectKind::SecurityScheme,
+        "httpAuthSecurityScheme",
+        &[("scheme", empty_text)],
+    ),
+    (
+        ObjectKind::SecurityScheme,
+        "openIdConnectSecurityScheme",
+        &[("openIdConnectUrl", empty_text)],
+    ),
+    (
+        ObjectKind::SecurityScheme,
+        "oauth2SecurityScheme",
+        &[("flows", empty_object)],
+    ),
+    (
+        ObjectKind::OAuthFlows,
+        "authorizationCode",
+        &[
+            ("authorizationUrl", empty_text),
+            ("tokenUrl", empty_text),
+            ("scopes", empty_object),
+        ],
+    ),
+    (
+        ObjectKind::OAuthFlows,
+        "clientCredentials",
+        &[("tokenUrl", empty_text), ("scopes", empty_object)],
+    ),
+    (
+        ObjectKind::OAuthFlows,
+        "implicit",
+        &[("authorizationUrl", empty_text), ("scopes", empty_object)],
+    ),
+    (
+        ObjectKind::OAuthFlows,
+        "password",
+        &[("tokenUrl", empty_text), ("scopes", empty_object)],
+    ),
 ];
 
 fn empty_text() -> Value {
@@ -173,17 +246,42 @@ fn unknown_state() -> Value {
 pub fn restore_required(doc: &mut Value, ctx: &mut StepCtx<'_>) {
     for (kind, members) in REQUIRED_DEFAULTS {
         each(doc, ctx, *kind, |obj, at, ctx| {
-            for (key, default) in members.iter() {
-                if obj.contains_key(*key) {
-                    continue;
+            restore(ctx, obj, at, members)
+        });
+    }
+    for (kind, member, members) in NESTED_REQUIRED {
+        each(doc, ctx, *kind, |obj, at, ctx| {
+            let inner_at = at.key(member);
+            match obj.get_mut(*member) {
+                Some(Value::Object(inner)) => restore(ctx, inner, &inner_at, members),
+                Some(Value::Array(items)) => {
+                    for (index, item) in items.iter_mut().enumerate() {
+                        if let Some(inner) = item.as_object_mut() {
+                            restore(ctx, inner, &inner_at.index(index), members);
+                        }
+                    }
                 }
-                let value = default();
-                ctx.note(
-                    &at.key(key),
-                    format!("v1.0 left `{key}` out (empty); v0.3 requires it: restored as {value}"),
-                );
-                insert(ctx, obj, at, key, value);
+                _ => {}
             }
         });
+    }
+}
+
+fn restore(
+    ctx: &mut StepCtx<'_>,
+    obj: &mut serde_json::Map<String, Value>,
+    at: &crate::json::JsonPath,
+    members: &[RequiredMember],
+) {
+    for (key, default) in members.iter() {
+        if obj.contains_key(*key) {
+            continue;
+        }
+        let value = default();
+        ctx.note(
+            &at.key(key),
+            format!("v1.0 left `{key}` out (empty); v0.3 requires it: restored as {value}"),
+        );
+        insert(ctx, obj, at, key, value);
     }
 }
