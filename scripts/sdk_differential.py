@@ -16,7 +16,8 @@ short, reasoned allow-list of SDK quirks (`QUIRKS`) does not explain; our v0.3 o
 also pass the SDK's v0.3 model.
 
 The script makes its own virtual environment (target/sdk-differential/venv) and installs the
-pinned SDK into it the first time; it needs PyPI then, and nothing else.
+pinned SDK (and the pinned versions of what shapes the objects: `PINNED`) into it the first
+time; it needs PyPI then, and nothing else.
 
     python3 scripts/sdk_differential.py                # 6,000 objects, seed 22
     python3 scripts/sdk_differential.py --count 30000  # more
@@ -42,6 +43,17 @@ from typing import Callable, Optional
 from pathlib import Path
 
 SDK = "a2a-sdk==1.3.0"
+# What shapes the generated objects and both sides' JSON, pinned as the table was made with
+# them: another pydantic writes another `model_json_schema()`, so other objects at the same
+# seed (the rest of the SDK's dependencies resolve freely).
+PINNED = [
+    SDK,
+    "pydantic==2.14.4",
+    "pydantic_core==2.50.5",
+    "protobuf==7.36.2",
+    "proto-plus==1.29.0",
+    "googleapis-common-protos==1.76.0",
+]
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / "target" / "sdk-differential" / "venv"
 
@@ -52,14 +64,15 @@ def ensure_venv():
     if Path(sys.prefix).resolve() == VENV.resolve():
         return
     marker = VENV / "installed.txt"
-    if not marker.exists() or marker.read_text().strip() != SDK:
-        print(f"making {VENV} with {SDK}", file=sys.stderr)
+    wanted = "\n".join(PINNED)
+    if not marker.exists() or marker.read_text().strip() != wanted:
+        print(f"making {VENV} with {', '.join(PINNED)}", file=sys.stderr)
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
         subprocess.run(
-            [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", SDK],
+            [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *PINNED],
             check=True,
         )
-        marker.write_text(SDK + "\n")
+        marker.write_text(wanted + "\n")
     os.execv(str(python), [str(python), __file__, *sys.argv[1:]])
 
 

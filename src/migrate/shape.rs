@@ -77,19 +77,19 @@ pub fn looks_like_artifact(obj: &Obj) -> bool {
 pub fn looks_like_task_without_id(obj: &Obj) -> bool {
     status_shaped(obj)
         && (is_array(obj, "history") || is_array(obj, "artifacts"))
-        && keys_within(
-            obj,
-            &[
-                "id",
-                "contextId",
-                "status",
-                "history",
-                "artifacts",
-                "metadata",
-                "kind",
-            ],
-        )
+        && keys_within(obj, TASK_KEYS)
 }
+
+/// A Task's members in either version.
+const TASK_KEYS: &[&str] = &[
+    "id",
+    "contextId",
+    "status",
+    "history",
+    "artifacts",
+    "metadata",
+    "kind",
+];
 
 pub fn looks_like_artifact_event_without_task_id(obj: &Obj) -> bool {
     is_object(obj, "artifact")
@@ -387,38 +387,7 @@ fn result_only_shape(obj: &Obj) -> Option<ObjectKind> {
         );
     // A v1.0 result's bare Task whose empty id ProtoJSON left out: v1.0 wraps every
     // stream event, so a bare status in a result is a Task's.
-    if status_shaped(obj)
-        && keys_within(
-            obj,
-            &[
-                "id",
-                "contextId",
-                "status",
-                "history",
-                "artifacts",
-                "metadata",
-                "kind",
-            ],
-        )
-    {
-        return Some(ObjectKind::Task);
-    }
-    // A v1.0 result's bare Task whose empty id ProtoJSON left out: v1.0 wraps every
-    // stream event, so a bare status in a result is a Task's.
-    if status_shaped(obj)
-        && keys_within(
-            obj,
-            &[
-                "id",
-                "contextId",
-                "status",
-                "history",
-                "artifacts",
-                "metadata",
-                "kind",
-            ],
-        )
-    {
+    if status_shaped(obj) && keys_within(obj, TASK_KEYS) {
         return Some(ObjectKind::Task);
     }
     let nested = is_object(obj, "pushNotificationConfig")
