@@ -4,7 +4,7 @@
 Generates each hostile or oversized input once (in a temporary directory), runs every relevant
 command on it under `/usr/bin/time -v`, binaries interleaved (this VM's speed varies between
 runs), and prints a markdown table: case, input size, command, then peak RSS / wall time per
-binary, and the bound the README states (64 MiB + 4x the input for the pathological shapes,
+binary, and the bound docs/hostile-input.md states (64 MiB + 4x the input for the pathological shapes,
 64 MiB + 32x for the A2A objects).
 
     scripts/memory_cases.py target/release/handoff-inspector /tmp/base/handoff-inspector-aaed3a4
@@ -24,7 +24,7 @@ import tempfile
 
 MIB = 1024 * 1024
 
-# The README's bound is 64 MiB + 4x the input for the pathological shapes, 64 MiB + 32x for
+# The bound in docs/hostile-input.md is 64 MiB + 4x the input for the pathological shapes, 64 MiB + 32x for
 # a well-formed A2A object (held as one serde_json tree, 16-25x its text).
 BOUND_TIMES = {"parts60k": 32, "card200k": 32}
 

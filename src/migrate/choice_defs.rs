@@ -1,5 +1,5 @@
 //! Every decision the migration asks, with its default. Steps point at these; the help text,
-//! the trace and the README list are generated from them.
+//! the trace and the list in docs/migrate.md are generated from them.
 
 use super::choices::{Accepts, ChoiceDef, ChoiceOption};
 

@@ -107,7 +107,7 @@ fn phase_label(phase: Phase) -> &'static str {
 }
 
 /// The step ids of `direction` as one Markdown bullet per phase, in order, each marked with
-/// its flags: `(lossy)`, `(choice)`, `(advice)`. Short enough for the README.
+/// its flags: `(lossy)`, `(choice)`, `(advice)`. Short enough for docs/migrate.md.
 pub fn steps_markdown(direction: Direction) -> String {
     let mut out = String::new();
     let mut current: Option<Phase> = None;

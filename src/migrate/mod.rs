@@ -4,7 +4,7 @@
 //! ([`FORWARD_STEPS`], [`REVERSE_STEPS`]): each [`StepDef`] has an id, a title, the paths it
 //! rewrites, the spec fact behind it, and flags (lossy, advisory, and the [`ChoiceDef`] it
 //! asks with its default). The same table feeds the trace, `--help`, `--list-steps` and the
-//! README list.
+//! list in docs/migrate.md.
 //!
 //! # Detecting
 //! [`detect`] names the version (v0.3, v1.0, v1.0 release candidate, or indeterminate), the

@@ -1,5 +1,5 @@
 //! The v0.3 -> v1.0 steps, in the order they run (spec section 7). This table is the single
-//! source for the trace, `--help`, `--list-steps` and the README list.
+//! source for the trace, `--help`, `--list-steps` and the list in docs/migrate.md.
 
 use super::choice_defs as choice;
 use super::forward::{advice, card, envelope, params, parts, security, values};

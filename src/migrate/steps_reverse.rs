@@ -1,5 +1,5 @@
 //! The v1.0 -> v0.3 steps (target: the v0.3 JSON-RPC dialect), in the order they run. The
-//! same table feeds the trace, `--help`, `--list-steps` and the README list.
+//! same table feeds the trace, `--help`, `--list-steps` and the list in docs/migrate.md.
 
 use super::choice_defs as choice;
 use super::forward::card as forward_card;
