@@ -76,13 +76,13 @@ fn run_guarded(dir: &Path, args: &[&str], stdin_file: Option<&Path>) -> Outcome 
     }
 }
 
-/// The README's bound: 64 MiB plus four times the input.
+/// docs/hostile-input.md's bound: 64 MiB plus four times the input.
 fn memory_bound(input_bytes: u64) -> u64 {
     64 * 1024 * 1024 + 4 * input_bytes
 }
 
-/// The README's bound for a command that holds a packet as a JSON tree (migrate on an A2A
-/// object of ordinary shape): 64 MiB plus 32 times the input.
+/// docs/hostile-input.md's bound for a command that holds a packet as a JSON tree (migrate on
+/// an A2A object of ordinary shape): 64 MiB plus 32 times the input.
 fn tree_memory_bound(input_bytes: u64) -> u64 {
     64 * 1024 * 1024 + 32 * input_bytes
 }
@@ -748,8 +748,8 @@ fn positive_packets_ndjson(lines: usize) -> String {
 fn an_existing_manifest_costs_a_few_times_its_size() {
     // A manifest is read entry by entry into its entries, never as one JSON tree of the
     // whole file (that took about 8 times the file: 414 MiB for a 50 MB manifest). 40,000
-    // entries (about 20 MB): check and bless --dry-run stay under the README's bound,
-    // 64 MiB plus 3 times the manifest.
+    // entries (about 20 MB): check and bless --dry-run stay under docs/hostile-input.md's
+    // bound, 64 MiB plus 3 times the manifest.
     let text = positive_packets_ndjson(40_000);
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("c")).unwrap();
@@ -785,7 +785,7 @@ fn bless_streams_in_constant_memory() {
     // bless used to keep one manifest entry per packet until it wrote (about 1 KiB each:
     // these 100,000 lines took 118 MiB); now its entries go to sorted runs on disk (six of
     // them here) and the manifest is written as they are merged. No manifest yet: the
-    // README's bound for bless, 64 MiB, with nothing per packet.
+    // docs/hostile-input.md's bound for bless, 64 MiB, with nothing per packet.
     let lines = 100_000;
     let text = positive_packets_ndjson(lines);
     let dir = tempfile::tempdir().unwrap();
