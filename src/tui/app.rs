@@ -519,6 +519,9 @@ impl App {
         self.list_area_top = rows.y;
         self.list_area_height = rows.height.max(1);
         let height = usize::from(self.list_area_height);
+        // Never scrolled further than the rows need: after a filter shrinks the list, its
+        // group header and first matches come back into view.
+        self.list_offset = self.list_offset.min(self.rows.len().saturating_sub(height));
         if self.selected < self.list_offset {
             // Show the group header above the first packet when scrolling to the top (if the
             // list is tall enough to show both).

@@ -89,6 +89,9 @@ fn changed_message(changed: &[PathBuf], rechecked: usize) -> String {
     format!("changed on disk: {listed}; re-checking {rechecked} packet file(s)",)
 }
 
+/// The status-bar message while `r` reloads (cleared when the load is done).
+const RELOADING: &str = "reloading";
+
 fn on_loader(app: &mut App, event: LoaderEvent) {
     match event {
         LoaderEvent::Packets(summaries) => app.add_packets(summaries),
@@ -96,6 +99,10 @@ fn on_loader(app: &mut App, event: LoaderEvent) {
         LoaderEvent::Progress { packets } => app.progress.packets = packets,
         LoaderEvent::Done => {
             app.progress.done = true;
+            // `r` said "reloading"; now that it is done, the status bar shows the keys again.
+            if app.message.as_deref() == Some(RELOADING) {
+                app.message = None;
+            }
             if app.packets.is_empty() && app.load_errors.is_empty() {
                 app.message =
                     Some("no packets found (looked for *.json, *.ndjson, *.jsonl)".to_owned());
@@ -181,14 +188,25 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         }
         None => {}
     }
-    let context = if app.tab == Tab::Migrate && app.focus == Focus::Detail {
+    match lookup(browse_context(app), &key) {
+        Some(command) => on_command(app, command, key),
+        None => Vec::new(),
+    }
+}
+
+/// Which keys apply outside the panels: the Migrate tab's step keys only where there are
+/// steps to move between (a raw packet's relabelling has none: j/k scroll it as elsewhere).
+/// The status bar asks the same, so it never offers a key that does nothing.
+pub fn browse_context(app: &App) -> Context {
+    let has_steps = || {
+        app.selected_detail()
+            .and_then(|detail| detail.migration())
+            .is_some_and(|migration| !migration.steps.is_empty())
+    };
+    if app.tab == Tab::Migrate && app.focus == Focus::Detail && has_steps() {
         Context::Migrate
     } else {
         Context::Global
-    };
-    match lookup(context, &key) {
-        Some(command) => on_command(app, command, key),
-        None => Vec::new(),
     }
 }
 
@@ -313,7 +331,7 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
         }
         Command::Reload => {
             app.clear_packets();
-            app.message = Some("reloading".to_owned());
+            app.message = Some(RELOADING.to_owned());
             return vec![Effect::ReloadAll];
         }
         Command::Copy => {
@@ -330,17 +348,23 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
     Vec::new()
 }
 
-/// q and Ctrl-C quit; Esc first steps back (detail focus, search, filter), then quits.
+/// q and Ctrl-C quit; Esc first steps back (detail focus, filter, search), then quits. The
+/// filter goes before the search: it is what the title bar shows and what the message after
+/// setting it says Esc clears, while a search only waits for n/N.
 fn quit_or_back(app: &mut App, key: KeyEvent) {
     if key.code != KeyCode::Esc {
         app.should_quit = true;
     } else if app.focus == Focus::Detail {
         app.focus = Focus::List;
-    } else if app.search.is_some() {
-        app.search = None;
     } else if app.filter.is_active() {
         app.filter = Default::default();
         app.rebuild_rows();
+        app.message = Some("filter cleared".to_owned());
+    } else if let Some(query) = app.search.take() {
+        app.message = Some(format!(
+            "search \"{}\" cleared",
+            crate::json::safe_text(&query)
+        ));
     } else {
         app.should_quit = true;
     }

@@ -212,3 +212,208 @@ fn detail_scroll_stays_inside_the_content() {
     assert_eq!(driver.app.detail_cursor, 3);
     assert_eq!(driver.app.detail_scroll, 2, "j past the last field scrolls");
 }
+
+/// A filter set from far down the list (`G`, then `6`, `l`, Enter on the P/strict cell)
+/// shows the shrunk list from its group header, not its last match alone at the top.
+#[test]
+fn a_filter_from_the_bottom_shows_the_list_from_its_header() {
+    let mut driver = driver("fixtures", (80, 24));
+    for key in ['G', '6', 'l'] {
+        press(&mut driver, KeyCode::Char(key));
+    }
+    press(&mut driver, KeyCode::Enter);
+    let screen = text(driver.buffer());
+    let list: Vec<&str> = screen.lines().skip(2).take(6).collect();
+    assert!(list[0].starts_with("│▾ fixtures/a2a/ 5 "), "{screen}");
+    assert_eq!(
+        list.iter().filter(|line| line.starts_with("│ ✓ ")).count(),
+        5,
+        "{screen}"
+    );
+}
+
+/// At 80 columns the title keeps every verdict whole and the detail's messages wrap instead
+/// of being cut ("✗ 1", "no packet matches the filter (Esc clears i").
+#[test]
+fn title_and_messages_fit_at_80_columns() {
+    let mut driver = driver("fixtures", (80, 24));
+    for key in ['6', 'l'] {
+        press(&mut driver, KeyCode::Char(key));
+    }
+    press(&mut driver, KeyCode::Enter);
+    let title = text(driver.buffer())
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_owned();
+    // The figures fixtures add to change; the parts must all be there, whole.
+    assert!(
+        title.starts_with(" 5 of ") || title.starts_with(" 5/"),
+        "{title}"
+    );
+    assert!(
+        title.contains(" packets  filter: rule=P/strict  "),
+        "{title}"
+    );
+    assert!(title.contains("strict  ✗ 1 UNVERIFIED"), "{title}");
+    // SYN never matches in strict mode: an empty list, and the detail says why.
+    press(&mut driver, KeyCode::Esc);
+    for key in ['6', 'l', 'j', 'j', 'j'] {
+        press(&mut driver, KeyCode::Char(key));
+    }
+    press(&mut driver, KeyCode::Enter);
+    press(&mut driver, KeyCode::Char('3'));
+    let detail = pane_text(&text(driver.buffer()));
+    assert!(
+        detail.contains("no packet matches the filter (Esc clears it)"),
+        "{detail}"
+    );
+    // A folded group's line.
+    press(&mut driver, KeyCode::Esc);
+    press(&mut driver, KeyCode::Char('g'));
+    press(&mut driver, KeyCode::Char('h'));
+    let detail = pane_text(&text(driver.buffer()));
+    assert!(
+        detail.contains("packet(s), 0 failing, folded (l or Enter unfolds)"),
+        "{detail}"
+    );
+}
+
+/// The detail pane's text (right of the list), rows joined by spaces.
+fn pane_text(screen: &str) -> String {
+    screen
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.chars().skip(37).collect::<String>().into())
+        .map(|line: String| line.trim_matches(|c| c == '│' || c == ' ').to_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Esc clears what the screen shows first: the filter (in the title), then a search left
+/// from before, then quits; each says what it cleared.
+#[test]
+fn esc_clears_the_filter_before_a_leftover_search() {
+    let mut driver = driver("fixtures/a2a", (80, 24));
+    for key in "/happy".chars() {
+        press(&mut driver, KeyCode::Char(key));
+    }
+    press(&mut driver, KeyCode::Enter);
+    for key in ['6', 'l'] {
+        press(&mut driver, KeyCode::Char(key));
+    }
+    press(&mut driver, KeyCode::Enter);
+    assert!(text(driver.buffer()).contains("filter: rule=P/strict"));
+    press(&mut driver, KeyCode::Esc);
+    let screen = text(driver.buffer());
+    assert!(!screen.contains("filter: rule="), "{screen}");
+    assert!(screen.ends_with(" filter cleared"), "{screen}");
+    press(&mut driver, KeyCode::Esc);
+    let screen = text(driver.buffer());
+    assert!(screen.ends_with(" search \"happy\" cleared"), "{screen}");
+    assert!(!driver.app.should_quit);
+    press(&mut driver, KeyCode::Esc);
+    assert!(driver.app.should_quit);
+}
+
+/// After `r` the status bar says "reloading" only until the reload is done.
+#[test]
+fn reloading_shows_until_the_load_is_done() {
+    let mut driver = driver("fixtures/a2a", (80, 24));
+    driver
+        .apply(&Step::Key(KeyEvent::new(
+            KeyCode::Char('r'),
+            KeyModifiers::NONE,
+        )))
+        .unwrap();
+    let last = |driver: &Driver| {
+        text(driver.buffer())
+            .lines()
+            .last()
+            .unwrap_or("")
+            .to_owned()
+    };
+    assert_eq!(last(&driver), " reloading");
+    driver.settle().unwrap();
+    let status = last(&driver);
+    assert!(status.contains("? help"), "{status}");
+}
+
+/// At 80x24 the golden review and the help lie on the panes' borders: no second border beside
+/// theirs, no letter of the pane below between two borders.
+#[test]
+fn review_and_help_cover_the_panes_at_80x24() {
+    let mut driver = driver("screenshots/demo-golden-drift", (80, 24));
+    press(&mut driver, KeyCode::Char('a'));
+    let screen = text(driver.buffer());
+    let rows: Vec<&str> = screen.lines().collect();
+    let top = rows
+        .iter()
+        .position(|row| row.starts_with("┌ golden review"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(rows[top].ends_with('┐'), "{screen}");
+    for row in &rows[top + 1..22] {
+        let inside: String = row.chars().skip(1).take(78).collect();
+        assert!(
+            row.starts_with('│') && row.ends_with('│') && !inside.contains('│'),
+            "{screen}"
+        );
+    }
+    assert!(
+        rows[22].starts_with("└─") && rows[22].ends_with("─┘"),
+        "{screen}"
+    );
+    assert_eq!(rows[22].matches('└').count(), 1, "{screen}");
+    insta::assert_snapshot!("review_80x24", screen);
+    press(&mut driver, KeyCode::Esc);
+    press(&mut driver, KeyCode::Char('?'));
+    let screen = text(driver.buffer());
+    for doubled in ["┌┌", "┐┐", "││", "└└", "┘┘"] {
+        assert!(!screen.contains(doubled), "{doubled}:\n{screen}");
+    }
+}
+
+/// At 80x24 the Migrate tab lists step ids whole (above the step when they do not fit beside
+/// it), and on a raw packet, which has no steps, it offers no step keys: j/k scroll.
+#[test]
+fn migrate_tab_at_80x24_shows_whole_ids_and_only_working_keys() {
+    let mut driver = driver("fixtures/migrate", (80, 24));
+    select(&mut driver, "send-message-response-task.v03.jsonrpc.json");
+    press(&mut driver, KeyCode::Char('7'));
+    let ids: Vec<&str> = driver
+        .app
+        .selected_detail()
+        .and_then(|detail| detail.migration())
+        .map(|migration| migration.steps.iter().map(|run| run.step.id).collect())
+        .unwrap_or_default();
+    assert!(ids.len() > 1, "{ids:?}");
+    let screen = text(driver.buffer());
+    for id in &ids {
+        assert!(screen.contains(&format!(" {id}")), "{id}:\n{screen}");
+    }
+    press(&mut driver, KeyCode::Char('l'));
+    let status = text(driver.buffer())
+        .lines()
+        .last()
+        .unwrap_or("")
+        .to_owned();
+    assert!(status.contains("n/j next"), "{status}");
+
+    let mut driver = driver_on_raw_packet();
+    press(&mut driver, KeyCode::Char('7'));
+    press(&mut driver, KeyCode::Char('l'));
+    let status = text(driver.buffer())
+        .lines()
+        .last()
+        .unwrap_or("")
+        .to_owned();
+    assert!(!status.contains("next"), "{status}");
+    press(&mut driver, KeyCode::Char('j'));
+    assert_eq!(driver.app.detail_scroll, 1, "j scrolls the relabelling");
+}
+
+fn driver_on_raw_packet() -> Driver {
+    let mut driver = driver("fixtures/a2a", (80, 24));
+    select(&mut driver, "happy_task_requested.json");
+    driver
+}

@@ -68,9 +68,12 @@ pub fn check_invariants(app: &App) -> Result<(), String> {
             ));
         }
     }
-    if app.list_offset > app.rows.len() {
+    // Rows hidden above while blank rows show below: a filter left the list scrolled (the
+    // group header and earlier matches off screen until G).
+    let height = usize::from(app.list_area_height.max(1));
+    if app.list_offset > app.rows.len().saturating_sub(height) {
         return Err(format!(
-            "list scrolled to {} past its {} rows",
+            "list scrolled to {} with {} rows in a view of {height}: rows hidden above, blanks below",
             app.list_offset,
             app.rows.len()
         ));

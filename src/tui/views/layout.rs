@@ -60,9 +60,15 @@ pub fn too_small(screen: Rect) -> bool {
     screen.width < MIN_WIDTH || screen.height < MIN_HEIGHT
 }
 
-/// A centered rectangle of at most `width` x `height`.
+/// A centered rectangle of at most `width` x `height`, between the title and status lines. A
+/// panel that would leave only a column on each side takes the whole width instead, so its
+/// border lies on the panes' borders rather than beside them (no doubled corners).
 pub fn centered(screen: Rect, width: u16, height: u16) -> Rect {
-    let width = width.min(screen.width.saturating_sub(2));
+    let width = if width.saturating_add(2) >= screen.width {
+        screen.width
+    } else {
+        width
+    };
     let height = height.min(screen.height.saturating_sub(2));
     Rect {
         x: screen.x + (screen.width - width) / 2,

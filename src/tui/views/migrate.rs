@@ -80,16 +80,36 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
     ])
     .areas(area);
     super::scrolled(header, 0, frame, top);
-    // The step list is as wide as its longest line (id + flags), at most 45%.
+    // The step list is as wide as its longest line (flags + id). Beside the step when that
+    // takes at most 45% of the pane; otherwise above it, the whole width, so that ids are not
+    // cut to a few letters on a narrow terminal.
     let longest = migration
         .steps
         .iter()
-        .map(|run| run.step.id.len() + 9)
+        .map(|run| run.step.id.chars().count() + STEP_LINE_EXTRA)
         .max()
         .unwrap_or(20) as u16;
-    let list_width = longest.min(body.width * 9 / 20);
-    let [left, right] =
-        Layout::horizontal([Constraint::Length(list_width), Constraint::Min(10)]).areas(body);
+    let [left, right] = if longest <= body.width * 9 / 20 {
+        Layout::horizontal([Constraint::Length(longest), Constraint::Min(10)]).areas(body)
+    } else {
+        let rows = (migration.steps.len() as u16).clamp(1, (body.height / 3).max(3));
+        let [list, _, step] = Layout::vertical([
+            Constraint::Length(rows),
+            Constraint::Length(1),
+            Constraint::Min(1),
+        ])
+        .areas(body);
+        // The step pane below starts at the list's left edge (no gap column to leave).
+        [
+            list,
+            Rect {
+                x: step.x.saturating_sub(1),
+                width: step.width + 1,
+                ..step
+            },
+        ]
+    };
+    let id_room = usize::from(left.width).saturating_sub(7);
 
     let cursor = app
         .migrate_cursor
@@ -116,7 +136,7 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
                 ),
                 Span::styled(flags, theme.warn()),
                 Span::styled(
-                    format!(" {}", run.step.id),
+                    format!(" {}", middle_cut(run.step.id, id_room)),
                     if off { theme.dim() } else { theme.text() },
                 ),
             ]);
@@ -148,6 +168,23 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
         ..right
     };
     lines.draw(app, frame, right);
+}
+
+/// Columns of a step line besides its id: marker, flags, spaces (7), and two to spare.
+const STEP_LINE_EXTRA: usize = 9;
+
+/// `id` in at most `room` characters: whole when it fits, else its start and end around `…`
+/// (ids differ at both ends: `to03-…-unwrap`); the step's heading shows it whole.
+fn middle_cut(id: &str, room: usize) -> String {
+    let length = id.chars().count();
+    if length <= room || room < 3 {
+        return id.to_owned();
+    }
+    let tail = (room - 1) / 2;
+    let head = room - 1 - tail;
+    let start: String = id.chars().take(head).collect();
+    let end: String = id.chars().skip(length - tail).collect();
+    format!("{start}…{end}")
 }
 
 /// The right pane: the effect of the switched-off steps, then the selected step with its diff.
@@ -223,7 +260,7 @@ fn step_lines(
             }
         }
     }
-    if !focused {
+    if !focused && !migration.steps.is_empty() {
         lines.push(Line::from(Span::styled(
             "l or Enter to step through (n/p, j/k; space switches a step off)",
             theme.dim(),

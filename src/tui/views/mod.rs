@@ -60,30 +60,44 @@ pub fn view(app: &App, frame: &mut Frame) {
 }
 
 fn title_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
-    let mut spans = vec![Span::styled(" handoff-inspector ", theme.title())];
+    // Each part has a full and a short spelling; on a narrow terminal the least needed parts
+    // shorten first (the name, then the words around the figures), so a verdict such as
+    // "✗ 1 UNVERIFIED" is never cut in the middle.
+    let mut parts: Vec<(String, String, ratatui::style::Style)> = Vec::new();
+    parts.push((
+        " handoff-inspector ".to_owned(),
+        String::new(),
+        theme.title(),
+    ));
     let shown = app.packet_count();
     let total = app.packets.len();
-    spans.push(Span::styled(
-        if shown == total {
-            format!(" {total} packets")
-        } else {
-            format!(" {shown} of {total} packets")
-        },
-        theme.text(),
-    ));
+    let (full, short) = if shown == total {
+        (format!(" {total} packets"), format!(" {total} packets"))
+    } else {
+        (
+            format!(" {shown} of {total} packets"),
+            format!(" {shown}/{total} packets"),
+        )
+    };
+    parts.push((full, short, theme.text()));
     if app.filter.is_active() {
-        spans.push(Span::styled(
-            format!("  filter: {}", app.filter.describe()),
+        let filter = app.filter.describe();
+        parts.push((
+            format!("  filter: {filter}"),
+            format!("  filter {filter}"),
             theme.warn(),
         ));
     }
-    spans.push(Span::styled(
+    parts.push((
         format!("  mode: {}", app.mode),
+        format!("  {}", app.mode),
         theme.accent(),
     ));
     if !app.load_errors.is_empty() {
-        spans.push(Span::styled(
-            format!("  {} load error(s)", app.load_errors.len()),
+        let errors = app.load_errors.len();
+        parts.push((
+            format!("  {errors} load error(s)"),
+            format!("  {errors} load err"),
             theme.bad(),
         ));
     }
@@ -93,18 +107,42 @@ fn title_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         .filter(|(_, report)| !report.is_valid())
         .count();
     if unverified > 0 {
-        spans.push(Span::styled(
+        parts.push((
             format!("  ✗ {unverified} UNVERIFIED bundle(s)"),
+            format!("  ✗ {unverified} UNVERIFIED"),
             theme.bad(),
         ));
     }
     if !app.progress.done {
-        spans.push(Span::styled(
-            format!("  loading… {} checked", app.progress.packets),
+        let checked = app.progress.packets;
+        parts.push((
+            format!("  loading… {checked} checked"),
+            format!("  loading… {checked}"),
             theme.warn(),
         ));
     }
+    let spans = fit_parts(parts, usize::from(area.width))
+        .into_iter()
+        .map(|(text, style)| Span::styled(text, style))
+        .collect::<Vec<_>>();
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// Chooses each part's full or short spelling so that the line fits `width`: parts shorten
+/// one at a time from the first (the least needed) on.
+fn fit_parts<S>(parts: Vec<(String, String, S)>, width: usize) -> Vec<(String, S)> {
+    let length = |text: &String| text.chars().count();
+    let mut used: usize = parts.iter().map(|(full, _, _)| length(full)).sum();
+    let mut chosen = Vec::with_capacity(parts.len());
+    for (full, short, style) in parts {
+        if used > width {
+            used -= length(&full) - length(&short).min(length(&full));
+            chosen.push((short, style));
+        } else {
+            chosen.push((full, style));
+        }
+    }
+    chosen
 }
 
 fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
@@ -121,8 +159,7 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         let context = match app.overlay {
             Some(Overlay::WhatIf(_)) => Context::WhatIf,
             Some(Overlay::Review(_)) => Context::Review,
-            _ if app.tab == Tab::Migrate && app.focus == Focus::Detail => Context::Migrate,
-            _ => Context::Global,
+            _ => super::update::browse_context(app),
         };
         let mut spans = Vec::new();
         if let Some(query) = &app.search {
@@ -248,7 +285,12 @@ fn detail(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         }
     }
     let Some(selected) = &app.detail else {
-        frame.render_widget(Paragraph::new(empty_message(app)).style(theme.dim()), body);
+        frame.render_widget(
+            Paragraph::new(empty_message(app))
+                .style(theme.dim())
+                .wrap(Wrap { trim: true }),
+            body,
+        );
         return;
     };
     let detail = match &selected.result {

@@ -15,7 +15,18 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
 fn panel(frame: &mut Frame, area: Rect, title: &str, theme: &Theme) -> Rect {
-    frame.render_widget(Clear, area);
+    // A blank column each side: letters of the pane below never sit against the border.
+    let screen = frame.area();
+    let left = area.x.saturating_sub(1).max(screen.x);
+    let right = (area.x + area.width + 1).min(screen.x + screen.width);
+    frame.render_widget(
+        Clear,
+        Rect {
+            x: left,
+            width: right - left,
+            ..area
+        },
+    );
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.accent())
@@ -241,10 +252,12 @@ fn toggle(key: &str, name: &str, value: String, theme: &Theme) -> Line<'static> 
 /// over the lower part of the screen so the Digests tab above stays in view.
 pub fn review(app: &App, review: &ReviewState, frame: &mut Frame, screen: Rect, theme: &Theme) {
     let height = 20.min(screen.height.saturating_sub(4));
+    // The whole width, ending on the panes' bottom border: nothing of the panes below shows
+    // between its border and theirs.
     let area = Rect {
-        x: screen.x + 2,
+        x: screen.x,
         y: screen.y + screen.height.saturating_sub(height + 1),
-        width: screen.width.saturating_sub(4),
+        width: screen.width,
         height,
     };
     let title = format!(
