@@ -32,6 +32,10 @@ pub struct Args {
     /// Draw without colour (as NO_COLOR would).
     #[arg(long)]
     pub no_color: bool,
+    /// The clock for expiry checks, RFC 3339 (default: the system clock), as the inspector
+    /// and `check` take it.
+    #[arg(long, value_name = "RFC3339", value_parser = super::common::parse_now)]
+    pub now: Option<chrono::DateTime<chrono::Utc>>,
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 }
@@ -68,6 +72,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         mode: args.mode.into(),
         keys: args.keys.clone(),
         color: !args.no_color,
+        now: args.now,
     };
     let buffer = render(&spec).map_err(CliError::Usage)?;
     output.line(buffer_to_svg(&buffer).trim_end());

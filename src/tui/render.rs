@@ -50,6 +50,9 @@ pub struct RenderSpec {
     /// Keys to press after selecting, e.g. `lnn` or `<Enter>`, `<Tab>`, `<Esc>`, `<Down>`.
     pub keys: String,
     pub color: bool,
+    /// The clock for expiry checks (`--now`, as the inspector and `check` take it); `None`
+    /// reads the system clock.
+    pub now: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 /// Splits `lnn<Enter>x` into key events.
@@ -100,9 +103,11 @@ fn char_key(c: char) -> KeyEvent {
 /// property test (so every key's effects, reload included, happen as in the inspector).
 pub fn render(spec: &RenderSpec) -> Result<Buffer, String> {
     let keys = parse_keys(&spec.keys)?;
+    let mut options = CheckOptions::default();
+    options.evaluate.profile.now = spec.now;
     let mut driver = Driver::new(
         spec.paths.clone(),
-        CheckOptions::default(),
+        options,
         (spec.width, spec.height),
         spec.color,
     )?;

@@ -8,6 +8,19 @@ pub mod screen;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The clock the fixtures are checked at (`--now`): the UAIX fixtures' envelopes expire on
+/// 2030-01-01, so what they mean depends on the date. CI's gate in `.ci/run` passes the same.
+pub const FIXTURES_NOW: &str = "2026-06-01T00:00:00Z";
+
+/// Check options for the inspector's tests: the defaults at the fixtures' clock.
+pub fn fixture_options() -> handoff_inspector::corpus::CheckOptions {
+    let mut options = handoff_inspector::corpus::CheckOptions::default();
+    options.evaluate.profile.now = chrono::DateTime::parse_from_rfc3339(FIXTURES_NOW)
+        .ok()
+        .map(|time| time.with_timezone(&chrono::Utc));
+    options
+}
+
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }

@@ -2,7 +2,7 @@
 //! negative of any kind (a profile negative, a migration negative, an audited payload) fails
 //! it, naming the file and the field that changed.
 
-use crate::common::{fixtures, run};
+use crate::common::{fixtures, run, FIXTURES_NOW};
 use std::fs;
 use std::path::Path;
 
@@ -20,7 +20,38 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 fn gate(root: &Path) -> crate::common::Run {
-    run(&["check", "--require-golden", &root.to_string_lossy()])
+    gate_at(FIXTURES_NOW, root)
+}
+
+fn gate_at(now: &str, root: &Path) -> crate::common::Run {
+    run(&[
+        "check",
+        "--require-golden",
+        "--now",
+        now,
+        &root.to_string_lossy(),
+    ])
+}
+
+/// What the UAIX fixtures mean depends on the date (their envelopes expire on 2030-01-01), so
+/// the gate is held at a fixed clock, here and in CI: at a later clock the positives expire.
+#[test]
+fn the_fixture_gate_is_held_at_a_fixed_clock() {
+    let uaix = fixtures().join("profiles").join("uaix");
+    assert_eq!(gate(&uaix).code, 0);
+    let later = gate_at("2031-01-01T00:00:00Z", &uaix);
+    assert_eq!(later.code, 1, "{}", later.stdout);
+    assert!(later.stdout.contains("UAIX-08"), "{}", later.stdout);
+    let ci = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/run"))
+        .unwrap_or_default();
+    let gate_line = ci
+        .lines()
+        .find(|line| line.contains("check --require-golden"))
+        .unwrap_or("");
+    assert!(
+        gate_line.contains(&format!("--now {FIXTURES_NOW}")),
+        "CI's gate runs at the fixtures' clock: {gate_line:?}"
+    );
 }
 
 #[test]

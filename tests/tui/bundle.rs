@@ -2,7 +2,6 @@
 //! bundles (tests/data/bundles): a valid one and one with an edited line.
 
 use crate::common::screen::screen_text as text;
-use handoff_inspector::corpus::CheckOptions;
 use handoff_inspector::tui::app::{App, ListRow, Tab};
 use handoff_inspector::tui::update::{update, Action};
 use handoff_inspector::tui::views::view;
@@ -17,7 +16,11 @@ const VALID: &str = "tests/data/bundles/valid-02-two-events.tar.gz";
 const EDITED: &str = "tests/data/bundles/bad-events-edited-no-rehash.tar.gz";
 
 fn app_on(path: &str) -> App {
-    let mut app = App::new(vec![PathBuf::from(path)], CheckOptions::default(), true);
+    let mut app = App::new(
+        vec![PathBuf::from(path)],
+        crate::common::fixture_options(),
+        true,
+    );
     app.size = (120, 40);
     app.load_blocking();
     app
@@ -167,7 +170,7 @@ fn stepping_through_a_bundle_opens_it_once_per_load() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ten.tar.gz");
     std::fs::copy("tests/data/bundles/valid-03-ten-mixed.tar.gz", &path).unwrap();
-    let mut app = App::new(vec![path.clone()], CheckOptions::default(), true);
+    let mut app = App::new(vec![path.clone()], crate::common::fixture_options(), true);
     app.size = (120, 40);
     app.load_blocking();
     // The load reads it through the input layer; the first selected row may already have
@@ -215,7 +218,7 @@ fn a_recorded_failure_is_not_drawn_as_conforming_at_80x24() {
         vec![PathBuf::from(
             "fixtures/bundles/neg-tampered-event-hash.tar.gz",
         )],
-        CheckOptions::default(),
+        crate::common::fixture_options(),
         true,
     );
     app.size = (80, 24);
@@ -245,7 +248,7 @@ fn a_narrow_group_header_keeps_the_word_failing() {
     std::fs::copy(EDITED, dir.path().join("edited-no-rehash-long-name.tar.gz")).unwrap();
     let mut app = App::new(
         vec![dir.path().to_path_buf()],
-        CheckOptions::default(),
+        crate::common::fixture_options(),
         true,
     );
     app.load_blocking();

@@ -6,7 +6,6 @@
 //! fails the case.
 
 use crate::common::screen::screen_text;
-use handoff_inspector::corpus::CheckOptions;
 use handoff_inspector::tui::drive::{steps_from_bytes, Driver, Step};
 use handoff_inspector::tui::keymap::KEYMAP;
 use proptest::prelude::*;
@@ -115,7 +114,12 @@ fn run(corpus: usize, steps: &[Step]) -> Result<(), String> {
             (scratch.path().to_path_buf(), true)
         }
     };
-    let mut driver = Driver::new(vec![root], CheckOptions::default(), (120, 40), false)?;
+    let mut driver = Driver::new(
+        vec![root],
+        crate::common::fixture_options(),
+        (120, 40),
+        false,
+    )?;
     if generated {
         // Only the generated corpus may change on disk or have goldens written.
         driver = driver.with_scratch(scratch.path().to_path_buf());
@@ -230,7 +234,8 @@ fn review_shows_what_accepting_writes_and_remembers_rejections() {
         PathBuf::from("screenshots/demo-golden-drift"),
         PathBuf::from("screenshots/demo-drift"),
     ];
-    let mut driver = Driver::new(roots, CheckOptions::default(), (120, 40), false).unwrap();
+    let mut driver =
+        Driver::new(roots, crate::common::fixture_options(), (120, 40), false).unwrap();
     let screen = |driver: &Driver| screen_text(driver.buffer());
     // Three packets differ: a raw packet and its expected payload with no entry yet (new
     // entries, the payload's an object golden), and a drifted raw packet.
@@ -278,7 +283,7 @@ fn every_bundle_row_on_every_tab_keeps_the_invariants() {
     let press = |c| Step::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
     let mut driver = Driver::new(
         vec![PathBuf::from("fixtures/bundles")],
-        CheckOptions::default(),
+        crate::common::fixture_options(),
         (120, 40),
         false,
     )

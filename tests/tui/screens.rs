@@ -3,7 +3,6 @@
 
 use crate::common::screen::screen_text;
 use handoff_inspector::a2a::Mode;
-use handoff_inspector::corpus::CheckOptions;
 use handoff_inspector::tui::app::{App, Focus, Overlay, Tab};
 use handoff_inspector::tui::update::{update, Action};
 use handoff_inspector::tui::views::view;
@@ -15,7 +14,11 @@ use ratatui::Terminal;
 use std::path::PathBuf;
 
 fn app_on(path: &str, color: bool) -> App {
-    let mut app = App::new(vec![PathBuf::from(path)], CheckOptions::default(), color);
+    let mut app = App::new(
+        vec![PathBuf::from(path)],
+        crate::common::fixture_options(),
+        color,
+    );
     app.size = (120, 40);
     app.load_blocking();
     app
@@ -102,7 +105,7 @@ fn digests_diff_against_a_drifted_expected_payload() {
     .unwrap();
     let mut app = App::new(
         vec![dir.path().to_path_buf()],
-        CheckOptions::default(),
+        crate::common::fixture_options(),
         true,
     );
     app.load_blocking();
@@ -463,7 +466,7 @@ fn golden_review_accepts_with_confirmation_and_skips() {
     .unwrap();
     let mut app = App::new(
         vec![dir.path().to_path_buf()],
-        CheckOptions::default(),
+        crate::common::fixture_options(),
         true,
     );
     app.size = (120, 40);
@@ -516,7 +519,7 @@ fn golden_review_accepts_with_confirmation_and_skips() {
     );
     let mut reloaded = App::new(
         vec![dir.path().to_path_buf()],
-        CheckOptions::default(),
+        crate::common::fixture_options(),
         true,
     );
     reloaded.load_blocking();

@@ -107,6 +107,7 @@ fn draw(shot: &Shot) -> String {
         mode: Mode::Strict,
         keys: shot.keys.to_owned(),
         color: true,
+        now: crate::common::fixture_options().evaluate.profile.now,
     };
     buffer_to_svg(&render(&spec).unwrap())
 }

@@ -3,7 +3,6 @@
 //! the list and the active tab's label is visible.
 
 use crate::common::screen::screen_text_trimmed as text;
-use handoff_inspector::corpus::CheckOptions;
 use handoff_inspector::tui::app::{ListRow, Tab};
 use handoff_inspector::tui::drive::{Driver, Step};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -20,7 +19,7 @@ fn press(driver: &mut Driver, code: KeyCode) {
 fn driver(path: &str, size: (u16, u16)) -> Driver {
     Driver::new(
         vec![PathBuf::from(path)],
-        CheckOptions::default(),
+        crate::common::fixture_options(),
         size,
         false,
     )
