@@ -292,6 +292,7 @@ def object_case(name, model, kind, to_core, to_compat, message, to_proto=None, f
 # with the option the SDK takes (docs/migrate.md, "SDK differences").
 KEEP_SIGNATURES = ["signatures=keep"]  # the SDK copies card signatures that no longer verify
 BARE_TASK_RESULT = ["task-result=get"]  # a tasks/get or tasks/cancel result is a bare Task
+ALWAYS_ERROR_INFO = ["error-data=always"]  # every A2A error gets an ErrorInfo naming it
 
 
 OAUTH_FLOW_ORDER = ["authorizationCode", "clientCredentials", "implicit", "password"]
@@ -485,7 +486,7 @@ def cases():
         response_case("tasks/pushNotificationConfig/delete result", t.DeleteTaskPushNotificationConfigSuccessResponse, lambda m: None, lambda result: None),
         extended_card,
         # The SDK has no v1.0 -> v0.3 converter for JSON-RPC errors outside its server.
-        Case("error response", t.JSONRPCErrorResponse, "json-rpc-response", error_forward),
+        Case("error response", t.JSONRPCErrorResponse, "json-rpc-response", error_forward, choices=ALWAYS_ERROR_INFO),
     ]
     return out
 
@@ -600,9 +601,9 @@ def quirk_explicit_blocking(obj, sdk, ours):
 
 
 def quirk_error_info(obj, sdk, ours):
-    """The SDK's v0.3 client keeps only an error's code and message, and its v1.0 server
-    always writes data [ErrorInfo] (empty metadata); we carry v0.3 `data` into ErrorInfo's
-    metadata, and add no ErrorInfo where v0.3 had no data."""
+    """The SDK's v0.3 client keeps only an error's code and message (its v1.0 server writes
+    the ErrorInfo with empty metadata); we carry v0.3 `data` into ErrorInfo's metadata. And
+    an empty message becomes the error's default text in the SDK."""
     error = sdk.get("error") if isinstance(sdk, dict) else None
     if not isinstance(error, dict) or "data" not in error:
         return None
@@ -610,9 +611,6 @@ def quirk_error_info(obj, sdk, ours):
     if ours_error.get("message") == "" and obj.get("error", {}).get("message") == "":
         # An empty message: the SDK's A2AError falls back to its class's default text.
         error["message"] = ""
-    if not fold(ours_error.get("data")):
-        del error["data"]
-        return "always-added data [ErrorInfo]"
     sdk_info, ours_info = error["data"], ours_error.get("data")
     if (
         isinstance(ours_info, list)

@@ -49,6 +49,11 @@ pub static ERROR_DATA: ChoiceDef = ChoiceDef {
                 "[google.rpc.ErrorInfo] with the code's reason; non-string values become JSON text",
         },
         ChoiceOption {
+            value: "always",
+            meaning: "as errorinfo, and an ErrorInfo with the code's reason where v0.3 had no \
+                      `data` too (as a2a-sdk 1.3.0 writes every error)",
+        },
+        ChoiceOption {
             value: "keep",
             meaning: "leave `data` as it was (not the v1.0 shape)",
         },

@@ -250,6 +250,17 @@ fn no_shape_reason(obj: &Map<String, Value>) -> String {
                 add `kind`, or say what it is with `--kind part --from 0.3|1.0`"
             .into();
     }
+    let bare_url = obj.get("url").is_some_and(Value::is_string)
+        && obj
+            .keys()
+            .all(|key| matches!(key.as_str(), "url" | "id" | "token"));
+    if bare_url {
+        return "no A2A object found: a `url` alone reads as a v0.3 PushNotificationConfig and \
+                as a v1.0 TaskPushNotificationConfig whose empty task id ProtoJSON left out; \
+                say which with `--kind push-notification-config --from 0.3` or `--kind \
+                task-push-notification-config --from 1.0`"
+            .into();
+    }
     "no A2A object found: no JSON-RPC envelope, no `kind` discriminator, and no Task, \
      Message, event, push-config or Agent Card shape; `--kind KIND` (see `migrate --help`) \
      and `--from 0.3|1.0` say what it is"

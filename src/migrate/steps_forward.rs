@@ -110,7 +110,7 @@ pub static FORWARD_STEPS: &[StepDef] = &[
         title: "error data becomes [google.rpc.ErrorInfo]",
         direction: Forward,
         phase: Phase::Envelope,
-        applies_to: "JSON-RPC errors with `data`",
+        applies_to: "JSON-RPC errors with `data` (every A2A error with `--choice error-data=always`)",
         changes: &[P { before: "$.error.data", after: "$.error.data[0].metadata" }],
         why: "v1.0 `error.data` is an array of ProtoJSON Any objects; A2A errors carry ErrorInfo {reason, domain \"a2a-protocol.org\", metadata map<string,string>}, so non-string values lose their type",
         source: "spec 4.27; D10 9.5",

@@ -856,6 +856,32 @@ fn forced_readings_of_objects_only_a_hint_can_place() {
     let rest = migrate_stdin(&["--from", "0.3-rest"], part);
     assert_eq!(rest.status.code(), Some(0), "{}", stderr(&rest));
     assert_eq!(stdout_json(&rest)["parts"][0], json!({"data": {"k": 1}}));
+    // A `url` alone: the refusal names the two readings.
+    let url = br#"{"url": "https://h/hook"}"#;
+    let refused = migrate_stdin(&[], url);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        stderr(&refused).contains("--kind push-notification-config --from 0.3"),
+        "{}",
+        stderr(&refused)
+    );
+    let same = migrate_stdin(
+        &["--kind", "push-notification-config", "--from", "0.3"],
+        url,
+    );
+    assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
+    assert!(stderr(&same).contains("nothing differs between v0.3 and v1.0"));
+    // An A2A error without data gets the ErrorInfo naming it only when asked (as the SDK
+    // writes every error).
+    let error = br#"{"jsonrpc": "2.0", "id": 5, "error": {"code": -32001, "message": "gone"}}"#;
+    assert!(stdout_json(&migrate_stdin(&[], error))["error"]
+        .get("data")
+        .is_none());
+    let always = migrate_stdin(&["--choice", "error-data=always"], error);
+    assert_eq!(
+        stdout_json(&always)["error"]["data"][0]["reason"],
+        "TASK_NOT_FOUND"
+    );
     // A flat v1.0 push config in a result is a TaskPushNotificationConfig: nested again.
     let config = br#"{"jsonrpc": "2.0", "id": 6, "result": {"url": "https://h/hook"}}"#;
     let back = migrate_stdin(&["--to", "0.3"], config);

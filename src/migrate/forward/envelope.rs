@@ -186,21 +186,41 @@ fn string_metadata(data: Value, at: &JsonPath, ctx: &mut StepCtx<'_>) -> Map<Str
     metadata
 }
 
+/// A `google.rpc.ErrorInfo` naming an A2A error by its reason.
+fn error_info(reason: &str) -> Map<String, Value> {
+    let mut info = Map::new();
+    info.insert("@type".into(), ERROR_INFO_TYPE.into());
+    info.insert("reason".into(), reason.into());
+    info.insert("domain".into(), ERROR_DOMAIN.into());
+    info
+}
+
 pub fn error_data_to_errorinfo(doc: &mut Value, ctx: &mut StepCtx<'_>) {
     each(doc, ctx, ObjectKind::JsonRpcError, |obj, at, ctx| {
-        let Some(data) = obj.get("data") else {
-            return;
-        };
-        if already_error_info(data) {
-            return;
-        }
-        let data_at = at.key("data");
         let reason = error_code(obj).and_then(|code| {
             ERROR_REASONS
                 .iter()
                 .find(|(known, _)| *known == code)
                 .map(|(_, reason)| *reason)
         });
+        let data = obj
+            .get("data")
+            .filter(|data| !data.as_array().is_some_and(Vec::is_empty));
+        let Some(data) = data else {
+            // `always`: the ErrorInfo that names the error even where v0.3 said no more
+            // (no `data`, or an empty list).
+            if let Some(reason) = reason {
+                if ctx.choice_of(&crate::migrate::choice_defs::ERROR_DATA) == "always" {
+                    ctx.choose();
+                    insert(ctx, obj, at, "data", json!([error_info(reason)]));
+                }
+            }
+            return;
+        };
+        if already_error_info(data) {
+            return;
+        }
+        let data_at = at.key("data");
         let Some(reason) = reason else {
             ctx.warn(
                 &data_at,
@@ -221,10 +241,7 @@ pub fn error_data_to_errorinfo(doc: &mut Value, ctx: &mut StepCtx<'_>) {
             }
             _ => {
                 let data = obj.get("data").cloned().unwrap_or(Value::Null);
-                let mut info = Map::new();
-                info.insert("@type".into(), ERROR_INFO_TYPE.into());
-                info.insert("reason".into(), reason.into());
-                info.insert("domain".into(), ERROR_DOMAIN.into());
+                let mut info = error_info(reason);
                 if !data.is_null() {
                     let metadata = string_metadata(data, &data_at, ctx);
                     if !metadata.is_empty() {
