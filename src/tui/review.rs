@@ -5,19 +5,43 @@
 use super::app::{App, Overlay, ReviewState, Tab};
 use super::keymap::{lookup, Command, Context};
 use super::update::{first_listed_of_selected_group, Effect};
+use crate::corpus::FindingKind;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use std::path::{Path, PathBuf};
 
 /// Whether a packet can be settled by recording a golden: it differs from its golden, or has
-/// none. (A differing paired expected payload is not a golden: it is never rewritten.)
-fn reviewable(check: &crate::corpus::PacketCheck) -> bool {
-    use crate::corpus::FindingKind;
+/// none and was found in a directory named on the command line. A file given alone (a bundle
+/// opened from a download or temporary directory) is not offered a new `goldens.json` beside
+/// it; `bless` records one there when asked. (A differing paired expected payload is not a
+/// golden: it is never rewritten.)
+fn reviewable(roots: &[PathBuf], check: &crate::corpus::PacketCheck) -> bool {
     check.recorded().is_some()
-        && check.findings.iter().any(|finding| {
-            matches!(
-                finding.kind,
-                FindingKind::GoldenMismatch | FindingKind::NoGolden
-            )
+        && check.findings.iter().any(|finding| match finding.kind {
+            FindingKind::GoldenMismatch => true,
+            FindingKind::NoGolden => in_named_directory(roots, &check.summary.source.path),
+            _ => false,
         })
+}
+
+/// A packet without a golden that the review leaves to `bless`: see `reviewable`.
+fn lacks_golden_outside_named_directories(
+    roots: &[PathBuf],
+    check: &crate::corpus::PacketCheck,
+) -> bool {
+    check.recorded().is_some()
+        && !in_named_directory(roots, &check.summary.source.path)
+        && check
+            .findings
+            .iter()
+            .any(|finding| finding.kind == FindingKind::NoGolden)
+}
+
+/// Whether `path` was found by walking a directory named on the command line (rather than
+/// being a file named on it).
+fn in_named_directory(roots: &[PathBuf], path: &Path) -> bool {
+    roots
+        .iter()
+        .any(|root| root.as_path() != path && path.starts_with(root))
 }
 
 pub(super) fn open_review(app: &mut App) {
@@ -31,7 +55,9 @@ pub(super) fn open_review(app: &mut App) {
     let queue: Vec<crate::corpus::Source> = (0..count)
         .map(|offset| (start + offset) % count)
         .filter_map(|position| app.packets.get(app.listed[position]))
-        .filter(|check| reviewable(check) && !app.review_rejected.contains(&check.summary.source))
+        .filter(|check| {
+            reviewable(&app.roots, check) && !app.review_rejected.contains(&check.summary.source)
+        })
         .map(|check| check.summary.source.clone())
         .collect();
     let Some(first) = queue.first().cloned() else {
@@ -40,10 +66,19 @@ pub(super) fn open_review(app: &mut App) {
             .iter()
             .filter_map(|index| app.packets.get(*index))
             .filter(|check| {
-                reviewable(check) && app.review_rejected.contains(&check.summary.source)
+                reviewable(&app.roots, check) && app.review_rejected.contains(&check.summary.source)
             })
             .count();
-        app.message = Some(if rejected > 0 {
+        let left_to_bless = app
+            .listed
+            .iter()
+            .filter_map(|index| app.packets.get(*index))
+            .filter(|check| lacks_golden_outside_named_directories(&app.roots, check))
+            .count();
+        app.message = Some(if left_to_bless > 0 {
+            // Short enough for the status bar at 80 columns with hundreds of packets.
+            format!("nothing to review: {left_to_bless} have no golden and were given as a file (bless records)")
+        } else if rejected > 0 {
             format!("nothing new to review: {rejected} rejected this session (they still differ; their goldens were kept)")
         } else {
             "nothing to review: no listed packet differs from or lacks a golden".to_owned()

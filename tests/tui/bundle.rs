@@ -263,3 +263,46 @@ fn a_narrow_group_header_keeps_the_word_failing() {
         assert!(header.contains(" · 2 failing"), "{width}: {header}");
     }
 }
+
+/// `a` on a bundle given alone (as one opened from a temporary directory) offers no new
+/// `goldens.json` beside it, and says why in one status line at 80 columns; the same bundle
+/// in a directory named on the command line is offered.
+#[test]
+fn review_offers_no_new_manifest_beside_a_file_given_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = dir.path().join("a2a-ten-events.tar.gz");
+    std::fs::copy("fixtures/bundles/a2a-ten-events.tar.gz", &bundle).unwrap();
+    let key =
+        |code| handoff_inspector::tui::drive::Step::Key(KeyEvent::new(code, KeyModifiers::NONE));
+    let press_a = |root: PathBuf| {
+        let mut driver = handoff_inspector::tui::drive::Driver::new(
+            vec![root],
+            crate::common::fixture_options(),
+            (80, 24),
+            false,
+        )
+        .unwrap();
+        driver.apply(&key(KeyCode::Char('a'))).unwrap();
+        driver
+    };
+    let alone = press_a(bundle.clone());
+    assert!(alone.app.overlay.is_none());
+    let status = crate::common::screen::screen_text_trimmed(alone.buffer())
+        .lines()
+        .last()
+        .unwrap_or("")
+        .to_owned();
+    assert_eq!(
+        status,
+        " nothing to review: 11 have no golden and were given as a file (bless records)"
+    );
+    let named = press_a(dir.path().to_path_buf());
+    assert!(
+        matches!(
+            named.app.overlay,
+            Some(handoff_inspector::tui::app::Overlay::Review(_))
+        ),
+        "a directory named on the command line is reviewed"
+    );
+    assert!(!dir.path().join("goldens.json").exists());
+}
