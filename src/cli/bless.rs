@@ -5,7 +5,7 @@ use super::{CliError, Exit, Output};
 use crate::corpus::{check_corpus, manifest_key, CheckItem, LoadError, Source, WalkItem};
 use crate::golden::{
     ci_is_set, manifest_path, merge_bless, remove_stale_temps, BlessSink, Change, DiscardSink,
-    EntrySpool, GoldenEntry, ManifestWriter, MergeError, PacketKey, RecordedOptions,
+    EntrySpool, Existing, GoldenEntry, ManifestWriter, MergeError, PacketKey, RecordedOptions,
 };
 use crate::json::safe_text;
 use std::collections::HashSet;
@@ -165,7 +165,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 continue;
             };
             match merge_bless(
-                Some(existing),
+                Some(existing.into()),
                 &mut cursor.entries_of(dir),
                 &modes,
                 conversion,
@@ -208,7 +208,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             }
         }
         let counts = merge_bless(
-            run.manifests.get(dir),
+            run.manifests.get(dir).map(Existing::from),
             &mut cursor.entries_of(dir),
             &modes,
             conversion,

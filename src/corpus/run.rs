@@ -6,9 +6,10 @@ use super::pair::{manifest_key, Pairing};
 use super::pipeline::{stream_packets, PipelineOptions};
 use super::{walk, LoadError, Shard, Source, WalkItem, GOLDEN_MANIFEST_NAME};
 use crate::a2a::ConvertOptions;
-use crate::golden::{manifest_path, read_manifest, GoldenManifest};
+use crate::golden::{manifest_path, GoldenEntry, ManifestIndex};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One result of a corpus check, in walk order.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,11 +19,12 @@ pub enum CheckItem {
     LoadError(LoadError),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 enum ManifestState {
     /// No manifest; the words to say so (made once per directory, not per packet).
     Absent(String),
-    Loaded(GoldenManifest),
+    /// Indexed on disk: entries are read when a packet asks (`golden::ManifestIndex`).
+    Loaded(Arc<ManifestIndex>),
     /// Malformed, unreadable or recorded under other options (already reported).
     Unusable(String),
 }
@@ -61,7 +63,7 @@ impl Manifests {
                 continue;
             }
             let shown = |text: String| crate::json::safe_text(&text).into_owned();
-            let state = match read_manifest(&dir) {
+            let state = match ManifestIndex::open(&dir) {
                 Ok(None) => ManifestState::Absent(shown(format!(
                     "no {GOLDEN_MANIFEST_NAME} in {}",
                     dir.display()
@@ -81,7 +83,7 @@ impl Manifests {
                             manifest_path(&dir).display()
                         )))
                     } else {
-                        ManifestState::Loaded(manifest)
+                        ManifestState::Loaded(Arc::new(manifest))
                     }
                 }
                 Err(error) => {
@@ -101,22 +103,36 @@ impl Manifests {
     }
 
     /// The loaded manifest of `dir`, if it has a usable one.
-    pub fn get(&self, dir: &Path) -> Option<&GoldenManifest> {
+    pub fn get(&self, dir: &Path) -> Option<&ManifestIndex> {
         match self.dirs.get(dir) {
             Some(ManifestState::Loaded(manifest)) => Some(manifest),
             _ => None,
         }
     }
 
-    /// Looks a packet up; `reason` receives the words for a missing entry when they have to
-    /// be made for this packet.
-    pub fn lookup<'a>(&'a self, source: &Source, reason: &'a mut String) -> GoldenLookup<'a> {
+    /// Looks a packet up; `entry` receives its entry (read from the manifest file), `reason`
+    /// the words for a missing entry when they have to be made for this packet.
+    pub fn lookup<'a>(
+        &'a self,
+        source: &Source,
+        entry: &'a mut Option<GoldenEntry>,
+        reason: &'a mut String,
+    ) -> GoldenLookup<'a> {
         let dir = manifest_dir(&source.path);
         match self.dirs.get(dir) {
             Some(ManifestState::Loaded(manifest)) => {
                 let (_, key) = manifest_key(source);
-                if let Some(entry) = manifest.entry(&key) {
-                    return GoldenLookup::Entry(entry);
+                match manifest.entry(&key) {
+                    Ok(Some(found)) => return GoldenLookup::Entry(entry.insert(found)),
+                    Ok(None) => {}
+                    Err(error) => {
+                        *reason = crate::json::safe_text(&format!(
+                            "cannot read the entry for {key} in {}: {error}",
+                            manifest_path(dir).display()
+                        ))
+                        .into_owned();
+                        return GoldenLookup::Missing(reason);
+                    }
                 }
                 *reason = crate::json::safe_text(&format!(
                     "no entry for {key} in {}",
@@ -235,8 +251,8 @@ pub fn check_corpus_shard<T: Send>(
             post(match item {
                 Err(error) => CheckItem::LoadError(error),
                 Ok(packet) => {
-                    let mut reason = String::new();
-                    let lookup = manifests.lookup(&packet.source, &mut reason);
+                    let (mut entry, mut reason) = (None, String::new());
+                    let lookup = manifests.lookup(&packet.source, &mut entry, &mut reason);
                     let paired = match packet.source.line {
                         None => pairing
                             .paired(&packet.source.path, named.contains(&*packet.source.path)),
@@ -258,7 +274,7 @@ pub fn check_corpus_shard<T: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::golden::write_manifest;
+    use crate::golden::{write_manifest, GoldenManifest};
 
     const POSITIVE: &str = r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":{"id":"t","kind":"delegation"}}"#;
 

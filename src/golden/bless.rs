@@ -2,6 +2,7 @@
 //! plan says every change before anything is written, and never drops the entry of a packet
 //! that still exists; entries of packets that are gone are dropped only when asked (`prune`).
 
+use super::index::ManifestIndex;
 use super::manifest::{GoldenEntry, GoldenManifest, PacketKey, RecordedOptions};
 use crate::a2a::{ConvertOptions, Mode};
 use crate::json::safe_text;
@@ -140,6 +141,36 @@ impl From<io::Error> for MergeError {
     }
 }
 
+/// The manifest a bless merges into: its options and its entries in key order, read one at a
+/// time (from the file, for `bless`; from memory, for the inspector's accept).
+pub struct Existing<'a> {
+    pub options: &'a RecordedOptions,
+    pub entries: Box<dyn Iterator<Item = io::Result<(PacketKey, GoldenEntry)>> + 'a>,
+}
+
+impl<'a> From<&'a GoldenManifest> for Existing<'a> {
+    fn from(manifest: &'a GoldenManifest) -> Self {
+        Existing {
+            options: &manifest.options,
+            entries: Box::new(
+                manifest
+                    .packets
+                    .iter()
+                    .map(|(key, entry)| Ok((key.clone(), entry.clone()))),
+            ),
+        }
+    }
+}
+
+impl<'a> From<&'a ManifestIndex> for Existing<'a> {
+    fn from(index: &'a ManifestIndex) -> Self {
+        Existing {
+            options: &index.options,
+            entries: index.entries(),
+        }
+    }
+}
+
 /// Merges `recorded` (this run's entries for `modes`, in key order) into `existing`, one
 /// entry at a time: the new manifest's entries and the changes go to `sink` as they are
 /// found, so nothing per packet is held here (the keys of pruned entries excepted: they are
@@ -151,7 +182,7 @@ impl From<io::Error> for MergeError {
 /// digests recorded under the old options; that is found on the way, after some output went
 /// to `sink`, so a caller that must not show half a merge runs it first with `DiscardSink`.
 pub fn merge_bless(
-    existing: Option<&GoldenManifest>,
+    existing: Option<Existing<'_>>,
     recorded: &mut dyn Iterator<Item = io::Result<(PacketKey, GoldenEntry)>>,
     modes: &[Mode],
     options: &ConvertOptions,
@@ -167,10 +198,17 @@ pub fn merge_bless(
     };
     // Only set when the options change: then no entry may keep digests of the old ones.
     let mut stale_check = None;
-    if let Some(manifest) = existing.filter(|manifest| manifest.options != current_options) {
-        let old = describe_options(&manifest.options);
+    let (old_options, mut old_entries) = match existing {
+        Some(existing) => (Some(existing.options), existing.entries),
+        None => (
+            None,
+            Box::new(std::iter::empty()) as Box<dyn Iterator<Item = _>>,
+        ),
+    };
+    if let Some(recorded_options) = old_options.filter(|&old| *old != current_options) {
+        let old = describe_options(recorded_options);
         let new = describe_options(&current_options);
-        let hint = manifest.options.differences(options).join(" ");
+        let hint = recorded_options.differences(options).join(" ");
         stale_check = Some(move |stale: &PacketKey| {
             MergeError::Refused(format!(
                 "the manifest was recorded with {old} and this run uses {new}; entries such as {} would keep digests from the old options. Bless the whole directory in both modes (with --prune if packets are gone), or run with {hint}",
@@ -180,17 +218,14 @@ pub fn merge_bless(
         change(
             sink,
             Change::Options {
-                from: describe_options(&manifest.options),
+                from: describe_options(recorded_options),
                 to: describe_options(&current_options),
             },
         )?;
     }
     let partial_modes = modes.len() < Mode::BOTH.len();
-    let mut old_entries = existing
-        .map(|manifest| manifest.packets.iter())
-        .into_iter()
-        .flatten()
-        .peekable();
+    // The old manifest's next entry not yet merged.
+    let mut pending = old_entries.next().transpose()?;
     let mut pruned: Vec<PacketKey> = Vec::new();
     // An entry of the old manifest that this run did not record: kept, or gone.
     let mut not_recorded = |key: &PacketKey,
@@ -220,18 +255,21 @@ pub fn merge_bless(
     for item in recorded {
         let (key, entry) = item?;
         let mut old = None;
-        while let Some(&(old_key, old_entry)) = old_entries.peek() {
+        while let Some((old_key, old_entry)) = pending.take() {
             match old_key.cmp(&key) {
                 std::cmp::Ordering::Less => {
-                    not_recorded(old_key, old_entry, sink, &mut kept_gone)?;
-                    old_entries.next();
+                    not_recorded(&old_key, &old_entry, sink, &mut kept_gone)?;
+                    pending = old_entries.next().transpose()?;
                 }
                 std::cmp::Ordering::Equal => {
                     old = Some(old_entry);
-                    old_entries.next();
+                    pending = old_entries.next().transpose()?;
                     break;
                 }
-                std::cmp::Ordering::Greater => break,
+                std::cmp::Ordering::Greater => {
+                    pending = Some((old_key, old_entry));
+                    break;
+                }
             }
         }
         let Some(old) = old else {
@@ -256,8 +294,8 @@ pub fn merge_bless(
         if let (Some(refusal), true) = (&stale_check, partial_modes) {
             return Err(refusal(&key));
         }
-        let merged = merge_entry(old, &entry, modes);
-        let updates = entry_changes(&key, old, &merged);
+        let merged = merge_entry(&old, &entry, modes);
+        let updates = entry_changes(&key, &old, &merged);
         if updates.is_empty() {
             unchanged += 1;
         }
@@ -266,8 +304,9 @@ pub fn merge_bless(
         }
         sink.entry(&key, &merged)?;
     }
-    for (old_key, old_entry) in old_entries {
-        not_recorded(old_key, old_entry, sink, &mut kept_gone)?;
+    while let Some((old_key, old_entry)) = pending.take() {
+        not_recorded(&old_key, &old_entry, sink, &mut kept_gone)?;
+        pending = old_entries.next().transpose()?;
     }
     for key in pruned {
         change(sink, Change::Removed { key })?;
@@ -398,7 +437,7 @@ pub fn plan_bless(
         kept_gone: Vec::new(),
     };
     let counts = merge_bless(
-        existing,
+        existing.map(Existing::from),
         &mut recorded.into_iter().map(Ok),
         modes,
         options,

@@ -3,6 +3,8 @@
 
 mod bless;
 mod diff;
+mod index;
+mod index_scan;
 mod manifest;
 mod object;
 mod parse_stream;
@@ -10,9 +12,11 @@ mod spool;
 mod write;
 
 pub use bless::{
-    merge_bless, plan_bless, BlessCounts, BlessPlan, BlessSink, Change, DiscardSink, MergeError,
+    merge_bless, plan_bless, BlessCounts, BlessPlan, BlessSink, Change, DiscardSink, Existing,
+    MergeError,
 };
 pub use diff::{diff_json, line_diff, ChangeKind, JsonDiff, PathChange, MAX_LISTED_CHANGES};
+pub use index::ManifestIndex;
 pub use manifest::{
     parse_manifest, parse_object_golden, render_manifest, shown_value, GoldenEntry, GoldenManifest,
     ManifestEncoder, ManifestError, ModeGolden, PacketKey, RecordedOptions, MANIFEST_FORMAT,
