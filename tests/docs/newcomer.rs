@@ -82,32 +82,15 @@ fn the_readme_is_the_front_door_and_links_every_page() {
         lines <= 400,
         "README.md has {lines} lines; the reference belongs in docs/"
     );
-    for section in [
-        "## Start here",
-        "## A first tour",
-        "## Commands",
-        "## Where to read more",
-    ] {
-        assert!(
-            readme.contains(&format!("\n{section}\n")),
-            "README lacks {section}"
-        );
-    }
-    let list = readme
-        .split("\n## Commands\n")
-        .nth(1)
-        .and_then(|rest| rest.split("\n## ").next())
-        .unwrap_or_default();
+    section("README.md", &readme, "## A first tour");
+    let list = section("README.md", &readme, "## Commands");
     for command in subcommands() {
         assert!(
             list.contains(&format!("| `{command}` |")),
             "the README's command list lacks `{command}`"
         );
     }
-    let more = readme
-        .split("\n## Where to read more\n")
-        .nth(1)
-        .unwrap_or_default();
+    let more = section("README.md", &readme, "## Where to read more");
     for page in pages().iter().skip(1) {
         assert!(
             more.contains(&format!("]({page})")),
@@ -784,13 +767,13 @@ fn every_walkthrough_prints_what_its_page_shows() {
     );
 }
 
-/// The part of `text` under `heading`, up to the next heading of that level.
-fn section<'a>(text: &'a str, heading: &str) -> &'a str {
+/// The part of `page`'s `text` under `heading`, up to the next heading of that level.
+fn section<'a>(page: &str, text: &'a str, heading: &str) -> &'a str {
     let level = heading.split(' ').next().unwrap_or_default();
     text.split(&format!("\n{heading}\n"))
         .nth(1)
         .and_then(|rest| rest.split(&format!("\n{level} ")).next())
-        .unwrap_or_else(|| panic!("ARCHITECTURE.md lacks {heading}"))
+        .unwrap_or_else(|| panic!("{page} lacks {heading}"))
 }
 
 /// ARCHITECTURE.md stays a true map: a row for every module src/lib.rs declares, every
@@ -799,7 +782,7 @@ fn section<'a>(text: &'a str, heading: &str) -> &'a str {
 #[test]
 fn the_architecture_map_names_what_exists() {
     let map = read("ARCHITECTURE.md");
-    let modules = section(&map, "## Modules (bottom to top)");
+    let modules = section("ARCHITECTURE.md", &map, "## Modules (bottom to top)");
     let lib = read("src/lib.rs");
     let declared: Vec<&str> = lib
         .lines()
@@ -814,14 +797,18 @@ fn the_architecture_map_names_what_exists() {
             "ARCHITECTURE.md's module table has no row for `{module}`"
         );
     }
-    let commands = section(&map, "## Commands and the files they run through");
+    let commands = section(
+        "ARCHITECTURE.md",
+        &map,
+        "## Commands and the files they run through",
+    );
     for command in subcommands() {
         assert!(
             commands.contains(&format!("`{command}`")),
             "ARCHITECTURE.md does not map the `{command}` command"
         );
     }
-    let tabs = section(&map, "## Inspector tabs");
+    let tabs = section("ARCHITECTURE.md", &map, "## Inspector tabs");
     let keymap = handoff_inspector::tui::keymap::keymap_markdown();
     let mut tab_count = 0;
     for line in keymap.lines() {
@@ -841,14 +828,14 @@ fn the_architecture_map_names_what_exists() {
         }
     }
     assert_eq!(tab_count, 8, "the keymap's tabs: {keymap}");
-    let invariants = section(&map, "## Invariants").to_lowercase();
+    let invariants = section("ARCHITECTURE.md", &map, "## Invariants").to_lowercase();
     for invariant in ["one input door", "terminal-safe", "one classifier", "`ci`"] {
         assert!(
             invariants.contains(invariant),
             "ARCHITECTURE.md's invariants lack {invariant:?}"
         );
     }
-    let where_to_add = section(&map, "## Where to add").to_lowercase();
+    let where_to_add = section("ARCHITECTURE.md", &map, "## Where to add").to_lowercase();
     for what in ["a profile", "a migration step", "tab", "a report format"] {
         assert!(
             where_to_add.contains(what),
