@@ -49,6 +49,10 @@ pub struct Cli {
     pub color: ColorChoice,
     #[command(flatten)]
     pub walk: common::WalkFlags,
+    /// The clock for expiry checks in the inspector, RFC 3339 (default: the system clock), as
+    /// `check`, `explain` and `render` take it.
+    #[arg(long, value_name = "RFC3339", value_parser = common::parse_now)]
+    pub now: Option<chrono::DateTime<chrono::Utc>>,
     /// Open two runs (bundles, directories or NDJSON streams) in the inspector's Compare view,
     /// paired as `diff` pairs them (strict mode).
     #[arg(long, num_args = 2, value_names = ["BASE", "CANDIDATE"])]
@@ -182,9 +186,11 @@ fn run_tui(cli: &Cli) -> Result<Exit, CliError> {
         ));
     }
     if let Some(sides) = &cli.compare {
+        let mut evaluate = crate::corpus::EvaluateOptions::default();
+        evaluate.profile.now = cli.now;
         let options = crate::compare::CompareOptions::new(
             crate::a2a::Mode::Strict,
-            crate::corpus::EvaluateOptions::default(),
+            evaluate,
             crate::corpus::PipelineOptions::default(),
         );
         let (Some(base), Some(candidate)) = (sides.first(), sides.get(1)) else {
@@ -214,6 +220,7 @@ fn run_tui(cli: &Cli) -> Result<Exit, CliError> {
     }
     let mut options = crate::corpus::CheckOptions::default();
     options.evaluate.profile.force = common::forced_profile();
+    options.evaluate.profile.now = cli.now;
     crate::tui::run(paths, options, cli.color.enabled())
         .map(|()| Exit::Ok)
         .map_err(|error| CliError::Io {

@@ -219,3 +219,27 @@ fn accepting_a_golden_shows_what_it_writes_and_reports_the_files_that_changed() 
     assert!(!manifest.contains("task_ref_only"), "{manifest}");
     session.wait_for("= matches the golden");
 }
+
+/// The inspector takes `--now` as `check` does: the UAIX fixtures (which expire on
+/// 2030-01-01) hold their goldens at the fixtures' clock and differ from them at a later one.
+#[test]
+fn the_inspector_checks_at_the_clock_now_gives() {
+    let fixed = Session::start(
+        "now-fixed",
+        &format!(
+            "--color never --now {} fixtures/profiles/uaix",
+            crate::common::FIXTURES_NOW
+        ),
+    );
+    fixed.wait_for("16 packets");
+    let screen = fixed.wait_until("the load to finish", |screen| {
+        screen.contains("16 packets") && !screen.contains("loading")
+    });
+    assert!(screen.contains("▾ fixtures/profiles/uaix/ 16 "), "{screen}");
+    assert!(!screen.contains("failing"), "{screen}");
+    let later = Session::start(
+        "now-later",
+        "--color never --now 2031-01-01T00:00:00Z fixtures/profiles/uaix",
+    );
+    later.wait_for("▾ fixtures/profiles/uaix/ 16 · 15 failing");
+}
