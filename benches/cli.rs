@@ -7,6 +7,8 @@
 //!   system time, which moves less than wall time on a shared machine).
 //! - `check --stats` on 1M lines made by repeating the mix, on every core and with `--jobs 1`:
 //!   packets/s, CPU per packet, peak RSS (as `--stats` reports them).
+//! - `check --stats` against the goldens.json `bless` wrote, on 200k and 1M lines of the mix
+//!   (blessed once under target/bench-mix/blessed-*).
 //!
 //! Run: `cargo bench --bench cli`. `CLI_BENCH_BASELINE=/path/to/an/older/handoff-inspector`
 //! interleaves every run with that binary's, so the two are compared under the same load.
@@ -106,6 +108,70 @@ fn stats_field(stats: &str, after: &str, until: char) -> Option<f64> {
     rest[..rest.find(until)?].trim().parse().ok()
 }
 
+/// The mix `copies` times over in a directory of its own with the goldens.json `bless`
+/// wrote for it (made once under target/bench-mix).
+fn blessed_dir(binary: &Path, lines: usize, copies: usize) -> PathBuf {
+    let dir = PathBuf::from(format!("target/bench-mix/blessed-{lines}x{copies}"));
+    if dir.join("goldens.json").exists() {
+        return dir;
+    }
+    std::fs::create_dir_all(&dir).expect("blessed dir");
+    let input = mix_file(lines, copies);
+    let packets = dir.join("mix.ndjson");
+    let _ = std::fs::remove_file(&packets);
+    if std::fs::hard_link(&input, &packets).is_err() {
+        std::fs::copy(&input, &packets).expect("copy the mix");
+    }
+    let (_, stderr) = run(binary, &["bless", &dir.to_string_lossy()], false);
+    assert!(
+        dir.join("goldens.json").exists(),
+        "bless wrote nothing: {stderr}"
+    );
+    dir
+}
+
+/// `check --stats` on `path` with each binary, `rounds` times: median packets/s, CPU per
+/// packet and peak RSS, one line per binary.
+fn check_stats(
+    binaries: &[(&str, PathBuf)],
+    path: &str,
+    jobs: Option<&str>,
+    rounds: usize,
+    label: &str,
+) {
+    for (name, binary) in binaries {
+        let mut rates = Vec::new();
+        let mut cpu_per_packet = Vec::new();
+        let mut rss = Vec::new();
+        for _ in 0..rounds {
+            let mut args = vec!["check", "--stats"];
+            if let Some(jobs) = jobs {
+                args.extend(["--jobs", jobs]);
+            }
+            args.push(path);
+            let (_, stderr) = run(binary, &args, false);
+            let stats = stderr
+                .lines()
+                .find(|line| line.starts_with("stats:"))
+                .unwrap_or_default()
+                .to_owned();
+            rates.extend(stats_field(&stats, " s: ", ' '));
+            cpu_per_packet.extend(stats_field(&stats, "(", ' '));
+            rss.extend(stats_field(&stats, "peak RSS ", ' '));
+        }
+        if rates.is_empty() {
+            println!("  {name}: no --stats line");
+            continue;
+        }
+        println!(
+            "  {label:8} {name:9} {:>7.0}k packets/s   {:>5.1} us CPU/packet   peak RSS {:.0} MiB",
+            median(rates) / 1e3,
+            median(cpu_per_packet),
+            median(rss)
+        );
+    }
+}
+
 fn main() {
     let full = std::env::args().any(|arg| arg == "--bench");
     let rounds: usize = if full {
@@ -162,42 +228,25 @@ fn main() {
     let check_rounds = rounds.min(3);
     println!("check --stats, {packets} lines of the mix, both modes, median of {check_rounds}");
     for jobs in [None, Some("1")] {
-        for (name, binary) in &binaries {
-            let mut rates = Vec::new();
-            let mut cpu_per_packet = Vec::new();
-            let mut rss = Vec::new();
-            for _ in 0..check_rounds {
-                let mut args = vec!["check", "--stats"];
-                if let Some(jobs) = jobs {
-                    args.extend(["--jobs", jobs]);
-                }
-                args.push(&check_path);
-                let (_, stderr) = run(binary, &args, false);
-                let stats = stderr
-                    .lines()
-                    .find(|line| line.starts_with("stats:"))
-                    .unwrap_or_default()
-                    .to_owned();
-                rates.extend(stats_field(&stats, " s: ", ' '));
-                cpu_per_packet.extend(stats_field(&stats, "(", ' '));
-                rss.extend(stats_field(&stats, "peak RSS ", ' '));
-            }
-            if rates.is_empty() {
-                println!("  {name}: no --stats line");
-                continue;
-            }
-            println!(
-                "  {:8} {name:9} {:>7.0}k packets/s   {:>5.1} us CPU/packet   peak RSS {:.0} MiB",
-                if jobs.is_some() {
-                    "--jobs 1"
-                } else {
-                    "all cores"
-                },
-                median(rates) / 1e3,
-                median(cpu_per_packet),
-                median(rss)
-            );
-        }
+        let label = if jobs.is_some() {
+            "--jobs 1"
+        } else {
+            "all cores"
+        };
+        check_stats(&binaries, &check_path, jobs, check_rounds, label);
+    }
+
+    // `check` against the goldens `bless` wrote (issue 24: the manifest is read from an index
+    // on disk, not held): 200k lines (99 MB goldens.json) and 1M lines (497 MB).
+    let blessed_copies: &[usize] = if full { &[10, 50] } else { &[1] };
+    for &copies in blessed_copies {
+        let dir = blessed_dir(&binaries[0].1, convert_lines, copies);
+        let dir = dir.to_string_lossy().into_owned();
+        println!(
+            "check --stats against goldens.json (after bless), {} lines, median of {check_rounds}",
+            convert_lines * copies
+        );
+        check_stats(&binaries, &dir, None, check_rounds, "all cores");
     }
     let _ = std::io::stdout().lock().flush();
 }

@@ -12,9 +12,11 @@ use super::index_scan::{member_value, parse_member, scan, Slot};
 use super::manifest::{parse_entry, GoldenEntry, GoldenManifest, PacketKey, RecordedOptions};
 use super::write::{manifest_path, read_manifest, MAX_MANIFEST_BYTES};
 use super::ManifestError;
+use std::cell::RefCell;
 use std::fs::File;
 use std::io;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A directory's golden manifest, looked up entry by entry.
 #[derive(Debug)]
@@ -27,6 +29,8 @@ pub struct ManifestIndex {
 enum Entries {
     OnDisk {
         file: File,
+        /// This index's number, naming its blocks in a thread's read cache.
+        id: u64,
         /// Distinct file names, sorted; a slot's `name` is an index into it.
         names: Vec<String>,
         /// Sorted by key, one per key.
@@ -55,7 +59,12 @@ impl ManifestIndex {
                 let (names, slots) = sorted(scanned.names, scanned.slots);
                 let index = ManifestIndex {
                     options: scanned.options,
-                    entries: Entries::OnDisk { file, names, slots },
+                    entries: Entries::OnDisk {
+                        file,
+                        id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+                        names,
+                        slots,
+                    },
                 };
                 // Two entries of one key (the same name twice, or `s.ndjson:1` beside
                 // `s.ndjson:01`): the strict parser decides, as it always did.
@@ -102,13 +111,18 @@ impl ManifestIndex {
     pub fn entry(&self, key: &PacketKey) -> Result<Option<GoldenEntry>, ManifestError> {
         match &self.entries {
             Entries::Held(manifest) => Ok(manifest.entry(key).cloned()),
-            Entries::OnDisk { file, names, slots } => {
+            Entries::OnDisk {
+                file,
+                id,
+                names,
+                slots,
+            } => {
                 let Ok(name) = names.binary_search(&key.file) else {
                     return Ok(None);
                 };
                 let wanted = Slot::new(name as u32, key.line, 0, 0).order();
                 match slots.binary_search_by(|slot| slot.order().cmp(&wanted)) {
-                    Ok(found) => read_entry(file, &slots[found]).map(Some),
+                    Ok(found) => read_entry(file, *id, &slots[found]).map(Some),
                     Err(_) => Ok(None),
                 }
             }
@@ -126,8 +140,13 @@ impl ManifestIndex {
                     .iter()
                     .map(|(key, entry)| Ok((key.clone(), entry.clone()))),
             ),
-            Entries::OnDisk { file, names, slots } => Box::new(slots.iter().map(|slot| {
-                let entry = read_entry(file, slot)
+            Entries::OnDisk {
+                file,
+                id,
+                names,
+                slots,
+            } => Box::new(slots.iter().map(|slot| {
+                let entry = read_entry(file, *id, slot)
                     .map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error.reason))?;
                 let key = PacketKey {
                     file: names[slot.name as usize].clone(),
@@ -161,12 +180,50 @@ fn sorted(names: Vec<String>, mut slots: Vec<Slot>) -> (Vec<String>, Vec<Slot>) 
     (names, slots)
 }
 
-fn read_entry(file: &File, slot: &Slot) -> Result<GoldenEntry, ManifestError> {
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+
+/// Bytes read at once around an entry: packets are checked in file order, and their entries
+/// lie one after the other, so one read serves the next few hundred lookups of a thread.
+const READ_BLOCK: usize = 1 << 16;
+
+thread_local! {
+    /// The block this thread read last: (index id, file offset, bytes).
+    static LAST_BLOCK: RefCell<(u64, u64, Vec<u8>)> = const { RefCell::new((u64::MAX, 0, Vec::new())) };
+}
+
+/// Hands `visit` the bytes of `slot`, from this thread's last block when it holds them.
+fn with_slot_text<T>(
+    file: &File,
+    id: u64,
+    slot: &Slot,
+    visit: impl FnOnce(&[u8]) -> T,
+) -> io::Result<T> {
+    LAST_BLOCK.with_borrow_mut(|(block_id, start, bytes)| {
+        let (offset, length) = (slot.offset(), slot.length as usize);
+        let held = *block_id == id
+            && offset >= *start
+            && offset + length as u64 <= *start + bytes.len() as u64;
+        if !held {
+            bytes.resize(length.max(READ_BLOCK), 0);
+            let read = read_at_most(file, bytes, offset)?;
+            if read < length {
+                *block_id = u64::MAX;
+                return Err(io::ErrorKind::UnexpectedEof.into());
+            }
+            bytes.truncate(read);
+            (*block_id, *start) = (id, offset);
+        }
+        let from = (offset - *start) as usize;
+        Ok(visit(&bytes[from..from + length]))
+    })
+}
+
+fn read_entry(file: &File, id: u64, slot: &Slot) -> Result<GoldenEntry, ManifestError> {
     let changed = |reason: String| ManifestError {
         reason: format!("the manifest changed while it was in use: {reason}"),
     };
-    let mut text = vec![0u8; slot.length as usize];
-    read_exact_at(file, &mut text, slot.offset()).map_err(|error| changed(error.to_string()))?;
+    let text = with_slot_text(file, id, slot, <[u8]>::to_vec)
+        .map_err(|error| changed(error.to_string()))?;
     let tree = member_value(&text).map_err(changed)?;
     // The place is spelled out only when there is something to say (it costs a quoting of
     // the key, per packet, for nothing otherwise).
@@ -180,22 +237,31 @@ fn read_entry(file: &File, slot: &Slot) -> Result<GoldenEntry, ManifestError> {
         )
     })
 }
+/// Reads into `buf` from `offset` until it is full or the file ends; how much was read.
+fn read_at_most(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        let read = match read_at(file, &mut buf[filled..], offset + filled as u64) {
+            Ok(read) => read,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if read == 0 {
+            break;
+        }
+        filled += read;
+    }
+    Ok(filled)
+}
+
 #[cfg(unix)]
-fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, offset)
 }
 
 #[cfg(windows)]
-fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
-    while !buf.is_empty() {
-        let read = std::os::windows::fs::FileExt::seek_read(file, buf, offset)?;
-        if read == 0 {
-            return Err(io::ErrorKind::UnexpectedEof.into());
-        }
-        buf = &mut buf[read..];
-        offset += read as u64;
-    }
-    Ok(())
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buf, offset)
 }
 
 #[cfg(test)]
