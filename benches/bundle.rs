@@ -9,9 +9,9 @@
 //! lenient A2A conversions, ~1.1 KB a line) repeated 1,000 times, re-sequenced and written
 //! with the project's writer. `BUNDLE_EVENTS` changes the count; `BUNDLE_RUNS` the repeats.
 
-use handoff_inspector::bundle::packets::packets_of;
 use handoff_inspector::bundle::write::{assign_run, write_bundle};
 use handoff_inspector::bundle::{open_bytes, open_path, verify_reader, Limits};
+use handoff_inspector::corpus::packets_of;
 use serde_json::Value;
 use std::path::Path;
 use std::time::Instant;

@@ -138,7 +138,7 @@ fn stages(count: u64) {
 
 /// The pipeline alone: read, batch, hand to the pool, deliver in order; no evaluation.
 fn pipeline_only(path: &Path, jobs: usize) {
-    let items = walk(&[path.to_path_buf()]);
+    let items = walk(&[path.to_path_buf()], &Default::default());
     let started = Instant::now();
     let mut count = 0u64;
     let _ = stream_packets(

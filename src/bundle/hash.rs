@@ -2,7 +2,7 @@
 //! `{data, datacontenttype, specversion, subject?, type}`, the flat run root over the content
 //! hashes in stored order, and the manifest's file-hash normalization.
 
-use crate::profiles::jcs::{write_jcs, write_jcs_string};
+use crate::json::{write_jcs, write_jcs_string};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 

@@ -20,8 +20,9 @@ pub mod limits;
 pub mod line;
 pub mod lines;
 pub mod lint_table;
+pub mod name;
 pub mod open;
-pub mod packets;
+pub mod report;
 pub mod steps;
 pub mod strict;
 pub mod summary;
@@ -33,10 +34,9 @@ pub use error::{Compared, ErrorClass, ErrorCode, VerifyError};
 pub use limits::Limits;
 pub use lines::{EventLines, LineFacts};
 pub use lint_table::{LintOutcome, A2A_LINT_TABLE};
+pub use name::{bundle_event_ref, is_bundle_path};
 pub use open::{open_bytes, open_path, open_reader, verify_path, verify_reader, Bundle};
-pub use packets::{
-    bundle_event_ref, is_bundle_path, open_packets, packets_of, reread_event, reread_manifest,
-    take_event, BundlePackets, BundleReport, HashMismatch, VerifiedFacts, LINT_NOT_EVALUATED,
-    UNVERIFIED_SHOWS, VERIFIED_SHOWS,
+pub use report::{
+    BundleReport, HashMismatch, VerifiedFacts, LINT_NOT_EVALUATED, UNVERIFIED_SHOWS, VERIFIED_SHOWS,
 };
 pub use verify::Verified;

@@ -8,7 +8,7 @@
 use super::event::EvidenceEvent;
 use super::hash::{content_hash, sha256_text, RunRoot};
 use super::verify::{EVENTS, MANIFEST};
-use crate::profiles::jcs::jcs_bytes;
+use crate::json::jcs_bytes;
 use chrono::{DateTime, FixedOffset, SecondsFormat, Utc};
 use flate2::write::GzEncoder;
 use flate2::Compression;

@@ -57,7 +57,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     // A bundle's events are taken like any events, but never those of a bundle that fails
     // verification: re-sealing them would turn tampered lines into a bundle that verifies.
     let mut rejected_bundle: Option<std::sync::Arc<Path>> = None;
-    let load_errors = for_each_packet(&args.paths, &mut |packet| {
+    let load_errors = for_each_packet(&args.paths, &args.walk, &mut |packet| {
         if let Some(report) = &packet.bundle {
             // Its events follow as packets of their own.
             rejected_bundle = (!report.is_valid()).then(|| packet.source.path.clone());

@@ -169,6 +169,7 @@ impl CorpusRunFlags {
                 profile: self.profile.options()?,
             },
             max_file_bytes: self.corpus.max_file_bytes,
+            walk: self.corpus.walk.options(),
         })
     }
 }
@@ -255,14 +256,23 @@ pub enum TextOrJson {
 
 /// Reads every packet under `paths` in order, calling `each` with a packet; load errors are
 /// printed to stderr as they come. Returns the number of load errors.
-pub fn for_each_packet(paths: &[PathBuf], each: &mut dyn FnMut(RawPacket)) -> usize {
-    for_each_packet_found(paths, &mut |packet, _| each(packet))
+pub fn for_each_packet(
+    paths: &[PathBuf],
+    walk: &WalkFlags,
+    each: &mut dyn FnMut(RawPacket),
+) -> usize {
+    for_each_packet_found(paths, walk, &mut |packet, _| each(packet))
 }
 
 /// Like [`for_each_packet`], also telling `each` whether the packet's file was named on the
 /// command line (`true`) or found by walking a directory (`false`): a named file is always
 /// taken as the command's input, a found one only when it is of a kind the command reads.
-pub fn for_each_packet_found(paths: &[PathBuf], each: &mut dyn FnMut(RawPacket, bool)) -> usize {
+pub fn for_each_packet_found(
+    paths: &[PathBuf],
+    walk_flags: &WalkFlags,
+    each: &mut dyn FnMut(RawPacket, bool),
+) -> usize {
+    let options = walk_flags.options();
     let mut load_errors = 0;
     let mut report = |error: LoadError| {
         load_errors += 1;
@@ -270,7 +280,7 @@ pub fn for_each_packet_found(paths: &[PathBuf], each: &mut dyn FnMut(RawPacket, 
     };
     for path in paths {
         let named = !path.is_dir();
-        for item in walk(std::slice::from_ref(path)) {
+        for item in walk(std::slice::from_ref(path), &options) {
             match item {
                 WalkItem::Error(error) => report(error),
                 WalkItem::File { path, format } => {

@@ -32,7 +32,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let mut failed = 0usize;
     let mut write_error = None;
     let mut skipped = 0usize;
-    let load_errors = for_each_packet_found(&args.paths, &mut |packet, named| {
+    let load_errors = for_each_packet_found(&args.paths, &args.walk, &mut |packet, named| {
         let conversion = convert(&packet.bytes, &options);
         // A file found in a directory is converted only when the one classifier calls it a
         // raw packet (or bytes that are not JSON, whose verdict is the adapter's C3 error);

@@ -52,7 +52,7 @@ pub struct Args {
 
 pub fn options(args: &Args) -> Result<CompareOptions, CliError> {
     let mode = args.mode.into();
-    Ok(CompareOptions::new(
+    let mut options = CompareOptions::new(
         mode,
         EvaluateOptions {
             conversion: args.converter.options(mode),
@@ -60,7 +60,9 @@ pub fn options(args: &Args) -> Result<CompareOptions, CliError> {
             profile: args.profile.options()?,
         },
         args.corpus.pipeline(),
-    ))
+    );
+    options.walk = args.corpus.walk.options();
+    Ok(options)
 }
 
 pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {

@@ -100,125 +100,129 @@ fn canonical_part(
 pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let options = args.conversion.options();
     let mut failed = 0usize;
-    let load_errors = for_each_packet(std::slice::from_ref(&args.file), &mut |packet| {
-        if let Some(report) = &packet.bundle {
-            // A bundle: its run root and the digest its golden records; its events follow,
-            // each as the event digest (`event  BUNDLE:SEQ`).
-            if args.part.is_some() {
-                return;
-            }
-            match report.run_root() {
-                Some(run_root) => {
-                    let hex = run_root.strip_prefix("sha256:").unwrap_or(run_root);
-                    output.line(&format!(
-                        "{}  run_root  {}",
-                        crate::json::safe_text(hex),
-                        packet.source
-                    ));
+    let load_errors = for_each_packet(
+        std::slice::from_ref(&args.file),
+        &args.walk,
+        &mut |packet| {
+            if let Some(report) = &packet.bundle {
+                // A bundle: its run root and the digest its golden records; its events follow,
+                // each as the event digest (`event  BUNDLE:SEQ`).
+                if args.part.is_some() {
+                    return;
                 }
-                None => {
-                    failed += 1;
-                    eprintln!(
+                match report.run_root() {
+                    Some(run_root) => {
+                        let hex = run_root.strip_prefix("sha256:").unwrap_or(run_root);
+                        output.line(&format!(
+                            "{}  run_root  {}",
+                            crate::json::safe_text(hex),
+                            packet.source
+                        ));
+                    }
+                    None => {
+                        failed += 1;
+                        eprintln!(
                         "handoff-inspector: {}: no run root: fails upstream's verification ({})",
                         packet.source,
                         report.verdict_key()
                     );
+                    }
                 }
-            }
-            if report.has_manifest {
-                output.line(&format!(
-                    "{}  manifest  {}",
-                    report.manifest_digest, packet.source
-                ));
-            }
-            return;
-        }
-        let mut conversion = convert(&packet.bytes, &options);
-        // The one classifier decides which digests a file has, as in `ls`, `check` and the TUI.
-        let mut reparsed = None;
-        let (kind, parsed) = kind_after_conversion(&packet, &conversion, &mut reparsed);
-        let source = &packet.source;
-        // The lines to print (`HEX  PART  SOURCE`), or why there are none.
-        // Whether an A2A object's migrated digest follows (judged on the tree, given up).
-        let mut migrated = false;
-        let chosen: Result<Vec<String>, String> = match (parsed, kind.canonical_shape()) {
-            (Ok(value), Some(shape)) => canonical_part(value, shape, args.part)
-                .map(|(value, part)| vec![digest_line(&value, part.name(), source)])
-                .ok_or_else(|| {
-                    format!(
-                        "the {} has no {} part",
-                        shape.name(),
-                        args.part.unwrap_or(Part::Payload).name()
-                    )
-                }),
-            (Ok(value), None) if kind != PacketKind::RawA2a => {
-                object_parts(value, kind, args.part, source).map(|(lines, judge)| {
-                    migrated = judge;
-                    lines
-                })
-            }
-            _ => match conversion.converted() {
-                Some(converted) => {
-                    let part = args.part.unwrap_or(Part::Payload);
-                    let value = match part {
-                        Part::Handoff => Some(converted.handoff().clone()),
-                        Part::Discovery => Some(converted.discovery().clone()),
-                        Part::Payload => Some(converted.payload().clone()),
-                        Part::Event => Some(converted.event().clone()),
-                        Part::Batch => Some(converted.batch()),
-                        Part::Object => conversion.packet.as_ref().cloned(),
-                        Part::Migrated => None,
-                    };
-                    value
-                        .map(|value| vec![digest_line(&value, part.name(), source)])
-                        .ok_or_else(|| format!("a raw packet has no {} part", part.name()))
+                if report.has_manifest {
+                    output.line(&format!(
+                        "{}  manifest  {}",
+                        report.manifest_digest, packet.source
+                    ));
                 }
-                None => Err(conversion
-                    .error()
-                    .map(|error| {
+                return;
+            }
+            let mut conversion = convert(&packet.bytes, &options);
+            // The one classifier decides which digests a file has, as in `ls`, `check` and the TUI.
+            let mut reparsed = None;
+            let (kind, parsed) = kind_after_conversion(&packet, &conversion, &mut reparsed);
+            let source = &packet.source;
+            // The lines to print (`HEX  PART  SOURCE`), or why there are none.
+            // Whether an A2A object's migrated digest follows (judged on the tree, given up).
+            let mut migrated = false;
+            let chosen: Result<Vec<String>, String> = match (parsed, kind.canonical_shape()) {
+                (Ok(value), Some(shape)) => canonical_part(value, shape, args.part)
+                    .map(|(value, part)| vec![digest_line(&value, part.name(), source)])
+                    .ok_or_else(|| {
                         format!(
-                            "not converted: {}: {} [{}]",
-                            error.kind.name(),
-                            error.message,
-                            error.rule
+                            "the {} has no {} part",
+                            shape.name(),
+                            args.part.unwrap_or(Part::Payload).name()
                         )
+                    }),
+                (Ok(value), None) if kind != PacketKind::RawA2a => {
+                    object_parts(value, kind, args.part, source).map(|(lines, judge)| {
+                        migrated = judge;
+                        lines
                     })
-                    .unwrap_or_default()),
-            },
-        };
-        let chosen = chosen.and_then(|mut lines| {
-            if !migrated {
-                return Ok(lines);
-            }
-            // Last, on the parsed tree given up: migrated in place, the one tree of a big
-            // object (a copy of it and a migration beside the parse were three).
-            let digest = take_tree(&mut conversion, &mut reparsed)
-                .and_then(|tree| migrated_digest(kind, &packet.source, tree));
-            match digest {
-                Some(digest) => lines.push(format!("{digest}  migrated  {source}")),
-                None if args.part == Some(Part::Migrated) => {
-                    return Err(format!("{} has no migrated part", kind.name()));
                 }
-                None => {}
-            }
-            Ok(lines)
-        });
-        match chosen {
-            Ok(lines) => {
-                for line in lines {
-                    output.line(&line);
+                _ => match conversion.converted() {
+                    Some(converted) => {
+                        let part = args.part.unwrap_or(Part::Payload);
+                        let value = match part {
+                            Part::Handoff => Some(converted.handoff().clone()),
+                            Part::Discovery => Some(converted.discovery().clone()),
+                            Part::Payload => Some(converted.payload().clone()),
+                            Part::Event => Some(converted.event().clone()),
+                            Part::Batch => Some(converted.batch()),
+                            Part::Object => conversion.packet.as_ref().cloned(),
+                            Part::Migrated => None,
+                        };
+                        value
+                            .map(|value| vec![digest_line(&value, part.name(), source)])
+                            .ok_or_else(|| format!("a raw packet has no {} part", part.name()))
+                    }
+                    None => Err(conversion
+                        .error()
+                        .map(|error| {
+                            format!(
+                                "not converted: {}: {} [{}]",
+                                error.kind.name(),
+                                error.message,
+                                error.rule
+                            )
+                        })
+                        .unwrap_or_default()),
+                },
+            };
+            let chosen = chosen.and_then(|mut lines| {
+                if !migrated {
+                    return Ok(lines);
+                }
+                // Last, on the parsed tree given up: migrated in place, the one tree of a big
+                // object (a copy of it and a migration beside the parse were three).
+                let digest = take_tree(&mut conversion, &mut reparsed)
+                    .and_then(|tree| migrated_digest(kind, &packet.source, tree));
+                match digest {
+                    Some(digest) => lines.push(format!("{digest}  migrated  {source}")),
+                    None if args.part == Some(Part::Migrated) => {
+                        return Err(format!("{} has no migrated part", kind.name()));
+                    }
+                    None => {}
+                }
+                Ok(lines)
+            });
+            match chosen {
+                Ok(lines) => {
+                    for line in lines {
+                        output.line(&line);
+                    }
+                }
+                Err(reason) => {
+                    failed += 1;
+                    eprintln!(
+                        "handoff-inspector: {}: {}",
+                        packet.source,
+                        crate::json::safe_text(&reason)
+                    );
                 }
             }
-            Err(reason) => {
-                failed += 1;
-                eprintln!(
-                    "handoff-inspector: {}: {}",
-                    packet.source,
-                    crate::json::safe_text(&reason)
-                );
-            }
-        }
-    });
+        },
+    );
     Ok(Exit::from_counts(load_errors, failed))
 }
 

@@ -61,7 +61,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         profile: profile_options.clone(),
         ..Default::default()
     };
-    let load_errors = for_each_packet(std::slice::from_ref(&args.file), &mut |packet| {
+    let load_errors = for_each_packet(std::slice::from_ref(&args.file), &args.walk, &mut |packet| {
         if named_bundle && packet.source.is_bundle_event() {
             return;
         }

@@ -60,7 +60,7 @@ enum Listed {
 }
 
 pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
-    let items = walk(&args.paths);
+    let items = walk(&args.paths, &args.corpus.walk.options());
     let listed = items.iter().filter_map(|item| match item {
         WalkItem::File { path, .. } => Some(path.clone()),
         WalkItem::Error(_) => None,

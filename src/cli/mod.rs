@@ -134,7 +134,6 @@ pub fn main() -> std::process::ExitCode {
         Some(command) => command.walk_flags(),
     };
     if let Some(walk) = walk {
-        crate::input::set_walk_defaults(walk.options());
         if let Some(kind) = walk.reading {
             crate::corpus::force_reading(kind);
         }
@@ -188,11 +187,12 @@ fn run_tui(cli: &Cli) -> Result<Exit, CliError> {
     if let Some(sides) = &cli.compare {
         let mut evaluate = crate::corpus::EvaluateOptions::default();
         evaluate.profile.now = cli.now;
-        let options = crate::compare::CompareOptions::new(
+        let mut options = crate::compare::CompareOptions::new(
             crate::a2a::Mode::Strict,
             evaluate,
             crate::corpus::PipelineOptions::default(),
         );
+        options.walk = cli.walk.options();
         let (Some(base), Some(candidate)) = (sides.first(), sides.get(1)) else {
             return Err(CliError::Usage("--compare needs BASE and CANDIDATE".into()));
         };
@@ -221,6 +221,7 @@ fn run_tui(cli: &Cli) -> Result<Exit, CliError> {
     let mut options = crate::corpus::CheckOptions::default();
     options.evaluate.profile.force = common::forced_profile();
     options.evaluate.profile.now = cli.now;
+    options.walk = cli.walk.options();
     crate::tui::run(paths, options, cli.color.enabled())
         .map(|()| Exit::Ok)
         .map_err(|error| CliError::Io {

@@ -73,6 +73,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         keys: args.keys.clone(),
         color: !args.no_color,
         now: args.now,
+        walk: args.walk.options(),
     };
     let buffer = render(&spec).map_err(CliError::Usage)?;
     output.line(buffer_to_svg(&buffer).trim_end());

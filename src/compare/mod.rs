@@ -25,6 +25,7 @@ pub use side::{read_side, BundleFacts, RunSummary, Side, SideShape};
 use crate::a2a::Mode;
 use crate::corpus::{EvaluateOptions, LoadError, PipelineOptions};
 use crate::freeze::HandoffState;
+use crate::input::WalkOptions;
 use serde::Serialize;
 use std::path::Path;
 
@@ -36,9 +37,13 @@ pub struct CompareOptions {
     /// How packets are evaluated (only `mode` is run).
     pub evaluate: EvaluateOptions,
     pub pipeline: PipelineOptions,
+    /// How each side's PATH is walked (`--no-ignore`, `--follow-outside`).
+    pub walk: WalkOptions,
 }
 
 impl CompareOptions {
+    /// Options for comparing in `mode`; PATHs are walked with the default walk options
+    /// (set `walk` for `--no-ignore`, `--follow-outside`).
     pub fn new(mode: Mode, evaluate: EvaluateOptions, pipeline: PipelineOptions) -> CompareOptions {
         let mut evaluate = evaluate;
         evaluate.modes = vec![mode];
@@ -47,6 +52,7 @@ impl CompareOptions {
             mode,
             evaluate,
             pipeline,
+            walk: WalkOptions::default(),
         }
     }
 }
@@ -86,7 +92,7 @@ pub fn compare(
     options: &CompareOptions,
 ) -> Result<Comparison, LoadError> {
     let candidate_path = candidate;
-    let read = |path| read_side(path, options.mode, &options.evaluate, options.pipeline);
+    let read = |path| read_side(path, options);
     // Both sides at once: each is one reading thread feeding the shared worker pool.
     let (base, candidate) = std::thread::scope(|scope| {
         let candidate = scope.spawn(|| read(candidate));

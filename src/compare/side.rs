@@ -4,8 +4,7 @@
 use super::record::{scan, Record, WHOLE_FILE};
 use crate::a2a::Mode;
 use crate::corpus::{
-    stream_packets, walk, EvaluateOptions, LoadError, PacketKind, PipelineOptions, RawPacket,
-    Source,
+    stream_packets, walk, EvaluateOptions, LoadError, PacketKind, RawPacket, Source,
 };
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -97,12 +96,8 @@ impl Side {
 
 /// Reads a side. `Err` when the path itself cannot be read (missing, not a file or directory
 /// we read); a bad packet inside is an entry of `errors` and the rest is read.
-pub fn read_side(
-    path: &Path,
-    mode: Mode,
-    options: &EvaluateOptions,
-    pipeline: PipelineOptions,
-) -> Result<Side, LoadError> {
+pub fn read_side(path: &Path, options: &super::CompareOptions) -> Result<Side, LoadError> {
+    let (mode, pipeline) = (options.mode, options.pipeline);
     let fail = |reason: String| LoadError {
         source: Source::file(path),
         reason,
@@ -121,7 +116,7 @@ pub fn read_side(
     } else {
         SideShape::File
     };
-    let items = walk(&[path.to_path_buf()]);
+    let items = walk(&[path.to_path_buf()], &options.walk);
     let mut side = Side {
         path: path.to_path_buf(),
         shape,
@@ -135,7 +130,7 @@ pub fn read_side(
         &items,
         pipeline,
         &|_| false,
-        |item| item.map(|packet| read_one(packet, mode, options)),
+        |item| item.map(|packet| read_one(packet, mode, &options.evaluate)),
         |read| match read {
             Err(error) => side.errors.push(error),
             Ok(Read::Bundle(facts)) => side.run.bundle = Some(facts),

@@ -478,7 +478,7 @@ fn count(audit: &Audit, severity: Severity) -> u32 {
 /// A bundle file's classification, opening it once more (kind `bundle` even when it cannot
 /// be read: the reason says why).
 fn bundle_classification(path: &std::path::Path) -> Classification {
-    match crate::bundle::open_packets(path, &crate::bundle::Limits::default()) {
+    match super::bundle_packets::open_packets(path, &crate::bundle::Limits::default()) {
         Ok(opened) => super::classify_bundle(&opened.report),
         Err(error) => Classification {
             kind: PacketKind::Bundle,

@@ -2,6 +2,7 @@
 //! NDJSON line), with every unreadable input reported against its path and line.
 
 mod accept;
+pub mod bundle_packets;
 mod check;
 mod classify;
 mod evaluate;
@@ -11,18 +12,25 @@ mod pipeline;
 mod read;
 mod run;
 mod shard;
-mod source;
 mod status;
 mod walk;
 
 pub use accept::{accept_golden, Accepted};
+pub use bundle_packets::{
+    open_packets, packets_of, reread_event, reread_manifest, take_event, BundlePackets,
+};
 pub use check::{
     check_packet, event_hash_text, golden_finding, recorded_mode, CheckOptions, GoldenLookup,
     GoldenVerdict, ModeCheck, PacketCheck,
 };
 pub use classify::{
     classify, classify_as, classify_bundle, force_reading, forceable, forced_reading,
-    kind_table_markdown, Classification, KindRow, PacketKind, GOLDEN_MANIFEST_NAME, KIND_TABLE,
+    Classification, GOLDEN_MANIFEST_NAME,
+};
+// What every layer knows about a packet lives in `packet`; the corpus hands these out with
+// the packets it reads.
+pub use crate::packet::{
+    kind_table_markdown, FileFormat, KindRow, LoadError, PacketKind, RawPacket, Source, KIND_TABLE,
 };
 pub use evaluate::{
     classify_packet, converted_kind, detail, detail_with_bundle, kind_after_conversion,
@@ -35,14 +43,11 @@ pub use pair::{
 };
 pub use path_list::PathList;
 pub use pipeline::{stream_packets, PacketOrError, PipelineOptions, BATCH_PACKETS};
-pub use read::{
-    read_packets, reread_packet, reread_packet_in, LoadError, RawPacket, DEFAULT_MAX_FILE_BYTES,
-};
+pub use read::{read_packets, reread_packet, reread_packet_in, DEFAULT_MAX_FILE_BYTES};
 pub use run::{
     check_corpus, check_corpus_shard, check_corpus_with, is_manifest_file, CheckItem, CorpusRun,
     Manifests,
 };
 pub use shard::Shard;
-pub use source::{FileFormat, Source};
 pub use status::{worst_status, CheckFinding, FindingKind, Status};
 pub use walk::{walk, WalkItem};

@@ -193,7 +193,7 @@ mod tests {
         std::fs::write(dir.path().join("a.json"), "{\"n\":-1}").unwrap();
         std::fs::write(dir.path().join("c.json"), vec![b'x'; 40]).unwrap();
         std::fs::write(dir.path().join("skipped.json"), "{}").unwrap();
-        let items = walk(&[dir.path().to_path_buf()]);
+        let items = walk(&[dir.path().to_path_buf()], &Default::default());
         let mut seen = Vec::new();
         stream_packets(
             &items,

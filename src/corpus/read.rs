@@ -1,45 +1,15 @@
 //! Reading packets out of files: a whole `.json` file is one packet; an NDJSON file is read as
 //! a stream, one packet per non-blank line, so a million-line file never sits in memory.
 
-use super::{FileFormat, Source};
 pub use crate::input::human_bytes;
 use crate::input::{describe_io, open_regular};
-use serde::Serialize;
+use crate::packet::{FileFormat, LoadError, RawPacket, Source};
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 /// Files (and NDJSON lines) larger than this are reported, not read.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RawPacket {
-    pub source: Source,
-    /// Where the packet starts in its file (0 for a whole-file packet), so that a view can
-    /// read it again without keeping every packet in memory.
-    pub offset: u64,
-    pub bytes: Vec<u8>,
-    /// Set on the packet that stands for a whole evidence bundle (kind `bundle`): its
-    /// verification report. Its `bytes` are then the bundle's `manifest.json`.
-    pub bundle: Option<std::sync::Arc<crate::bundle::BundleReport>>,
-    /// Set on each event packet of a bundle (`BUNDLE:SEQ`): the report of the bundle it is
-    /// in, so the event's own explanation and check can say its content hash does not match
-    /// and that the bundle fails verification.
-    pub in_bundle: Option<std::sync::Arc<crate::bundle::BundleReport>>,
-}
-
-/// An input that yielded no packet, with the reason in plain words.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LoadError {
-    pub source: Source,
-    pub reason: String,
-}
-
-impl std::fmt::Display for LoadError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.source, self.reason)
-    }
-}
 
 /// Reads the packets of one file, calling `each` for every packet or load error, in order.
 /// `each` returns `false` to stop early.
@@ -71,8 +41,8 @@ pub fn read_packets(
         FileFormat::Bundle => read_bundle(file, path, each),
         FileFormat::BundleEvent(seq) => {
             let bundle = crate::bundle::open_reader(file, &crate::bundle::Limits::default());
-            each(crate::bundle::take_event(
-                crate::bundle::packets_of(path, bundle),
+            each(super::bundle_packets::take_event(
+                super::bundle_packets::packets_of(path, bundle),
                 seq,
             ));
         }
@@ -88,13 +58,13 @@ fn read_bundle(
     each: &mut dyn FnMut(Result<RawPacket, LoadError>) -> bool,
 ) {
     let bundle = crate::bundle::open_reader(file, &crate::bundle::Limits::default());
-    let (report, packet) = crate::bundle::packets::report_of(path, &bundle);
+    let (report, packet) = super::bundle_packets::report_of(path, &bundle);
     if !each(Ok(packet)) {
         return;
     }
     // One packet at a time, handed on as made: the lines are held once (in the bundle), not
     // twice, while the checker takes them in batches.
-    for event in crate::bundle::packets::event_packets(path, &bundle, &report) {
+    for event in super::bundle_packets::event_packets(path, &bundle, &report) {
         if !each(Ok(event)) {
             return;
         }
@@ -252,8 +222,8 @@ pub fn reread_packet_in(
     if crate::bundle::is_bundle_path(&source.path) {
         let limits = crate::bundle::Limits::default();
         return match source.line {
-            Some(seq) => crate::bundle::reread_event(bundles, &source.path, seq, &limits),
-            None => crate::bundle::reread_manifest(bundles, &source.path, &limits),
+            Some(seq) => super::bundle_packets::reread_event(bundles, &source.path, seq, &limits),
+            None => super::bundle_packets::reread_manifest(bundles, &source.path, &limits),
         };
     }
     let mut file = open_regular(&source.path).map_err(|error| fail(error.reason))?;

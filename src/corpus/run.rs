@@ -216,7 +216,7 @@ pub fn check_corpus_shard<T: Send>(
     post: &(dyn Fn(CheckItem) -> T + Sync),
     sink: &mut dyn FnMut(T),
 ) -> Result<CorpusRun, String> {
-    let walked = walk(paths);
+    let walked = walk(paths, &options.walk);
     let range = shard.map_or(0..walked.len(), |shard| shard.range(walked.len()));
     let earlier_dirs: HashSet<&Path> = walked[..range.start]
         .iter()

@@ -2,8 +2,8 @@
 //! symlinks kept inside the given paths, special files never opened), keeping the files whose
 //! names say they hold packets.
 
-use super::{FileFormat, LoadError, Source};
-use crate::input::{walk_defaults, walk_paths, WalkOptions, Walked};
+use crate::input::{walk_paths, WalkOptions, Walked};
+use crate::packet::{FileFormat, LoadError, Source};
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -12,16 +12,13 @@ pub enum WalkItem {
     Error(LoadError),
 }
 
-/// Expands paths with the process's walk options (`--no-ignore`, `--follow-outside`).
-pub fn walk(paths: &[PathBuf]) -> Vec<WalkItem> {
-    walk_with(paths, &walk_defaults())
-}
-
 /// Expands paths: a file is taken as named (NDJSON when it ends in `.ndjson`/`.jsonl`, one
 /// packet otherwise); a directory contributes every `*.json`, `*.ndjson` and `*.jsonl` below
 /// it, recursively, sorted by path; a bundle (`.tar.gz`, `.tgz`) is read as one, and
 /// `BUNDLE:SEQ` names one of its events. Problems become `WalkItem::Error`s in place.
-pub fn walk_with(paths: &[PathBuf], options: &WalkOptions) -> Vec<WalkItem> {
+/// `options` are the command's `--no-ignore` and `--follow-outside`, passed down by each
+/// caller (never a process-wide setting).
+pub fn walk(paths: &[PathBuf], options: &WalkOptions) -> Vec<WalkItem> {
     let keep = |path: &Path| FileFormat::of(path).is_some();
     walk_paths(paths, options, keep)
         .into_iter()

@@ -11,9 +11,9 @@
 //! by one as `event` objects (`BUNDLE:SEQ`), so an edited and re-sealed bundle that upstream's
 //! verifier accepts still shows as drift.
 
-use crate::corpus::PacketKind;
 use crate::freeze::HandoffState;
 use crate::json::Digest;
+use crate::packet::PacketKind;
 use serde_json::{json, Value};
 
 /// The manifest keys of an object golden, in the order they are written.

@@ -16,4 +16,4 @@ mod walk;
 pub use capped::{human_bytes, read_capped, read_file, read_stdin};
 pub use error::{describe_io, InputError};
 pub use open::{file_kind, open_regular, refusal};
-pub use walk::{set_walk_defaults, walk_defaults, walk_paths, WalkOptions, Walked};
+pub use walk::{walk_paths, WalkOptions, Walked};

@@ -15,7 +15,7 @@
 use super::{describe_io, refusal};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 /// How directories are walked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -24,18 +24,6 @@ pub struct WalkOptions {
     pub no_ignore: bool,
     /// Follow symlinks whose target lies outside every path given.
     pub follow_outside: bool,
-}
-
-static PROCESS_DEFAULTS: OnceLock<WalkOptions> = OnceLock::new();
-
-/// Sets the options `walk_defaults` returns, once per process (the CLI does, from its flags),
-/// so every command that walks honours `--no-ignore` and `--follow-outside` alike.
-pub fn set_walk_defaults(options: WalkOptions) {
-    let _ = PROCESS_DEFAULTS.set(options);
-}
-
-pub fn walk_defaults() -> WalkOptions {
-    PROCESS_DEFAULTS.get().copied().unwrap_or_default()
 }
 
 /// One result of a walk, in walk order (sorted by path within each directory).

@@ -1,8 +1,9 @@
-//! JSON plumbing shared by every layer: canonical bytes and digests, JSON paths,
-//! the duplicate-key scan, and safe display of untrusted strings.
+//! JSON plumbing shared by every layer: canonical bytes and digests, RFC 8785 (JCS) text,
+//! JSON paths, the duplicate-key scan, and safe display of untrusted strings.
 
 mod canonical;
 mod duplicates;
+mod jcs;
 mod line_diff;
 mod path;
 mod safe_json;
@@ -14,6 +15,7 @@ pub use canonical::{canonical_bytes, canonical_pretty, digest_bytes, digest_valu
 pub use duplicates::{
     count_duplicate_keys, for_each_duplicate_key, scan_duplicate_keys, DuplicateKey,
 };
+pub use jcs::{jcs_bytes, number_text as jcs_number_text, write_jcs, write_jcs_string};
 pub use line_diff::{bounded_line_diff, LINE_DIFF_TIMEOUT};
 pub use path::{JsonPath, Segment};
 pub use safe_json::{escape_unsafe_in_json, safe_json_bytes, to_safe_json, to_safe_json_pretty};

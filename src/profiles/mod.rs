@@ -16,7 +16,6 @@ mod contextcore_mapping;
 mod contextcore_table;
 mod crosswalk;
 mod detect;
-pub mod jcs;
 mod py;
 mod report;
 mod rows;
@@ -33,7 +32,6 @@ pub use contextcore_mapping::{
 };
 pub use crosswalk::{crosswalk, seam_roles, CrosswalkCell, Expressibility, FormatColumn, SeamRole};
 pub use detect::{detect, ProfileDetection, ProfileKind};
-pub use jcs::jcs_bytes;
 pub use report::{
     ContextCoreView, IntegrityCheck, ProfileReport, Quirk, QuirkNote, SeamValue, UaixView,
     VerdictCounts,

@@ -5,9 +5,9 @@
 //! seed fixture's `sha256:fixture-hash-recorded-by-validator`) cannot be checked: it is
 //! reported as unverifiable, neither passed nor failed.
 
-use super::jcs::jcs_bytes;
 use super::report::{IntegrityAttempt, IntegrityCheck};
 use super::rows::clip;
+use crate::json::jcs_bytes;
 use crate::json::{digest_bytes, Digest};
 use crate::rules::Verdict;
 use serde_json::Value;

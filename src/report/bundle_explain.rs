@@ -5,7 +5,7 @@
 
 use super::check_json::bundle_json;
 use crate::bundle::steps::outcomes;
-use crate::bundle::BundlePackets;
+use crate::corpus::BundlePackets;
 use crate::corpus::{classify_bundle, summarize, EvaluateOptions, PacketSummary, Status};
 use crate::json::safe_text;
 use serde::Serialize;

@@ -53,6 +53,8 @@ pub struct RenderSpec {
     /// The clock for expiry checks (`--now`, as the inspector and `check` take it); `None`
     /// reads the system clock.
     pub now: Option<chrono::DateTime<chrono::Utc>>,
+    /// How the PATHs are walked (`--no-ignore`, `--follow-outside`).
+    pub walk: crate::input::WalkOptions,
 }
 
 /// Splits `lnn<Enter>x` into key events.
@@ -105,6 +107,7 @@ pub fn render(spec: &RenderSpec) -> Result<Buffer, String> {
     let keys = parse_keys(&spec.keys)?;
     let mut options = CheckOptions::default();
     options.evaluate.profile.now = spec.now;
+    options.walk = spec.walk;
     let mut driver = Driver::new(
         spec.paths.clone(),
         options,

@@ -108,6 +108,7 @@ fn draw(shot: &Shot) -> String {
         keys: shot.keys.to_owned(),
         color: true,
         now: crate::common::fixture_options().evaluate.profile.now,
+        walk: Default::default(),
     };
     buffer_to_svg(&render(&spec).unwrap())
 }

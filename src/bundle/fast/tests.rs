@@ -14,7 +14,7 @@ fn agree(text: &str) {
             slow.unwrap_or_else(|e| panic!("fast accepted what serde refuses: {text:?}: {e}"));
         let mut a = String::new();
         write_jcs(node, &mut a);
-        let b = String::from_utf8(crate::profiles::jcs_bytes(&value)).unwrap();
+        let b = String::from_utf8(crate::json::jcs_bytes(&value)).unwrap();
         assert_eq!(a, b, "{text}");
     }
 }
@@ -113,7 +113,7 @@ fn data_agrees(data: &str) -> bool {
         return false;
     };
     let value: Value = serde_json::from_str(data).unwrap();
-    let jcs = String::from_utf8(crate::profiles::jcs_bytes(&value)).unwrap();
+    let jcs = String::from_utf8(crate::json::jcs_bytes(&value)).unwrap();
     let data_node = node.get("data").unwrap();
     let mut written = String::new();
     write_jcs(data_node, &mut written);
@@ -214,7 +214,7 @@ fn canonical_data_is_kept_as_text_only_when_it_is_jcs() {
 proptest::proptest! {
     #[test]
     fn jcs_text_of_any_value_is_taken_as_canonical_or_agrees(value in values()) {
-        let jcs = String::from_utf8(crate::profiles::jcs_bytes(&value)).unwrap();
+        let jcs = String::from_utf8(crate::json::jcs_bytes(&value)).unwrap();
         data_agrees(&jcs);
         data_agrees(&serde_json::to_string(&value).unwrap());
     }

@@ -2,7 +2,7 @@
 
 use super::scan::is_short_integer;
 use super::Node;
-use crate::profiles::jcs::{number_text, write_jcs_string};
+use crate::json::{jcs_number_text as number_text, write_jcs_string};
 use std::borrow::Cow;
 
 /// A string as JCS writes it. Borrowed strings had no escape in the line, and the parser
@@ -20,7 +20,7 @@ fn write_string(text: &Cow<'_, str>, out: &mut String) {
     }
 }
 
-/// Appends the RFC 8785 text of `node`, number for number what `jcs::write_jcs` writes for
+/// Appends the RFC 8785 text of `node`, number for number what `json::write_jcs` writes for
 /// the `serde_json::Value` the same text parses to.
 pub fn write_jcs(node: &Node<'_>, out: &mut String) {
     match node {

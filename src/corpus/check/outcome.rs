@@ -7,6 +7,7 @@ use crate::corpus::evaluate::converted_kind;
 use crate::corpus::status::{CheckFinding, Status};
 use crate::corpus::{EvaluateOptions, ModeResult, ModeSummary, PacketSummary};
 use crate::golden::{GoldenEntry, ModeGolden, ObjectGolden};
+use crate::input::WalkOptions;
 use serde::Serialize;
 
 /// What `check` needs besides the packet.
@@ -15,6 +16,8 @@ pub struct CheckOptions {
     pub evaluate: EvaluateOptions,
     /// Cap for reading paired expected payloads (as for packets).
     pub max_file_bytes: u64,
+    /// How the PATHs are walked (`--no-ignore`, `--follow-outside`).
+    pub walk: WalkOptions,
 }
 
 impl Default for CheckOptions {
@@ -22,6 +25,7 @@ impl Default for CheckOptions {
         CheckOptions {
             evaluate: EvaluateOptions::default(),
             max_file_bytes: crate::corpus::DEFAULT_MAX_FILE_BYTES,
+            walk: WalkOptions::default(),
         }
     }
 }

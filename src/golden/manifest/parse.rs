@@ -6,10 +6,10 @@ use super::{
     bad, GoldenEntry, GoldenManifest, ManifestError, ModeGolden, RecordedOptions, MANIFEST_FORMAT,
 };
 use crate::a2a::{ErrorKind, Mode};
-use crate::corpus::PacketKind;
 use crate::freeze::{HandoffState, RowSet, COVERAGE_ROW_IDS};
 use crate::golden::object::{ObjectGolden, OBJECT_KEYS};
 use crate::json::for_each_duplicate_key;
+use crate::packet::PacketKind;
 use serde_json::{Map, Value};
 
 /// Parses a manifest's bytes. Entries are read one at a time (`parse_stream`): the memory

@@ -2,10 +2,10 @@
 
 use super::*;
 use crate::a2a::{ConvertOptions, ErrorKind};
-use crate::corpus::PacketKind;
 use crate::freeze::{HandoffState, RowSet, COVERAGE_ROW_IDS};
 use crate::golden::object::ObjectGolden;
 use crate::json::Digest;
+use crate::packet::PacketKind;
 
 fn sample() -> GoldenManifest {
     let mut manifest = GoldenManifest::new(&ConvertOptions::default());

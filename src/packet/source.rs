@@ -1,3 +1,6 @@
+//! Where a packet came from (a file, an NDJSON line, a bundle event) and how its file holds
+//! packets.
+
 use serde::Serialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -12,7 +15,7 @@ pub enum FileFormat {
     /// One packet per non-blank line (`.ndjson`, `.jsonl`).
     Ndjson,
     /// An assay evidence bundle (`.tar.gz`, `.tgz`): a packet for the bundle and one per
-    /// event line (see `bundle::packets`).
+    /// event line (see `corpus::bundle_packets`).
     Bundle,
     /// One event of a bundle, named `BUNDLE:SEQ` on the command line.
     BundleEvent(usize),
