@@ -61,212 +61,218 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         profile: profile_options.clone(),
         ..Default::default()
     };
-    let load_errors = for_each_packet(std::slice::from_ref(&args.file), &args.walk, &mut |packet| {
-        if named_bundle && packet.source.is_bundle_event() {
-            return;
-        }
-        if packet.bundle.is_some() {
-            let written = explain_bundle(&packet.source.path, &evaluate, args.format, output);
-            match written {
-                Ok(true) => {}
-                Ok(false) => findings += 1,
-                Err(error) => result = Err(error),
+    let load_errors = for_each_packet(
+        std::slice::from_ref(&args.file),
+        &args.walk,
+        &mut |packet| {
+            if named_bundle && packet.source.is_bundle_event() {
+                return;
             }
-            return;
-        }
-        let source = packet.source.to_string();
-        // Counted first, listed only where they are printed: a list of a million repeated
-        // keys held beside the packet's tree is what this command's memory was.
-        let duplicate_count = count_duplicate_keys(&packet.bytes);
-        let duplicates = || scan_duplicate_keys(&packet.bytes);
-        // The one classifier, as `ls` and `check` ask it: after the conversion.
-        let mut conversion = convert(&packet.bytes, &options);
-        let mut reparsed = None;
-        let (kind, parsed) = kind_after_conversion(&packet, &conversion, &mut reparsed);
-        let (conforms, written) = match (parsed, kind) {
-            (Ok(value), PacketKind::EvidenceEvent)
-                if unaudited_bundle_event(&packet.source, value) =>
-            {
-                let reason = "a bundle event that is not an A2A adapter event (type outside assay.adapter.a2a.): listed and recorded, not audited (not checked)";
-                let written = match args.format {
-                    TextOrJson::Text => text(
-                        output,
-                        &format!(
-                            "{}\n{reason}",
-                            heading(&source, PacketKind::EvidenceEvent, None)
-                        ),
-                    ),
-                    TextOrJson::Json => json_line(
-                        output,
-                        &serde_json::json!({
-                            "source": source,
-                            "kind": PacketKind::EvidenceEvent.tag(),
-                            "status": crate::corpus::Status::NotChecked.key(),
-                            "reason": reason,
-                            "findings": [],
-                        }),
-                    ),
-                };
-                (true, written)
+            if packet.bundle.is_some() {
+                let written = explain_bundle(&packet.source.path, &evaluate, args.format, output);
+                match written {
+                    Ok(true) => {}
+                    Ok(false) => findings += 1,
+                    Err(error) => result = Err(error),
+                }
+                return;
             }
-            (Ok(value), kind) if kind.canonical_shape().is_some() => {
-                let Some(shape) = kind.canonical_shape() else {
-                    return;
-                };
-                let audit = audit(value, shape);
-                let duplicates = duplicates();
-                let in_bundle = bundle_event_lines(&packet);
-                let written = match args.format {
-                    TextOrJson::Text => {
-                        // The event's place in its bundle goes first, under the heading: a
-                        // content hash that does not match is what a reviewer must see.
-                        let audited = audit_text(&source, kind, &audit, &duplicates);
-                        let (heading, rest) = audited.split_once('\n').unwrap_or((&audited, ""));
-                        let mut explained = format!("{heading}\n");
-                        for line in &in_bundle.lines {
-                            explained.push_str(line);
-                            explained.push('\n');
-                        }
-                        explained.push_str(rest);
-                        text(output, &explained)
-                    }
-                    TextOrJson::Json => {
-                        let json = AuditJson::new(&source, kind, &audit, &duplicates);
-                        match (serde_json::to_value(&json), in_bundle.json) {
-                            (Ok(serde_json::Value::Object(mut object)), Some(extra)) => {
-                                object.extend(extra);
-                                json_line(output, &object)
-                            }
-                            _ => json_line(output, &json),
-                        }
-                    }
-                };
-                (audit.conforms() && in_bundle.hash_matches, written)
-            }
-            (Ok(value), kind) if kind.is_profile() => {
-                let report = profiles::evaluate(
-                    value,
-                    &packet.bytes,
-                    Some(&packet.source.path),
-                    &profile_options,
-                );
-                let written = match args.format {
-                    TextOrJson::Text => text(
-                        output,
-                        &format!(
-                            "{}\n{}",
-                            heading(&source, kind, None),
-                            profile_text::render(&report)
-                        ),
-                    ),
-                    TextOrJson::Json => json_line(output, &report),
-                };
-                (report.conforms(), written)
-            }
-            (Ok(value), kind) if kind.is_a2a_object() => {
-                let hints = crate::corpus::migration_hints(packet.source.file_name());
-                let detection = match crate::migrate::detect_with(value, &hints) {
-                    Ok(detection) => detection,
-                    Err(why) => {
-                        // Read as an A2A object (by --as, or by its name) and not detected as
-                        // one: said so, never silence.
-                        let classification = classify(Ok(value), packet.source.file_name());
-                        let why = why.to_string();
-                        let written = match args.format {
-                            TextOrJson::Text => {
-                                text(output, &undetected_a2a_text(&source, &classification, &why))
-                            }
-                            TextOrJson::Json => json_line(
-                                output,
-                                &serde_json::json!({
-                                    "source": source,
-                                    "kind": classification.kind.tag(),
-                                    "reason": classification.reason,
-                                    "detected": null,
-                                    "not_detected": why,
-                                }),
+            let source = packet.source.to_string();
+            // Counted first, listed only where they are printed: a list of a million repeated
+            // keys held beside the packet's tree is what this command's memory was.
+            let duplicate_count = count_duplicate_keys(&packet.bytes);
+            let duplicates = || scan_duplicate_keys(&packet.bytes);
+            // The one classifier, as `ls` and `check` ask it: after the conversion.
+            let mut conversion = convert(&packet.bytes, &options);
+            let mut reparsed = None;
+            let (kind, parsed) = kind_after_conversion(&packet, &conversion, &mut reparsed);
+            let (conforms, written) = match (parsed, kind) {
+                (Ok(value), PacketKind::EvidenceEvent)
+                    if unaudited_bundle_event(&packet.source, value) =>
+                {
+                    let reason = "a bundle event that is not an A2A adapter event (type outside assay.adapter.a2a.): listed and recorded, not audited (not checked)";
+                    let written = match args.format {
+                        TextOrJson::Text => text(
+                            output,
+                            &format!(
+                                "{}\n{reason}",
+                                heading(&source, PacketKind::EvidenceEvent, None)
                             ),
-                        };
-                        findings += 1;
-                        if written.is_err() {
-                            result = written;
-                        }
+                        ),
+                        TextOrJson::Json => json_line(
+                            output,
+                            &serde_json::json!({
+                                "source": source,
+                                "kind": PacketKind::EvidenceEvent.tag(),
+                                "status": crate::corpus::Status::NotChecked.key(),
+                                "reason": reason,
+                                "findings": [],
+                            }),
+                        ),
+                    };
+                    (true, written)
+                }
+                (Ok(value), kind) if kind.canonical_shape().is_some() => {
+                    let Some(shape) = kind.canonical_shape() else {
                         return;
-                    }
-                };
-                // The tree is given up to the migration, which keeps it as its input: the
-                // parse and a copy of a big object are not both held.
-                let migration = take_tree(&mut conversion, &mut reparsed)
-                    .and_then(|tree| migration_owned(kind, &packet.source, tree));
-                let conforms = a2a_object_conforms(&detection, migration.as_ref());
-                let written = match args.format {
-                    TextOrJson::Text => text(
-                        output,
-                        &a2a_object_text(&source, kind, &detection, migration.as_ref()),
-                    ),
-                    TextOrJson::Json => json_line(
-                        output,
-                        &A2aObjectJson::new(&source, kind, &detection, migration.as_ref()),
-                    ),
-                };
-                (conforms, written)
+                    };
+                    let audit = audit(value, shape);
+                    let duplicates = duplicates();
+                    let in_bundle = bundle_event_lines(&packet);
+                    let written = match args.format {
+                        TextOrJson::Text => {
+                            // The event's place in its bundle goes first, under the heading: a
+                            // content hash that does not match is what a reviewer must see.
+                            let audited = audit_text(&source, kind, &audit, &duplicates);
+                            let (heading, rest) =
+                                audited.split_once('\n').unwrap_or((&audited, ""));
+                            let mut explained = format!("{heading}\n");
+                            for line in &in_bundle.lines {
+                                explained.push_str(line);
+                                explained.push('\n');
+                            }
+                            explained.push_str(rest);
+                            text(output, &explained)
+                        }
+                        TextOrJson::Json => {
+                            let json = AuditJson::new(&source, kind, &audit, &duplicates);
+                            match (serde_json::to_value(&json), in_bundle.json) {
+                                (Ok(serde_json::Value::Object(mut object)), Some(extra)) => {
+                                    object.extend(extra);
+                                    json_line(output, &object)
+                                }
+                                _ => json_line(output, &json),
+                            }
+                        }
+                    };
+                    (audit.conforms() && in_bundle.hash_matches, written)
+                }
+                (Ok(value), kind) if kind.is_profile() => {
+                    let report = profiles::evaluate(
+                        value,
+                        &packet.bytes,
+                        Some(&packet.source.path),
+                        &profile_options,
+                    );
+                    let written = match args.format {
+                        TextOrJson::Text => text(
+                            output,
+                            &format!(
+                                "{}\n{}",
+                                heading(&source, kind, None),
+                                profile_text::render(&report)
+                            ),
+                        ),
+                        TextOrJson::Json => json_line(output, &report),
+                    };
+                    (report.conforms(), written)
+                }
+                (Ok(value), kind) if kind.is_a2a_object() => {
+                    let hints = crate::corpus::migration_hints(packet.source.file_name());
+                    let detection = match crate::migrate::detect_with(value, &hints) {
+                        Ok(detection) => detection,
+                        Err(why) => {
+                            // Read as an A2A object (by --as, or by its name) and not detected as
+                            // one: said so, never silence.
+                            let classification = classify(Ok(value), packet.source.file_name());
+                            let why = why.to_string();
+                            let written = match args.format {
+                                TextOrJson::Text => text(
+                                    output,
+                                    &undetected_a2a_text(&source, &classification, &why),
+                                ),
+                                TextOrJson::Json => json_line(
+                                    output,
+                                    &serde_json::json!({
+                                        "source": source,
+                                        "kind": classification.kind.tag(),
+                                        "reason": classification.reason,
+                                        "detected": null,
+                                        "not_detected": why,
+                                    }),
+                                ),
+                            };
+                            findings += 1;
+                            if written.is_err() {
+                                result = written;
+                            }
+                            return;
+                        }
+                    };
+                    // The tree is given up to the migration, which keeps it as its input: the
+                    // parse and a copy of a big object are not both held.
+                    let migration = take_tree(&mut conversion, &mut reparsed)
+                        .and_then(|tree| migration_owned(kind, &packet.source, tree));
+                    let conforms = a2a_object_conforms(&detection, migration.as_ref());
+                    let written = match args.format {
+                        TextOrJson::Text => text(
+                            output,
+                            &a2a_object_text(&source, kind, &detection, migration.as_ref()),
+                        ),
+                        TextOrJson::Json => json_line(
+                            output,
+                            &A2aObjectJson::new(&source, kind, &detection, migration.as_ref()),
+                        ),
+                    };
+                    (conforms, written)
+                }
+                (Ok(_), PacketKind::GoldenManifest) => {
+                    let manifest = ManifestJson::new(&source, &packet.bytes);
+                    let written = match args.format {
+                        TextOrJson::Text => text(output, &manifest.text()),
+                        TextOrJson::Json => json_line(output, &manifest),
+                    };
+                    (manifest.parses, written)
+                }
+                (Ok(value), PacketKind::Unknown) => {
+                    let classification = classify(Ok(value), packet.source.file_name());
+                    let written = match args.format {
+                        TextOrJson::Text => text(output, &unknown_text(&source, &classification)),
+                        TextOrJson::Json => json_line(
+                            output,
+                            &serde_json::json!({
+                                "source": source,
+                                "kind": classification.kind.tag(),
+                                "reason": classification.reason,
+                            }),
+                        ),
+                    };
+                    (false, written)
+                }
+                // Everything else is what the adapter would be handed: explain its verdict.
+                _ => {
+                    // The conversion made for the classifier, explained as it is: converting again
+                    // held a second tree of the packet beside the first (145 MiB on a 4.5 MB
+                    // object of 200k repeated keys, against a bound of 81).
+                    let explanation = explain_conversion(conversion);
+                    let written = match args.format {
+                        TextOrJson::Text => {
+                            // The repeated keys go out as the scan finds them, under the heading,
+                            // not collected beside the tree and the text.
+                            let whole = explanation_text(&source, kind, &explanation, &[]);
+                            let (heading, rest) = whole.split_once('\n').unwrap_or((&whole, ""));
+                            output.line(heading);
+                            for_each_duplicate_key(&packet.bytes, |duplicate| {
+                                output.line(&duplicate_line(&duplicate))
+                            });
+                            text(output, rest)
+                        }
+                        TextOrJson::Json => json_line(
+                            output,
+                            &ExplanationJson::new(&source, kind, &explanation, &duplicates()),
+                        ),
+                    };
+                    (explanation.conversion.error().is_none(), written)
+                }
+            };
+            if !conforms || duplicate_count > 0 {
+                findings += 1;
             }
-            (Ok(_), PacketKind::GoldenManifest) => {
-                let manifest = ManifestJson::new(&source, &packet.bytes);
-                let written = match args.format {
-                    TextOrJson::Text => text(output, &manifest.text()),
-                    TextOrJson::Json => json_line(output, &manifest),
-                };
-                (manifest.parses, written)
+            if written.is_err() {
+                result = written;
             }
-            (Ok(value), PacketKind::Unknown) => {
-                let classification = classify(Ok(value), packet.source.file_name());
-                let written = match args.format {
-                    TextOrJson::Text => text(output, &unknown_text(&source, &classification)),
-                    TextOrJson::Json => json_line(
-                        output,
-                        &serde_json::json!({
-                            "source": source,
-                            "kind": classification.kind.tag(),
-                            "reason": classification.reason,
-                        }),
-                    ),
-                };
-                (false, written)
-            }
-            // Everything else is what the adapter would be handed: explain its verdict.
-            _ => {
-                // The conversion made for the classifier, explained as it is: converting again
-                // held a second tree of the packet beside the first (145 MiB on a 4.5 MB
-                // object of 200k repeated keys, against a bound of 81).
-                let explanation = explain_conversion(conversion);
-                let written = match args.format {
-                    TextOrJson::Text => {
-                        // The repeated keys go out as the scan finds them, under the heading,
-                        // not collected beside the tree and the text.
-                        let whole = explanation_text(&source, kind, &explanation, &[]);
-                        let (heading, rest) = whole.split_once('\n').unwrap_or((&whole, ""));
-                        output.line(heading);
-                        for_each_duplicate_key(&packet.bytes, |duplicate| {
-                            output.line(&duplicate_line(&duplicate))
-                        });
-                        text(output, rest)
-                    }
-                    TextOrJson::Json => json_line(
-                        output,
-                        &ExplanationJson::new(&source, kind, &explanation, &duplicates()),
-                    ),
-                };
-                (explanation.conversion.error().is_none(), written)
-            }
-        };
-        if !conforms || duplicate_count > 0 {
-            findings += 1;
-        }
-        if written.is_err() {
-            result = written;
-        }
-    });
+        },
+    );
     result?;
     Ok(Exit::from_counts(load_errors, findings))
 }
@@ -339,7 +345,7 @@ fn explain_bundle(
     format: TextOrJson,
     output: &mut Output,
 ) -> Result<bool, CliError> {
-    let opened = match crate::bundle::open_packets(path, &crate::bundle::Limits::default()) {
+    let opened = match crate::corpus::open_packets(path, &crate::bundle::Limits::default()) {
         Ok(opened) => opened,
         Err(error) => return Err(CliError::Usage(error.to_string())),
     };

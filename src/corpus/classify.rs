@@ -2,8 +2,8 @@
 //! a file is before it says anything about it.
 
 use crate::freeze::{detect_canonical, CanonicalShape};
-use crate::packet::PacketKind;
 use crate::migrate::Version;
+use crate::packet::PacketKind;
 use crate::profiles::ProfileKind;
 use serde::Serialize;
 use serde_json::Value;
