@@ -10,9 +10,8 @@
 mod synthetic;
 
 use handoff_inspector::corpus::CheckOptions;
-use handoff_inspector::tui::app::App;
-use handoff_inspector::tui::update::{update, Action};
-use handoff_inspector::tui::views::view;
+use handoff_inspector::tui::drive::Headless;
+use handoff_inspector::tui::update::Action;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
@@ -93,9 +92,9 @@ fn big_packets(root: &std::path::Path) {
                 return;
             }
         }
-        let mut app = App::new(vec![dir], CheckOptions::default(), true);
+        let mut app = Headless::new(vec![dir], CheckOptions::default(), true);
         app.size = (200, 60);
-        app.load_blocking();
+        app.load();
         let mut terminal = match Terminal::new(TestBackend::new(200, 60)) {
             Ok(terminal) => terminal,
             Err(error) => {
@@ -104,11 +103,11 @@ fn big_packets(root: &std::path::Path) {
             }
         };
         for tab in ['1', '2', '3', '4', '5', '7'] {
-            let mut frame = |app: &mut App, event: KeyEvent| {
+            let mut frame = |app: &mut Headless, event: KeyEvent| {
                 let started = Instant::now();
-                update(app, Action::Key(event));
+                app.update(Action::Key(event));
                 app.sync_list_geometry();
-                let _ = terminal.draw(|frame| view(app, frame));
+                let _ = terminal.draw(|frame| app.view(frame));
                 started.elapsed()
             };
             let first = frame(&mut app, key(KeyCode::Char(tab)));
@@ -156,10 +155,10 @@ fn corpus_session(root: &std::path::Path) {
         }
     }
 
-    let mut app = App::new(vec![corpus.clone()], CheckOptions::default(), true);
+    let mut app = Headless::new(vec![corpus.clone()], CheckOptions::default(), true);
     app.size = (200, 60);
     let started = Instant::now();
-    app.load_blocking();
+    app.load();
     let load = started.elapsed();
     println!(
         "loaded {} packets in {:.1} s (checked on both cores); RSS {} MiB, peak {} MiB",
@@ -201,9 +200,9 @@ fn corpus_session(root: &std::path::Path) {
     let mut samples = Vec::with_capacity(session.len());
     for event in session {
         let started = Instant::now();
-        update(&mut app, Action::Key(event));
+        app.update(Action::Key(event));
         app.sync_list_geometry();
-        if terminal.draw(|frame| view(&app, frame)).is_err() {
+        if terminal.draw(|frame| app.view(frame)).is_err() {
             return;
         }
         samples.push(started.elapsed());

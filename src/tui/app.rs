@@ -1,14 +1,17 @@
-//! The TUI state: plain data. `update` changes it; views only read it. The list's rows
-//! (groups, folding, selection moves) are built in `list_rows`.
+//! The TUI state: plain data, one struct for the list and one per tab. `update` changes it;
+//! views read it (and keep what they measure in their own `views::ViewState`). Nothing here
+//! reads a file: what the state needs from disk it asks for as a `reads::Read`, and the answer
+//! comes back through `update`. The list's rows (groups, folding, selection moves) are built
+//! in `list_rows`.
 
 pub use super::list_rows::{group_key, group_label, GroupKey, ListRow};
 
+use super::reads::{DetailAnswer, DetailRequest, Read};
 use super::status::{status_in, Status};
 use super::whatif::WhatIf;
 use crate::a2a::Mode;
 use crate::corpus::{
-    detail_with_bundle, reread_packet_in, CheckOptions, LoadError, PacketCheck, PacketDetail,
-    PacketKind, PacketSummary, DEFAULT_MAX_FILE_BYTES,
+    CheckOptions, LoadError, PacketCheck, PacketDetail, PacketKind, PacketSummary,
 };
 use crate::freeze::COVERAGE_ROW_IDS;
 use std::path::{Path, PathBuf};
@@ -155,42 +158,24 @@ pub struct LoadProgress {
     pub done: bool,
 }
 
-/// The detail of the selected packet, derived on demand.
+/// The detail of the selected packet: asked for by generation, answered by the reader
+/// (`None` while the read is under way).
 #[derive(Clone, Debug)]
 pub struct SelectedDetail {
     pub packet: usize,
-    pub result: Result<PacketDetail, String>,
-    /// The expected canonical payload paired with the packet, strict then lenient.
-    pub expected: [Option<Result<serde_json::Value, String>>; 2],
-    /// The packet's entry in its directory's golden manifest (`None`: no entry), or why the
-    /// manifest could not be read.
-    pub golden: Result<Option<crate::golden::GoldenEntry>, String>,
-    /// A bundle's own packet: what the Bundle view compares (read by opening it again), or
-    /// why it could not be opened.
-    pub bundle: Option<Result<Arc<crate::bundle::inspect::Inspection>, String>>,
-    /// The lines views built for this packet, by view state (see `views::window::cached`).
-    pub drawn: super::views::window::DrawnCache,
-    /// The Digests tab's digests of the whole object and its handoff, taken once: hashing a
-    /// big object's canonical bytes takes longer than a frame (`None`: not JSON).
-    pub object_digests: std::cell::OnceCell<Option<super::views::ObjectDigests>>,
+    pub generation: u64,
+    pub read: Option<DetailAnswer>,
 }
 
-/// A directory's golden manifest as read from disk (`None`: there is none), or why not.
-pub type CachedManifest = Result<Option<Arc<crate::golden::GoldenManifest>>, String>;
-
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DiffLayout {
     Unified,
     SideBySide,
 }
 
-pub struct App {
-    pub roots: Vec<PathBuf>,
-    pub options: CheckOptions,
-    /// Every packet with its check verdict (the same as `check` gives), in walk order.
-    pub packets: Vec<PacketCheck>,
-    pub load_errors: Vec<LoadError>,
-    pub progress: LoadProgress,
+/// The packet list's state: its rows, the selection and what passes the filter.
+#[derive(Clone, Debug, Default)]
+pub struct ListState {
     pub rows: Vec<ListRow>,
     /// How many of `rows` are packets (kept by `rebuild_rows`).
     pub visible_packets: usize,
@@ -201,27 +186,137 @@ pub struct App {
     pub listed: Vec<usize>,
     /// Labels of the folded groups.
     pub folded: std::collections::HashSet<String>,
-    pub list_offset: usize,
+    /// The first row on screen.
+    pub offset: usize,
+    /// Where the rows were last drawn, for paging and mouse hit-testing.
+    pub area_top: u16,
+    pub area_height: u16,
+    pub filter: Filter,
+}
+
+/// The Handoff tab: the selected field line (what `y` copies).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HandoffState {
+    pub cursor: usize,
+}
+
+impl HandoffState {
+    /// How many field lines can be selected.
+    pub const LINES: usize = 4;
+}
+
+/// The Digests tab: the selected digest line and how a payload diff is laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DigestsState {
+    pub cursor: usize,
+    pub layout: DiffLayout,
+}
+
+impl DigestsState {
+    /// How many digest lines can be selected.
+    pub const LINES: usize = 3;
+}
+
+impl Default for DigestsState {
+    fn default() -> Self {
+        DigestsState {
+            cursor: 0,
+            layout: DiffLayout::Unified,
+        }
+    }
+}
+
+/// The Rules tab: the selected cell of the coverage matrix (row, mode column).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RulesState {
+    pub cursor: (usize, usize),
+}
+
+/// The Migrate tab: the selected step and the steps switched off (for the selected packet).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MigrateState {
+    pub cursor: usize,
+    pub off: Vec<&'static str>,
+}
+
+/// The detail pane's state: its scroll (shared by the tabs that scroll, reset on a tab
+/// switch) and each tab's own.
+#[derive(Clone, Debug, Default)]
+pub struct TabStates {
+    pub scroll: u16,
+    pub handoff: HandoffState,
+    pub digests: DigestsState,
+    pub rules: RulesState,
+    pub migrate: MigrateState,
+}
+
+/// A search: the prompt being typed, the query searched, the running scan and its results.
+#[derive(Clone, Debug, Default)]
+pub struct SearchState {
+    /// The `/` prompt while it is open.
+    pub input: Option<String>,
+    /// The last query searched (what n/N look for).
+    pub query: Option<String>,
+    /// The scan under way, if any.
+    pub running: Option<SearchRun>,
+    /// The last finished scan's matches.
+    pub results: Option<SearchResults>,
+    pub generation: u64,
+}
+
+/// A scan under way (see `reads::Reader::search`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchRun {
+    pub generation: u64,
+    pub total: usize,
+    pub scanned: usize,
+    pub matches: usize,
+    /// Select the first match when it is found (Enter), or move from the selection (n/N:
+    /// `Some(forward)`) once the scan is done.
+    pub then: SearchThen,
+    /// Whether the first match was already selected.
+    pub jumped: bool,
+    /// The packets it scans (a reload replaces them, and their indices with them).
+    pub packets_epoch: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchThen {
+    /// Select the first match at or after the selection as soon as it is found.
+    SelectFirst,
+    /// Move to the next (true) or previous match once the scan is done.
+    Step(bool),
+}
+
+/// Every listed packet whose name or text contains the query, as the scan found them: valid
+/// while the packets and the filter are those it scanned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResults {
+    /// Packet indices, ascending.
+    pub matches: Vec<usize>,
+    pub packets_epoch: u64,
+    pub packets: usize,
+    pub filter: Filter,
+    /// The mode at the time (a status filter lists other packets in the other mode).
+    pub mode: Mode,
+}
+
+pub struct App {
+    pub roots: Vec<PathBuf>,
+    pub options: CheckOptions,
+    /// Every packet with its check verdict (the same as `check` gives), in walk order.
+    pub packets: Vec<PacketCheck>,
+    pub load_errors: Vec<LoadError>,
+    pub progress: LoadProgress,
+    pub list: ListState,
     pub focus: Focus,
     pub tab: Tab,
     pub mode: Mode,
     pub detail: Option<SelectedDetail>,
-    pub detail_scroll: u16,
-    /// How far the last drawn detail could scroll (`None`: the tab does not scroll); written
-    /// by the view, which has the wrapped content, and applied by `clamp_detail_scroll`.
-    pub detail_scroll_max: std::cell::Cell<Option<u16>>,
-    /// The selected line in tabs with selectable lines (Handoff fields, Digests parts).
-    pub detail_cursor: usize,
-    pub filter: Filter,
-    pub search_input: Option<String>,
-    pub search: Option<String>,
+    pub tabs: TabStates,
+    pub search: SearchState,
     pub overlay: Option<Overlay>,
-    pub rules_cursor: (usize, usize),
-    /// Migrate tab: the selected step and the steps switched off.
-    pub migrate_cursor: usize,
-    pub migrate_off: Vec<&'static str>,
     pub coverage: Vec<[u32; 2]>,
-    pub diff_layout: DiffLayout,
     pub message: Option<String>,
     pub color: bool,
     pub should_quit: bool,
@@ -231,31 +326,17 @@ pub struct App {
     pub reselect: Option<crate::corpus::Source>,
     /// The generation of the load whose results are shown.
     pub load_generation: u64,
-    /// Golden manifests read for the detail, by directory; forgotten whenever packets are
-    /// checked again (a manifest change re-checks its directory).
-    pub manifests: std::collections::HashMap<PathBuf, CachedManifest>,
+    /// Changes whenever packets are replaced or forgotten (not when more arrive): what the
+    /// reader's caches and a search's results belong to.
+    pub packets_epoch: u64,
     /// The last drawn size, for paging and mouse hit-testing.
     pub size: (u16, u16),
-    pub list_area_top: u16,
-    pub list_area_height: u16,
     /// Every loaded bundle's verification report, by path (kept by `rebuild_rows`).
     pub bundles: Vec<(Arc<Path>, Arc<crate::bundle::BundleReport>)>,
-    /// Bundles opened for the detail (an event's line, the manifest, the Bundle view), kept
-    /// for this load: selecting row after row of a bundle opens and verifies it once, not
-    /// once per row. Cleared whenever packets are loaded again.
-    pub bundle_cache: crate::bundle::BundleCache,
-}
-
-/// What the Bundle view compares, from the bundle as `bundles` keeps it (opened through
-/// upstream's limits when it does not).
-fn inspect_bundle(
-    bundles: &crate::bundle::BundleCache,
-    path: &Path,
-) -> Result<Arc<crate::bundle::inspect::Inspection>, String> {
-    let bundle = bundles
-        .open(path, &crate::bundle::Limits::default())
-        .map_err(|error| error.reason)?;
-    Ok(Arc::new(crate::bundle::inspect::inspect(&bundle)))
+    /// Reads asked for since `update` last returned its effects.
+    reads: Vec<Read>,
+    /// The generation of the last detail read asked for.
+    detail_generation: u64,
 }
 
 impl App {
@@ -266,40 +347,29 @@ impl App {
             packets: Vec::new(),
             load_errors: Vec::new(),
             progress: LoadProgress::default(),
-            rows: Vec::new(),
-            visible_packets: 0,
-            selected: 0,
-            folded: Default::default(),
-            listed: Vec::new(),
-            list_offset: 0,
+            list: ListState {
+                area_height: 20,
+                ..Default::default()
+            },
             focus: Focus::List,
             tab: Tab::Handoff,
             mode: Mode::Strict,
             detail: None,
-            detail_scroll: 0,
-            detail_scroll_max: std::cell::Cell::new(None),
-            detail_cursor: 0,
-            filter: Filter::default(),
-            search_input: None,
-            search: None,
+            tabs: TabStates::default(),
+            search: SearchState::default(),
             overlay: None,
-            rules_cursor: (0, 0),
-            migrate_cursor: 0,
-            migrate_off: Vec::new(),
             coverage: vec![[0, 0]; COVERAGE_ROW_IDS.len()],
-            diff_layout: DiffLayout::Unified,
             message: None,
             color,
             should_quit: false,
             review_rejected: Default::default(),
             reselect: None,
             load_generation: 0,
-            manifests: Default::default(),
+            packets_epoch: 0,
             size: (120, 40),
-            list_area_top: 0,
-            list_area_height: 20,
             bundles: Vec::new(),
-            bundle_cache: Default::default(),
+            reads: Vec::new(),
+            detail_generation: 0,
         }
     }
 
@@ -310,7 +380,7 @@ impl App {
     /// The selected packet's index. `rows` may lag behind `packets` while they are being
     /// replaced, so an index past the end is no selection rather than a crash.
     pub fn selected_packet(&self) -> Option<usize> {
-        match self.rows.get(self.selected) {
+        match self.list.rows.get(self.list.selected) {
             Some(ListRow::Packet(index)) if *index < self.packets.len() => Some(*index),
             _ => None,
         }
@@ -330,18 +400,25 @@ impl App {
             .and_then(|index| self.packets.get(index))
     }
 
-    pub fn selected_detail(&self) -> Option<&PacketDetail> {
+    /// What the reader answered for the selected packet (`None` while it reads).
+    pub fn detail_read(&self) -> Option<&DetailAnswer> {
         match &self.detail {
             Some(SelectedDetail {
                 packet,
-                result: Ok(detail),
+                read: Some(read),
                 ..
-            }) if Some(*packet) == self.selected_packet() => Some(detail),
+            }) if Some(*packet) == self.selected_packet() => Some(read),
             _ => None,
         }
     }
 
-    /// Re-derives the selected packet's detail when the selection changed.
+    pub fn selected_detail(&self) -> Option<&PacketDetail> {
+        self.detail_read()
+            .and_then(|read| read.result.as_ref().ok())
+    }
+
+    /// Asks for the selected packet's detail when the selection changed (the reader answers
+    /// with `Action::Detail`).
     pub fn refresh_detail(&mut self) {
         let Some(index) = self.selected_packet() else {
             self.detail = None;
@@ -354,77 +431,54 @@ impl App {
         {
             return;
         }
-        self.detail_scroll = 0;
-        self.migrate_cursor = 0;
-        self.migrate_off.clear();
-        let source = self.packets[index].summary.source.clone();
-        let expected = Mode::BOTH.map(|mode| super::pairing::expected_payload(&source, mode));
-        let golden = self.golden_entry(&source);
-        let bundle = self.packets[index]
-            .bundle
-            .is_some()
-            .then(|| inspect_bundle(&self.bundle_cache, &source.path));
+        self.tabs.scroll = 0;
+        self.tabs.migrate = MigrateState::default();
+        self.detail_generation += 1;
+        let packet = &self.packets[index];
+        self.reads.push(Read::Detail(DetailRequest {
+            generation: self.detail_generation,
+            packet: index,
+            source: packet.summary.source.clone(),
+            offset: packet.summary.offset,
+            bundle: packet.bundle.clone(),
+            epoch: self.packets_epoch,
+        }));
         self.detail = Some(SelectedDetail {
             packet: index,
-            result: self.load_detail(index),
-            expected,
-            golden,
-            bundle,
-            drawn: Default::default(),
-            object_digests: Default::default(),
+            generation: self.detail_generation,
+            read: None,
         });
     }
 
-    /// The golden entry recorded for `source`, reading its manifest once per reload.
-    pub fn golden_entry(
-        &mut self,
-        source: &crate::corpus::Source,
-    ) -> Result<Option<crate::golden::GoldenEntry>, String> {
-        let (dir, key) = crate::corpus::manifest_key(source);
-        let manifest = self
-            .manifests
-            .entry(dir.clone())
-            .or_insert_with(|| {
-                crate::golden::read_manifest(&dir)
-                    .map(|manifest| manifest.map(Arc::new))
-                    .map_err(|error| {
-                        format!("{}: {error}", crate::golden::manifest_path(&dir).display())
-                    })
-            })
-            .clone()?;
-        Ok(manifest.and_then(|manifest| manifest.entry(&key).cloned()))
+    /// Takes the reader's answer if it is for the detail last asked for.
+    pub fn receive_detail(&mut self, answer: DetailAnswer) {
+        if let Some(detail) = &mut self.detail {
+            if detail.generation == answer.generation && detail.packet == answer.packet {
+                detail.read = Some(answer);
+            }
+        }
     }
 
-    /// Forces the selected detail to be derived again (after a reload or a mode change).
+    /// Asks for the selected detail again (after a reload or a mode change).
     pub fn invalidate_detail(&mut self) {
         self.detail = None;
         self.refresh_detail();
     }
 
-    /// The expected payload paired with the selected packet in `mode`.
-    pub fn expected_payload(&self, mode: Mode) -> Option<&Result<serde_json::Value, String>> {
-        let selected = self.detail.as_ref()?;
-        selected.expected[Mode::BOTH.iter().position(|m| *m == mode)?].as_ref()
+    /// Asks for a read (returned as an effect by `update`).
+    pub(super) fn request(&mut self, read: Read) {
+        self.reads.push(read);
     }
 
-    pub fn load_detail(&self, index: usize) -> Result<PacketDetail, String> {
-        let packet = &self.packets[index];
-        let summary = &packet.summary;
-        let bytes = reread_packet_in(
-            &summary.source,
-            summary.offset,
-            DEFAULT_MAX_FILE_BYTES,
-            &self.bundle_cache,
-        )
-        .map_err(|error| error.reason)?;
-        // A bundle's own packet is classified from the report its load made (not by opening
-        // the bundle once more).
-        Ok(detail_with_bundle(
-            summary.source.clone(),
-            bytes,
-            &self.options.evaluate,
-            packet.bundle.as_deref(),
-        ))
+    /// The reads asked for since the last call.
+    pub(super) fn take_reads(&mut self) -> Vec<Read> {
+        std::mem::take(&mut self.reads)
+    }
+
+    /// The expected payload paired with the selected packet in `mode`.
+    pub fn expected_payload(&self, mode: Mode) -> Option<&Result<serde_json::Value, String>> {
+        let read = self.detail_read()?;
+        read.expected[Mode::BOTH.iter().position(|m| *m == mode)?].as_ref()
     }
 
     /// Adds freshly loaded packets, keeping the coverage counts current.
@@ -447,10 +501,9 @@ impl App {
         if let Some(source) = self.selected_source() {
             self.reselect = Some(source);
         }
-        self.rows.clear();
-        self.listed.clear();
-        self.manifests.clear();
-        self.bundle_cache.clear();
+        self.list.rows.clear();
+        self.list.listed.clear();
+        self.packets_epoch += 1;
         let removed: Vec<PacketCheck> = {
             let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.packets)
                 .into_iter()
@@ -493,10 +546,9 @@ impl App {
         if let Some(source) = self.selected_source() {
             self.reselect = Some(source);
         }
-        self.rows.clear();
-        self.listed.clear();
-        self.manifests.clear();
-        self.bundle_cache.clear();
+        self.list.rows.clear();
+        self.list.listed.clear();
+        self.packets_epoch += 1;
         self.packets.clear();
         self.load_errors.clear();
         self.coverage = vec![[0, 0]; COVERAGE_ROW_IDS.len()];
@@ -505,10 +557,11 @@ impl App {
         self.rebuild_rows();
     }
 
-    /// Keeps the detail scroll inside the content the last frame drew.
-    pub fn clamp_detail_scroll(&mut self) {
-        if let Some(max) = self.detail_scroll_max.get() {
-            self.detail_scroll = self.detail_scroll.min(max);
+    /// Keeps the detail scroll inside the content the last frame drew (`max`: how far it
+    /// could scroll, as the view measured it; `None`: the tab does not scroll).
+    pub fn clamp_detail_scroll(&mut self, max: Option<u16>) {
+        if let Some(max) = max {
+            self.tabs.scroll = self.tabs.scroll.min(max);
         }
     }
 
@@ -516,40 +569,23 @@ impl App {
     pub fn sync_list_geometry(&mut self) {
         let screen = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
         let rows = super::views::layout::list_rows(screen);
-        self.list_area_top = rows.y;
-        self.list_area_height = rows.height.max(1);
-        let height = usize::from(self.list_area_height);
+        let list = &mut self.list;
+        list.area_top = rows.y;
+        list.area_height = rows.height.max(1);
+        let height = usize::from(list.area_height);
         // Never scrolled further than the rows need: after a filter shrinks the list, its
         // group header and first matches come back into view.
-        self.list_offset = self.list_offset.min(self.rows.len().saturating_sub(height));
-        if self.selected < self.list_offset {
+        list.offset = list.offset.min(list.rows.len().saturating_sub(height));
+        if list.selected < list.offset {
             // Show the group header above the first packet when scrolling to the top (if the
             // list is tall enough to show both).
-            self.list_offset = if self.selected < height.min(2) {
+            list.offset = if list.selected < height.min(2) {
                 0
             } else {
-                self.selected
+                list.selected
             };
-        } else if self.selected >= self.list_offset + height {
-            self.list_offset = self.selected + 1 - height;
-        }
-    }
-
-    /// Loads `roots` on this thread through the same path as the loader thread (for tests,
-    /// benchmarks and `render`).
-    pub fn load_blocking(&mut self) {
-        let roots = self.roots.clone();
-        let options = self.options.clone();
-        let mut events = Vec::new();
-        super::loader::load(&roots, &options, &mut |event| {
-            events.push(event);
-            true
-        });
-        for event in events {
-            super::update::update(
-                self,
-                super::update::Action::Loader(self.load_generation, event),
-            );
+        } else if list.selected >= list.offset + height {
+            list.offset = list.selected + 1 - height;
         }
     }
 
@@ -570,6 +606,6 @@ impl App {
 
     /// How many packets pass the filter (folded ones included).
     pub fn packet_count(&self) -> usize {
-        self.listed.len()
+        self.list.listed.len()
     }
 }

@@ -72,17 +72,17 @@ pub fn group_label((dir, stream): &GroupKey) -> String {
 impl App {
     pub(super) fn passes_filter(&self, index: usize) -> bool {
         let summary = &self.packets[index].summary;
-        if let Some(status) = self.filter.status {
+        if let Some(status) = self.list.filter.status {
             if self.status(index) != status {
                 return false;
             }
         }
-        if let Some(kind) = self.filter.kind {
+        if let Some(kind) = self.list.filter.kind {
             if summary.kind != kind {
                 return false;
             }
         }
-        if let Some((rule, mode)) = self.filter.rule {
+        if let Some((rule, mode)) = self.list.filter.rule {
             if !summary
                 .mode(mode)
                 .is_some_and(|mode| mode.rows.contains(rule))
@@ -131,13 +131,13 @@ impl App {
                 Some((check.summary.source.path.clone(), report))
             })
             .collect();
-        self.rows.clear();
-        self.listed.clear();
-        self.visible_packets = 0;
+        self.list.rows.clear();
+        self.list.listed.clear();
+        self.list.visible_packets = 0;
         for (key, members) in groups {
-            self.listed.extend(members.iter().copied());
+            self.list.listed.extend(members.iter().copied());
             let label = group_label(&key);
-            let folded = self.folded.contains(&label);
+            let folded = self.list.folded.contains(&label);
             let failing = Mode::BOTH.map(|mode| {
                 members
                     .iter()
@@ -153,7 +153,7 @@ impl App {
                     Some(error) => Err(error.code.as_str()),
                 })
             });
-            self.rows.push(ListRow::Group {
+            self.list.rows.push(ListRow::Group {
                 label,
                 count: members.len(),
                 failing,
@@ -161,25 +161,32 @@ impl App {
                 bundle,
             });
             if !folded {
-                self.visible_packets += members.len();
-                self.rows.extend(members.into_iter().map(ListRow::Packet));
+                self.list.visible_packets += members.len();
+                self.list
+                    .rows
+                    .extend(members.into_iter().map(ListRow::Packet));
             }
         }
         let found = keep.and_then(|source| {
-            self.rows.iter().position(|row| matches!(row, ListRow::Packet(index) if self.packets[*index].summary.source == source))
+            self.list.rows.iter().position(|row| matches!(row, ListRow::Packet(index) if self.packets[*index].summary.source == source))
         });
         let found_group = keep_group.and_then(|wanted| {
-            self.rows.iter().position(
+            self.list.rows.iter().position(
                 |row| matches!(row, ListRow::Group { label, folded: true, .. } if *label == wanted),
             )
         });
         if found.is_some() {
             self.reselect = None;
         }
-        self.selected = match found.or(found_group) {
+        self.list.selected = match found.or(found_group) {
             Some(row) => row,
             None => self
-                .first_packet_row_from(self.selected.min(self.rows.len().saturating_sub(1)), true)
+                .first_packet_row_from(
+                    self.list
+                        .selected
+                        .min(self.list.rows.len().saturating_sub(1)),
+                    true,
+                )
                 .unwrap_or(0),
         };
         self.refresh_detail();
@@ -204,7 +211,7 @@ impl App {
 
     /// The label of the selected row's group when a folded group itself is selected.
     pub fn selected_group_label(&self) -> Option<String> {
-        match self.rows.get(self.selected) {
+        match self.list.rows.get(self.list.selected) {
             Some(ListRow::Group {
                 label,
                 folded: true,
@@ -220,14 +227,14 @@ impl App {
             return;
         };
         let label = group_label(&group_key(&check.summary.source));
-        self.folded.insert(label.clone());
+        self.list.folded.insert(label.clone());
         self.rebuild_rows();
-        if let Some(row) = self
-            .rows
-            .iter()
-            .position(|row| matches!(row, ListRow::Group { label: group, .. } if *group == label))
+        if let Some(row) =
+            self.list.rows.iter().position(
+                |row| matches!(row, ListRow::Group { label: group, .. } if *group == label),
+            )
         {
-            self.selected = row;
+            self.list.selected = row;
             self.refresh_detail();
         }
     }
@@ -238,26 +245,26 @@ impl App {
         let Some(label) = self.selected_group_label() else {
             return false;
         };
-        self.folded.remove(&label);
-        let row = self.selected;
+        self.list.folded.remove(&label);
+        let row = self.list.selected;
         self.rebuild_rows();
-        self.selected = self.first_packet_row_from(row, true).unwrap_or(0);
+        self.list.selected = self.first_packet_row_from(row, true).unwrap_or(0);
         self.refresh_detail();
         true
     }
 
     /// The nearest selectable row at or after (`forward`) / before `start`.
     pub fn first_packet_row_from(&self, start: usize, forward: bool) -> Option<usize> {
-        let is_packet = |row: usize| self.rows.get(row).is_some_and(ListRow::is_selectable);
+        let is_packet = |row: usize| self.list.rows.get(row).is_some_and(ListRow::is_selectable);
         if forward {
-            (start..self.rows.len())
+            (start..self.list.rows.len())
                 .find(|row| is_packet(*row))
                 .or_else(|| (0..start).rev().find(|row| is_packet(*row)))
         } else {
-            (0..=start.min(self.rows.len().saturating_sub(1)))
+            (0..=start.min(self.list.rows.len().saturating_sub(1)))
                 .rev()
                 .find(|row| is_packet(*row))
-                .or_else(|| (start..self.rows.len()).find(|row| is_packet(*row)))
+                .or_else(|| (start..self.list.rows.len()).find(|row| is_packet(*row)))
         }
     }
 
@@ -265,14 +272,14 @@ impl App {
     pub fn select_source(&mut self, source: &crate::corpus::Source) -> bool {
         // A packet inside a folded group is shown by unfolding the group.
         let label = group_label(&group_key(source));
-        if self.folded.remove(&label) {
+        if self.list.folded.remove(&label) {
             self.rebuild_rows();
         }
-        let row = self.rows.iter().position(
+        let row = self.list.rows.iter().position(
             |row| matches!(row, ListRow::Packet(index) if &self.packets[*index].summary.source == source),
         );
         if let Some(row) = row {
-            self.selected = row;
+            self.list.selected = row;
             self.refresh_detail();
         }
         row.is_some()

@@ -1,8 +1,11 @@
 //! Loading runs on a background thread so the first frame appears at once. It is the library's
 //! corpus check (the same walk, goldens, pairing and verdicts as `check`), streamed to the
 //! inspector in batches. Every event carries the load's generation, so a reload never mixes in
-//! a stale load's results.
+//! a stale load's results. The reads `update` asks for are answered here too: details on one
+//! thread (only the latest request of a burst is read: a key held down does not queue a read
+//! per packet passed), each search on its own, stopped when a newer search or Esc supersedes it.
 
+use super::reads::{DetailRequest, Read, Reader};
 use super::update::Action;
 use crate::corpus::{
     check_corpus, CheckItem, CheckOptions, LoadError, PacketCheck, PipelineOptions,
@@ -36,15 +39,65 @@ pub struct Loader {
     sender: Sender<Action>,
     options: CheckOptions,
     current: Arc<AtomicU64>,
+    reader: Arc<Reader>,
+    details: Sender<DetailRequest>,
+    /// The generation of the search allowed to run (0: none).
+    search: Arc<AtomicU64>,
 }
 
 impl Loader {
     pub fn new(sender: Sender<Action>, options: CheckOptions) -> Loader {
+        let reader = Arc::new(Reader::new(options.clone()));
+        let (details, requests) = std::sync::mpsc::channel::<DetailRequest>();
+        let (answers, detail_reader) = (sender.clone(), Arc::clone(&reader));
+        std::thread::spawn(move || {
+            while let Ok(mut request) = requests.recv() {
+                while let Ok(newer) = requests.try_recv() {
+                    request = newer;
+                }
+                let answer = detail_reader.detail(request);
+                if answers.send(Action::Detail(Box::new(answer))).is_err() {
+                    return;
+                }
+            }
+        });
         Loader {
             sender,
             options,
             current: Arc::new(AtomicU64::new(0)),
+            reader,
+            details,
+            search: Arc::new(AtomicU64::new(0)),
         }
+    }
+
+    /// Starts a read; its answer arrives as an action.
+    pub fn read(&self, read: Read) {
+        match read {
+            Read::Detail(request) => {
+                let _ = self.details.send(request);
+            }
+            Read::Search(request) => {
+                let generation = request.generation;
+                self.search.store(generation, Ordering::SeqCst);
+                let (reader, search, sender) = (
+                    Arc::clone(&self.reader),
+                    Arc::clone(&self.search),
+                    self.sender.clone(),
+                );
+                std::thread::spawn(move || {
+                    let current = || search.load(Ordering::SeqCst) == generation;
+                    reader.search(&request, &current, &mut |event| {
+                        sender.send(Action::Search(generation, event)).is_ok()
+                    });
+                });
+            }
+        }
+    }
+
+    /// Stops the running search.
+    pub fn cancel_search(&self) {
+        self.search.store(0, Ordering::SeqCst);
     }
 
     pub fn generation(&self) -> u64 {

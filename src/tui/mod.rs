@@ -1,6 +1,7 @@
 //! The interactive inspector. Elm-style: `App` is plain data, every input becomes an
-//! `Action`, `update` changes the state and returns effects, `view` draws it. The runtime
-//! below is the only code that touches the terminal, the clipboard, threads and the watcher.
+//! `Action`, `update` changes the state and returns effects, `view` draws it (keeping what it
+//! measures in a `views::ViewState`). The runtime below is the only code that touches the
+//! terminal, the clipboard, threads and the watcher; reads go to the loader's threads.
 
 pub mod accept;
 pub mod app;
@@ -11,8 +12,10 @@ pub mod list_rows;
 pub mod loader;
 mod memory;
 mod pairing;
+pub mod reads;
 pub mod render;
 mod review;
+mod search;
 pub mod status;
 pub mod svg;
 mod terminal;
@@ -69,6 +72,7 @@ pub fn run(roots: Vec<PathBuf>, options: CheckOptions, color: bool) -> std::io::
         }
     }
 
+    let mut view_state = views::ViewState::default();
     let mut guard = terminal::TerminalGuard::enter()?;
     let mut changed: BTreeSet<PathBuf> = BTreeSet::new();
     let mut last_change = Instant::now();
@@ -78,8 +82,10 @@ pub fn run(roots: Vec<PathBuf>, options: CheckOptions, color: bool) -> std::io::
             let size = guard.terminal.size()?;
             app.size = (size.width, size.height);
             app.sync_list_geometry();
-            guard.terminal.draw(|frame| views::view(&app, frame))?;
-            app.clamp_detail_scroll();
+            guard
+                .terminal
+                .draw(|frame| views::view(&app, &mut view_state, frame))?;
+            app.clamp_detail_scroll(view_state.scroll_max);
             dirty = false;
         }
         let mut actions = Vec::new();
@@ -106,6 +112,8 @@ pub fn run(roots: Vec<PathBuf>, options: CheckOptions, color: bool) -> std::io::
             dirty = true;
             for effect in update(&mut app, action) {
                 match effect {
+                    Effect::Read(read) => loader.read(read),
+                    Effect::CancelSearch => loader.cancel_search(),
                     Effect::ReloadAll => app.load_generation = loader.load_all(app.roots.clone()),
                     Effect::ReloadFiles(paths) => loader.reload_files(paths),
                     Effect::Copy(text) => terminal::copy_osc52(&text),

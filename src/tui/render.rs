@@ -133,8 +133,9 @@ pub fn render(spec: &RenderSpec) -> Result<Buffer, String> {
         {
             return Err(format!("no packet matches {select:?}"));
         }
-        // The search's status-line text is not part of the picture.
-        driver.app.search = None;
+        // The search's status-line text ("match K of N", the query) is not part of the picture.
+        driver.app.search.query = None;
+        driver.app.message = None;
     }
     driver.app.tab = spec.view.tab();
     match spec.view {

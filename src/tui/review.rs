@@ -46,15 +46,15 @@ fn in_named_directory(roots: &[PathBuf], path: &Path) -> bool {
 
 pub(super) fn open_review(app: &mut App) {
     // Every listed packet (folded groups too), starting at the selection.
-    let count = app.listed.len();
+    let count = app.list.listed.len();
     let start = app
         .selected_packet()
-        .and_then(|packet| app.listed.iter().position(|index| *index == packet))
+        .and_then(|packet| app.list.listed.iter().position(|index| *index == packet))
         .or_else(|| first_listed_of_selected_group(app))
         .unwrap_or(0);
     let queue: Vec<crate::corpus::Source> = (0..count)
         .map(|offset| (start + offset) % count)
-        .filter_map(|position| app.packets.get(app.listed[position]))
+        .filter_map(|position| app.packets.get(app.list.listed[position]))
         .filter(|check| {
             reviewable(&app.roots, check) && !app.review_rejected.contains(&check.summary.source)
         })
@@ -62,6 +62,7 @@ pub(super) fn open_review(app: &mut App) {
         .collect();
     let Some(first) = queue.first().cloned() else {
         let rejected = app
+            .list
             .listed
             .iter()
             .filter_map(|index| app.packets.get(*index))
@@ -70,6 +71,7 @@ pub(super) fn open_review(app: &mut App) {
             })
             .count();
         let left_to_bless = app
+            .list
             .listed
             .iter()
             .filter_map(|index| app.packets.get(*index))

@@ -1,9 +1,15 @@
-//! `update(&mut App, Action) -> Vec<Effect>`: the only place state changes. Effects that
-//! touch the outside world (reloading, copying to the clipboard) are returned, not done here.
+//! `update(&mut App, Action) -> Vec<Effect>`: the only place state changes. Everything that
+//! touches the outside world (reading a packet's detail or searching the packets' text,
+//! reloading, copying to the clipboard, writing a golden) is returned as an effect, never done
+//! here; what was read comes back as an action with the generation it was asked for.
 
-use super::app::{filter_choices, App, DiffLayout, FilterChoice, Focus, ListRow, Overlay, Tab};
+use super::app::{
+    filter_choices, App, DiffLayout, DigestsState, FilterChoice, Focus, HandoffState, ListRow,
+    Overlay, SearchThen, Tab,
+};
 use super::keymap::{lookup, Command, Context};
 use super::loader::LoaderEvent;
+use super::reads::{DetailAnswer, Read, SearchEvent};
 use super::review::{on_review_key, open_review};
 use super::whatif::WhatIf;
 use crate::a2a::Mode;
@@ -21,10 +27,18 @@ pub enum Action {
     /// A loader event with the generation of the load that sent it.
     Loader(u64, LoaderEvent),
     FilesChanged(Vec<PathBuf>),
+    /// The reader's answer to a detail read.
+    Detail(Box<DetailAnswer>),
+    /// A search's report, with the generation of the search.
+    Search(u64, SearchEvent),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Effect {
+    /// Read from disk (answered with `Action::Detail` / `Action::Search`).
+    Read(Read),
+    /// Stop the running search.
+    CancelSearch,
     ReloadAll,
     ReloadFiles(Vec<PathBuf>),
     Copy(String),
@@ -33,7 +47,22 @@ pub enum Effect {
 }
 
 pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
+    let mut effects = apply(app, action);
+    // What the state asked to read while changing is read by the runtime.
+    effects.extend(app.take_reads().into_iter().map(Effect::Read));
+    effects
+}
+
+fn apply(app: &mut App, action: Action) -> Vec<Effect> {
     match action {
+        Action::Detail(answer) => {
+            app.receive_detail(*answer);
+            Vec::new()
+        }
+        Action::Search(generation, event) => {
+            super::search::on_event(app, generation, event);
+            Vec::new()
+        }
         Action::Key(key) if key.kind != KeyEventKind::Release => on_key(app, key),
         Action::Key(_) => Vec::new(),
         Action::Mouse(mouse) => {
@@ -143,7 +172,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         return Vec::new();
     }
     app.message = None;
-    if app.search_input.is_some() {
+    if app.search.input.is_some() {
         on_search_key(app, key);
         return Vec::new();
     }
@@ -221,15 +250,17 @@ fn on_migrate_command(app: &mut App, command: Command) {
         return;
     }
     match command {
-        Command::StepNext => app.migrate_cursor = (app.migrate_cursor + 1).min(steps.len() - 1),
-        Command::StepPrev => app.migrate_cursor = app.migrate_cursor.saturating_sub(1),
+        Command::StepNext => {
+            app.tabs.migrate.cursor = (app.tabs.migrate.cursor + 1).min(steps.len() - 1)
+        }
+        Command::StepPrev => app.tabs.migrate.cursor = app.tabs.migrate.cursor.saturating_sub(1),
         Command::Toggle => {
-            let id = steps[app.migrate_cursor.min(steps.len() - 1)];
-            match app.migrate_off.iter().position(|off| *off == id) {
+            let id = steps[app.tabs.migrate.cursor.min(steps.len() - 1)];
+            match app.tabs.migrate.off.iter().position(|off| *off == id) {
                 Some(index) => {
-                    app.migrate_off.remove(index);
+                    app.tabs.migrate.off.remove(index);
                 }
-                None => app.migrate_off.push(id),
+                None => app.tabs.migrate.off.push(id),
             }
         }
         _ => {}
@@ -238,31 +269,31 @@ fn on_migrate_command(app: &mut App, command: Command) {
 
 fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
     match command {
-        Command::Quit => quit_or_back(app, key),
+        Command::Quit => return quit_or_back(app, key),
         Command::Down => move_or_scroll(app, 1),
         Command::Up => move_or_scroll(app, -1),
-        Command::PageDown => move_or_scroll(app, i64::from(app.list_area_height.max(2) - 1)),
-        Command::PageUp => move_or_scroll(app, -i64::from(app.list_area_height.max(2) - 1)),
+        Command::PageDown => move_or_scroll(app, i64::from(app.list.area_height.max(2) - 1)),
+        Command::PageUp => move_or_scroll(app, -i64::from(app.list.area_height.max(2) - 1)),
         Command::Top => {
             if app.focus == Focus::Detail {
-                app.detail_scroll = 0;
+                app.tabs.scroll = 0;
             } else {
                 select_row(app, app.first_packet_row_from(0, true));
             }
         }
         Command::Bottom => {
             if app.focus == Focus::Detail {
-                app.detail_scroll = u16::MAX / 2;
+                app.tabs.scroll = u16::MAX / 2;
             } else {
                 select_row(
                     app,
-                    app.first_packet_row_from(app.rows.len().saturating_sub(1), false),
+                    app.first_packet_row_from(app.list.rows.len().saturating_sub(1), false),
                 );
             }
         }
         Command::Left => {
-            if app.tab == Tab::Rules && app.focus == Focus::Detail && app.rules_cursor.1 == 1 {
-                app.rules_cursor.1 = 0;
+            if app.tab == Tab::Rules && app.focus == Focus::Detail && app.tabs.rules.cursor.1 == 1 {
+                app.tabs.rules.cursor.1 = 0;
             } else if app.focus == Focus::List {
                 app.fold_selected_group();
             } else {
@@ -271,7 +302,7 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
         }
         Command::Right => {
             if app.tab == Tab::Rules && app.focus == Focus::Detail {
-                app.rules_cursor.1 = 1;
+                app.tabs.rules.cursor.1 = 1;
             } else if !(app.focus == Focus::List && app.unfold_selected_group()) {
                 app.focus = Focus::Detail;
             }
@@ -283,14 +314,14 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
         Command::GoTab(index) => switch_tab(app, index),
         Command::Enter => {
             if app.tab == Tab::Rules && app.focus == Focus::Detail {
-                let (row, column) = app.rules_cursor;
+                let (row, column) = app.tabs.rules.cursor;
                 let mode = Mode::BOTH[column.min(1)];
-                app.filter.rule = COVERAGE_ROW_IDS.get(row).map(|id| (*id, mode));
+                app.list.filter.rule = COVERAGE_ROW_IDS.get(row).map(|id| (*id, mode));
                 app.focus = Focus::List;
                 app.rebuild_rows();
                 app.message = Some(format!(
                     "filtered: {} (f to change, Esc to clear)",
-                    app.filter.describe()
+                    app.list.filter.describe()
                 ));
             } else if !(app.focus == Focus::List && app.unfold_selected_group()) {
                 app.focus = Focus::Detail;
@@ -303,21 +334,21 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
             };
             // Which packets are listed depends on the mode only through a status filter (a
             // rule filter names its own mode); a million rows are not rebuilt for nothing.
-            if app.filter.status.is_some() {
+            if app.list.filter.status.is_some() {
                 app.rebuild_rows();
             }
         }
-        Command::Search => app.search_input = Some(String::new()),
-        Command::NextMatch => find_match(app, true),
-        Command::PrevMatch => find_match(app, false),
+        Command::Search => app.search.input = Some(String::new()),
+        Command::NextMatch => super::search::step(app, true),
+        Command::PrevMatch => super::search::step(app, false),
         Command::Filter => app.overlay = Some(Overlay::Filter { cursor: 0 }),
         Command::WhatIf => open_whatif(app),
         Command::DiffLayout => {
-            app.diff_layout = match app.diff_layout {
+            app.tabs.digests.layout = match app.tabs.digests.layout {
                 DiffLayout::Unified => DiffLayout::SideBySide,
                 DiffLayout::SideBySide => DiffLayout::Unified,
             };
-            let layout = match app.diff_layout {
+            let layout = match app.tabs.digests.layout {
                 DiffLayout::Unified => "unified",
                 DiffLayout::SideBySide => "side by side",
             };
@@ -351,16 +382,20 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
 /// q and Ctrl-C quit; Esc first steps back (detail focus, filter, search), then quits. The
 /// filter goes before the search: it is what the title bar shows and what the message after
 /// setting it says Esc clears, while a search only waits for n/N.
-fn quit_or_back(app: &mut App, key: KeyEvent) {
+fn quit_or_back(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    // A running search is on screen (its progress line): Esc stops it first.
+    if key.code == KeyCode::Esc && super::search::cancel(app) {
+        return vec![Effect::CancelSearch];
+    }
     if key.code != KeyCode::Esc {
         app.should_quit = true;
     } else if app.focus == Focus::Detail {
         app.focus = Focus::List;
-    } else if app.filter.is_active() {
-        app.filter = Default::default();
+    } else if app.list.filter.is_active() {
+        app.list.filter = Default::default();
         app.rebuild_rows();
         app.message = Some("filter cleared".to_owned());
-    } else if let Some(query) = app.search.take() {
+    } else if let Some(query) = app.search.query.take() {
         app.message = Some(format!(
             "search \"{}\" cleared",
             crate::json::safe_text(&query)
@@ -368,69 +403,76 @@ fn quit_or_back(app: &mut App, key: KeyEvent) {
     } else {
         app.should_quit = true;
     }
+    Vec::new()
 }
 
 fn switch_tab(app: &mut App, index: usize) {
     app.tab = Tab::ALL[index.min(Tab::ALL.len() - 1)];
-    app.detail_scroll = 0;
-    app.detail_cursor = 0;
+    app.tabs.scroll = 0;
+    app.tabs.handoff.cursor = 0;
+    app.tabs.digests.cursor = 0;
 }
 
 fn move_or_scroll(app: &mut App, delta: i64) {
     if app.focus == Focus::Detail {
         match app.tab {
             Tab::Rules => {
-                let row = app.rules_cursor.0 as i64 + delta;
-                app.rules_cursor.0 = row.clamp(0, COVERAGE_ROW_IDS.len() as i64 - 1) as usize;
+                let row = app.tabs.rules.cursor.0 as i64 + delta;
+                app.tabs.rules.cursor.0 = row.clamp(0, COVERAGE_ROW_IDS.len() as i64 - 1) as usize;
             }
             // j/k move the selected line (what y copies); past its first or last, they scroll.
-            Tab::Handoff | Tab::Digests
-                if delta.abs() == 1 && {
-                    let limit = if app.tab == Tab::Handoff { 4 } else { 3 };
-                    let next = app.detail_cursor as i64 + delta;
-                    (0..limit).contains(&next)
-                } =>
-            {
-                app.detail_cursor = (app.detail_cursor as i64 + delta) as usize;
+            Tab::Handoff | Tab::Digests if delta.abs() == 1 => {
+                let (cursor, limit) = match app.tab {
+                    Tab::Handoff => (&mut app.tabs.handoff.cursor, HandoffState::LINES),
+                    _ => (&mut app.tabs.digests.cursor, DigestsState::LINES),
+                };
+                let next = *cursor as i64 + delta;
+                if (0..limit as i64).contains(&next) {
+                    *cursor = next as usize;
+                } else {
+                    let scroll = i64::from(app.tabs.scroll) + delta;
+                    app.tabs.scroll = scroll.clamp(0, i64::from(u16::MAX / 2)) as u16;
+                }
             }
             _ => {
-                let scroll = i64::from(app.detail_scroll) + delta;
-                app.detail_scroll = scroll.clamp(0, i64::from(u16::MAX / 2)) as u16;
+                let scroll = i64::from(app.tabs.scroll) + delta;
+                app.tabs.scroll = scroll.clamp(0, i64::from(u16::MAX / 2)) as u16;
             }
         }
         return;
     }
     // Move by `delta` selectable rows, skipping the headers of unfolded groups.
-    let mut row = app.selected;
+    let mut row = app.list.selected;
     let step = delta.signum();
     let mut remaining = delta.abs();
     while remaining > 0 {
         let next = row as i64 + step;
-        if next < 0 || next >= app.rows.len() as i64 {
+        if next < 0 || next >= app.list.rows.len() as i64 {
             break;
         }
         row = next as usize;
-        if app.rows[row].is_selectable() {
+        if app.list.rows[row].is_selectable() {
             remaining -= 1;
         }
     }
     let target = app
+        .list
         .rows
         .get(row)
         .is_some_and(ListRow::is_selectable)
         .then_some(row);
-    select_row(app, target.or(Some(app.selected)));
+    select_row(app, target.or(Some(app.list.selected)));
 }
 
 fn select_row(app: &mut App, row: Option<usize>) {
     if let Some(row) = row {
-        app.selected = row;
+        app.list.selected = row;
         app.refresh_detail();
     }
 }
 
 fn on_search_key(app: &mut App, key: KeyEvent) {
-    let Some(input) = app.search_input.as_mut() else {
+    let Some(input) = app.search.input.as_mut() else {
         return;
     };
     match key.code {
@@ -439,98 +481,31 @@ fn on_search_key(app: &mut App, key: KeyEvent) {
                 .modifiers
                 .contains(ratatui::crossterm::event::KeyModifiers::CONTROL) =>
         {
-            app.search_input = None;
+            app.search.input = None;
         }
         KeyCode::Char(c) => input.push(c),
         KeyCode::Backspace => {
             input.pop();
         }
-        KeyCode::Esc => app.search_input = None,
+        KeyCode::Esc => app.search.input = None,
         KeyCode::Enter => {
-            let query = app.search_input.take().unwrap_or_default();
-            app.search = (!query.is_empty()).then_some(query);
-            if app.search.is_some() {
-                find_match_from(app, true, true);
+            let query = app.search.input.take().unwrap_or_default();
+            app.search.query = (!query.is_empty()).then_some(query);
+            if app.search.query.is_some() {
+                super::search::start(app, SearchThen::SelectFirst);
             }
         }
         _ => {}
     }
 }
 
-fn find_match(app: &mut App, forward: bool) {
-    if app.search.is_none() {
-        app.message = Some("no search: press / first".to_owned());
-        return;
-    }
-    find_match_from(app, forward, false);
-}
-
-/// Finds the next packet whose path or text contains the query, wrapping around; a match in
-/// a folded group unfolds it.
-fn find_match_from(app: &mut App, forward: bool, include_current: bool) {
-    let Some(query) = app.search.clone() else {
-        return;
-    };
-    let count = app.listed.len();
-    if count == 0 {
-        return;
-    }
-    let current = app
-        .selected_packet()
-        .and_then(|packet| app.listed.iter().position(|index| *index == packet));
-    // From a folded group (no packet selected), start before its first packet.
-    let (start, include_current) = match current {
-        Some(position) => (position, include_current),
-        None => (first_listed_of_selected_group(app).unwrap_or(0), true),
-    };
-    let needle = query.to_lowercase();
-    for step in 0..count {
-        let offset = if include_current { step } else { step + 1 };
-        let position = if forward {
-            (start + offset) % count
-        } else {
-            (start + count * 2 - offset) % count
-        };
-        let index = app.listed[position];
-        if packet_matches(app, index, &needle) {
-            let source = app.packets[index].summary.source.clone();
-            app.select_source(&source);
-            return;
-        }
-    }
-    app.message = Some(format!(
-        "no packet matches \"{}\"",
-        crate::json::safe_text(&query)
-    ));
-}
-
 /// Where the selected folded group's packets start in `listed`.
 pub(super) fn first_listed_of_selected_group(app: &App) -> Option<usize> {
     let label = app.selected_group_label()?;
-    app.listed.iter().position(|index| {
+    app.list.listed.iter().position(|index| {
         super::app::group_label(&super::app::group_key(&app.packets[*index].summary.source))
             == label
     })
-}
-
-fn packet_matches(app: &App, index: usize, needle: &str) -> bool {
-    let summary = &app.packets[index].summary;
-    if summary.source.to_string().to_lowercase().contains(needle) {
-        return true;
-    }
-    // A bundle's events come from the bundle as the app keeps it: a search through a
-    // 100,000-event bundle opens it once.
-    match crate::corpus::reread_packet_in(
-        &summary.source,
-        summary.offset,
-        crate::corpus::DEFAULT_MAX_FILE_BYTES,
-        &app.bundle_cache,
-    ) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes)
-            .to_lowercase()
-            .contains(needle),
-        Err(_) => false,
-    }
 }
 
 fn on_filter_key(app: &mut App, key: KeyEvent, cursor: usize) {
@@ -543,10 +518,10 @@ fn on_filter_key(app: &mut App, key: KeyEvent, cursor: usize) {
         KeyCode::PageUp => cursor = cursor.saturating_sub(10),
         KeyCode::Enter => {
             match choices[cursor] {
-                FilterChoice::Clear => app.filter = Default::default(),
-                FilterChoice::Status(status) => app.filter.status = Some(status),
-                FilterChoice::Kind(kind) => app.filter.kind = Some(kind),
-                FilterChoice::Rule(rule) => app.filter.rule = Some((rule, app.mode)),
+                FilterChoice::Clear => app.list.filter = Default::default(),
+                FilterChoice::Status(status) => app.list.filter.status = Some(status),
+                FilterChoice::Kind(kind) => app.list.filter.kind = Some(kind),
+                FilterChoice::Rule(rule) => app.list.filter.rule = Some((rule, app.mode)),
             }
             app.rebuild_rows();
             return;
@@ -603,11 +578,11 @@ fn on_mouse(app: &mut App, mouse: MouseEvent) {
         }
         MouseEventKind::Down(MouseButton::Left) => {
             if in_list
-                && mouse.row >= app.list_area_top
-                && mouse.row < app.list_area_top + app.list_area_height
+                && mouse.row >= app.list.area_top
+                && mouse.row < app.list.area_top + app.list.area_height
             {
-                let row = app.list_offset + usize::from(mouse.row - app.list_area_top);
-                match app.rows.get(row) {
+                let row = app.list.offset + usize::from(mouse.row - app.list.area_top);
+                match app.list.rows.get(row) {
                     Some(ListRow::Packet(_)) => {
                         app.focus = Focus::List;
                         select_row(app, Some(row));

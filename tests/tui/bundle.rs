@@ -2,9 +2,9 @@
 //! bundles (tests/data/bundles): a valid one and one with an edited line.
 
 use crate::common::screen::screen_text as text;
-use handoff_inspector::tui::app::{App, ListRow, Tab};
-use handoff_inspector::tui::update::{update, Action};
-use handoff_inspector::tui::views::view;
+use handoff_inspector::tui::app::{ListRow, Tab};
+use handoff_inspector::tui::drive::Headless;
+use handoff_inspector::tui::update::Action;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -15,25 +15,25 @@ use std::path::PathBuf;
 const VALID: &str = "tests/data/bundles/valid-02-two-events.tar.gz";
 const EDITED: &str = "tests/data/bundles/bad-events-edited-no-rehash.tar.gz";
 
-fn app_on(path: &str) -> App {
-    let mut app = App::new(
+fn app_on(path: &str) -> Headless {
+    let mut app = Headless::new(
         vec![PathBuf::from(path)],
         crate::common::fixture_options(),
         true,
     );
     app.size = (120, 40);
-    app.load_blocking();
+    app.load();
     app
 }
 
-fn press(app: &mut App, code: KeyCode) {
-    update(app, Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+fn press(app: &mut Headless, code: KeyCode) {
+    app.update(Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));
     app.sync_list_geometry();
 }
 
-fn draw(app: &App, width: u16, height: u16) -> Buffer {
+fn draw(app: &mut Headless, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|frame| view(app, frame)).unwrap();
+    terminal.draw(|frame| app.view(frame)).unwrap();
     terminal.backend().buffer().clone()
 }
 
@@ -48,29 +48,31 @@ fn colour_of(buffer: &Buffer, needle: &str) -> Option<Color> {
 }
 
 /// Selects the bundle's own packet (the first packet of its group).
-fn select_bundle(app: &mut App) {
+fn select_bundle(app: &mut Headless) {
     let row = app
+        .list
         .rows
         .iter()
         .position(
             |row| matches!(row, ListRow::Packet(index) if app.packets[*index].bundle.is_some()),
         )
         .expect("the bundle's own packet is listed");
-    app.selected = row;
+    app.list.selected = row;
     app.refresh_detail();
 }
 
 #[test]
 fn a_bundle_is_one_group_with_its_verdict() {
     for (path, verdict) in [(VALID, "✓ verified"), (EDITED, "✗ IntegrityEventHash")] {
-        let app = app_on(path);
+        let mut app = app_on(path);
         let groups: Vec<&ListRow> = app
+            .list
             .rows
             .iter()
             .filter(|row| matches!(row, ListRow::Group { .. }))
             .collect();
         assert_eq!(groups.len(), 1, "{path}: {groups:?}");
-        let screen = draw(&app, 120, 40);
+        let screen = draw(&mut app, 120, 40);
         let shown = text(&screen);
         assert!(shown.contains(verdict), "{path}:\n{shown}");
         let colour = if verdict.starts_with('✓') {
@@ -86,7 +88,7 @@ fn a_bundle_is_one_group_with_its_verdict() {
 fn bundle_view_of_a_valid_bundle() {
     let mut app = app_on(VALID);
     select_bundle(&mut app);
-    let screen = draw(&app, 160, 110);
+    let screen = draw(&mut app, 160, 110);
     let shown = text(&screen);
     assert!(shown.contains("Bundle view"), "{shown}");
     assert!(!shown.contains("UNVERIFIED"), "{shown}");
@@ -101,7 +103,7 @@ fn bundle_view_of_a_valid_bundle() {
 fn bundle_view_of_a_failed_bundle_names_the_check_and_the_values() {
     let mut app = app_on(EDITED);
     select_bundle(&mut app);
-    let screen = draw(&app, 160, 110);
+    let screen = draw(&mut app, 160, 110);
     let shown = text(&screen);
     assert!(shown.contains("FAIL"), "{shown}");
     assert!(shown.contains("IntegrityEventHash"), "{shown}");
@@ -120,7 +122,7 @@ fn every_screen_of_an_unverified_bundles_event_says_so_in_red() {
     for (index, tab) in Tab::ALL.iter().enumerate() {
         press(&mut app, KeyCode::Char(char::from(b'1' + index as u8)));
         assert_eq!(app.tab, *tab);
-        let screen = draw(&app, 120, 40);
+        let screen = draw(&mut app, 120, 40);
         assert_eq!(
             colour_of(&screen, "UNVERIFIED"),
             Some(Color::Red),
@@ -130,7 +132,7 @@ fn every_screen_of_an_unverified_bundles_event_says_so_in_red() {
     }
     // Digests: the event's content hash, recomputed vs stored; line 1 is the edited one.
     press(&mut app, KeyCode::Char('4'));
-    let shown = text(&draw(&app, 160, 40));
+    let shown = text(&draw(&mut app, 160, 40));
     assert!(shown.contains("recomputed sha256:"), "{shown}");
     assert!(
         shown.contains("= matches the stored hash"),
@@ -143,7 +145,7 @@ fn every_screen_of_an_unverified_bundles_event_says_so_in_red() {
         .source
         .to_string()
         .ends_with(":1"));
-    let screen = draw(&app, 160, 40);
+    let screen = draw(&mut app, 160, 40);
     assert_eq!(
         colour_of(&screen, "≠ differs from the stored hash"),
         Some(Color::Red),
@@ -155,8 +157,8 @@ fn every_screen_of_an_unverified_bundles_event_says_so_in_red() {
 #[test]
 fn the_word_verified_is_only_a_bundles_verdict() {
     // A directory of handoff fixtures: no bundle, so the word never appears.
-    let app = app_on("fixtures/a2a");
-    let shown = text(&draw(&app, 120, 40));
+    let mut app = app_on("fixtures/a2a");
+    let shown = text(&draw(&mut app, 120, 40));
     assert!(!shown.to_lowercase().contains("verified"), "{shown}");
 }
 
@@ -170,15 +172,15 @@ fn stepping_through_a_bundle_opens_it_once_per_load() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ten.tar.gz");
     std::fs::copy("tests/data/bundles/valid-03-ten-mixed.tar.gz", &path).unwrap();
-    let mut app = App::new(vec![path.clone()], crate::common::fixture_options(), true);
+    let mut app = Headless::new(vec![path.clone()], crate::common::fixture_options(), true);
     app.size = (120, 40);
-    app.load_blocking();
+    app.load();
     // The load reads it through the input layer; the first selected row may already have
     // opened it for the detail, through the kept bundles.
     assert!(times_opened(&path) <= 1);
-    assert_eq!(times_opened(&path), app.bundle_cache.opens());
+    assert_eq!(times_opened(&path), app.reader.bundles().opens());
     select_bundle(&mut app);
-    draw(&app, 120, 40);
+    draw(&mut app, 120, 40);
     let mut events = 0;
     for _ in 0..20 {
         press(&mut app, KeyCode::Char('j'));
@@ -187,7 +189,7 @@ fn stepping_through_a_bundle_opens_it_once_per_load() {
         }
         for (index, _) in Tab::ALL.iter().enumerate() {
             press(&mut app, KeyCode::Char(char::from(b'1' + index as u8)));
-            draw(&app, 120, 40);
+            draw(&mut app, 120, 40);
         }
     }
     assert!(events >= 10, "stepped through {events} events");
@@ -198,10 +200,10 @@ fn stepping_through_a_bundle_opens_it_once_per_load() {
     }
     press(&mut app, KeyCode::Enter);
     assert_eq!(times_opened(&path), 1);
-    assert_eq!(app.bundle_cache.opens(), 1);
+    assert_eq!(app.reader.bundles().opens(), 1);
     // A new load forgets the kept bundle: the next selection opens it again, once.
     app.clear_packets();
-    app.load_blocking();
+    app.load();
     select_bundle(&mut app);
     press(&mut app, KeyCode::Char('j'));
     press(&mut app, KeyCode::Char('j'));
@@ -214,7 +216,7 @@ fn stepping_through_a_bundle_opens_it_once_per_load() {
 /// and its lint rules were not evaluated.
 #[test]
 fn a_recorded_failure_is_not_drawn_as_conforming_at_80x24() {
-    let mut app = App::new(
+    let mut app = Headless::new(
         vec![PathBuf::from(
             "fixtures/bundles/neg-tampered-event-hash.tar.gz",
         )],
@@ -222,9 +224,9 @@ fn a_recorded_failure_is_not_drawn_as_conforming_at_80x24() {
         true,
     );
     app.size = (80, 24);
-    app.load_blocking();
+    app.load();
     select_bundle(&mut app);
-    let screen = text(&draw(&app, 80, 24));
+    let screen = text(&draw(&mut app, 80, 24));
     assert!(
         screen.contains("⊘ neg-tampered-event-hash.tar.gz"),
         "{screen}"
@@ -233,7 +235,7 @@ fn a_recorded_failure_is_not_drawn_as_conforming_at_80x24() {
     assert!(screen.contains("✗ IntegrityEventHash 11"), "{screen}");
     let mut app = app;
     app.size = (200, 50);
-    let wide = text(&draw(&app, 200, 50));
+    let wide = text(&draw(&mut app, 200, 50));
     assert!(wide.contains("UNVERIFIED"), "{wide}");
     assert!(wide.contains("stops at the first failed check"), "{wide}");
     assert!(!wide.contains("Upstream's checks show"), "{wide}");
@@ -246,15 +248,15 @@ fn a_recorded_failure_is_not_drawn_as_conforming_at_80x24() {
 fn a_narrow_group_header_keeps_the_word_failing() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(EDITED, dir.path().join("edited-no-rehash-long-name.tar.gz")).unwrap();
-    let mut app = App::new(
+    let mut app = Headless::new(
         vec![dir.path().to_path_buf()],
         crate::common::fixture_options(),
         true,
     );
-    app.load_blocking();
+    app.load();
     for width in [80u16, 100, 140] {
         app.size = (width, 24);
-        let screen = text(&draw(&app, width, 24));
+        let screen = text(&draw(&mut app, width, 24));
         let header = screen
             .lines()
             .find(|line| line.contains('▾'))

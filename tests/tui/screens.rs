@@ -3,9 +3,9 @@
 
 use crate::common::screen::screen_text;
 use handoff_inspector::a2a::Mode;
-use handoff_inspector::tui::app::{App, Focus, Overlay, Tab};
-use handoff_inspector::tui::update::{update, Action};
-use handoff_inspector::tui::views::view;
+use handoff_inspector::tui::app::{Focus, Overlay, Tab};
+use handoff_inspector::tui::drive::Headless;
+use handoff_inspector::tui::update::Action;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -13,29 +13,29 @@ use ratatui::style::{Color, Modifier};
 use ratatui::Terminal;
 use std::path::PathBuf;
 
-fn app_on(path: &str, color: bool) -> App {
-    let mut app = App::new(
+fn app_on(path: &str, color: bool) -> Headless {
+    let mut app = Headless::new(
         vec![PathBuf::from(path)],
         crate::common::fixture_options(),
         color,
     );
     app.size = (120, 40);
-    app.load_blocking();
+    app.load();
     app
 }
 
-fn press(app: &mut App, code: KeyCode) {
-    update(app, Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+fn press(app: &mut Headless, code: KeyCode) {
+    app.update(Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));
     app.sync_list_geometry();
 }
 
-fn keys(app: &mut App, text: &str) {
+fn keys(app: &mut Headless, text: &str) {
     for c in text.chars() {
         press(app, KeyCode::Char(c));
     }
 }
 
-fn select(app: &mut App, name: &str) {
+fn select(app: &mut Headless, name: &str) {
     keys(app, "/");
     keys(app, name);
     press(app, KeyCode::Enter);
@@ -49,9 +49,9 @@ fn select(app: &mut App, name: &str) {
     );
 }
 
-fn draw(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
+fn draw(app: &mut Headless, width: u16, height: u16) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|frame| view(app, frame)).unwrap();
+    terminal.draw(|frame| app.view(frame)).unwrap();
     terminal
 }
 
@@ -70,7 +70,7 @@ fn every_tab_of_the_typed_positive_packet() {
     for (index, tab) in Tab::ALL.iter().enumerate() {
         press(&mut app, KeyCode::Char(char::from(b'1' + index as u8)));
         assert_eq!(app.tab, *tab);
-        let terminal = draw(&app, 120, 40);
+        let terminal = draw(&mut app, 120, 40);
         insta::assert_snapshot!(
             format!("tab_{}", tab.title().to_lowercase()),
             terminal.backend()
@@ -83,7 +83,7 @@ fn conversion_shows_both_modes_when_they_differ() {
     let mut app = app_on("fixtures/a2a", true);
     select(&mut app, "negative_missing_task_id.json");
     keys(&mut app, "2");
-    let terminal = draw(&app, 120, 40);
+    let terminal = draw(&mut app, 120, 40);
     insta::assert_snapshot!("conversion_strict_vs_lenient", terminal.backend());
 }
 
@@ -103,15 +103,15 @@ fn digests_diff_against_a_drifted_expected_payload() {
         expected.to_string(),
     )
     .unwrap();
-    let mut app = App::new(
+    let mut app = Headless::new(
         vec![dir.path().to_path_buf()],
         crate::common::fixture_options(),
         true,
     );
-    app.load_blocking();
+    app.load();
     select(&mut app, "drift.json");
     keys(&mut app, "4");
-    let terminal = draw(&app, 120, 40);
+    let terminal = draw(&mut app, 120, 40);
     let text = screen_text(terminal.backend().buffer());
     assert!(
         text.contains("handoff   ≠ e478af7359a2 typed positive: task + message refs"),
@@ -130,7 +130,7 @@ fn digests_diff_against_a_drifted_expected_payload() {
         "{text}"
     );
     keys(&mut app, "d");
-    let side = screen_text(draw(&app, 120, 40).backend().buffer());
+    let side = screen_text(draw(&mut app, 120, 40).backend().buffer());
     assert!(
         side.lines().any(|line| line.contains("\"3.3.0\"")
             && line.contains(" │ ")
@@ -144,7 +144,7 @@ fn help_overlay_is_generated_from_the_keymap() {
     let mut app = app_on("fixtures/a2a", true);
     keys(&mut app, "?");
     assert!(matches!(app.overlay, Some(Overlay::Help { scroll: 0 })));
-    let terminal = draw(&app, 140, 40);
+    let terminal = draw(&mut app, 140, 40);
     insta::assert_snapshot!("help", terminal.backend());
     for binding in handoff_inspector::tui::keymap::KEYMAP {
         assert!(
@@ -162,10 +162,10 @@ fn what_if_panel_follows_the_toggles() {
     let mut app = app_on("fixtures/a2a", true);
     select(&mut app, "happy_task_requested.json");
     keys(&mut app, "w");
-    let terminal = draw(&app, 120, 40);
+    let terminal = draw(&mut app, 120, 40);
     insta::assert_snapshot!("what_if", terminal.backend());
     keys(&mut app, "k");
-    let text = screen_text(draw(&app, 120, 40).backend().buffer());
+    let text = screen_text(draw(&mut app, 120, 40).backend().buffer());
     assert!(text.contains("\"analysis\""), "{text}");
     assert!(text.contains("defaults (not visible)"), "{text}");
     assert!(text.contains("N5 X5"), "{text}");
@@ -178,16 +178,17 @@ fn what_if_panel_follows_the_toggles() {
 fn rules_matrix_cell_filters_the_list() {
     let mut app = app_on("fixtures/a2a", true);
     keys(&mut app, "6");
-    let terminal = draw(&app, 120, 40);
+    let terminal = draw(&mut app, 120, 40);
     insta::assert_snapshot!("rules_matrix", terminal.backend());
     keys(&mut app, "l");
     assert_eq!(app.focus, Focus::Detail);
     // Row N3 (index 6) in strict mode.
     keys(&mut app, "jjjjjj");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.filter.rule, Some(("N3", Mode::Strict)));
+    assert_eq!(app.list.filter.rule, Some(("N3", Mode::Strict)));
     assert_eq!(app.focus, Focus::List);
     let shown: Vec<String> = app
+        .list
         .rows
         .iter()
         .filter_map(|row| match row {
@@ -205,7 +206,7 @@ fn rules_matrix_cell_filters_the_list() {
         vec!["negative_missing_task_id.json", "positive_no_refs.json"]
     );
     press(&mut app, KeyCode::Esc);
-    assert!(!app.filter.is_active());
+    assert!(!app.list.filter.is_active());
     assert!(!app.should_quit);
 }
 
@@ -214,7 +215,7 @@ fn colour_carries_meaning_and_no_color_drops_it() {
     let mut app = app_on("fixtures/a2a", true);
     select(&mut app, "happy_task_requested.json");
     keys(&mut app, "3");
-    let terminal = draw(&app, 120, 40);
+    let terminal = draw(&mut app, 120, 40);
     let buffer = terminal.backend().buffer();
     // The matched P row is highlighted; an unmatched row (N1) is dim.
     let (x, y) = find(buffer, "● P").unwrap();
@@ -224,14 +225,14 @@ fn colour_carries_meaning_and_no_color_drops_it() {
     assert_eq!(buffer[(x, y)].fg, Color::Reset);
     assert!(buffer[(x, y)].modifier.contains(Modifier::DIM));
     // The selected list row is reversed, so it shows without colour too.
-    let y = 2 + (app.selected - app.list_offset) as u16;
+    let y = 2 + (app.list.selected - app.list.offset) as u16;
     assert!(buffer[(3, y)].modifier.contains(Modifier::REVERSED));
     assert!(!buffer[(3, y + 1)].modifier.contains(Modifier::REVERSED));
 
     let mut plain = app_on("fixtures/a2a", false);
     select(&mut plain, "happy_task_requested.json");
     keys(&mut plain, "3");
-    let terminal = draw(&plain, 120, 40);
+    let terminal = draw(&mut plain, 120, 40);
     let buffer = terminal.backend().buffer();
     assert!(buffer
         .content()
@@ -247,7 +248,7 @@ fn colour_carries_meaning_and_no_color_drops_it() {
 #[test]
 fn text_colours_are_readable_on_light_and_dark_themes() {
     use handoff_inspector::tui::theme::Theme;
-    let check = |app: &App, what: &str| {
+    let check = |app: &mut Headless, what: &str| {
         for (width, height) in [(80, 24), (120, 40)] {
             let terminal = draw(app, width, height);
             let buffer = terminal.backend().buffer();
@@ -276,11 +277,11 @@ fn text_colours_are_readable_on_light_and_dark_themes() {
         select(&mut app, packet);
         for (index, tab) in Tab::ALL.iter().enumerate() {
             press(&mut app, KeyCode::Char(char::from(b'1' + index as u8)));
-            check(&app, &format!("{packet} {tab:?}"));
+            check(&mut app, &format!("{packet} {tab:?}"));
         }
         for overlay in ["?", "f", "w"] {
             keys(&mut app, overlay);
-            check(&app, &format!("{packet} overlay {overlay}"));
+            check(&mut app, &format!("{packet} overlay {overlay}"));
             press(&mut app, KeyCode::Esc);
         }
     }
@@ -292,14 +293,14 @@ fn hostile_strings_are_escaped_on_every_tab() {
     select(&mut app, "hostile_control_characters.json");
     for tab in 1..=6 {
         keys(&mut app, &tab.to_string());
-        let terminal = draw(&app, 120, 40);
+        let terminal = draw(&mut app, 120, 40);
         let text = screen_text(terminal.backend().buffer());
         for forbidden in ['\u{1b}', '\u{9b}', '\u{202e}', '\u{200b}'] {
             assert!(!text.contains(forbidden), "{forbidden:?} on tab {tab}");
         }
     }
     keys(&mut app, "1");
-    let text = screen_text(draw(&app, 120, 40).backend().buffer());
+    let text = screen_text(draw(&mut app, 120, 40).backend().buffer());
     assert!(
         text.contains("\\u{202e}toor") || text.contains("\\u202etoor"),
         "{text}"
@@ -308,8 +309,8 @@ fn hostile_strings_are_escaped_on_every_tab() {
 
 #[test]
 fn small_terminals_get_a_message() {
-    let app = app_on("fixtures/a2a", true);
-    let terminal = draw(&app, 70, 20);
+    let mut app = app_on("fixtures/a2a", true);
+    let terminal = draw(&mut app, 70, 20);
     let text = screen_text(terminal.backend().buffer());
     assert!(
         text.contains("needs at least 80x24 (this terminal is 70x20)"),
@@ -327,7 +328,8 @@ fn navigation_skips_group_headers_and_keeps_bounds() {
     let last = app.selected_packet().unwrap();
     assert_eq!(
         last,
-        *app.rows
+        *app.list
+            .rows
             .iter()
             .rev()
             .find_map(|row| match row {
@@ -352,10 +354,10 @@ fn navigation_skips_group_headers_and_keeps_bounds() {
     keys(&mut app, "q");
     assert!(app.should_quit);
     let mut other = app_on("fixtures/a2a", true);
-    update(
-        &mut other,
-        Action::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
-    );
+    other.update(Action::Key(KeyEvent::new(
+        KeyCode::Char('c'),
+        KeyModifiers::CONTROL,
+    )));
     assert!(other.should_quit);
 }
 
@@ -401,12 +403,12 @@ fn filter_menu_by_status() {
     keys(&mut app, &"j".repeat(position + 1));
     press(&mut app, KeyCode::Enter);
     assert_eq!(
-        app.filter.status.map(|status| status.label()),
+        app.list.filter.status.map(|status| status.label()),
         Some("not checked")
     );
     let shown = app.packet_count();
     assert!(shown > 0 && shown < total, "{shown} of {total}");
-    for row in &app.rows {
+    for row in &app.list.rows {
         if let handoff_inspector::tui::app::ListRow::Packet(index) = row {
             assert_eq!(app.status(*index).label(), "not checked");
         }
@@ -431,23 +433,23 @@ fn migrate_tab_steps_and_switches_steps_off() {
         .unwrap();
     assert!(steps.len() >= 2, "{steps:?}");
     keys(&mut app, "nn");
-    assert_eq!(app.migrate_cursor, 2.min(steps.len() - 1));
+    assert_eq!(app.tabs.migrate.cursor, 2.min(steps.len() - 1));
     keys(&mut app, "p");
-    assert_eq!(app.migrate_cursor, 1);
-    let first = draw(&app, 120, 40);
+    assert_eq!(app.tabs.migrate.cursor, 1);
+    let first = draw(&mut app, 120, 40);
     let text = screen_text(first.backend().buffer());
     assert!(text.contains(&format!("{}: ", steps[1])), "{text}");
     keys(&mut app, " ");
-    assert_eq!(app.migrate_off, vec![steps[1]]);
-    let text = screen_text(draw(&app, 120, 40).backend().buffer());
+    assert_eq!(app.tabs.migrate.off, vec![steps[1]]);
+    let text = screen_text(draw(&mut app, 120, 40).backend().buffer());
     assert!(text.contains("effect of switching off:"), "{text}");
     keys(&mut app, " ");
-    assert!(app.migrate_off.is_empty());
+    assert!(app.tabs.migrate.off.is_empty());
     // Selecting another packet starts its migration from the first step, all steps on.
     keys(&mut app, " h");
     press(&mut app, KeyCode::Down);
-    assert_eq!(app.migrate_cursor, 0);
-    assert!(app.migrate_off.is_empty());
+    assert_eq!(app.tabs.migrate.cursor, 0);
+    assert!(app.tabs.migrate.off.is_empty());
 }
 
 #[test]
@@ -464,13 +466,13 @@ fn golden_review_accepts_with_confirmation_and_skips() {
         raw.replace("delegation", "analysis"),
     )
     .unwrap();
-    let mut app = App::new(
+    let mut app = Headless::new(
         vec![dir.path().to_path_buf()],
         crate::common::fixture_options(),
         true,
     );
     app.size = (120, 40);
-    app.load_blocking();
+    app.load();
     assert!(app
         .packets
         .iter()
@@ -481,23 +483,25 @@ fn golden_review_accepts_with_confirmation_and_skips() {
         panic!("no review panel")
     };
     assert_eq!(review.queue.len(), 2);
-    let text = screen_text(draw(&app, 120, 40).backend().buffer());
+    let text = screen_text(draw(&mut app, 120, 40).backend().buffer());
     assert!(text.contains("golden review 1 of 2"), "{text}");
 
     // Accept asks first; anything but y declines.
     keys(&mut app, "a");
     assert!(matches!(&app.overlay, Some(Overlay::Review(review)) if review.confirming));
-    assert!(screen_text(draw(&app, 120, 40).backend().buffer()).contains("Record this outcome in"));
-    let effects = update(
-        &mut app,
-        Action::Key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::NONE)),
+    assert!(
+        screen_text(draw(&mut app, 120, 40).backend().buffer()).contains("Record this outcome in")
     );
+    let effects = app.update(Action::Key(KeyEvent::new(
+        KeyCode::Char('n'),
+        KeyModifiers::NONE,
+    )));
     assert!(effects.is_empty());
     keys(&mut app, "a");
-    let effects = update(
-        &mut app,
-        Action::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE)),
-    );
+    let effects = app.update(Action::Key(KeyEvent::new(
+        KeyCode::Char('y'),
+        KeyModifiers::NONE,
+    )));
     let [handoff_inspector::tui::update::Effect::AcceptGolden(source)] = effects.as_slice() else {
         panic!("expected one accept, got {effects:?}")
     };
@@ -517,12 +521,12 @@ fn golden_review_accepts_with_confirmation_and_skips() {
         app.message.as_deref(),
         Some("review done: 1 accepted, 0 rejected, 1 skipped")
     );
-    let mut reloaded = App::new(
+    let mut reloaded = Headless::new(
         vec![dir.path().to_path_buf()],
         crate::common::fixture_options(),
         true,
     );
-    reloaded.load_blocking();
+    reloaded.load();
     let statuses: Vec<&str> = reloaded
         .packets
         .iter()
@@ -555,48 +559,34 @@ fn mouse_click_selects_and_wheel_scrolls() {
         })
     };
     // Row 0 of the list is the group header; row 3 of the list area is the third packet.
-    let top = app.list_area_top;
-    update(
-        &mut app,
-        mouse(MouseEventKind::Down(MouseButton::Left), 5, top + 3),
-    );
-    assert_eq!(app.selected, 3);
+    let top = app.list.area_top;
+    app.update(mouse(MouseEventKind::Down(MouseButton::Left), 5, top + 3));
+    assert_eq!(app.list.selected, 3);
     assert_eq!(app.focus, Focus::List);
-    update(&mut app, mouse(MouseEventKind::ScrollDown, 5, top + 3));
-    assert_eq!(app.selected, 6, "the wheel moves three packets");
+    app.update(mouse(MouseEventKind::ScrollDown, 5, top + 3));
+    assert_eq!(app.list.selected, 6, "the wheel moves three packets");
     // Over the detail, the wheel scrolls the detail and a click focuses it.
-    update(&mut app, mouse(MouseEventKind::ScrollDown, 100, 10));
-    assert_eq!(app.detail_scroll, 3);
-    assert_eq!(app.selected, 6);
-    update(
-        &mut app,
-        mouse(MouseEventKind::Down(MouseButton::Left), 100, 10),
-    );
+    app.update(mouse(MouseEventKind::ScrollDown, 100, 10));
+    assert_eq!(app.tabs.scroll, 3);
+    assert_eq!(app.list.selected, 6);
+    app.update(mouse(MouseEventKind::Down(MouseButton::Left), 100, 10));
     assert_eq!(app.focus, Focus::Detail);
     // A click on the group header folds the group; another unfolds it.
-    let rows = app.rows.len();
-    update(
-        &mut app,
-        mouse(MouseEventKind::Down(MouseButton::Left), 5, top),
-    );
-    assert_eq!((app.selected, app.rows.len()), (0, 1));
-    update(
-        &mut app,
-        mouse(MouseEventKind::Down(MouseButton::Left), 5, top),
-    );
-    assert_eq!((app.selected, app.rows.len()), (1, rows));
+    let rows = app.list.rows.len();
+    app.update(mouse(MouseEventKind::Down(MouseButton::Left), 5, top));
+    assert_eq!((app.list.selected, app.list.rows.len()), (0, 1));
+    app.update(mouse(MouseEventKind::Down(MouseButton::Left), 5, top));
+    assert_eq!((app.list.selected, app.list.rows.len()), (1, rows));
 }
 
 /// Draws `app` once, then again with every line it built for the packet forgotten.
-fn warm_and_cold(app: &App, terminal: &mut Terminal<TestBackend>) -> (Buffer, Buffer) {
-    terminal.draw(|frame| view(app, frame)).unwrap();
+fn warm_and_cold(app: &mut Headless, terminal: &mut Terminal<TestBackend>) -> (Buffer, Buffer) {
+    terminal.draw(|frame| app.view(frame)).unwrap();
     let warm = terminal.backend().buffer().clone();
-    if let Some(selected) = &app.detail {
-        selected.drawn.borrow_mut().clear();
-    }
+    app.view.forget_drawn();
     // A fresh terminal: the backend's buffer then holds the whole frame, not a patch.
     let mut fresh = Terminal::new(TestBackend::new(app.size.0, app.size.1)).unwrap();
-    fresh.draw(|frame| view(app, frame)).unwrap();
+    fresh.draw(|frame| app.view(frame)).unwrap();
     (warm, fresh.backend().buffer().clone())
 }
 
@@ -620,7 +610,7 @@ fn lines_kept_between_frames_draw_as_lines_built_afresh() {
                     'G' => press(&mut app, KeyCode::PageDown),
                     _ => press(&mut app, KeyCode::Char(c)),
                 }
-                let (warm, cold) = warm_and_cold(&app, &mut terminal);
+                let (warm, cold) = warm_and_cold(&mut app, &mut terminal);
                 assert_eq!(
                     warm,
                     cold,
@@ -643,7 +633,7 @@ fn findings_tab_never_lists_a_warning_under_conforms() {
     let mut app = app_on("fixtures/a2a", false);
     select(&mut app, "duplicate_task_kind.json");
     press(&mut app, KeyCode::Char('5'));
-    let screen = screen_text(draw(&app, 200, 50).backend().buffer());
+    let screen = screen_text(draw(&mut app, 200, 50).backend().buffer());
     assert!(screen.contains("check: ✓ conforms"), "{screen}");
     assert!(
         screen.contains("repeated keys acknowledged by the golden"),
@@ -664,7 +654,7 @@ fn findings_tab_never_lists_a_warning_under_conforms() {
     let mut app = app_on(dir.path().to_str().unwrap(), false);
     select(&mut app, "duplicate_task_kind.json");
     press(&mut app, KeyCode::Char('5'));
-    let screen = screen_text(draw(&app, 200, 50).backend().buffer());
+    let screen = screen_text(draw(&mut app, 200, 50).backend().buffer());
     assert!(screen.contains("check: ! finding"), "{screen}");
     assert!(screen.contains("warning [duplicate key]"), "{screen}");
 }

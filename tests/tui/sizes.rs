@@ -34,7 +34,8 @@ fn select(driver: &mut Driver, name: &str) {
     press(driver, KeyCode::Enter);
     let selected = driver.app.selected_summary().unwrap().source.to_string();
     assert!(selected.contains(name), "{selected}");
-    driver.app.search = None;
+    driver.app.search.query = None;
+    driver.app.message = None;
     driver.apply(&Step::Deliver(0)).unwrap();
 }
 
@@ -71,18 +72,18 @@ fn every_tab_at_80x24_and_200x50() {
 #[test]
 fn every_fixture_name_is_distinguishable_at_80x24() {
     let mut driver = driver("fixtures", (80, 24));
-    let list_top = usize::from(driver.app.list_area_top);
+    let list_top = usize::from(driver.app.list.area_top);
     let list_left = 1u16;
     let list_width =
         handoff_inspector::tui::views::layout::list_rows(ratatui::layout::Rect::new(0, 0, 80, 24))
             .width;
     let mut shown: HashMap<usize, String> = HashMap::new();
-    let rows = driver.app.rows.len();
+    let rows = driver.app.list.rows.len();
     for _ in 0..rows {
         let buffer = driver.buffer().clone();
-        for screen_row in 0..usize::from(driver.app.list_area_height) {
-            let row = driver.app.list_offset + screen_row;
-            if let Some(ListRow::Packet(_)) = driver.app.rows.get(row) {
+        for screen_row in 0..usize::from(driver.app.list.area_height) {
+            let row = driver.app.list.offset + screen_row;
+            if let Some(ListRow::Packet(_)) = driver.app.list.rows.get(row) {
                 let y = (list_top + screen_row) as u16;
                 let line: String = (list_left..list_left + list_width)
                     .map(|x| buffer[(x, y)].symbol())
@@ -97,7 +98,7 @@ fn every_fixture_name_is_distinguishable_at_80x24() {
     }
     let mut group = String::new();
     let mut seen: HashMap<(String, String), usize> = HashMap::new();
-    for (row, entry) in driver.app.rows.iter().enumerate() {
+    for (row, entry) in driver.app.list.rows.iter().enumerate() {
         match entry {
             ListRow::Group { label, .. } => group = label.clone(),
             ListRow::Packet(_) => {
@@ -200,16 +201,16 @@ fn detail_scroll_stays_inside_the_content() {
     press(&mut driver, KeyCode::Char('1'));
     press(&mut driver, KeyCode::Enter);
     press(&mut driver, KeyCode::Char('G'));
-    let bottom = driver.app.detail_scroll;
-    assert!(bottom > 0 && Some(bottom) == driver.app.detail_scroll_max.get());
+    let bottom = driver.app.tabs.scroll;
+    assert!(bottom > 0 && Some(bottom) == driver.view.scroll_max);
     press(&mut driver, KeyCode::Char('k'));
-    assert_eq!(driver.app.detail_scroll, bottom - 1);
+    assert_eq!(driver.app.tabs.scroll, bottom - 1);
     press(&mut driver, KeyCode::Char('3'));
     for _ in 0..5 {
         press(&mut driver, KeyCode::Char('j'));
     }
-    assert_eq!(driver.app.detail_cursor, 3);
-    assert_eq!(driver.app.detail_scroll, 2, "j past the last field scrolls");
+    assert_eq!(driver.app.tabs.handoff.cursor, 3);
+    assert_eq!(driver.app.tabs.scroll, 2, "j past the last field scrolls");
 }
 
 /// A filter set from far down the list (`G`, then `6`, `l`, Enter on the P/strict cell)
@@ -408,7 +409,7 @@ fn migrate_tab_at_80x24_shows_whole_ids_and_only_working_keys() {
         .to_owned();
     assert!(!status.contains("next"), "{status}");
     press(&mut driver, KeyCode::Char('j'));
-    assert_eq!(driver.app.detail_scroll, 1, "j scrolls the relabelling");
+    assert_eq!(driver.app.tabs.scroll, 1, "j scrolls the relabelling");
 }
 
 fn driver_on_raw_packet() -> Driver {

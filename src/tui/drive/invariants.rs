@@ -1,12 +1,13 @@
 //! What must hold after every step of the inspector, whatever happened before.
 
 use crate::freeze::COVERAGE_ROW_IDS;
-use crate::tui::app::{filter_choices, App, ListRow, Overlay};
+use crate::tui::app::{filter_choices, App, DigestsState, HandoffState, ListRow, Overlay};
+use crate::tui::views::ViewState;
 
 /// The state invariants every step must keep: the selection is a visible packet row, the list
 /// scroll keeps it in view and stays inside the rows, cursors and focus point at something.
 pub fn check_invariants(app: &App) -> Result<(), String> {
-    for (row, entry) in app.rows.iter().enumerate() {
+    for (row, entry) in app.list.rows.iter().enumerate() {
         if let ListRow::Packet(index) = entry {
             if *index >= app.packets.len() {
                 return Err(format!(
@@ -17,30 +18,33 @@ pub fn check_invariants(app: &App) -> Result<(), String> {
         }
     }
     let packet_rows = app
+        .list
         .rows
         .iter()
         .filter(|row| matches!(row, ListRow::Packet(_)))
         .count();
-    if packet_rows != app.visible_packets {
+    if packet_rows != app.list.visible_packets {
         return Err(format!(
             "visible_packets is {} but {packet_rows} packet rows are listed",
-            app.visible_packets
+            app.list.visible_packets
         ));
     }
-    let selectable = app.rows.iter().any(ListRow::is_selectable);
+    let selectable = app.list.rows.iter().any(ListRow::is_selectable);
     if selectable
         && !app
+            .list
             .rows
-            .get(app.selected)
+            .get(app.list.selected)
             .is_some_and(ListRow::is_selectable)
     {
         return Err(format!(
             "selection {} is not a packet or folded group row ({} rows)",
-            app.selected,
-            app.rows.len()
+            app.list.selected,
+            app.list.rows.len()
         ));
     }
     let listed: usize = app
+        .list
         .rows
         .iter()
         .map(|row| match row {
@@ -48,34 +52,34 @@ pub fn check_invariants(app: &App) -> Result<(), String> {
             ListRow::Packet(_) => 0,
         })
         .sum();
-    if listed != app.listed.len() {
+    if listed != app.list.listed.len() {
         return Err(format!(
             "groups count {listed} packets but {} are listed",
-            app.listed.len()
+            app.list.listed.len()
         ));
     }
     if packet_rows == 0 && app.selected_packet().is_some() {
         return Err("a packet is selected in an empty list".to_owned());
     }
-    if !app.rows.is_empty() {
-        let height = usize::from(app.list_area_height.max(1));
-        if app.selected < app.list_offset || app.selected >= app.list_offset + height {
+    if !app.list.rows.is_empty() {
+        let height = usize::from(app.list.area_height.max(1));
+        if app.list.selected < app.list.offset || app.list.selected >= app.list.offset + height {
             return Err(format!(
                 "selection {} outside the list view {}..{}",
-                app.selected,
-                app.list_offset,
-                app.list_offset + height
+                app.list.selected,
+                app.list.offset,
+                app.list.offset + height
             ));
         }
     }
     // Rows hidden above while blank rows show below: a filter left the list scrolled (the
     // group header and earlier matches off screen until G).
-    let height = usize::from(app.list_area_height.max(1));
-    if app.list_offset > app.rows.len().saturating_sub(height) {
+    let height = usize::from(app.list.area_height.max(1));
+    if app.list.offset > app.list.rows.len().saturating_sub(height) {
         return Err(format!(
             "list scrolled to {} with {} rows in a view of {height}: rows hidden above, blanks below",
-            app.list_offset,
-            app.rows.len()
+            app.list.offset,
+            app.list.rows.len()
         ));
     }
     match (&app.detail, app.selected_packet()) {
@@ -93,6 +97,17 @@ pub fn check_invariants(app: &App) -> Result<(), String> {
         }
         _ => {}
     }
+    if let Some(run) = &app.search.running {
+        if app.search.query.is_none() || run.generation != app.search.generation {
+            return Err(format!(
+                "search {} runs with query {:?} at generation {}",
+                run.generation, app.search.query, app.search.generation
+            ));
+        }
+        if run.scanned > run.total {
+            return Err(format!("search scanned {} of {}", run.scanned, run.total));
+        }
+    }
     match &app.overlay {
         Some(Overlay::Filter { cursor }) if *cursor >= filter_choices().len() => {
             return Err(format!("filter cursor {cursor} past the menu"))
@@ -106,27 +121,21 @@ pub fn check_invariants(app: &App) -> Result<(), String> {
         }
         _ => {}
     }
-    if app.overlay.is_some() && app.search_input.is_some() {
+    if app.overlay.is_some() && app.search.input.is_some() {
         return Err("search input open under an overlay".to_owned());
     }
-    if app.rules_cursor.0 >= COVERAGE_ROW_IDS.len() || app.rules_cursor.1 > 1 {
+    if app.tabs.rules.cursor.0 >= COVERAGE_ROW_IDS.len() || app.tabs.rules.cursor.1 > 1 {
         return Err(format!(
             "rules cursor {:?} off the matrix",
-            app.rules_cursor
+            app.tabs.rules.cursor
         ));
     }
-    if let Some(max) = app.detail_scroll_max.get() {
-        if app.detail_scroll > max {
-            return Err(format!(
-                "detail scrolled to {} past its content ({max})",
-                app.detail_scroll
-            ));
-        }
-    }
-    if app.detail_cursor >= 4 {
+    if app.tabs.handoff.cursor >= HandoffState::LINES
+        || app.tabs.digests.cursor >= DigestsState::LINES
+    {
         return Err(format!(
-            "detail cursor {} past its lines",
-            app.detail_cursor
+            "detail cursor {:?} past its lines",
+            (app.tabs.handoff.cursor, app.tabs.digests.cursor)
         ));
     }
     // Only a migration a view or key has run: checking must not run it (a big object's
@@ -136,12 +145,23 @@ pub fn check_invariants(app: &App) -> Result<(), String> {
         .and_then(|detail| detail.migration_if_run())
         .map(|migration| migration.steps.len())
     {
-        if steps > 0 && app.migrate_cursor >= steps {
+        if steps > 0 && app.tabs.migrate.cursor >= steps {
             return Err(format!(
                 "migrate cursor {} past {steps} steps",
-                app.migrate_cursor
+                app.tabs.migrate.cursor
             ));
         }
     }
     Ok(())
+}
+
+/// The detail scroll stays inside what the last frame drew.
+pub(super) fn check_scroll(app: &App, view: &ViewState) -> Result<(), String> {
+    match view.scroll_max {
+        Some(max) if app.tabs.scroll > max => Err(format!(
+            "detail scrolled to {} past its content ({max})",
+            app.tabs.scroll
+        )),
+        _ => Ok(()),
+    }
 }

@@ -1,19 +1,25 @@
 //! A headless driver for the inspector: applies steps (keys, mouse, resizes, files changing on
 //! disk, watcher reports) through the real `update` and `view` on a TestBackend, performs the
-//! effects the way the runtime does (synchronously, but with loader results delivered as
-//! separate steps so keys can arrive mid-load), and checks the state's invariants after every
-//! step. The property test, `render` and the fuzz target all drive the inspector through it.
+//! effects the way the runtime does (synchronously, but with loader results and search reports
+//! delivered as separate steps so keys can arrive mid-load and mid-search; a detail read is
+//! answered at once), and checks the state's invariants after every step. The property test,
+//! `render` and the fuzz target all drive the inspector through it.
 
 mod bytes;
+mod headless;
 mod invariants;
 
 pub use bytes::steps_from_bytes;
+pub use headless::{answer_reads, load_blocking, Headless};
 pub use invariants::check_invariants;
 
 use super::app::App;
 use super::loader::{check_file, load};
+use super::reads::{Read, Reader};
 use super::update::{update, Action, Effect};
+use super::views::ViewState;
 use crate::corpus::{CheckOptions, Source};
+use invariants::check_scroll;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::Terminal;
@@ -51,6 +57,10 @@ pub enum GoldenWrites {
 
 pub struct Driver {
     pub app: App,
+    /// Answers the app's reads, keeping what it read for the current load.
+    pub reader: Reader,
+    /// What the views kept from the last frame.
+    pub view: ViewState,
     terminal: Terminal<TestBackend>,
     /// The directory `WriteFile` / `RemoveFile` change, if any.
     scratch: Option<PathBuf>,
@@ -71,13 +81,16 @@ impl Driver {
         (width, height): (u16, u16),
         color: bool,
     ) -> Result<Driver, String> {
+        let reader = Reader::new(options.clone());
         let mut app = App::new(roots, options, color);
         app.size = (width, height);
-        app.load_blocking();
+        load_blocking(&mut app, &reader);
         let terminal = Terminal::new(TestBackend::new(width.max(1), height.max(1)))
             .map_err(|error| error.to_string())?;
         let mut driver = Driver {
             app,
+            reader,
+            view: ViewState::default(),
             terminal,
             scratch: None,
             writes: GoldenWrites::Recorded,
@@ -183,10 +196,28 @@ impl Driver {
         Some(dir.join(name))
     }
 
-    /// Does what the runtime does with effects; loader results queue up as `pending`.
+    /// Does what the runtime does with effects; loader results and search reports queue up as
+    /// `pending`, a detail is read at once.
     fn perform(&mut self, effects: Vec<Effect>) {
         for effect in effects {
             match effect {
+                Effect::Read(Read::Detail(request)) => {
+                    let answer = self.reader.detail(request);
+                    let effects = update(&mut self.app, Action::Detail(Box::new(answer)));
+                    self.perform(effects);
+                }
+                Effect::Read(Read::Search(request)) => {
+                    let generation = request.generation;
+                    let mut reports = Vec::new();
+                    self.reader.search(&request, &|| true, &mut |event| {
+                        reports.push(Action::Search(generation, event));
+                        true
+                    });
+                    self.pending.extend(reports);
+                }
+                // Reports of a cancelled search still pending are dropped by `update`, as in the
+                // runtime (where some may already be on their way).
+                Effect::CancelSearch => {}
                 Effect::ReloadAll => {
                     // A new generation: results of the superseded load still pending are
                     // delivered later and must be ignored by `update`, as in the runtime.
@@ -234,11 +265,12 @@ impl Driver {
     /// screen: packet text must never reach the terminal raw.
     fn draw(&mut self) -> Result<(), String> {
         self.app.sync_list_geometry();
-        let app = &self.app;
+        let (app, view) = (&self.app, &mut self.view);
         self.terminal
-            .draw(|frame| super::views::view(app, frame))
+            .draw(|frame| super::views::view(app, view, frame))
             .map_err(|error| error.to_string())?;
-        self.app.clamp_detail_scroll();
+        self.app.clamp_detail_scroll(self.view.scroll_max);
+        check_scroll(&self.app, &self.view)?;
         let buffer = self.terminal.backend().buffer();
         for (index, cell) in buffer.content.iter().enumerate() {
             if cell.symbol().chars().any(|c| c.is_control()) {
@@ -267,22 +299,24 @@ struct Observed {
     search_input: Option<String>,
     overlay: Option<String>,
     detail_scroll: u16,
-    detail_cursor: usize,
+    handoff_cursor: usize,
+    digests_cursor: usize,
 }
 
 impl Observed {
     fn of(app: &App) -> Observed {
         Observed {
-            selected: app.selected,
+            selected: app.list.selected,
             tab: app.tab,
             focus: app.focus,
             mode: app.mode,
-            filter: app.filter,
-            search: app.search.clone(),
-            search_input: app.search_input.clone(),
+            filter: app.list.filter,
+            search: app.search.query.clone(),
+            search_input: app.search.input.clone(),
             overlay: app.overlay.as_ref().map(|overlay| format!("{overlay:?}")),
-            detail_scroll: app.detail_scroll,
-            detail_cursor: app.detail_cursor,
+            detail_scroll: app.tabs.scroll,
+            handoff_cursor: app.tabs.handoff.cursor,
+            digests_cursor: app.tabs.digests.cursor,
         }
     }
 }
@@ -330,6 +364,7 @@ mod tests {
         let groups = |driver: &Driver| -> Vec<String> {
             driver
                 .app
+                .list
                 .rows
                 .iter()
                 .filter_map(|row| match row {
@@ -347,10 +382,10 @@ mod tests {
                 "fixtures/migrate/not-a2a/"
             ]
         );
-        let rows = driver.app.rows.len();
+        let rows = driver.app.list.rows.len();
         driver.apply(&key('h')).unwrap();
-        assert_eq!(driver.app.selected, 0, "the folded group is selected");
-        assert!(driver.app.rows.len() < rows);
+        assert_eq!(driver.app.list.selected, 0, "the folded group is selected");
+        assert!(driver.app.list.rows.len() < rows);
         assert!(driver.app.selected_packet().is_none());
         driver.apply(&key('j')).unwrap();
         assert!(
@@ -359,9 +394,9 @@ mod tests {
         );
         driver.apply(&key('k')).unwrap();
         driver.apply(&key('l')).unwrap();
-        assert_eq!(driver.app.rows.len(), rows);
+        assert_eq!(driver.app.list.rows.len(), rows);
         assert_eq!(
-            driver.app.selected, 1,
+            driver.app.list.selected, 1,
             "unfolding selects the group's first packet"
         );
     }
@@ -370,14 +405,14 @@ mod tests {
     fn keys_do_nothing_behind_the_too_small_message() {
         let mut driver = fixtures_a2a();
         driver.apply(&Step::Resize(60, 20)).unwrap();
-        let selected = driver.app.selected;
+        let selected = driver.app.list.selected;
         driver.apply(&key('j')).unwrap();
         driver.apply(&key('4')).unwrap();
-        assert_eq!(driver.app.selected, selected);
+        assert_eq!(driver.app.list.selected, selected);
         assert_eq!(driver.app.tab, super::super::app::Tab::Handoff);
         driver.apply(&Step::Resize(80, 24)).unwrap();
         driver.apply(&key('j')).unwrap();
-        assert_ne!(driver.app.selected, selected);
+        assert_ne!(driver.app.list.selected, selected);
     }
 
     #[test]
@@ -385,11 +420,11 @@ mod tests {
         let mut driver = fixtures_a2a();
         driver.apply(&Step::Resize(80, 24)).unwrap();
         driver.apply(&key('G')).unwrap();
-        driver.app.list_offset = 0;
+        driver.app.list.offset = 0;
         assert!(check_invariants(&driver.app)
             .unwrap_err()
             .contains("outside the list view"));
-        driver.app.rows.push(ListRow::Packet(usize::MAX));
+        driver.app.list.rows.push(ListRow::Packet(usize::MAX));
         assert!(check_invariants(&driver.app).is_err());
     }
 

@@ -5,6 +5,7 @@
 //! red "unverified" banner and the content hash recomputed vs stored (Digests).
 
 use super::text::{heading, json_line, reindent, safe};
+use super::ViewState;
 use crate::bundle::inspect::Inspection;
 use crate::bundle::steps::{outcomes, StepOutcome};
 use crate::bundle::{BundleReport, VerifyError};
@@ -19,7 +20,14 @@ use ratatui::Frame;
 /// the same number again): a 100,000-event bundle must not become 100,000 drawn lines.
 const MAX_HASH_ROWS: usize = 200;
 
-pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
+pub fn draw(
+    app: &App,
+    state: &mut ViewState,
+    detail: &PacketDetail,
+    frame: &mut Frame,
+    area: Rect,
+    theme: &Theme,
+) {
     let mut lines = Vec::new();
     lines.push(heading("Bundle view", theme));
     let Some(report) = app.selected_bundle_report() else {
@@ -27,7 +35,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             "no verification report for this bundle",
             theme.bad(),
         )));
-        return super::scrolled_detail(app, lines, frame, area);
+        return super::scrolled_detail(app, state, lines, frame, area);
     };
     lines.extend(verdict_lines(report, theme));
     // What the failed check compared, at once (it is repeated under the check below).
@@ -45,7 +53,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
     lines.extend(check_lines(report, theme));
     lines.push(Line::default());
     lines.extend(lint_lines(report, theme));
-    let inspection = app.detail.as_ref().and_then(|d| d.bundle.as_ref());
+    let inspection = app.detail_read().and_then(|read| read.bundle.as_ref());
     match inspection {
         Some(Ok(inspection)) => {
             lines.push(Line::default());
@@ -72,7 +80,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             lines.push(json_line(line, theme));
         }
     }
-    super::scrolled_detail(app, lines, frame, area);
+    super::scrolled_detail(app, state, lines, frame, area);
 }
 
 /// `✓ verified` with the run root, or `✗ UNVERIFIED` with the failed check.

@@ -3,6 +3,7 @@
 
 use super::text::{heading, json_value_lines, safe};
 use super::window::cached;
+use super::ViewState;
 use crate::a2a::Mode;
 use crate::corpus::PacketDetail;
 use crate::freeze::Explanation;
@@ -12,10 +13,17 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
-pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
+pub fn draw(
+    app: &App,
+    state: &mut ViewState,
+    detail: &PacketDetail,
+    frame: &mut Frame,
+    area: Rect,
+    theme: &Theme,
+) {
     if detail.explanations.is_empty() {
         // The whole object, pretty: built once, not on every frame.
-        let lines = cached(app, format!("conversion object {}", app.color), || {
+        let lines = cached(state, format!("conversion object {}", app.color), || {
             let title = format!(
                 "Not the adapter's input ({}): nothing is converted.",
                 crate::corpus::PacketKind::RawA2a.name()
@@ -28,7 +36,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             }
             lines
         });
-        lines.draw(app, frame, area);
+        lines.draw(app, state, frame, area);
         return;
     }
     let strict = detail.explanation(Mode::Strict);
@@ -45,16 +53,17 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
         for (explanation, column) in [(strict, left), (lenient, right)] {
             if let Some(explanation) = explanation {
                 let key = format!("conversion column {} {}", explanation.mode(), app.color);
-                cached(app, key, || mode_lines(explanation, theme)).draw(app, frame, column);
+                cached(state, key, || mode_lines(explanation, theme))
+                    .draw(app, state, frame, column);
             }
         }
         return;
     }
     let key = format!("conversion stacked {} {}", app.mode, app.color);
-    let lines = cached(app, key, || {
+    let lines = cached(state, key, || {
         stacked_lines(app.mode, strict, lenient, differ, theme)
     });
-    lines.draw(app, frame, area);
+    lines.draw(app, state, frame, area);
 }
 
 /// Both modes' outcomes one above the other (a narrow pane), `mode`'s first.

@@ -3,6 +3,7 @@
 //! vs actual canonical JSON, unified or side by side (`d`).
 
 use super::text::{heading, safe};
+use super::ViewState;
 use crate::a2a::Mode;
 use crate::corpus::PacketDetail;
 use crate::json::{canonical_pretty, digest_value};
@@ -15,7 +16,14 @@ use similar::ChangeTag;
 
 const PARTS: [&str; 3] = ["payload", "handoff", "discovery"];
 
-pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
+pub fn draw(
+    app: &App,
+    state: &mut ViewState,
+    detail: &PacketDetail,
+    frame: &mut Frame,
+    area: Rect,
+    theme: &Theme,
+) {
     let mut lines = Vec::new();
     // A bundle's event: its content hash as upstream's verifier compares it.
     if detail.source.is_bundle_event() {
@@ -23,7 +31,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
     }
     // Golden drift first, for every kind that records one: it is what a reviewer comes to
     // this tab for.
-    if let (Some(check), Some(selected)) = (app.selected_check(), app.detail.as_ref()) {
+    if let (Some(check), Some(selected)) = (app.selected_check(), app.detail_read()) {
         let rejected = app.review_rejected.contains(&check.summary.source);
         lines.extend(super::golden::drift_lines(
             check,
@@ -35,13 +43,10 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
     if detail.explanations.is_empty() {
         // Taken once per packet: hashing a big object takes longer than a frame, and once the
         // migration has taken the detail's tree, the object is parsed again for them.
-        let digests = match &app.detail {
-            Some(selected) => selected
-                .object_digests
-                .get_or_init(|| object_digests(detail))
-                .clone(),
-            None => object_digests(detail),
-        };
+        let digests = state
+            .object_digests
+            .get_or_insert_with(|| object_digests(detail))
+            .clone();
         if let Some(digests) = digests {
             lines.push(heading("digests of the object as given", theme));
             let row = PartRow {
@@ -63,7 +68,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
         } else {
             lines.push(Line::from(Span::styled("not JSON: no digest", theme.dim())));
         }
-        super::scrolled_detail(app, lines, frame, area);
+        super::scrolled_detail(app, state, lines, frame, area);
         return;
     }
     let mut diff: Option<(String, String)> = None;
@@ -121,7 +126,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
         lines.push(Line::default());
     }
     match diff {
-        None => super::scrolled_detail(app, lines, frame, area),
+        None => super::scrolled_detail(app, state, lines, frame, area),
         Some((expected, actual)) => {
             lines.push(heading(
                 "expected vs actual canonical payload (d: unified / side by side)",
@@ -134,13 +139,13 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             ])
             .areas(area);
             super::scrolled(lines, 0, frame, top);
-            let diff_lines = match app.diff_layout {
+            let diff_lines = match app.tabs.digests.layout {
                 DiffLayout::Unified => unified(&expected, &actual, theme),
                 DiffLayout::SideBySide => {
                     side_by_side(&expected, &actual, usize::from(bottom.width), theme)
                 }
             };
-            super::scrolled_detail(app, diff_lines, frame, bottom);
+            super::scrolled_detail(app, state, diff_lines, frame, bottom);
         }
     }
 }
@@ -232,7 +237,7 @@ fn part_lines(
 }
 
 fn part_line(app: &App, cursor: usize, row: &PartRow, _width: u16, theme: &Theme) -> Line<'static> {
-    let selected = app.focus == Focus::Detail && app.detail_cursor == cursor;
+    let selected = app.focus == Focus::Detail && app.tabs.digests.cursor == cursor;
     let (mark, style) = match row.same {
         None => ("  ", theme.dim()),
         Some(true) => ("= ", theme.good()),
@@ -327,7 +332,7 @@ pub fn copy_target(app: &App) -> Option<String> {
     match detail.explanation(app.mode) {
         Some(explanation) => {
             let converted = explanation.conversion.converted()?;
-            Some(match app.detail_cursor {
+            Some(match app.tabs.digests.cursor {
                 0 => converted.payload_digest().to_hex(),
                 1 => converted.handoff_digest().to_hex(),
                 _ => converted.discovery_digest().to_hex(),

@@ -3,6 +3,7 @@
 //! rejections, and the corpus's load errors.
 
 use super::text::{heading, safe};
+use super::ViewState;
 use crate::corpus::PacketDetail;
 use crate::freeze::Audit;
 use crate::rules::Severity;
@@ -12,7 +13,14 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
-pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
+pub fn draw(
+    app: &App,
+    state: &mut ViewState,
+    detail: &PacketDetail,
+    frame: &mut Frame,
+    area: Rect,
+    theme: &Theme,
+) {
     let mut lines = Vec::new();
     // Repeated keys the golden acknowledges are not a finding of the check: they are listed
     // as acknowledged, never as a warning under a verdict that says there is nothing.
@@ -153,7 +161,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             theme.dim(),
         )));
     }
-    super::scrolled_detail(app, lines, frame, area);
+    super::scrolled_detail(app, state, lines, frame, area);
 }
 
 /// The audit of canonical input, shared with the Handoff tab.

@@ -2,6 +2,7 @@
 //! the A2A handoff seam), with the selected packet's own values when it is one of them.
 
 use super::text::{heading, safe};
+use super::ViewState;
 use crate::profiles::{crosswalk, Expressibility};
 use crate::report::crosswalk_text::table_lines;
 use crate::tui::app::App;
@@ -10,7 +11,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
-pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
+pub fn draw(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme: &Theme) {
     let mut lines = vec![
         heading(
             "what each format can express of the A2A handoff seam",
@@ -79,5 +80,5 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             ]));
         }
     }
-    super::scrolled_detail(app, lines, frame, area);
+    super::scrolled_detail(app, state, lines, frame, area);
 }

@@ -3,6 +3,7 @@
 //! be read as. Canonical input shows its audit instead.
 
 use super::text::{heading, safe};
+use super::ViewState;
 use crate::corpus::PacketDetail;
 use crate::freeze::{Explanation, GUARDRAIL, HANDOFF_FIELDS, K1A_TABLE};
 use crate::rules::{Evidence, Verdict};
@@ -12,7 +13,14 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
-pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
+pub fn draw(
+    app: &App,
+    state: &mut ViewState,
+    detail: &PacketDetail,
+    frame: &mut Frame,
+    area: Rect,
+    theme: &Theme,
+) {
     let lines = match (detail.explanation(app.mode), &detail.audit) {
         (Some(explanation), _) => explanation_lines(app, explanation, area.width, theme),
         (None, Some(audit)) => super::findings::audit_lines(audit, theme),
@@ -26,7 +34,7 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             super::text::classified_as(detail, theme),
         ],
     };
-    super::scrolled_detail(app, lines, frame, area);
+    super::scrolled_detail(app, state, lines, frame, area);
 }
 
 fn evidence_text(evidence: &[Evidence]) -> String {
@@ -87,7 +95,7 @@ fn explanation_lines(
                 theme.dim(),
             )));
             for (index, field) in explanation.fields.iter().enumerate() {
-                let selected = app.focus == Focus::Detail && app.detail_cursor == index;
+                let selected = app.focus == Focus::Detail && app.tabs.handoff.cursor == index;
                 let line =
                     super::text::field_line(if selected { "▸ " } else { "  " }, field, theme);
                 lines.push(if selected {
@@ -189,7 +197,7 @@ fn explanation_lines(
 pub fn copy_target(app: &App) -> Option<String> {
     let detail = app.selected_detail()?;
     let explanation = detail.explanation(app.mode)?;
-    let field = explanation.fields.get(app.detail_cursor)?;
+    let field = explanation.fields.get(app.tabs.handoff.cursor)?;
     field
         .evidence
         .first()

@@ -21,10 +21,11 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let height = usize::from(inner.height);
     let width = usize::from(inner.width);
     let shown: Vec<(usize, &ListRow)> = app
+        .list
         .rows
         .iter()
         .enumerate()
-        .skip(app.list_offset)
+        .skip(app.list.offset)
         .take(height)
         .collect();
     let names: Vec<String> = shown
@@ -61,7 +62,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
                     packet_line(app, *index, &name, columns, theme)
                 }
             };
-            if row == app.selected {
+            if row == app.list.selected {
                 line.style(theme.selected())
             } else {
                 line

@@ -5,6 +5,7 @@
 
 use super::text::{heading, safe};
 use super::window::MAX_LINES;
+use super::ViewState;
 use crate::corpus::PacketDetail;
 use crate::freeze::{Explanation, RelabelOutcome, CONVERSION_TABLE, RELABELLED_VERSION};
 use crate::json::canonical_pretty;
@@ -15,13 +16,20 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
-pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
+pub fn draw(
+    app: &App,
+    state: &mut ViewState,
+    detail: &PacketDetail,
+    frame: &mut Frame,
+    area: Rect,
+    theme: &Theme,
+) {
     if let Some(migration) = detail.migration() {
-        return draw_migration(app, migration, frame, area, theme);
+        return draw_migration(app, state, migration, frame, area, theme);
     }
     let lines = match &detail.relabel {
         Some(relabel) => {
-            return super::scrolled_detail(app, relabel_lines(relabel, theme), frame, area)
+            return super::scrolled_detail(app, state, relabel_lines(relabel, theme), frame, area)
         }
         None => vec![
             heading(
@@ -31,10 +39,17 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
             super::text::classified_as(detail, theme),
         ],
     };
-    super::scrolled_detail(app, lines, frame, area);
+    super::scrolled_detail(app, state, lines, frame, area);
 }
 
-fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rect, theme: &Theme) {
+fn draw_migration(
+    app: &App,
+    state: &mut ViewState,
+    migration: &Migration,
+    frame: &mut Frame,
+    area: Rect,
+    theme: &Theme,
+) {
     let mut header = vec![Line::from(vec![
         Span::styled(safe(&migration.detection.summary()), theme.title()),
         Span::styled(format!("  {} steps", migration.steps.len()), theme.dim()),
@@ -112,7 +127,9 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
     let id_room = usize::from(left.width).saturating_sub(7);
 
     let cursor = app
-        .migrate_cursor
+        .tabs
+        .migrate
+        .cursor
         .min(migration.steps.len().saturating_sub(1));
     let focused = app.focus == Focus::Detail;
     let list: Vec<Line> = migration
@@ -120,7 +137,7 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
         .iter()
         .enumerate()
         .map(|(index, run)| {
-            let off = app.migrate_off.contains(&run.step.id);
+            let off = app.tabs.migrate.off.contains(&run.step.id);
             let flags = [
                 (run.step.lossy, "L"),
                 (run.choice.is_some(), "C"),
@@ -157,17 +174,17 @@ fn draw_migration(app: &App, migration: &Migration, frame: &mut Frame, area: Rec
     // object diffs the whole document), not on every frame.
     let key = format!(
         "migrate {cursor} {:?} {focused} {}",
-        app.migrate_off, app.color
+        app.tabs.migrate.off, app.color
     );
-    let lines = super::window::cached(app, key, || {
-        step_lines(migration, &app.migrate_off, cursor, focused, theme)
+    let lines = super::window::cached(state, key, || {
+        step_lines(migration, &app.tabs.migrate.off, cursor, focused, theme)
     });
     let right = Rect {
         x: right.x + 1,
         width: right.width.saturating_sub(1),
         ..right
     };
-    lines.draw(app, frame, right);
+    lines.draw(app, state, frame, right);
 }
 
 /// Columns of a step line besides its id: marker, flags, spaces (7), and two to spare.

@@ -1,4 +1,7 @@
-//! `view(&App, &mut Frame)`: draws the state, with no side effects.
+//! `view(&App, &mut ViewState, &mut Frame)`: draws the state. The app state is read only;
+//! what drawing measures or keeps between frames (how far the detail can scroll, the lines
+//! built for the selected packet) is the view's own state, taken by `&mut` as ratatui's
+//! `StatefulWidget` takes its state.
 
 mod bundle;
 mod conversion;
@@ -28,7 +31,42 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
-pub fn view(app: &App, frame: &mut Frame) {
+/// What the views keep between frames: how far the last drawn detail could scroll (`None`:
+/// the tab does not scroll; the state keeps its scroll inside it, see
+/// `App::clamp_detail_scroll`), and for the selected packet's detail, the lines built per
+/// view state and the digests of the whole object (hashing a big object's canonical bytes
+/// takes longer than a frame). Whoever draws owns one next to the `App`.
+#[derive(Debug, Default)]
+pub struct ViewState {
+    pub scroll_max: Option<u16>,
+    /// The detail (by its read's generation) that `drawn` and `object_digests` belong to.
+    detail: Option<u64>,
+    drawn: window::DrawnCache,
+    object_digests: Option<Option<ObjectDigests>>,
+}
+
+impl ViewState {
+    /// Forgets what was kept for another detail than the one `app` shows.
+    fn follow(&mut self, app: &App) {
+        let shown = app
+            .detail
+            .as_ref()
+            .filter(|detail| detail.read.is_some())
+            .map(|detail| detail.generation);
+        if shown != self.detail {
+            self.detail = shown;
+            self.forget_drawn();
+        }
+    }
+
+    /// Forgets every line and digest kept (the next frame builds them afresh).
+    pub fn forget_drawn(&mut self) {
+        self.drawn.clear();
+        self.object_digests = None;
+    }
+}
+
+pub fn view(app: &App, state: &mut ViewState, frame: &mut Frame) {
     let theme = Theme::new(app.color);
     let screen = frame.area();
     if layout::too_small(screen) {
@@ -44,10 +82,11 @@ pub fn view(app: &App, frame: &mut Frame) {
     }
     let areas = layout::areas(screen);
     // Tabs that scroll report their extent while drawing (see `scrolled_detail`).
-    app.detail_scroll_max.set(None);
+    state.scroll_max = None;
+    state.follow(app);
     title_bar(app, frame, areas.title, &theme);
     list::draw(app, frame, areas.list, &theme);
-    detail(app, frame, areas.detail, &theme);
+    detail(app, state, frame, areas.detail, &theme);
     status_bar(app, frame, areas.status, &theme);
     match &app.overlay {
         Some(Overlay::Help { scroll }) => overlays::help(*scroll, frame, screen, &theme),
@@ -80,8 +119,8 @@ fn title_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         )
     };
     parts.push((full, short, theme.text()));
-    if app.filter.is_active() {
-        let filter = app.filter.describe();
+    if app.list.filter.is_active() {
+        let filter = app.list.filter.describe();
         parts.push((
             format!("  filter: {filter}"),
             format!("  filter {filter}"),
@@ -146,13 +185,15 @@ fn fit_parts<S>(parts: Vec<(String, String, S)>, width: usize) -> Vec<(String, S
 }
 
 fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
-    let line = if let Some(input) = &app.search_input {
+    let line = if let Some(input) = &app.search.input {
         Line::from(vec![
             Span::styled("/", theme.key()),
             Span::raw(text::safe(input)),
             Span::styled("▏", theme.accent()),
             Span::styled("  Enter search  Esc cancel", theme.dim()),
         ])
+    } else if let Some(progress) = super::search::progress_line(app) {
+        Line::from(Span::styled(format!(" {progress}"), theme.warn()))
     } else if let Some(message) = &app.message {
         Line::from(Span::styled(format!(" {message}"), theme.warn()))
     } else {
@@ -162,7 +203,7 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             _ => super::update::browse_context(app),
         };
         let mut spans = Vec::new();
-        if let Some(query) = &app.search {
+        if let Some(query) = &app.search.query {
             spans.push(Span::styled(
                 format!(" /{} n/N ", text::safe(query)),
                 theme.accent(),
@@ -203,7 +244,7 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     frame.render_widget(Paragraph::new(line), area);
 }
 
-fn detail(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
+fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme: &Theme) {
     let focused = app.focus == Focus::Detail;
     let width = usize::from(area.width.saturating_sub(4));
     // The full path is always shown: in the title when it fits, else wrapped above the tabs.
@@ -264,7 +305,7 @@ fn detail(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     };
     match app.tab {
         Tab::Rules => return rules::draw(app, frame, body, theme),
-        Tab::Formats => return formats::draw(app, frame, body, theme),
+        Tab::Formats => return formats::draw(app, state, frame, body, theme),
         _ => {}
     }
     // A packet of a bundle that fails verification says so first, in red, on every tab.
@@ -293,7 +334,11 @@ fn detail(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         );
         return;
     };
-    let detail = match &selected.result {
+    let Some(read) = &selected.read else {
+        frame.render_widget(Paragraph::new("reading…").style(theme.dim()), body);
+        return;
+    };
+    let detail = match &read.result {
         Ok(detail) => detail,
         Err(reason) => {
             frame.render_widget(
@@ -312,15 +357,15 @@ fn detail(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         .selected_check()
         .is_some_and(|check| check.bundle.is_some())
     {
-        return bundle::draw(app, detail, frame, body, theme);
+        return bundle::draw(app, state, detail, frame, body, theme);
     }
     match app.tab {
-        Tab::Raw => raw::draw(app, detail, frame, body, theme),
-        Tab::Conversion => conversion::draw(app, detail, frame, body, theme),
-        Tab::Handoff => handoff::draw(app, detail, frame, body, theme),
-        Tab::Digests => digests::draw(app, detail, frame, body, theme),
-        Tab::Findings => findings::draw(app, detail, frame, body, theme),
-        Tab::Migrate => migrate::draw(app, detail, frame, body, theme),
+        Tab::Raw => raw::draw(app, state, detail, frame, body, theme),
+        Tab::Conversion => conversion::draw(app, state, detail, frame, body, theme),
+        Tab::Handoff => handoff::draw(app, state, detail, frame, body, theme),
+        Tab::Digests => digests::draw(app, state, detail, frame, body, theme),
+        Tab::Findings => findings::draw(app, state, detail, frame, body, theme),
+        Tab::Migrate => migrate::draw(app, state, detail, frame, body, theme),
         Tab::Rules | Tab::Formats => {}
     }
 }
@@ -332,7 +377,7 @@ fn empty_message(app: &App) -> String {
         failing,
         folded: true,
         ..
-    }) = app.rows.get(app.selected)
+    }) = app.list.rows.get(app.list.selected)
     {
         format!(
             "{}: {count} packet(s), {} failing, folded (l or Enter unfolds)",
@@ -373,8 +418,14 @@ pub(super) fn scrolled_wrapped(
 /// content can scroll, so that the state keeps the scroll inside it after the frame (G then k
 /// moves up at once). Side-by-side columns report the longer one.
 /// Only the lines on screen are wrapped and drawn (see `window`).
-pub(super) fn scrolled_detail(app: &App, lines: Vec<Line<'static>>, frame: &mut Frame, area: Rect) {
-    window::WindowLines::new(lines).draw(app, frame, area);
+pub(super) fn scrolled_detail(
+    app: &App,
+    state: &mut ViewState,
+    lines: Vec<Line<'static>>,
+    frame: &mut Frame,
+    area: Rect,
+) {
+    window::WindowLines::new(lines).draw(app, state, frame, area);
 }
 
 /// Drops a line's trailing spaces (column padding), which would otherwise wrap into blank

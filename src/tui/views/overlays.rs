@@ -122,18 +122,20 @@ pub fn filter(app: &App, cursor: usize, frame: &mut Frame, screen: Rect, theme: 
         .take(height)
         .map(|(index, choice)| {
             let (label, active) = match choice {
-                FilterChoice::Clear => ("clear all filters".to_owned(), !app.filter.is_active()),
+                FilterChoice::Clear => {
+                    ("clear all filters".to_owned(), !app.list.filter.is_active())
+                }
                 FilterChoice::Status(status) => (
                     format!("status  {} {}", glyph(*status), status.label()),
-                    app.filter.status == Some(*status),
+                    app.list.filter.status == Some(*status),
                 ),
                 FilterChoice::Kind(kind) => (
                     format!("kind    {}", kind.name()),
-                    app.filter.kind == Some(*kind),
+                    app.list.filter.kind == Some(*kind),
                 ),
                 FilterChoice::Rule(rule) => (
                     format!("rule    {rule} ({} mode)", app.mode),
-                    app.filter.rule.map(|rule| rule.0) == Some(*rule),
+                    app.list.filter.rule.map(|rule| rule.0) == Some(*rule),
                 ),
             };
             let line = Line::from(vec![
@@ -300,7 +302,7 @@ pub fn review(app: &App, review: &ReviewState, frame: &mut Frame, screen: Rect, 
             }
         }
     }
-    if let (Some(check), Some(selected)) = (app.selected_check(), app.detail.as_ref()) {
+    if let (Some(check), Some(selected)) = (app.selected_check(), app.detail_read()) {
         lines.extend(super::golden::accept_lines(check, &selected.golden, theme));
     }
     if review.rejected > 0 {

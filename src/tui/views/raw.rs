@@ -2,6 +2,7 @@
 //! single long line), with line numbers and syntax colour.
 
 use super::text::{json_line, reindent};
+use super::ViewState;
 use crate::corpus::PacketDetail;
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
@@ -15,7 +16,14 @@ use ratatui::Frame;
 const MAX_RAW_BYTES: usize = 64 * 1024;
 const MAX_RAW_LINES: usize = 4_000;
 
-pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, theme: &Theme) {
+pub fn draw(
+    app: &App,
+    state: &mut ViewState,
+    detail: &PacketDetail,
+    frame: &mut Frame,
+    area: Rect,
+    theme: &Theme,
+) {
     let whole = detail.bytes.len();
     let prefix = &detail.bytes[..whole.min(MAX_RAW_BYTES)];
     let text = String::from_utf8_lossy(prefix);
@@ -50,5 +58,5 @@ pub fn draw(app: &App, detail: &PacketDetail, frame: &mut Frame, area: Rect, the
         numbered.extend(json_line(line, theme).spans);
         lines.push(Line::from(numbered));
     }
-    super::scrolled_detail(app, lines, frame, area);
+    super::scrolled_detail(app, state, lines, frame, area);
 }

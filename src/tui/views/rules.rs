@@ -28,7 +28,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         let mut spans = vec![Span::styled(format!("  {id:<5}"), theme.accent())];
         for column in 0..2 {
             let count = app.coverage[row][column];
-            let selected = app.focus == Focus::Detail && app.rules_cursor == (row, column);
+            let selected = app.focus == Focus::Detail && app.tabs.rules.cursor == (row, column);
             let reachable = unreachable_reason(id, Mode::BOTH[column]).is_none();
             let width = if column == 0 { 6 } else { 8 };
             let text = match (count, reachable) {
@@ -71,7 +71,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         theme.dim(),
     )));
     if let Some(row) = COVERAGE_ROW_IDS
-        .get(app.rules_cursor.0)
+        .get(app.tabs.rules.cursor.0)
         .and_then(|id| K1A_TABLE.row(id))
     {
         lines.push(Line::default());
@@ -93,7 +93,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         )));
     }
     // Keep the selected row (and the two lines under it) in view.
-    let cursor_line = app.rules_cursor.0 + 2;
+    let cursor_line = app.tabs.rules.cursor.0 + 2;
     let scroll = (cursor_line + 3).saturating_sub(usize::from(area.height));
     super::scrolled(lines, scroll.min(usize::from(u16::MAX)) as u16, frame, area);
 }

@@ -5,6 +5,7 @@
 //! need. The lines of a view state are built once ([`cached`]) and kept until that state
 //! changes, so scrolling a big packet does not rebuild them.
 
+use super::ViewState;
 use crate::tui::app::App;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
@@ -63,19 +64,16 @@ impl WindowLines {
     }
 
     /// Draws the lines by the wrap rule at the detail scroll and reports how far they can
-    /// scroll, exactly as a paragraph of all of them would (see `scrolled_detail`).
-    pub fn draw(&self, app: &App, frame: &mut Frame, area: Rect) {
+    /// scroll in `state`, exactly as a paragraph of all of them would (see `scrolled_detail`).
+    pub fn draw(&self, app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect) {
         let ends = self.row_ends(area.width);
         let total = ends.last().copied().unwrap_or(0);
         let max = total
             .saturating_sub(usize::from(area.height))
             .min(MAX_SCROLL) as u16;
-        let reported = app
-            .detail_scroll_max
-            .get()
-            .map_or(max, |other| other.max(max));
-        app.detail_scroll_max.set(Some(reported));
-        let scroll = usize::from(app.detail_scroll.min(max));
+        let reported = state.scroll_max.map_or(max, |other| other.max(max));
+        state.scroll_max = Some(reported);
+        let scroll = usize::from(app.tabs.scroll.min(max));
         // The first line with a row at or after the scroll, through the one that fills the
         // pane: wrapping is per line, so these alone wrap to the same rows.
         let first = ends.partition_point(|end| *end <= scroll);
@@ -102,16 +100,14 @@ fn rows_of(line: &Line<'static>, width: u16) -> usize {
 }
 
 /// The lines built for one view state of the selected packet (`key` names the state), kept
-/// with the packet's detail: a frame that shows the same state again reuses them.
+/// in the view state for the packet's detail: a frame that shows the same state again reuses
+/// them.
 pub fn cached(
-    app: &App,
+    state: &mut ViewState,
     key: String,
     build: impl FnOnce() -> Vec<Line<'static>>,
 ) -> Rc<WindowLines> {
-    let Some(selected) = &app.detail else {
-        return Rc::new(WindowLines::new(build()));
-    };
-    let mut cache = selected.drawn.borrow_mut();
+    let cache = &mut state.drawn;
     if let Some((_, lines)) = cache.iter().find(|(at, _)| *at == key) {
         return Rc::clone(lines);
     }
@@ -125,7 +121,7 @@ pub fn cached(
 }
 
 /// What [`cached`] keeps per packet: a key per view state and its lines.
-pub type DrawnCache = RefCell<Vec<(String, Rc<WindowLines>)>>;
+pub type DrawnCache = Vec<(String, Rc<WindowLines>)>;
 
 #[cfg(test)]
 mod tests {
@@ -204,19 +200,20 @@ mod tests {
             for scroll in (0..400).step_by(13).chain([u16::MAX]) {
                 let (expected, max) = whole(&lines, scroll, area);
                 let mut app_scrolled = App::new(Vec::new(), Default::default(), false);
-                app_scrolled.detail_scroll = scroll;
+                app_scrolled.tabs.scroll = scroll;
+                let mut state = ViewState::default();
                 let mut terminal =
                     ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height))
                         .unwrap();
                 terminal
-                    .draw(|frame| window.draw(&app_scrolled, frame, area))
+                    .draw(|frame| window.draw(&app_scrolled, &mut state, frame, area))
                     .unwrap();
                 assert_eq!(
                     terminal.backend().buffer(),
                     &expected,
                     "{width}x{height} at {scroll}"
                 );
-                assert_eq!(app_scrolled.detail_scroll_max.get(), Some(max));
+                assert_eq!(state.scroll_max, Some(max));
             }
         }
         drop(app);

@@ -1,0 +1,371 @@
+//! The file reads the inspector asks for, and who answers them. `update` never reads a file:
+//! it returns a [`Read`] as an effect; the runtime hands it to a reader thread (headless
+//! drivers answer at once, on their own thread), and the answer comes back as an action
+//! carrying the request's generation. An answer to a request the state has moved past (another
+//! packet selected, the search cancelled or replaced) is dropped by `update`.
+//!
+//! Two kinds of read: a packet's detail (its bytes read again by offset, the paired expected
+//! payloads, its golden entry from the directory's manifest, a bundle's own view), and a search
+//! through the listed packets' text, which reports its progress as it goes and stops when its
+//! generation is no longer the current one.
+
+use crate::a2a::Mode;
+use crate::bundle::{BundleCache, BundleReport};
+use crate::corpus::{
+    detail_with_bundle, reread_packet_in, CheckOptions, PacketDetail, Source,
+    DEFAULT_MAX_FILE_BYTES,
+};
+use crate::golden::{GoldenEntry, GoldenManifest};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// A read `update` asks for.
+#[derive(Clone, Debug)]
+pub enum Read {
+    Detail(DetailRequest),
+    Search(SearchRequest),
+}
+
+/// The selected packet's detail, asked for by generation.
+#[derive(Clone, Debug)]
+pub struct DetailRequest {
+    pub generation: u64,
+    pub packet: usize,
+    pub source: Source,
+    pub offset: u64,
+    /// A bundle's own packet: the report its load made (it is classified from that, not by
+    /// opening the bundle once more).
+    pub bundle: Option<Arc<BundleReport>>,
+    /// Which load the caches belong to: manifests and bundles read for an older one are
+    /// forgotten (a reload may have changed them on disk).
+    pub epoch: u64,
+}
+
+/// Everything the detail pane shows of one packet that comes from files.
+#[derive(Clone, Debug)]
+pub struct DetailAnswer {
+    pub generation: u64,
+    pub packet: usize,
+    pub result: Result<PacketDetail, String>,
+    /// The expected canonical payload paired with the packet, strict then lenient.
+    pub expected: [Option<Result<serde_json::Value, String>>; 2],
+    /// The packet's entry in its directory's golden manifest (`None`: no entry), or why the
+    /// manifest could not be read.
+    pub golden: Result<Option<GoldenEntry>, String>,
+    /// A bundle's own packet: what the Bundle view compares, or why it could not be opened.
+    pub bundle: Option<Result<Arc<crate::bundle::inspect::Inspection>, String>>,
+}
+
+/// A search through the listed packets, in the order it goes (the list's order, starting at
+/// the selection).
+#[derive(Clone, Debug)]
+pub struct SearchRequest {
+    pub generation: u64,
+    /// Lower-cased.
+    pub needle: String,
+    /// Each packet to look at: its index, source and offset.
+    pub order: Vec<(usize, Source, u64)>,
+}
+
+/// What a search reports while it runs, and when it ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchEvent {
+    /// `scanned` of the packets looked at, `matches` found so far; `first` is the first match
+    /// in search order (what Enter selects), as soon as it is known.
+    Progress {
+        scanned: usize,
+        matches: usize,
+        first: Option<usize>,
+    },
+    /// Every matching packet's index, in search order.
+    Done { matches: Vec<usize> },
+}
+
+/// How often a running search reports, in packets.
+const SEARCH_REPORT_EVERY: usize = 8192;
+
+/// A directory's golden manifest as read from disk (`None`: there is none), or why not.
+type CachedManifest = Result<Option<Arc<GoldenManifest>>, String>;
+
+/// Answers reads. It keeps what it read for the current load (manifests by directory, opened
+/// bundles) so that stepping through a directory or a bundle reads each once; it is shared by
+/// the detail thread and the search threads.
+#[derive(Default)]
+pub struct Reader {
+    options: CheckOptions,
+    epoch: AtomicU64,
+    manifests: Mutex<HashMap<PathBuf, CachedManifest>>,
+    bundles: BundleCache,
+}
+
+impl Reader {
+    pub fn new(options: CheckOptions) -> Reader {
+        Reader {
+            options,
+            ..Default::default()
+        }
+    }
+
+    /// The bundles this reader opened (tests count how often).
+    pub fn bundles(&self) -> &BundleCache {
+        &self.bundles
+    }
+
+    /// Forgets what was read for an older load.
+    fn enter_epoch(&self, epoch: u64) {
+        if self.epoch.swap(epoch, Ordering::SeqCst) != epoch {
+            self.manifests_lock().clear();
+            self.bundles.clear();
+        }
+    }
+
+    fn manifests_lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, CachedManifest>> {
+        // A thread that panicked while holding the lock left a map that is still whole.
+        self.manifests
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Reads the selected packet's detail.
+    pub fn detail(&self, request: DetailRequest) -> DetailAnswer {
+        self.enter_epoch(request.epoch);
+        let source = &request.source;
+        let expected = Mode::BOTH.map(|mode| super::pairing::expected_payload(source, mode));
+        let golden = self.golden_entry(source);
+        let bundle = request
+            .bundle
+            .is_some()
+            .then(|| self.inspect_bundle(&source.path));
+        let result = reread_packet_in(
+            source,
+            request.offset,
+            DEFAULT_MAX_FILE_BYTES,
+            &self.bundles,
+        )
+        .map_err(|error| error.reason)
+        .map(|bytes| {
+            detail_with_bundle(
+                source.clone(),
+                bytes,
+                &self.options.evaluate,
+                request.bundle.as_deref(),
+            )
+        });
+        DetailAnswer {
+            generation: request.generation,
+            packet: request.packet,
+            result,
+            expected,
+            golden,
+            bundle,
+        }
+    }
+
+    /// The golden entry recorded for `source`, reading its manifest once per load.
+    fn golden_entry(&self, source: &Source) -> Result<Option<GoldenEntry>, String> {
+        let (dir, key) = crate::corpus::manifest_key(source);
+        let cached = self.manifests_lock().get(&dir).cloned();
+        let manifest = match cached {
+            Some(manifest) => manifest,
+            None => {
+                let read = crate::golden::read_manifest(&dir)
+                    .map(|manifest| manifest.map(Arc::new))
+                    .map_err(|error| {
+                        format!("{}: {error}", crate::golden::manifest_path(&dir).display())
+                    });
+                self.manifests_lock().insert(dir, read.clone());
+                read
+            }
+        }?;
+        Ok(manifest.and_then(|manifest| manifest.entry(&key).cloned()))
+    }
+
+    /// What the Bundle view compares, from the bundle opened through upstream's limits.
+    fn inspect_bundle(
+        &self,
+        path: &Path,
+    ) -> Result<Arc<crate::bundle::inspect::Inspection>, String> {
+        let bundle = self
+            .bundles
+            .open(path, &crate::bundle::Limits::default())
+            .map_err(|error| error.reason)?;
+        Ok(Arc::new(crate::bundle::inspect::inspect(&bundle)))
+    }
+
+    /// Runs a search, reporting through `report` every few thousand packets and at the end;
+    /// stops (without a `Done`) as soon as `current` says the search was superseded or
+    /// cancelled, or `report` returns false.
+    pub fn search(
+        &self,
+        request: &SearchRequest,
+        current: &dyn Fn() -> bool,
+        report: &mut dyn FnMut(SearchEvent) -> bool,
+    ) {
+        let mut matches = Vec::new();
+        for (scanned, (index, source, offset)) in request.order.iter().enumerate() {
+            if scanned % SEARCH_REPORT_EVERY == 0 && scanned > 0 {
+                if !current() {
+                    return;
+                }
+                let progress = SearchEvent::Progress {
+                    scanned,
+                    matches: matches.len(),
+                    first: matches.first().copied(),
+                };
+                if !report(progress) {
+                    return;
+                }
+            }
+            if self.matches(source, *offset, &request.needle) {
+                matches.push(*index);
+                // The first match is what Enter selects: say so at once, not at the next report.
+                if matches.len() == 1 {
+                    let found = SearchEvent::Progress {
+                        scanned: scanned + 1,
+                        matches: 1,
+                        first: Some(*index),
+                    };
+                    if !current() || !report(found) {
+                        return;
+                    }
+                }
+            }
+        }
+        if current() {
+            report(SearchEvent::Done { matches });
+        }
+    }
+
+    /// Whether the packet's name or text contains `needle` (lower-cased). A bundle's events
+    /// come from the bundle as the reader keeps it: a search through a 100,000-event bundle
+    /// opens it once.
+    fn matches(&self, source: &Source, offset: u64, needle: &str) -> bool {
+        if source.to_string().to_lowercase().contains(needle) {
+            return true;
+        }
+        match reread_packet_in(source, offset, DEFAULT_MAX_FILE_BYTES, &self.bundles) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes)
+                .to_lowercase()
+                .contains(needle),
+            Err(_) => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::app::App;
+    use crate::tui::update::{update, Action, Effect};
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    fn loaded(root: &str) -> (App, Reader) {
+        let reader = Reader::new(CheckOptions::default());
+        let mut app = App::new(vec![PathBuf::from(root)], CheckOptions::default(), false);
+        crate::tui::drive::load_blocking(&mut app, &reader);
+        (app, reader)
+    }
+
+    fn key(c: char) -> Action {
+        Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    }
+
+    #[test]
+    fn a_new_selection_asks_for_its_detail_and_takes_only_the_latest_answer() {
+        let (mut app, reader) = loaded("fixtures/a2a");
+        let effects = update(&mut app, key('j'));
+        let [Effect::Read(Read::Detail(first))] = effects.as_slice() else {
+            panic!("expected one detail read, got {effects:?}");
+        };
+        assert!(app.selected_detail().is_none(), "nothing is read in update");
+        let effects = update(&mut app, key('j'));
+        let [Effect::Read(Read::Detail(second))] = effects.as_slice() else {
+            panic!("expected one detail read, got {effects:?}");
+        };
+        // The answer to the first request arrives late: it is not shown for the second packet.
+        let stale = reader.detail(first.clone());
+        update(&mut app, Action::Detail(Box::new(stale)));
+        assert!(app.selected_detail().is_none());
+        let answer = reader.detail(second.clone());
+        update(&mut app, Action::Detail(Box::new(answer)));
+        let shown = app.selected_detail().map(|detail| detail.source.clone());
+        assert_eq!(shown.as_ref(), Some(&second.source));
+    }
+
+    #[test]
+    fn a_search_reports_progress_and_its_matches_in_order() {
+        let (app, reader) = loaded("fixtures/a2a");
+        let order: Vec<(usize, Source, u64)> = app
+            .list
+            .listed
+            .iter()
+            .map(|index| {
+                let summary = &app.packets[*index].summary;
+                (*index, summary.source.clone(), summary.offset)
+            })
+            .collect();
+        let request = SearchRequest {
+            generation: 1,
+            needle: "agent://worker".to_owned(),
+            order,
+        };
+        let mut events = Vec::new();
+        reader.search(&request, &|| true, &mut |event| {
+            events.push(event);
+            true
+        });
+        let Some(SearchEvent::Done { matches }) = events.last() else {
+            panic!("no end: {events:?}");
+        };
+        assert!(matches.len() > 1, "{matches:?}");
+        assert!(events.contains(&SearchEvent::Progress {
+            scanned: request
+                .order
+                .iter()
+                .position(|(index, ..)| *index == matches[0])
+                .unwrap()
+                + 1,
+            matches: 1,
+            first: Some(matches[0]),
+        }));
+        // A superseded search stops without an end.
+        let mut ended = false;
+        reader.search(&request, &|| false, &mut |event| {
+            ended |= matches!(event, SearchEvent::Done { .. });
+            true
+        });
+        assert!(!ended);
+    }
+
+    /// The state's modules ask for reads; none of them reads. A reading call slipped into
+    /// one of them fails here.
+    #[test]
+    fn the_state_modules_call_no_reading_function() {
+        let readers = [
+            "std::fs",
+            "File::open",
+            "read_file",
+            "reread_packet",
+            "read_manifest",
+            "pairing::",
+            "BundleCache",
+            "check_corpus",
+        ];
+        for file in [
+            "app.rs",
+            "update.rs",
+            "list_rows.rs",
+            "search.rs",
+            "review.rs",
+            "status.rs",
+        ] {
+            let path = std::path::Path::new("src/tui").join(file);
+            let text = std::fs::read_to_string(&path).unwrap();
+            for reader in readers {
+                assert!(!text.contains(reader), "{} calls {reader}", path.display());
+            }
+        }
+    }
+}
