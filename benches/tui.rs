@@ -5,6 +5,8 @@
 //! big packets (an A2A Task of 60,000 tiny parts, 1.6 MB, and an agent card of 200,000
 //! skills, 11.7 MB: the shapes of scripts/memory_cases.py), the time of the first frame of
 //! each detail tab and of a frame while scrolling it (`TUI_BENCH_BIG_ONLY=1`: only those).
+//! `TUI_BENCH_CORPUS=FILE` loads that file instead. With the corpus loaded, a search for `/msg-999998` runs off the UI thread as in the
+//! inspector while keys arrive, and each key's time to a finished frame is reported.
 
 #[path = "support/synthetic.rs"]
 mod synthetic;
@@ -12,6 +14,7 @@ mod synthetic;
 use handoff_inspector::corpus::CheckOptions;
 use handoff_inspector::tui::drive::Headless;
 use handoff_inspector::tui::update::Action;
+use handoff_inspector::tui::views::{view, ViewState};
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
@@ -144,7 +147,10 @@ fn corpus_session(root: &std::path::Path) {
         .ok()
         .and_then(|text| text.parse().ok())
         .unwrap_or(1_000_000);
-    let corpus = root.join(format!("lines-{packets}.ndjson"));
+    // TUI_BENCH_CORPUS=FILE: another corpus (e.g. the realistic mix 50 times over).
+    let corpus = std::env::var_os("TUI_BENCH_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join(format!("lines-{packets}.ndjson")));
     if !corpus.exists() {
         println!("writing {} ...", corpus.display());
         if let Err(error) =
@@ -219,5 +225,96 @@ fn corpus_session(root: &std::path::Path) {
     println!(
         "peak RSS {} MiB (target: < 1024 MiB)",
         memory_kib("VmHWM:") / 1024
+    );
+    search_while_keys(app, &mut terminal);
+}
+
+/// Search as the runtime runs it: `/msg-999998` Enter starts a scan of every listed packet on
+/// another thread (detail reads on another), while keys keep arriving every 20 ms; each key is
+/// timed from the moment the loop takes it, through the reports that arrived meanwhile, its
+/// `update` and a finished frame, as the runtime's loop does them. Then the scan's own time.
+fn search_while_keys(mut session: Headless, terminal: &mut Terminal<TestBackend>) {
+    use handoff_inspector::tui::reads::{Read, Reader};
+    use handoff_inspector::tui::update::{update, Effect};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{mpsc, Arc};
+    let key = |code: KeyCode| KeyEvent::new(code, KeyModifiers::NONE);
+    let reader = Arc::new(Reader::new(CheckOptions::default()));
+    let (sender, receiver) = mpsc::channel::<Action>();
+    let stop = Arc::new(AtomicBool::new(false));
+    let perform = |effects: Vec<Effect>| {
+        for effect in effects {
+            let (reader, sender, stop) = (Arc::clone(&reader), sender.clone(), Arc::clone(&stop));
+            match effect {
+                Effect::Read(Read::Detail(request)) => {
+                    std::thread::spawn(move || {
+                        let _ = sender.send(Action::Detail(Box::new(reader.detail(request))));
+                    });
+                }
+                Effect::Read(Read::Search(request)) => {
+                    std::thread::spawn(move || {
+                        let generation = request.generation;
+                        reader.search(&request, &|| !stop.load(Ordering::SeqCst), &mut |event| {
+                            sender.send(Action::Search(generation, event)).is_ok()
+                        });
+                    });
+                }
+                _ => {}
+            }
+        }
+    };
+    let app = &mut session.app;
+    for code in "/msg-999998".chars().map(KeyCode::Char) {
+        perform(update(app, Action::Key(key(code))));
+    }
+    let started = Instant::now();
+    perform(update(app, Action::Key(key(KeyCode::Enter))));
+    let cycle = [
+        KeyCode::Down,
+        KeyCode::Down,
+        KeyCode::Char('2'),
+        KeyCode::Up,
+        KeyCode::PageDown,
+        KeyCode::Char('3'),
+        KeyCode::Char('m'),
+    ];
+    let mut samples = Vec::new();
+    let mut keys = cycle.iter().cycle();
+    let mut view_state = ViewState::default();
+    while app.search.running.is_some() && started.elapsed() < Duration::from_secs(600) {
+        std::thread::sleep(Duration::from_millis(20));
+        let pressed = Instant::now();
+        for action in receiver.try_iter().take(64) {
+            perform(update(app, action));
+        }
+        if let Some(code) = keys.next() {
+            perform(update(app, Action::Key(key(*code))));
+        }
+        app.sync_list_geometry();
+        if terminal
+            .draw(|frame| view(app, &mut view_state, frame))
+            .is_err()
+        {
+            return;
+        }
+        app.clamp_detail_scroll(view_state.scroll_max);
+        samples.push(pressed.elapsed());
+    }
+    let searched = started.elapsed();
+    stop.store(true, Ordering::SeqCst);
+    samples.sort();
+    let ms = |duration: Duration| duration.as_secs_f64() * 1000.0;
+    println!(
+        "search /msg-999998 over {} packets: {:.1} s, {} match(es); {} keys during it, key -> frame median {:.2} ms, p95 {:.2} ms, max {:.2} ms (target: < 16 ms)",
+        app.list.listed.len(),
+        searched.as_secs_f64(),
+        app.search
+            .results
+            .as_ref()
+            .map_or(0, |results| results.matches.len()),
+        samples.len(),
+        ms(percentile(&samples, 0.5)),
+        ms(percentile(&samples, 0.95)),
+        ms(*samples.last().unwrap_or(&Duration::ZERO)),
     );
 }
