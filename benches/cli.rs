@@ -28,8 +28,9 @@ struct Run {
 }
 
 fn children_cpu_seconds() -> f64 {
-    // SAFETY: getrusage only writes the struct it is given.
+    // SAFETY: rusage is plain integers, for which all zero bytes are a valid value.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage only writes the struct it is given.
     unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
     let seconds = |time: libc::timeval| time.tv_sec as f64 + time.tv_usec as f64 / 1e6;
     seconds(usage.ru_utime) + seconds(usage.ru_stime)

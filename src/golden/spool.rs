@@ -427,7 +427,7 @@ mod tests {
         for index in 0..count {
             // A permutation of 0..count (7919 is prime, so coprime with the counts used).
             let line = (index * 7919) % count + 1;
-            let dir = if line % 3 == 0 { "b" } else { "a/x" };
+            let dir = if line.is_multiple_of(3) { "b" } else { "a/x" };
             spool
                 .push(
                     PathBuf::from(dir),

@@ -24,7 +24,7 @@ fn standard_char(c: char) -> Option<char> {
 }
 
 fn padded(mut body: String) -> String {
-    while body.len() % 4 != 0 {
+    while !body.len().is_multiple_of(4) {
         body.push('=');
     }
     body
@@ -45,7 +45,8 @@ pub fn check(text: &str) -> Base64 {
             }
         }
     }
-    let length_ok = body.len() % 4 != 1 && (padding == 0 || (text.len() % 4 == 0 && padding <= 2));
+    let length_ok =
+        body.len() % 4 != 1 && (padding == 0 || (text.len().is_multiple_of(4) && padding <= 2));
     if let Some(first) = first {
         return Base64::Invalid { bad, first };
     }
