@@ -2,7 +2,9 @@
 
 use super::common::CorpusRunFlags;
 use super::{CliError, Exit, Output};
-use crate::corpus::{check_corpus, manifest_key, CheckItem, LoadError, Source, WalkItem};
+use crate::corpus::{
+    check_corpus, manifest_key, CheckItem, CheckOptions, LoadError, Source, WalkItem,
+};
 use crate::golden::{
     ci_is_set, manifest_path, merge_bless, remove_stale_temps, BlessSink, Change, DiscardSink,
     EntrySpool, Existing, GoldenEntry, ManifestWriter, MergeError, PacketKey, RecordedOptions,
@@ -63,7 +65,11 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         ));
     }
     let modes = args.run.modes();
-    let options = args.run.check_options()?;
+    let options = CheckOptions {
+        // What a golden records besides digests: the payloads and objects they cover.
+        record_content: true,
+        ..args.run.check_options()?
+    };
     let conversion = &options.evaluate.conversion;
     let spool_error = |error: std::io::Error| CliError::Io {
         path: "(bless spool)".to_owned(),
@@ -92,7 +98,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                     }
                     paired_total += 1;
                     if paired.len() < PAIRED_SHOWN {
-                        paired.push(paired_note(&check.summary.source, finding));
+                        paired.push(paired_note(finding));
                     }
                 }
                 if let (Some(entry), None) = (check.recorded(), &spool_failure) {
@@ -277,20 +283,9 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
 /// Paired-payload drifts described in full by one bless run.
 const PAIRED_SHOWN: usize = 20;
 
-/// One paired payload's drift: what changed (paths, before -> after) and the command that
-/// writes the converted payload in its place.
-fn paired_note(source: &Source, finding: &crate::corpus::CheckFinding) -> String {
-    let mode = finding.mode.map_or("strict", |mode| mode.name());
-    let packet = source.path.display().to_string();
-    let stem = source
-        .file_name()
-        .map(|name| name.strip_suffix(".json").unwrap_or(name).to_owned())
-        .unwrap_or_default();
-    let payload = source
-        .path
-        .with_file_name(format!("{stem}.{mode}.payload.json"))
-        .display()
-        .to_string();
+/// One paired payload's drift: what changed (paths, before -> after); its message ends with the
+/// command that writes the converted payload in its place.
+fn paired_note(finding: &crate::corpus::CheckFinding) -> String {
     let mut lines = vec![format!("  {}", safe_text(&finding.message))];
     if let Some(diff) = &finding.diff {
         lines.extend(
@@ -303,10 +298,5 @@ fn paired_note(source: &Source, finding: &crate::corpus::CheckFinding) -> String
             lines.push(format!("      ... and {} more", diff.total_changes - 12));
         }
     }
-    lines.push(format!(
-        "    update: handoff-inspector convert --mode {mode} {} | jq '.batch.events[0].data' > {}",
-        safe_text(&packet),
-        safe_text(&payload)
-    ));
     lines.join("\n")
 }

@@ -170,6 +170,7 @@ impl CorpusRunFlags {
             },
             max_file_bytes: self.corpus.max_file_bytes,
             walk: self.corpus.walk.options(),
+            record_content: false,
         })
     }
 }

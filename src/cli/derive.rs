@@ -105,6 +105,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 duplicate_keys: Vec::new(),
                 modes: packet.expected.map(|expected| Some(mode_golden(expected))),
                 object: None,
+                content: Default::default(),
             },
         );
         output.line(&format!(

@@ -4,7 +4,12 @@
 use super::check::PacketCheck;
 use super::pair::manifest_key;
 use super::CheckOptions;
-use crate::golden::{ci_is_set, manifest_path, plan_bless, read_manifest, write_manifest, Change};
+use crate::golden::{
+    ci_is_set, keeps_content, manifest_path, plan_bless, read_manifest, write_manifest, Change,
+    Content, Contents, GoldenEntry,
+};
+use crate::json::{digest_value, Digest};
+use serde_json::Value;
 use std::path::PathBuf;
 
 /// What an accepted golden changed.
@@ -21,9 +26,10 @@ pub fn accept_golden(check: &PacketCheck, options: &CheckOptions) -> Result<Acce
     if ci_is_set(std::env::var_os("CI").as_deref()) {
         return Err("not written: goldens are not recorded while CI is set".to_owned());
     }
-    let entry = check
+    let mut entry = check
         .recorded()
         .ok_or_else(|| format!("a {} has no golden to record", check.summary.kind.name()))?;
+    entry.content = recorded_content(check, &entry, options);
     let (dir, key) = manifest_key(&check.summary.source);
     let existing = read_manifest(&dir)
         .map_err(|error| format!("{}: {error}", manifest_path(&dir).display()))?;
@@ -51,6 +57,42 @@ pub fn accept_golden(check: &PacketCheck, options: &CheckOptions) -> Result<Acce
         manifest,
         changes: plan.changes,
     })
+}
+
+/// What the golden of `check` records besides digests (as `bless` does): the packet is read
+/// again, and a content is kept only when it gives the digest the check recorded (the file
+/// may have changed since the inspector loaded it).
+fn recorded_content(check: &PacketCheck, entry: &GoldenEntry, options: &CheckOptions) -> Contents {
+    let source = &check.summary.source;
+    let mut contents = Contents::default();
+    let in_bundle = crate::bundle::is_bundle_path(&source.path) && source.line.is_some();
+    if !keeps_content(source.line, in_bundle) {
+        return contents;
+    }
+    let Ok(bytes) = super::reread_packet(source, 0, options.max_file_bytes) else {
+        return contents;
+    };
+    let kept = |value: &Value, digest: Option<Digest>| {
+        (Some(digest_value(value)) == digest)
+            .then(|| Content::of(value))
+            .flatten()
+    };
+    if let Some(object) = &entry.object {
+        if let Ok(value) = serde_json::from_slice::<Value>(&bytes) {
+            contents.object = kept(&value, Some(object.object));
+        }
+        return contents;
+    }
+    for mode in crate::a2a::Mode::BOTH {
+        let Some(golden) = entry.mode(mode) else {
+            continue;
+        };
+        let conversion = crate::a2a::convert(&bytes, &options.evaluate.conversion.with_mode(mode));
+        if let Some(converted) = conversion.converted() {
+            contents.modes[mode.index()] = kept(converted.payload(), golden.payload);
+        }
+    }
+    contents
 }
 
 #[cfg(test)]

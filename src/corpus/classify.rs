@@ -158,11 +158,8 @@ fn classify_value(value: &Value, file_name: Option<&str>) -> Classification {
 /// directory's manifest under.
 fn golden_manifest(value: &Value, file_name: Option<&str>) -> Option<String> {
     let format = value.get("format").and_then(Value::as_str);
-    if format == Some(crate::golden::MANIFEST_FORMAT) {
-        return Some(format!(
-            "`format` is \"{}\"",
-            crate::golden::MANIFEST_FORMAT
-        ));
+    if let Some(format) = format.filter(|format| crate::golden::MANIFEST_FORMATS.contains(format)) {
+        return Some(format!("`format` is \"{format}\""));
     }
     (file_name == Some(GOLDEN_MANIFEST_NAME)).then(|| {
         format!("file named {GOLDEN_MANIFEST_NAME} (where `check` reads a directory's manifest)")

@@ -39,7 +39,8 @@ pub use evaluate::{
     ModeResult, ModeSummary, PacketDetail, PacketSummary,
 };
 pub use pair::{
-    expected_payload_name, manifest_key, paired_raw_name, PairedFiles, Pairing, PAYLOAD_SUFFIX,
+    expected_payload_name, manifest_key, paired_raw_name, paired_update_command, PairedFiles,
+    Pairing, PAYLOAD_SUFFIX,
 };
 pub use path_list::PathList;
 pub use pipeline::{stream_packets, PacketOrError, PipelineOptions, BATCH_PACKETS};

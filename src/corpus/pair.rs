@@ -26,6 +26,18 @@ pub fn expected_payload_name(raw_file_name: &str, mode: Mode) -> Option<String> 
     Some(format!("{stem}.{}{PAYLOAD_SUFFIX}", mode.name()))
 }
 
+/// The command that writes `raw`'s converted payload in `mode` over its paired expected
+/// payload `payload` (bless and the review never write paired files: a person runs it, after
+/// reviewing the change). Terminal-safe.
+pub fn paired_update_command(raw: &Path, payload: &Path, mode: Mode) -> String {
+    crate::json::safe_text(&format!(
+        "handoff-inspector convert --mode {mode} {} | jq '.batch.events[0].data' > {}",
+        raw.display(),
+        payload.display()
+    ))
+    .into_owned()
+}
+
 /// `NAME.MODE.payload.json` -> (`NAME.json`, MODE).
 pub fn paired_raw_name(payload_file_name: &str) -> Option<(String, Mode)> {
     let stem = payload_file_name.strip_suffix(PAYLOAD_SUFFIX)?;

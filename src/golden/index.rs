@@ -282,6 +282,7 @@ mod tests {
                 None,
             ],
             object: None,
+            content: Default::default(),
         }
     }
 
@@ -361,7 +362,7 @@ mod tests {
         let broken = [
             good.replace("\"b.json\"", "\"a.json\""),
             good.replace("\"rule\"", "\"rul\""),
-            good.replace("goldens v1", "goldens v2"),
+            good.replace("goldens v2", "goldens v3"),
             good.replace("\"format\"", "\"formats\""),
             good.replace("\"rule\": \"R-a.json\"", "\"rule\": \"R\", \"rule\": \"R\""),
             good[..good.len() - 3].to_owned(),

@@ -2,6 +2,7 @@
 //! atomically, and readable JSON differences for mismatches.
 
 mod bless;
+mod content;
 mod diff;
 mod index;
 mod index_scan;
@@ -15,11 +16,16 @@ pub use bless::{
     merge_bless, plan_bless, BlessCounts, BlessPlan, BlessSink, Change, DiscardSink, Existing,
     MergeError,
 };
+pub use content::{
+    before, keeps_content, Before, Content, Contents, BEFORE_CONTENT_MISMATCH, BEFORE_DIGEST_ONLY,
+    BEFORE_STREAM_LINE, MAX_CONTENT_BYTES,
+};
 pub use diff::{diff_json, line_diff, ChangeKind, JsonDiff, PathChange, MAX_LISTED_CHANGES};
 pub use index::ManifestIndex;
 pub use manifest::{
     parse_manifest, parse_object_golden, render_manifest, shown_value, GoldenEntry, GoldenManifest,
     ManifestEncoder, ManifestError, ModeGolden, PacketKey, RecordedOptions, MANIFEST_FORMAT,
+    MANIFEST_FORMATS,
 };
 pub use object::{records_object, ObjectGolden, OBJECT_KEYS};
 pub use spool::{EntryCursor, EntrySpool, SortedEntries};

@@ -404,6 +404,7 @@ mod tests {
                 None,
             ],
             object: None,
+            content: Default::default(),
         }
     }
 

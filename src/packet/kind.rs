@@ -116,7 +116,7 @@ pub const KIND_TABLE: [KindRow; 14] = [
         kind: PacketKind::GoldenManifest,
         tag: "golden",
         name: "golden manifest",
-        evidence: "`format` \"handoff-inspector goldens v1\", or the name goldens.json \
+        evidence: "`format` \"handoff-inspector goldens v2\" (or v1), or the name goldens.json \
                    (where `check` looks for a directory's manifest)",
     },
     KindRow {

@@ -446,6 +446,7 @@ pub fn read_packet(line: &str) -> Result<CheckItem, String> {
         object: object.map(Box::new),
         recorded_findings: findings_of(map, "recorded_findings")?,
         bundle,
+        content: None,
     })))
 }
 

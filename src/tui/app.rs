@@ -149,6 +149,22 @@ pub struct ReviewState {
     pub accepted: usize,
     pub rejected: usize,
     pub skipped: usize,
+    /// The queue against the list's count of failing packets (in the mode shown), so the
+    /// panel can say how the two numbers meet.
+    pub tally: ReviewTally,
+}
+
+/// How a review's queue meets the list's "N failing": `failing` of the queue fail in the mode
+/// shown (as the group headers count), `other` are in the queue for another reason (no golden,
+/// or drift in the other mode), `not_golden` fail in that mode for reasons a golden does not
+/// settle (audit or profile findings, unreadable input).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReviewTally {
+    pub failing: usize,
+    pub other: usize,
+    pub not_golden: usize,
+    /// Failing packets left out because they were rejected earlier this session.
+    pub rejected_before: usize,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

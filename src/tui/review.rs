@@ -2,25 +2,55 @@
 //! the accept (with confirmation) / reject / skip decisions, and what is said when nothing is
 //! left. Accepting returns an effect; the runtime writes the manifest.
 
-use super::app::{App, Overlay, ReviewState, Tab};
+use super::app::{App, Overlay, ReviewState, ReviewTally, Tab};
 use super::keymap::{lookup, Command, Context};
 use super::update::{first_listed_of_selected_group, Effect};
 use crate::corpus::FindingKind;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use std::path::{Path, PathBuf};
 
-/// Whether a packet can be settled by recording a golden: it differs from its golden, or has
-/// none and was found in a directory named on the command line. A file given alone (a bundle
-/// opened from a download or temporary directory) is not offered a new `goldens.json` beside
-/// it; `bless` records one there when asked. (A differing paired expected payload is not a
-/// golden: it is never rewritten.)
-fn reviewable(roots: &[PathBuf], check: &crate::corpus::PacketCheck) -> bool {
+/// Whether a packet is reviewed: it differs from its golden, or has none and was found in a
+/// directory named on the command line (a file given alone, say a bundle opened from a
+/// download or temporary directory, is not offered a new `goldens.json` beside it; `bless`
+/// records one there when asked), or its paired expected payload differs (the panel shows
+/// what changed and the command that updates the file: neither bless nor accept rewrites it).
+pub(super) fn reviewable(roots: &[PathBuf], check: &crate::corpus::PacketCheck) -> bool {
     check.recorded().is_some()
         && check.findings.iter().any(|finding| match finding.kind {
-            FindingKind::GoldenMismatch => true,
+            FindingKind::GoldenMismatch | FindingKind::PairedMismatch => true,
             FindingKind::NoGolden => in_named_directory(roots, &check.summary.source.path),
             _ => false,
         })
+}
+
+/// The findings a review shows: golden drift, a missing golden, a differing paired payload.
+pub fn reviewed(kind: FindingKind) -> bool {
+    matches!(
+        kind,
+        FindingKind::GoldenMismatch | FindingKind::NoGolden | FindingKind::PairedMismatch
+    )
+}
+
+/// The queue's packets against the list's failing count in the mode shown.
+fn tally(app: &App, queue: &[crate::corpus::Source]) -> ReviewTally {
+    use super::status::{is_failing, status_in};
+    let queued: std::collections::HashSet<&crate::corpus::Source> = queue.iter().collect();
+    let mut tally = ReviewTally::default();
+    for check in app
+        .listed
+        .iter()
+        .filter_map(|index| app.packets.get(*index))
+    {
+        let failing = is_failing(status_in(check, app.mode));
+        match (queued.contains(&check.summary.source), failing) {
+            (true, true) => tally.failing += 1,
+            (true, false) => tally.other += 1,
+            (false, true) if reviewable(&app.roots, check) => tally.rejected_before += 1,
+            (false, true) => tally.not_golden += 1,
+            (false, false) => {}
+        }
+    }
+    tally
 }
 
 /// A packet without a golden that the review leaves to `bless`: see `reviewable`.
@@ -89,7 +119,9 @@ pub(super) fn open_review(app: &mut App) {
     };
     app.select_source(&first);
     app.tab = Tab::Digests;
+    let tally = tally(app, &queue);
     app.overlay = Some(Overlay::Review(ReviewState {
+        tally,
         queue,
         position: 0,
         confirming: false,

@@ -59,7 +59,7 @@ fn ls_lists_kind_reason_and_pairs() {
     ));
     assert!(line("happy_task_requested.strict.payload.json")
         .contains("  payload  `adapter_id`, a member only the adapter writes into a payload  (expected strict payload of happy_task_requested.json)"));
-    assert!(line("goldens.json").contains("  golden  `format` is \"handoff-inspector goldens v1\""));
+    assert!(line("goldens.json").contains("  golden  `format` is \"handoff-inspector goldens v2\""));
     assert!(line("error_invalid_json.json").contains("  not-json  not JSON: EOF while parsing"));
 
     let json = run(&["ls", "--format", "json", &s(&dir)]);
@@ -209,9 +209,9 @@ fn drift_is_reported_with_changed_paths_and_a_line_diff() {
     for expected in [
         "golden mismatches (2 finding(s) in 1 packet(s))",
         "[strict] strict: rows P TR MR -> N5 N6 X5 X6 X7; state task_and_message_refs -> defaults; handoff e478af7359a2 -> 60e992b4881c; payload ",
-        "      ~ $.visible: true -> false",
-        "      --- golden handoff (strict)",
-        "      +++ converted handoff (strict)",
+        // What changed in the event, against the payload the golden records.
+        "; handoff state: typed positive: task + message refs -> defaults (not visible)\n      ~ $.handoff.message_ref_visible: true -> false",
+        "      ~ $.handoff.visible: true -> false\n      ~ $.task.kind: \"delegation\" -> \"analysis\"\n      --- golden payload (strict)\n      +++ converted payload (strict)",
         "expected-payload mismatches (2 finding(s) in 1 packet(s))",
         "[lenient] lenient: the converted payload differs from happy_task_requested.lenient.payload.json at 5 path(s)",
         "      ~ $.handoff.visible: true -> false",
@@ -309,7 +309,7 @@ fn bless_records_reports_changes_and_keeps_entries() {
         ]
     );
     let manifest = fs::read_to_string(dir.path().join("goldens.json")).unwrap();
-    assert!(manifest.starts_with("{\n  \"format\": \"handoff-inspector goldens v1\",\n"));
+    assert!(manifest.starts_with("{\n  \"format\": \"handoff-inspector goldens v2\",\n"));
     assert_eq!(run(&["check", "--require-golden", &path]).code, 0);
 
     let again = bless(&[&path]);
@@ -1093,6 +1093,94 @@ fn markdown_coverage_covers_only_the_modes_that_ran() {
 /// `bless` records goldens.json only: a raw packet's paired expected payloads that drifted are
 /// named with what changed in them (paths, before -> after) and the command that updates
 /// each; the command does what it says.
+/// Goldens keep the JSON their digests cover (format v2), so drift shows what changed in the
+/// event, field by field, in `check` and in `bless`; a v1 manifest (digests only) is still
+/// read and says the before is unknown until blessed again.
+#[test]
+fn drift_shows_the_changed_fields_and_a_digest_only_golden_says_why_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = s(dir.path());
+    for name in ["happy_task_requested", "happy_artifact_shared"] {
+        fs::copy(a2a(name), dir.path().join(format!("{name}.json"))).unwrap();
+    }
+    // An object golden too: a canonical payload (not paired with a raw packet here).
+    fs::copy(
+        fixtures().join("a2a/n5_task_kind_analysis.strict.payload.json"),
+        dir.path().join("canonical.json"),
+    )
+    .unwrap();
+    assert_eq!(bless(&[&path]).code, 0);
+    let manifest = fs::read_to_string(dir.path().join("goldens.json")).unwrap();
+    assert!(manifest.contains("\"format\": \"handoff-inspector goldens v2\""));
+    assert!(
+        manifest
+            .contains("        \"content\": {\n          \"adapter_id\": \"assay-adapter-a2a\","),
+        "{manifest}"
+    );
+    let happy = dir.path().join("happy_task_requested.json");
+    let text = fs::read_to_string(&happy).unwrap();
+    fs::write(
+        &happy,
+        text.replace("\"kind\":\"delegation\"", "\"kind\":\"analysis\"")
+            .replace("\"id\":\"msg-1\"", "\"id\":\"msg-2\""),
+    )
+    .unwrap();
+    let canonical = dir.path().join("canonical.json");
+    let text = fs::read_to_string(&canonical).unwrap();
+    fs::write(&canonical, text.replace("\"task-5\"", "\"task-999\"")).unwrap();
+
+    let checked = run(&["check", &path]);
+    assert_eq!(checked.code, 1);
+    for expected in [
+        "; handoff state: typed positive: task + message refs -> defaults (not visible)\n",
+        "      ~ $.handoff.task_ref_visible: true -> false\n      ~ $.handoff.visible: true -> false\n      ~ $.message.id: \"msg-1\" -> \"msg-2\"\n      ~ $.task.kind: \"delegation\" -> \"analysis\"\n      --- golden payload (lenient)",
+        "canonical.json  object ",
+        "      ~ $.task.id: \"task-5\" -> \"task-999\"\n      --- golden object\n      +++ this object",
+    ] {
+        assert!(checked.stdout.contains(expected), "missing {expected:?} in\n{}", checked.stdout);
+    }
+    let dry = bless(&["--dry-run", &path]);
+    for expected in [
+        "  ~ happy_task_requested.json  strict.state: task_and_message_refs -> defaults\n      handoff state: typed positive: task + message refs -> defaults (not visible)\n",
+        "  ~ happy_task_requested.json  strict.payload: ef0434aab2e4 -> ",
+        "\n      ~ $.message.id: \"msg-1\" -> \"msg-2\"\n      ~ $.task.kind: \"delegation\" -> \"analysis\"\n",
+        "  ~ canonical.json  object: ",
+        "\n      ~ $.task.id: \"task-5\" -> \"task-999\"\n",
+    ] {
+        assert!(dry.stdout.contains(expected), "missing {expected:?} in\n{}", dry.stdout);
+    }
+
+    // The same manifest as v1 wrote it (digests only): read, and the before is unknown.
+    let mut value: Value = serde_json::from_str(&manifest).unwrap();
+    value["format"] = Value::from("handoff-inspector goldens v1");
+    for entry in value["packets"].as_object_mut().unwrap().values_mut() {
+        let entry = entry.as_object_mut().unwrap();
+        entry.remove("content");
+        for mode in ["strict", "lenient"] {
+            if let Some(golden) = entry.get_mut(mode) {
+                golden.as_object_mut().unwrap().remove("content");
+            }
+        }
+    }
+    fs::write(dir.path().join("goldens.json"), value.to_string()).unwrap();
+    let old = run(&["check", &path]);
+    assert_eq!(old.code, 1, "{}", old.stderr);
+    for expected in [
+        "; handoff state: typed positive: task + message refs -> defaults (not visible); payload before unknown: the golden stores only the digest; bless again to record the content\n      ~ $.message_ref_visible: true -> false",
+        "; object before unknown: the golden stores only the digest; bless again to record the content\n",
+    ] {
+        assert!(old.stdout.contains(expected), "missing {expected:?} in\n{}", old.stdout);
+    }
+    let upgrade = bless(&["--dry-run", &path]);
+    for expected in [
+        "  ~ happy_task_requested.json  strict.payload: ef0434aab2e4 -> ",
+        "      before unknown: the golden stored only the digest (this bless records the content)\n",
+        "  ~ happy_artifact_shared.json  strict.content: not recorded -> recorded (the JSON of digest ",
+    ] {
+        assert!(upgrade.stdout.contains(expected), "missing {expected:?} in\n{}", upgrade.stdout);
+    }
+}
+
 #[test]
 fn bless_names_drifted_paired_payloads_and_how_to_update_them() {
     let dir = tempfile::tempdir().unwrap();
@@ -1119,9 +1207,9 @@ fn bless_names_drifted_paired_payloads_and_how_to_update_them() {
     let update = out
         .stdout
         .lines()
-        .find(|line| line.contains("update: ") && line.contains("--mode strict"))
+        .find(|line| line.contains("update it: ") && line.contains("--mode strict"))
         .unwrap()
-        .split("update: ")
+        .split("update it: ")
         .nth(1)
         .unwrap()
         .replacen(

@@ -452,6 +452,82 @@ fn migrate_tab_steps_and_switches_steps_off() {
     assert!(app.tabs.migrate.off.is_empty());
 }
 
+/// The golden review shows what changed in the event (paths before -> after, the handoff
+/// state in the freeze's words), a drifted paired payload with the command that updates it,
+/// and a queue that counts what the group header counts ("2 failing": the raw packet whose
+/// paired payload differs, and the hand-edited payload file).
+#[test]
+fn golden_review_shows_what_changed_and_counts_what_the_list_counts() {
+    // Under target/ with a fixed-length name: the path is drawn, and replaced below.
+    std::fs::create_dir_all("target").unwrap();
+    let dir = tempfile::Builder::new()
+        .prefix("review-")
+        .rand_bytes(6)
+        .tempdir_in("target")
+        .unwrap();
+    // Relative, so the drawn path has the same length on every machine.
+    let relative = PathBuf::from("target").join(dir.path().file_name().unwrap());
+    let root = relative.to_string_lossy().into_owned();
+    for name in [
+        "happy_task_requested.json",
+        "happy_task_requested.strict.payload.json",
+        "happy_task_requested.lenient.payload.json",
+        "goldens.json",
+    ] {
+        std::fs::copy(format!("fixtures/a2a/{name}"), dir.path().join(name)).unwrap();
+    }
+    let edit = |name: &str, from: &str, to: &str| {
+        let path = dir.path().join(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{name}: {from}");
+        std::fs::write(&path, text.replace(from, to)).unwrap();
+    };
+    edit(
+        "happy_task_requested.json",
+        "\"kind\":\"delegation\"",
+        "\"kind\":\"analysis\"",
+    );
+    edit(
+        "happy_task_requested.json",
+        "\"id\":\"msg-1\"",
+        "\"id\":\"msg-2\"",
+    );
+    edit(
+        "happy_task_requested.strict.payload.json",
+        "\"priority\": \"urgent\"",
+        "\"priority\": \"low\"",
+    );
+    let mut app = App::new(
+        vec![relative.clone()],
+        crate::common::fixture_options(),
+        false,
+    );
+    app.size = (120, 40);
+    app.load_blocking();
+    let list = screen_text(draw(&app, 120, 40).backend().buffer());
+    assert!(list.contains(" 3 · 2 failing"), "{list}");
+    keys(&mut app, "a");
+    let Some(Overlay::Review(review)) = &app.overlay else {
+        panic!("no review panel")
+    };
+    assert_eq!(review.queue.len(), 2);
+    let shown = |app: &App| {
+        crate::common::screen::screen_text_trimmed(draw(app, 120, 40).backend().buffer())
+            .replace(&root, "target/review-XXXXXX")
+    };
+    let first = shown(&app);
+    assert!(first.contains("golden review 1 of 2"), "{first}");
+    assert!(
+        first.contains("in review: 2 of the list's 2 failing (strict)"),
+        "{first}"
+    );
+    insta::assert_snapshot!("golden_review_drift", first);
+    keys(&mut app, "s");
+    let second = shown(&app);
+    assert!(second.contains("golden review 2 of 2"), "{second}");
+    insta::assert_snapshot!("golden_review_paired_payload", second);
+}
+
 #[test]
 fn golden_review_accepts_with_confirmation_and_skips() {
     if std::env::var_os("CI").is_some_and(|value| !value.is_empty()) {

@@ -7,8 +7,9 @@ use crate::corpus::evaluate::not_json_reason_of;
 use crate::corpus::status::{CheckFinding, FindingKind};
 use crate::corpus::{ModeResult, ModeSummary, PacketKind, PacketSummary, RawPacket};
 use crate::freeze::HandoffState;
-use crate::golden::{diff_json, shown_value, GoldenEntry, ModeGolden};
+use crate::golden::{before, diff_json, shown_value, Before, Content, GoldenEntry, ModeGolden};
 use crate::json::safe_text;
+use serde_json::Value;
 
 pub(super) fn duplicate_findings(
     found: &crate::corpus::PathList,
@@ -113,11 +114,24 @@ pub(super) fn missing_golden_findings(
     }
 }
 
+/// What a mode's drift is shown against: the recorded payload (when the golden keeps it) and
+/// the converted one, computed only when a drift needs it.
+pub struct DriftSides<'a> {
+    pub recorded: Option<&'a Content>,
+    /// Whether the packet is a file of its own (the kind of packet whose content is recorded).
+    pub is_file: bool,
+    pub current: &'a dyn Fn() -> Option<Value>,
+}
+
 /// Compares a mode's golden with its outcome; `None` when every recorded field matches.
+/// A drifted payload is shown field by field against the recorded one (JSON paths, before ->
+/// after), or the finding says why the before is unknown; the handoff state is named in the
+/// freeze's words either way.
 pub fn golden_finding(
     mode: Mode,
     expected: &ModeGolden,
     actual_summary: &ModeSummary,
+    sides: &DriftSides<'_>,
 ) -> Option<CheckFinding> {
     let actual = recorded_mode(actual_summary);
     let differing: Vec<(&str, String, String)> = expected
@@ -137,7 +151,7 @@ pub fn golden_finding(
     if differing.is_empty() {
         return None;
     }
-    let message = if expected.error.is_some() != actual.error.is_some() {
+    let mut message = if expected.error.is_some() != actual.error.is_some() {
         format!(
             "{mode}: golden expects {}, the conversion gives {}",
             expected.describe(),
@@ -150,22 +164,68 @@ pub fn golden_finding(
             .collect();
         format!("{mode}: {}", parts.join("; "))
     };
-    let mut finding = CheckFinding::new(FindingKind::GoldenMismatch, Some(mode), message);
     let expected_state = expected.state.or_else(|| {
         expected
             .handoff
             .as_ref()
             .and_then(HandoffState::from_digest)
     });
-    if let (Some(want), Some(got)) = (expected_state, actual.state) {
-        if want != got {
-            finding = finding.with_diff(diff_json(
-                &want.to_json(),
-                &got.to_json(),
-                &format!("golden handoff ({mode})"),
-                &format!("converted handoff ({mode})"),
-            ));
+    if let Some(words) = state_change_words(expected_state, actual.state) {
+        message.push_str(&format!("; {words}"));
+    }
+    let payload_drift = match (expected.payload, actual.payload) {
+        (Some(want), Some(got)) if want != got => Some(want),
+        _ => None,
+    };
+    let mut diff = None;
+    if let Some(want) = payload_drift {
+        match before(sides.recorded, want, sides.is_file) {
+            Before::Known(recorded) => {
+                if let Some(current) = (sides.current)() {
+                    diff = Some(diff_json(
+                        &recorded,
+                        &current,
+                        &format!("golden payload ({mode})"),
+                        &format!("converted payload ({mode})"),
+                    ));
+                }
+            }
+            Before::Unknown(why) => message.push_str(&format!("; payload {why}")),
         }
     }
+    let mut finding = CheckFinding::new(FindingKind::GoldenMismatch, Some(mode), message);
+    if diff.is_none() {
+        // No recorded payload: the handoff object is all a state gives back.
+        if let (Some(want), Some(got)) = (expected_state, actual.state) {
+            if want != got {
+                diff = Some(diff_json(
+                    &want.to_json(),
+                    &got.to_json(),
+                    &format!("golden handoff ({mode})"),
+                    &format!("converted handoff ({mode})"),
+                ));
+            }
+        }
+    }
+    if let Some(diff) = diff {
+        finding = finding.with_diff(diff);
+    }
     Some(finding)
+}
+
+/// `handoff state: typed positive: task + message refs -> defaults (not visible)`: a
+/// changed state in the freeze's words (what is visible, never more); `None` when unchanged
+/// or either side is unknown.
+pub fn state_change_words(
+    before: Option<HandoffState>,
+    after: Option<HandoffState>,
+) -> Option<String> {
+    match (before, after) {
+        (Some(before), Some(after)) if before != after => Some(format!(
+            "handoff state: {} -> {}",
+            before.name(),
+            after.name()
+        )),
+        _ => None,
+    }
 }

@@ -5,7 +5,7 @@ use super::outcome::GoldenLookup;
 use crate::bundle::BundleReport;
 use crate::corpus::status::{CheckFinding, FindingKind, Status};
 use crate::corpus::{PacketKind, PacketSummary};
-use crate::golden::{diff_json, shown_value, ObjectGolden};
+use crate::golden::{before, diff_json, shown_value, Before, ObjectGolden};
 use crate::json::{digest_value, safe_text, Digest};
 use serde_json::Value;
 
@@ -132,6 +132,7 @@ fn expectable(kind: FindingKind) -> bool {
 pub(super) fn compare_object(
     current: &ObjectGolden,
     golden: GoldenLookup<'_>,
+    (value, keeps_content): (&dyn Fn() -> Option<Value>, bool),
     findings: &mut Vec<CheckFinding>,
     recorded_findings: &mut Vec<CheckFinding>,
 ) {
@@ -172,7 +173,7 @@ pub(super) fn compare_object(
         recorded_findings.extend(recorded);
         return;
     }
-    let parts: Vec<String> = expected
+    let mut parts: Vec<String> = expected
         .fields()
         .into_iter()
         .zip(current.fields())
@@ -186,14 +187,37 @@ pub(super) fn compare_object(
             format!("{field} {} -> {}", show(want), show(got))
         })
         .collect();
+    if let Some(words) = super::golden::state_change_words(expected.state, current.state) {
+        parts.push(words);
+    }
+    // The object itself changed: shown field by field against the recorded content when the
+    // golden keeps it (a bundle's object is its manifest.json).
+    let object_diff = if expected.object == current.object {
+        None
+    } else {
+        match before(
+            entry.content.object.as_ref(),
+            expected.object,
+            keeps_content,
+        ) {
+            Before::Known(recorded) => {
+                value().map(|value| diff_json(&recorded, &value, "golden object", "this object"))
+            }
+            Before::Unknown(why) => {
+                parts.push(format!("object {why}"));
+                None
+            }
+        }
+    };
+    let diff = object_diff.unwrap_or_else(|| {
+        diff_json(
+            &expected.to_json(),
+            &current.to_json(),
+            "golden",
+            "this check",
+        )
+    });
     findings.push(
-        CheckFinding::new(FindingKind::GoldenMismatch, None, parts.join("; ")).with_diff(
-            diff_json(
-                &expected.to_json(),
-                &current.to_json(),
-                "golden",
-                "this check",
-            ),
-        ),
+        CheckFinding::new(FindingKind::GoldenMismatch, None, parts.join("; ")).with_diff(diff),
     );
 }

@@ -6,7 +6,7 @@ use crate::bundle::BundleReport;
 use crate::corpus::evaluate::converted_kind;
 use crate::corpus::status::{CheckFinding, Status};
 use crate::corpus::{EvaluateOptions, ModeResult, ModeSummary, PacketSummary};
-use crate::golden::{GoldenEntry, ModeGolden, ObjectGolden};
+use crate::golden::{Contents, GoldenEntry, ModeGolden, ObjectGolden};
 use crate::input::WalkOptions;
 use serde::Serialize;
 
@@ -18,6 +18,9 @@ pub struct CheckOptions {
     pub max_file_bytes: u64,
     /// How the PATHs are walked (`--no-ignore`, `--follow-outside`).
     pub walk: WalkOptions,
+    /// Keep the JSON each golden digest covers in `PacketCheck::content` (what `bless`
+    /// records); off for `check` and the inspector, which keep digests only.
+    pub record_content: bool,
 }
 
 impl Default for CheckOptions {
@@ -26,6 +29,7 @@ impl Default for CheckOptions {
             evaluate: EvaluateOptions::default(),
             max_file_bytes: crate::corpus::DEFAULT_MAX_FILE_BYTES,
             walk: WalkOptions::default(),
+            record_content: false,
         }
     }
 }
@@ -74,6 +78,9 @@ pub struct PacketCheck {
     pub recorded_findings: Vec<CheckFinding>,
     /// An evidence bundle's own packet: its verification report (verdict, counts, lint).
     pub bundle: Option<std::sync::Arc<BundleReport>>,
+    /// With `CheckOptions::record_content`, for a packet that is a file: the JSON its golden
+    /// digests cover (converted payloads, or the object), for the golden to record.
+    pub content: Option<Box<Contents>>,
 }
 
 impl PacketCheck {
@@ -89,6 +96,13 @@ impl PacketCheck {
                 duplicate_keys: self.duplicate_key_paths.to_vec(),
                 modes: [None, None],
                 object: Some(object.clone()),
+                content: Contents {
+                    modes: [None, None],
+                    object: self
+                        .content
+                        .as_ref()
+                        .and_then(|content| content.object.clone()),
+                },
             });
         }
         if !converted_kind(self.summary.kind) {
@@ -98,6 +112,14 @@ impl PacketCheck {
             duplicate_keys: self.duplicate_key_paths.to_vec(),
             modes: [None, None],
             object: None,
+            content: Contents {
+                modes: self
+                    .content
+                    .as_ref()
+                    .map(|content| content.modes.clone())
+                    .unwrap_or_default(),
+                object: None,
+            },
         };
         for mode_summary in self.summary.evaluated_modes() {
             entry.set_mode(mode_summary.mode, Some(recorded_mode(mode_summary)));

@@ -2,17 +2,18 @@
 //! and each mode's from the findings.
 
 use super::audit::{audit_findings, migration_findings, profile_findings};
-use super::golden::{duplicate_findings, golden_finding, missing_golden_findings};
+use super::golden::{duplicate_findings, golden_finding, missing_golden_findings, DriftSides};
 use super::object::{
     bundle_finding, bundle_object, compare_object, current_object, event_hash_finding,
 };
 use super::outcome::{CheckOptions, GoldenLookup, GoldenVerdict, ModeCheck, PacketCheck};
 use super::paired::paired_finding;
+use crate::a2a::Mode;
 use crate::corpus::evaluate::{converted_kind, summarize_keeping, unaudited_bundle_event};
 use crate::corpus::pair::PairedFiles;
 use crate::corpus::status::{with_recorded, worst_status, Status};
 use crate::corpus::RawPacket;
-use crate::golden::records_object;
+use crate::golden::{keeps_content, records_object, Content, Contents};
 use crate::json::for_each_duplicate_key;
 use serde_json::Value;
 
@@ -43,6 +44,10 @@ pub fn check_packet(
     }
     duplicate_findings(&duplicate_key_paths, entry, &mut findings);
     let mut verdicts = [GoldenVerdict::Missing; 2];
+    // What a bless records besides digests, and what drift is shown against (not for a
+    // stream's lines: see `golden::keeps_content`).
+    let is_file = keeps_content(packet.source.line, packet.in_bundle.is_some());
+    let mut content = Contents::default();
     let mut object = None;
     let mut recorded_findings = Vec::new();
     // A bundle's non-A2A event: recorded, not audited.
@@ -51,15 +56,35 @@ pub fn check_packet(
         // The bundle as a whole: upstream's verdict, recorded with its run root.
         findings.extend(bundle_finding(report));
         let current = bundle_object(report, &findings);
-        compare_object(&current, golden, &mut findings, &mut recorded_findings);
+        // The object of a bundle is its manifest.json (the packet's bytes).
+        let manifest = || serde_json::from_slice::<Value>(&packet.bytes).ok();
+        compare_object(
+            &current,
+            golden,
+            (&manifest, is_file),
+            &mut findings,
+            &mut recorded_findings,
+        );
+        if options.record_content && is_file {
+            content.object = manifest().as_ref().and_then(Content::of);
+        }
         object = Some(Box::new(current));
         Status::Conforms
     } else if converted_kind(summary.kind) {
         for mode_summary in summary.evaluated_modes() {
             let mode = mode_summary.mode;
             let expected = entry.and_then(|entry| entry.mode(mode));
+            let current = || converted_payload(packet, options, mode);
+            let sides = DriftSides {
+                recorded: entry.and_then(|entry| entry.content.modes[mode.index()].as_ref()),
+                is_file,
+                current: &current,
+            };
+            if options.record_content && is_file {
+                content.modes[mode.index()] = current().as_ref().and_then(Content::of);
+            }
             verdicts[mode.index()] = match expected {
-                Some(expected) => match golden_finding(mode, expected, mode_summary) {
+                Some(expected) => match golden_finding(mode, expected, mode_summary, &sides) {
                     Some(finding) => {
                         findings.push(finding);
                         GoldenVerdict::Differs
@@ -89,7 +114,17 @@ pub fn check_packet(
                 migrated = migration_findings(judged.take(), &mut findings);
             }
             let current = current_object(&value, &summary, &findings, migrated);
-            compare_object(&current, golden, &mut findings, &mut recorded_findings);
+            let whole = || Some(value.clone());
+            compare_object(
+                &current,
+                golden,
+                (&whole, is_file),
+                &mut findings,
+                &mut recorded_findings,
+            );
+            if options.record_content && is_file {
+                content.object = Content::of(&value);
+            }
             object = Some(Box::new(current));
             if unaudited_bundle_event(&summary.source, &value) {
                 unchecked = true;
@@ -122,5 +157,19 @@ pub fn check_packet(
         object,
         recorded_findings,
         bundle: packet.bundle.clone(),
+        content: (content != Contents::default()).then(|| Box::new(content)),
     }
+}
+
+/// The payload `mode` converts the packet to, converted again (a check keeps digests only).
+fn converted_payload(
+    packet: &RawPacket,
+    options: &CheckOptions,
+    mode: Mode,
+) -> Option<serde_json::Value> {
+    let conversion =
+        crate::a2a::convert(&packet.bytes, &options.evaluate.conversion.with_mode(mode));
+    conversion
+        .converted()
+        .map(|converted| converted.payload().clone())
 }

@@ -60,8 +60,9 @@ pub(super) fn paired_finding(
                     FindingKind::PairedMismatch,
                     Some(mode),
                     format!(
-                        "{mode}: the converted payload differs from {name} at {} path(s)",
-                        diff.total_changes
+                        "{mode}: the converted payload differs from {name} at {} path(s); bless records goldens.json only; after review, update it: {}",
+                        diff.total_changes,
+                        crate::corpus::paired_update_command(&packet.source.path, path, mode)
                     ),
                 )
                 .with_diff(diff),

@@ -34,5 +34,9 @@ pub(super) use error::bad;
 pub(super) use parse::{check_format, parse_entry, parse_entry_json, parse_options};
 pub(super) use render::{entry_json, quoted};
 
-/// The value of the manifest's `format` field.
-pub const MANIFEST_FORMAT: &str = "handoff-inspector goldens v1";
+/// The value of the manifest's `format` field, as this tool writes it. v2 added each golden's
+/// recorded content (`content`); v1 manifests (digests only) are still read.
+pub const MANIFEST_FORMAT: &str = "handoff-inspector goldens v2";
+
+/// Every `format` this tool reads, newest first.
+pub const MANIFEST_FORMATS: [&str; 2] = [MANIFEST_FORMAT, "handoff-inspector goldens v1"];

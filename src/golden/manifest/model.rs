@@ -4,6 +4,7 @@ use super::options::RecordedOptions;
 use super::PacketKey;
 use crate::a2a::{ConvertOptions, ErrorKind, Mode};
 use crate::freeze::{HandoffState, RowSet};
+use crate::golden::content::Contents;
 use crate::golden::object::ObjectGolden;
 use crate::json::Digest;
 use std::collections::BTreeMap;
@@ -91,6 +92,8 @@ pub struct GoldenEntry {
     /// For kinds that are not converted: what `check` concluded (see `golden::object`).
     /// Boxed: most entries have none, and a manifest holds one entry per packet.
     pub object: Option<Box<ObjectGolden>>,
+    /// The JSON the digests cover, where recorded (format v2): what drift is shown against.
+    pub content: Contents,
 }
 
 impl GoldenEntry {

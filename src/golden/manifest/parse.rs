@@ -4,9 +4,11 @@ use super::fields::{count, digest_field, object, only_keys, string};
 use super::render::quoted;
 use super::{
     bad, GoldenEntry, GoldenManifest, ManifestError, ModeGolden, RecordedOptions, MANIFEST_FORMAT,
+    MANIFEST_FORMATS,
 };
 use crate::a2a::{ErrorKind, Mode};
 use crate::freeze::{HandoffState, RowSet, COVERAGE_ROW_IDS};
+use crate::golden::content::Content;
 use crate::golden::object::{ObjectGolden, OBJECT_KEYS};
 use crate::json::for_each_duplicate_key;
 use crate::packet::PacketKind;
@@ -37,9 +39,9 @@ pub fn parse_manifest(bytes: &[u8]) -> Result<GoldenManifest, ManifestError> {
 /// The `format` field, present and this tool's.
 pub(in crate::golden) fn check_format(value: Option<&Value>) -> Result<(), ManifestError> {
     match value.map(Value::as_str) {
-        Some(Some(MANIFEST_FORMAT)) => Ok(()),
+        Some(Some(format)) if MANIFEST_FORMATS.contains(&format) => Ok(()),
         Some(Some(other)) => Err(bad(format!(
-            "$.format is {}, expected \"{MANIFEST_FORMAT}\"",
+            "$.format is {}, expected \"{MANIFEST_FORMAT}\" (or v1)",
             quoted(other)
         ))),
         // Today's messages: a format that is not a string reads as missing.
@@ -77,12 +79,20 @@ pub(in crate::golden) fn parse_entry(
     at: &str,
 ) -> Result<GoldenEntry, ManifestError> {
     let map = object(value, at)?;
-    let mut allowed = vec!["duplicate_keys", "strict", "lenient"];
+    let mut allowed = vec!["duplicate_keys", "strict", "lenient", "content"];
     allowed.extend(OBJECT_KEYS);
     only_keys(map, at, &allowed)?;
     let mut entry = GoldenEntry::default();
     if OBJECT_KEYS.iter().any(|key| map.contains_key(*key)) {
         entry.object = Some(Box::new(parse_object(map, at)?));
+    }
+    if let Some(content) = map.get("content") {
+        if entry.object.is_none() {
+            return Err(bad(format!(
+                "{at}.content records an object's content, but the entry records no object (kind, object, ...)"
+            )));
+        }
+        entry.content.object = Some(parse_content(content, &format!("{at}.content"))?);
     }
     if let Some(list) = map.get("duplicate_keys") {
         let items = list
@@ -99,6 +109,10 @@ pub(in crate::golden) fn parse_entry(
         if let Some(golden) = map.get(mode.name()) {
             let mode_at = format!("{at}.{}", mode.name());
             entry.set_mode(mode, Some(parse_mode(golden, &mode_at)?));
+            if let Some(content) = golden.as_object().and_then(|map| map.get("content")) {
+                entry.content.modes[mode.index()] =
+                    Some(parse_content(content, &format!("{mode_at}.content"))?);
+            }
         }
     }
     Ok(entry)
@@ -181,8 +195,14 @@ fn parse_mode(value: &Value, at: &str) -> Result<ModeGolden, ManifestError> {
             "handoff",
             "discovery",
             "payload",
+            "content",
         ],
     )?;
+    if map.contains_key("content") && !map.contains_key("payload") {
+        return Err(bad(format!(
+            "{at}.content records a payload's content, but {at}.payload (its digest) is missing"
+        )));
+    }
     let digest = |key: &str| digest_field(map, key, at);
     let golden = ModeGolden {
         error: string(map, "error", at)?
@@ -221,6 +241,16 @@ fn parse_mode(value: &Value, at: &str) -> Result<ModeGolden, ManifestError> {
         return Err(bad(format!("{at}.rule is only meaningful with an error")));
     }
     Ok(golden)
+}
+
+/// A recorded content: any JSON value that is not over the cap.
+fn parse_content(value: &Value, at: &str) -> Result<Content, ManifestError> {
+    Content::of(value).ok_or_else(|| {
+        bad(format!(
+            "{at} is longer than {} bytes (canonical), the most a golden records",
+            crate::golden::content::MAX_CONTENT_BYTES
+        ))
+    })
 }
 
 fn parse_rows(value: &Value, at: &str) -> Result<RowSet, ManifestError> {

@@ -2,6 +2,7 @@
 
 use super::{GoldenEntry, GoldenManifest, ModeGolden, PacketKey, RecordedOptions, MANIFEST_FORMAT};
 use crate::a2a::Mode;
+use crate::golden::content::Content;
 use crate::json::to_safe_json;
 use std::fmt::Write as _;
 
@@ -89,7 +90,10 @@ fn entry_fields(entry: &GoldenEntry) -> Vec<String> {
     }
     for mode in Mode::BOTH {
         if let Some(golden) = entry.mode(mode) {
-            parts.push(render_mode(mode, golden));
+            let content = entry.content.modes[mode.index()]
+                .as_ref()
+                .filter(|_| golden.payload.is_some());
+            parts.push(render_mode(mode, golden, content));
         }
     }
     if let Some(object) = &entry.object {
@@ -99,6 +103,9 @@ fn entry_fields(entry: &GoldenEntry) -> Vec<String> {
                 .into_iter()
                 .map(|field| format!("      {field}")),
         );
+        if let Some(content) = &entry.content.object {
+            parts.push(format!("      \"content\": {}", content.render("      ")));
+        }
     }
     parts
 }
@@ -109,7 +116,7 @@ pub(in crate::golden) fn entry_json(entry: &GoldenEntry) -> String {
     format!("{{{}}}", entry_fields(entry).join(","))
 }
 
-fn render_mode(mode: Mode, golden: &ModeGolden) -> String {
+fn render_mode(mode: Mode, golden: &ModeGolden, content: Option<&Content>) -> String {
     let mut fields = Vec::new();
     if let Some(error) = golden.error {
         fields.push(format!("\"error\": {}", quoted(error.name())));
@@ -132,6 +139,9 @@ fn render_mode(mode: Mode, golden: &ModeGolden) -> String {
         if let Some(digest) = digest {
             fields.push(format!("\"{key}\": \"{digest}\""));
         }
+    }
+    if let Some(content) = content {
+        fields.push(format!("\"content\": {}", content.render("        ")));
     }
     if fields.is_empty() {
         return format!("      \"{}\": {{}}", mode.name());

@@ -27,6 +27,16 @@ fn sample() -> GoldenManifest {
             duplicate_keys: vec!["$.task.kind".to_owned()],
             modes: [Some(converted.clone()), Some(converted)],
             object: None,
+            content: crate::golden::Contents {
+                modes: [
+                    crate::golden::Content::of(&serde_json::json!({
+                        "handoff": {"visible": true},
+                        "task": {"id": "t\u{202e}1"}
+                    })),
+                    None,
+                ],
+                object: None,
+            },
         },
     );
     manifest.packets.insert(
@@ -42,6 +52,12 @@ fn sample() -> GoldenManifest {
                 failing: vec!["mixed-versions".to_owned(), "V10-3".to_owned()],
                 warning: Vec::new(),
             })),
+            content: crate::golden::Contents {
+                modes: [None, None],
+                object: crate::golden::Content::of(
+                    &serde_json::json!({"kind": "task", "n": [1, 2.5]}),
+                ),
+            },
             ..GoldenEntry::default()
         },
     );
@@ -81,6 +97,7 @@ fn sample() -> GoldenManifest {
                 None,
             ],
             object: None,
+            content: Default::default(),
         },
     );
     manifest
@@ -93,7 +110,22 @@ fn sample() -> GoldenManifest {
 fn render_then_parse_round_trips() {
     let manifest = sample();
     let text = render_manifest(&manifest);
-    assert_eq!(parse_manifest(text.as_bytes()), Ok(manifest));
+    assert_eq!(parse_manifest(text.as_bytes()), Ok(manifest.clone()));
+    // Content is written indented, one field per line, and terminal-safe.
+    assert!(
+        text.contains("        \"content\": {\n          \"handoff\": {"),
+        "{text}"
+    );
+    assert!(!text.contains('\u{202e}'), "{text}");
+    // A v1 manifest (digests only) is still read: the same entries without content.
+    let mut digests_only = manifest;
+    for entry in digests_only.packets.values_mut() {
+        entry.content = Default::default();
+    }
+    let v1 =
+        render_manifest(&digests_only).replace(MANIFEST_FORMAT, "handoff-inspector goldens v1");
+    assert!(v1.contains("goldens v1"));
+    assert_eq!(parse_manifest(v1.as_bytes()), Ok(digests_only));
     // Natural line order, one field per line.
     let nine = text.find("s.ndjson:9").unwrap();
     let ten = text.find("s.ndjson:10").unwrap();
@@ -158,6 +190,7 @@ fn arbitrary_entry() -> impl proptest::strategy::Strategy<Value = GoldenEntry> {
             object: None,
             duplicate_keys,
             modes: [strict, lenient],
+            content: Default::default(),
         })
 }
 

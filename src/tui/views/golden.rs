@@ -102,22 +102,7 @@ pub fn drift_lines(
             Span::styled("≠ differs from the golden", theme.bad()),
         ]));
         // The changed paths first: they say what the drift means at a glance.
-        for finding in check.findings.iter().filter(|finding| {
-            finding.kind == FindingKind::GoldenMismatch && finding.mode == Some(mode)
-        }) {
-            if let Some(diff) = &finding.diff {
-                lines.push(Line::from(Span::styled(
-                    format!("    changed paths ({}):", diff.total_changes),
-                    theme.dim(),
-                )));
-                for change in &diff.changes {
-                    lines.push(Line::from(Span::styled(
-                        format!("      {}", change.describe()),
-                        theme.bad(),
-                    )));
-                }
-            }
-        }
+        lines.extend(changed_paths(check, Some(mode), theme));
         lines.extend(field_lines(&recorded.fields(), &current.fields(), theme));
     }
     if let (Some(current), Some(recorded)) = (&check.object, &entry.object) {
@@ -131,6 +116,8 @@ pub fn drift_lines(
             },
         ]));
         if drifted {
+            // What changed in the object, path by path, when the golden records its content.
+            lines.extend(changed_paths(check, None, theme));
             lines.extend(field_lines(&recorded.fields(), &current.fields(), theme));
         }
         if !check.recorded_findings.is_empty() {
@@ -149,6 +136,34 @@ pub fn drift_lines(
         )));
     }
     lines.push(Line::default());
+    lines
+}
+
+/// The changed paths of the golden drift of `mode` (`None`: the object's), before -> after.
+fn changed_paths(
+    check: &PacketCheck,
+    mode: Option<crate::a2a::Mode>,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for finding in check
+        .findings
+        .iter()
+        .filter(|finding| finding.kind == FindingKind::GoldenMismatch && finding.mode == mode)
+    {
+        if let Some(diff) = &finding.diff {
+            lines.push(Line::from(Span::styled(
+                format!("    changed paths ({}):", diff.total_changes),
+                theme.dim(),
+            )));
+            for change in &diff.changes {
+                lines.push(Line::from(Span::styled(
+                    format!("      {}", change.describe()),
+                    theme.bad(),
+                )));
+            }
+        }
+    }
     lines
 }
 

@@ -250,6 +250,38 @@ fn toggle(key: &str, name: &str, value: String, theme: &Theme) -> Line<'static> 
     ])
 }
 
+/// Changed paths listed per finding in the review panel (the Digests tab behind lists all).
+const REVIEW_PATHS: usize = 8;
+
+/// How the review's queue meets the list's failing count, in words: the two numbers a
+/// reviewer sees must add up.
+fn tally_words(tally: &crate::tui::app::ReviewTally, mode: crate::a2a::Mode) -> String {
+    let listed = tally.failing + tally.not_golden + tally.rejected_before;
+    let mut text = format!(
+        "in review: {} of the list's {listed} failing ({mode})",
+        tally.failing
+    );
+    if tally.other > 0 {
+        text.push_str(&format!(
+            " + {} with no golden or drift in the other mode",
+            tally.other
+        ));
+    }
+    if tally.rejected_before > 0 {
+        text.push_str(&format!(
+            "; {} rejected earlier this session",
+            tally.rejected_before
+        ));
+    }
+    if tally.not_golden > 0 {
+        text.push_str(&format!(
+            "; {} fail for reasons a golden does not settle (Findings tab)",
+            tally.not_golden
+        ));
+    }
+    text
+}
+
 /// The golden review: what differs for the packet under review, and the decision keys. Drawn
 /// over the lower part of the screen so the Digests tab above stays in view.
 pub fn review(app: &App, review: &ReviewState, frame: &mut Frame, screen: Rect, theme: &Theme) {
@@ -276,26 +308,41 @@ pub fn review(app: &App, review: &ReviewState, frame: &mut Frame, screen: Rect, 
         ))),
         None => lines.push(Line::from("nothing left to review")),
     }
+    lines.push(Line::from(Span::styled(
+        tally_words(&review.tally, app.mode),
+        theme.dim(),
+    )));
     if let Some(check) = app.selected_check() {
-        for finding in check.findings.iter().filter(|finding| {
-            matches!(
-                finding.kind,
-                FindingKind::GoldenMismatch | FindingKind::NoGolden
-            )
-        }) {
+        for finding in check
+            .findings
+            .iter()
+            .filter(|finding| crate::tui::review::reviewed(finding.kind))
+        {
             let style = if finding.kind == FindingKind::NoGolden {
                 theme.dim()
             } else {
                 theme.bad()
             };
+            let what = if finding.kind == FindingKind::PairedMismatch {
+                "paired payload "
+            } else {
+                ""
+            };
             lines.push(Line::from(Span::styled(
-                format!("  {}", safe(&finding.message)),
+                format!("  {what}{}", safe(&finding.message)),
                 style,
             )));
+            // What changed in the event, path by path (before -> after).
             if let Some(diff) = &finding.diff {
-                for change in diff.changes.iter().take(4) {
+                for change in diff.changes.iter().take(REVIEW_PATHS) {
                     lines.push(Line::from(Span::styled(
                         format!("    {}", change.describe()),
+                        theme.dim(),
+                    )));
+                }
+                if diff.total_changes > REVIEW_PATHS {
+                    lines.push(Line::from(Span::styled(
+                        format!("    ... and {} more", diff.total_changes - REVIEW_PATHS),
                         theme.dim(),
                     )));
                 }
@@ -304,6 +351,16 @@ pub fn review(app: &App, review: &ReviewState, frame: &mut Frame, screen: Rect, 
     }
     if let (Some(check), Some(selected)) = (app.selected_check(), app.detail_read()) {
         lines.extend(super::golden::accept_lines(check, &selected.golden, theme));
+        if check
+            .findings
+            .iter()
+            .any(|finding| finding.kind == FindingKind::PairedMismatch)
+        {
+            lines.push(Line::from(Span::styled(
+                "  accepting never writes a paired payload file: the command above does, after review",
+                theme.warn(),
+            )));
+        }
     }
     if review.rejected > 0 {
         lines.push(Line::from(Span::styled(
@@ -364,6 +421,8 @@ pub fn review(app: &App, review: &ReviewState, frame: &mut Frame, screen: Rect, 
             height: 1,
             ..body
         };
+        // The cut line's own text would otherwise show after the marker's end.
+        frame.render_widget(ratatui::widgets::Clear, marker);
         frame.render_widget(
             Paragraph::new(Line::from(Span::styled(
                 "… (more: see the Digests tab behind this panel)",
