@@ -37,6 +37,7 @@ fn tally(app: &App, queue: &[crate::corpus::Source]) -> ReviewTally {
     let queued: std::collections::HashSet<&crate::corpus::Source> = queue.iter().collect();
     let mut tally = ReviewTally::default();
     for check in app
+        .list
         .listed
         .iter()
         .filter_map(|index| app.packets.get(*index))

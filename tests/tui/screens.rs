@@ -497,25 +497,25 @@ fn golden_review_shows_what_changed_and_counts_what_the_list_counts() {
         "\"priority\": \"urgent\"",
         "\"priority\": \"low\"",
     );
-    let mut app = App::new(
+    let mut app = Headless::new(
         vec![relative.clone()],
         crate::common::fixture_options(),
         false,
     );
     app.size = (120, 40);
-    app.load_blocking();
-    let list = screen_text(draw(&app, 120, 40).backend().buffer());
+    app.load();
+    let list = screen_text(draw(&mut app, 120, 40).backend().buffer());
     assert!(list.contains(" 3 · 2 failing"), "{list}");
     keys(&mut app, "a");
     let Some(Overlay::Review(review)) = &app.overlay else {
         panic!("no review panel")
     };
     assert_eq!(review.queue.len(), 2);
-    let shown = |app: &App| {
+    let shown = |app: &mut Headless| {
         crate::common::screen::screen_text_trimmed(draw(app, 120, 40).backend().buffer())
             .replace(&root, "target/review-XXXXXX")
     };
-    let first = shown(&app);
+    let first = shown(&mut app);
     assert!(first.contains("golden review 1 of 2"), "{first}");
     assert!(
         first.contains("in review: 2 of the list's 2 failing (strict)"),
@@ -523,7 +523,7 @@ fn golden_review_shows_what_changed_and_counts_what_the_list_counts() {
     );
     insta::assert_snapshot!("golden_review_drift", first);
     keys(&mut app, "s");
-    let second = shown(&app);
+    let second = shown(&mut app);
     assert!(second.contains("golden review 2 of 2"), "{second}");
     insta::assert_snapshot!("golden_review_paired_payload", second);
 }
