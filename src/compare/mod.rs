@@ -1,6 +1,6 @@
 //! Comparing two runs at the handoff seam: each side a bundle, a directory, an NDJSON stream
 //! or one file, read through the corpus pipeline (`check`'s reading, its one classifier and
-//! its packet summaries); packets paired (see [`align`]); each pair `unchanged`, `changed`,
+//! its packet summaries); packets paired (see `align`); each pair `unchanged`, `changed`,
 //! `added` or `removed`. A pair's detail ([`Comparison::change`]) is derived again from the
 //! packets' bytes: the named handoff state on each side, each flag that changed with the rule
 //! row that decided it, and the other paths that changed. A side keeps a record of a few

@@ -35,7 +35,7 @@ pub struct BundleFacts {
 /// Facts that differ from run to run by construction, reported once.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct RunSummary {
-    /// Distinct run ids, at most [`MAX_RUN_IDS`] of them.
+    /// Distinct run ids, at most `MAX_RUN_IDS` of them.
     pub run_ids: BTreeSet<String>,
     pub more_run_ids: usize,
     pub first_time: Option<String>,

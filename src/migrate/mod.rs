@@ -7,7 +7,7 @@
 //! list in docs/migrate.md.
 //!
 //! # Detecting
-//! [`detect`] names the version (v0.3, v1.0, v1.0 release candidate, or indeterminate), the
+//! [`detect()`] names the version (v0.3, v1.0, v1.0 release candidate, or indeterminate), the
 //! dialect (v0.3 JSON-RPC or HTTP+JSON, v1.0 ProtoJSON) and the object type, with reasons
 //! that each name a JSON path. It accepts v0.3 examples that omit `kind`, `role` or
 //! `messageId`, and it does not claim the A2A adapter's raw packets, canonical payloads or

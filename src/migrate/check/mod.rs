@@ -1,6 +1,6 @@
 //! Checking a migration's result against the target version: required fields, enum values,
 //! oneof members, formats, and fields of the other version left behind. Each check is a row
-//! of a static [`RuleTable`]; failures are [`Finding`]s with JSON paths.
+//! of a static [`RuleTable`](crate::rules::RuleTable); failures are [`Finding`]s with JSON paths.
 
 mod v03;
 mod v10;
