@@ -267,31 +267,16 @@ fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::a2a::{ConvertOptions, ErrorKind};
-    use crate::golden::{render_manifest, write_manifest, ModeGolden};
-
-    fn entry(rule: &str) -> GoldenEntry {
-        GoldenEntry {
-            duplicate_keys: vec!["$.a".to_owned()],
-            modes: [
-                Some(ModeGolden {
-                    error: Some(ErrorKind::Measurement),
-                    rule: Some(rule.to_owned()),
-                    ..ModeGolden::default()
-                }),
-                None,
-            ],
-            object: None,
-            content: Default::default(),
-        }
-    }
+    use crate::a2a::ConvertOptions;
+    use crate::golden::{render_manifest, write_manifest};
 
     fn manifest(keys: &[&str]) -> GoldenManifest {
         let mut manifest = GoldenManifest::new(&ConvertOptions::default());
         for key in keys {
-            manifest
-                .packets
-                .insert(PacketKey::parse(key), entry(&format!("R-{key}")));
+            manifest.packets.insert(
+                PacketKey::parse(key),
+                GoldenEntry::sample_rejected(&format!("R-{key}")),
+            );
         }
         manifest
     }

@@ -389,24 +389,6 @@ impl Iterator for DirEntries<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::a2a::ErrorKind;
-    use crate::golden::ModeGolden;
-
-    fn entry(rule: &str) -> GoldenEntry {
-        GoldenEntry {
-            duplicate_keys: vec!["$.a".to_owned()],
-            modes: [
-                Some(ModeGolden {
-                    error: Some(ErrorKind::Measurement),
-                    rule: Some(rule.to_owned()),
-                    ..ModeGolden::default()
-                }),
-                None,
-            ],
-            object: None,
-            content: Default::default(),
-        }
-    }
 
     fn read_all(sorted: &SortedEntries, dirs: &[&str]) -> Vec<(String, String, String)> {
         let mut cursor = sorted.cursor().unwrap();
@@ -436,7 +418,7 @@ mod tests {
                         file: "s.ndjson".to_owned(),
                         line: Some(line),
                     },
-                    entry(&format!("R{line}")),
+                    GoldenEntry::sample_rejected(&format!("R{line}")),
                 )
                 .unwrap();
             expected.push((
@@ -474,18 +456,28 @@ mod tests {
         let mut spool = EntrySpool::new();
         let key = PacketKey::file("p.json");
         spool
-            .push(PathBuf::from("d"), key.clone(), entry("FIRST"))
+            .push(
+                PathBuf::from("d"),
+                key.clone(),
+                GoldenEntry::sample_rejected("FIRST"),
+            )
             .unwrap();
         for index in 0..CHUNK {
             spool
                 .push(
                     PathBuf::from("d"),
                     PacketKey::file(format!("q{index}.json")),
-                    entry("Q"),
+                    GoldenEntry::sample_rejected("Q"),
                 )
                 .unwrap();
         }
-        spool.push(PathBuf::from("d"), key, entry("LATER")).unwrap();
+        spool
+            .push(
+                PathBuf::from("d"),
+                key,
+                GoldenEntry::sample_rejected("LATER"),
+            )
+            .unwrap();
         let sorted = spool.finish().unwrap();
         let all = read_all(&sorted, &["d"]);
         assert_eq!(all.len(), CHUNK + 1);

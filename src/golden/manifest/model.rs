@@ -124,3 +124,24 @@ impl GoldenManifest {
         self.packets.get(key)
     }
 }
+
+#[cfg(test)]
+impl GoldenEntry {
+    /// A small entry for tests of the manifest's readers: a strict-mode rejection under `rule`
+    /// with one repeated key (index and spool tests share it).
+    pub(crate) fn sample_rejected(rule: &str) -> Self {
+        GoldenEntry {
+            duplicate_keys: vec!["$.a".to_owned()],
+            modes: [
+                Some(ModeGolden {
+                    error: Some(crate::a2a::ErrorKind::Measurement),
+                    rule: Some(rule.to_owned()),
+                    ..ModeGolden::default()
+                }),
+                None,
+            ],
+            object: None,
+            content: Default::default(),
+        }
+    }
+}
