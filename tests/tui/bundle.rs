@@ -1,10 +1,9 @@
 //! The Bundle view and a bundle's group, drawn with ratatui's TestBackend on upstream-written
 //! bundles (tests/data/bundles): a valid one and one with an edited line.
 
-use crate::common::screen::screen_text as text;
+use crate::common::screen::{headless_on, press, screen_text as text};
 use handoff_inspector::tui::app::{ListRow, Tab};
 use handoff_inspector::tui::drive::Headless;
-use handoff_inspector::tui::update::Action;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -14,22 +13,6 @@ use std::path::PathBuf;
 
 const VALID: &str = "tests/data/bundles/valid-02-two-events.tar.gz";
 const EDITED: &str = "tests/data/bundles/bad-events-edited-no-rehash.tar.gz";
-
-fn app_on(path: &str) -> Headless {
-    let mut app = Headless::new(
-        vec![PathBuf::from(path)],
-        crate::common::fixture_options(),
-        true,
-    );
-    app.size = (120, 40);
-    app.load();
-    app
-}
-
-fn press(app: &mut Headless, code: KeyCode) {
-    app.update(Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-    app.sync_list_geometry();
-}
 
 fn draw(app: &mut Headless, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
@@ -64,7 +47,7 @@ fn select_bundle(app: &mut Headless) {
 #[test]
 fn a_bundle_is_one_group_with_its_verdict() {
     for (path, verdict) in [(VALID, "✓ verified"), (EDITED, "✗ IntegrityEventHash")] {
-        let mut app = app_on(path);
+        let mut app = headless_on(path, true);
         let groups: Vec<&ListRow> = app
             .list
             .rows
@@ -86,7 +69,7 @@ fn a_bundle_is_one_group_with_its_verdict() {
 
 #[test]
 fn bundle_view_of_a_valid_bundle() {
-    let mut app = app_on(VALID);
+    let mut app = headless_on(VALID, true);
     select_bundle(&mut app);
     let screen = draw(&mut app, 160, 110);
     let shown = text(&screen);
@@ -101,7 +84,7 @@ fn bundle_view_of_a_valid_bundle() {
 
 #[test]
 fn bundle_view_of_a_failed_bundle_names_the_check_and_the_values() {
-    let mut app = app_on(EDITED);
+    let mut app = headless_on(EDITED, true);
     select_bundle(&mut app);
     let screen = draw(&mut app, 160, 110);
     let shown = text(&screen);
@@ -114,7 +97,7 @@ fn bundle_view_of_a_failed_bundle_names_the_check_and_the_values() {
 
 #[test]
 fn every_screen_of_an_unverified_bundles_event_says_so_in_red() {
-    let mut app = app_on(EDITED);
+    let mut app = headless_on(EDITED, true);
     select_bundle(&mut app);
     press(&mut app, KeyCode::Char('j'));
     let source = app.selected_summary().unwrap().source.clone();
@@ -157,7 +140,7 @@ fn every_screen_of_an_unverified_bundles_event_says_so_in_red() {
 #[test]
 fn the_word_verified_is_only_a_bundles_verdict() {
     // A directory of handoff fixtures: no bundle, so the word never appears.
-    let mut app = app_on("fixtures/a2a");
+    let mut app = headless_on("fixtures/a2a", true);
     let shown = text(&draw(&mut app, 120, 40));
     assert!(!shown.to_lowercase().contains("verified"), "{shown}");
 }

@@ -1,7 +1,7 @@
 //! Screens of the interactive inspector, drawn with ratatui's TestBackend on the bundled
 //! fixtures, and key handling on the state alone.
 
-use crate::common::screen::screen_text;
+use crate::common::screen::{headless_on, press, screen_text};
 use handoff_inspector::a2a::Mode;
 use handoff_inspector::tui::app::{Focus, Overlay, Tab};
 use handoff_inspector::tui::drive::Headless;
@@ -12,22 +12,6 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::{Color, Modifier};
 use ratatui::Terminal;
 use std::path::PathBuf;
-
-fn app_on(path: &str, color: bool) -> Headless {
-    let mut app = Headless::new(
-        vec![PathBuf::from(path)],
-        crate::common::fixture_options(),
-        color,
-    );
-    app.size = (120, 40);
-    app.load();
-    app
-}
-
-fn press(app: &mut Headless, code: KeyCode) {
-    app.update(Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-    app.sync_list_geometry();
-}
 
 fn keys(app: &mut Headless, text: &str) {
     for c in text.chars() {
@@ -65,7 +49,7 @@ fn find(buffer: &Buffer, needle: &str) -> Option<(u16, u16)> {
 
 #[test]
 fn every_tab_of_the_typed_positive_packet() {
-    let mut app = app_on("fixtures/a2a", true);
+    let mut app = headless_on("fixtures/a2a", true);
     select(&mut app, "happy_task_requested.json");
     for (index, tab) in Tab::ALL.iter().enumerate() {
         press(&mut app, KeyCode::Char(char::from(b'1' + index as u8)));
@@ -80,7 +64,7 @@ fn every_tab_of_the_typed_positive_packet() {
 
 #[test]
 fn conversion_shows_both_modes_when_they_differ() {
-    let mut app = app_on("fixtures/a2a", true);
+    let mut app = headless_on("fixtures/a2a", true);
     select(&mut app, "negative_missing_task_id.json");
     keys(&mut app, "2");
     let terminal = draw(&mut app, 120, 40);
@@ -141,7 +125,7 @@ fn digests_diff_against_a_drifted_expected_payload() {
 
 #[test]
 fn help_overlay_is_generated_from_the_keymap() {
-    let mut app = app_on("fixtures/a2a", true);
+    let mut app = headless_on("fixtures/a2a", true);
     keys(&mut app, "?");
     assert!(matches!(app.overlay, Some(Overlay::Help { scroll: 0 })));
     let terminal = draw(&mut app, 140, 40);
@@ -159,7 +143,7 @@ fn help_overlay_is_generated_from_the_keymap() {
 
 #[test]
 fn what_if_panel_follows_the_toggles() {
-    let mut app = app_on("fixtures/a2a", true);
+    let mut app = headless_on("fixtures/a2a", true);
     select(&mut app, "happy_task_requested.json");
     keys(&mut app, "w");
     let terminal = draw(&mut app, 120, 40);
@@ -176,7 +160,7 @@ fn what_if_panel_follows_the_toggles() {
 
 #[test]
 fn rules_matrix_cell_filters_the_list() {
-    let mut app = app_on("fixtures/a2a", true);
+    let mut app = headless_on("fixtures/a2a", true);
     keys(&mut app, "6");
     let terminal = draw(&mut app, 120, 40);
     insta::assert_snapshot!("rules_matrix", terminal.backend());
@@ -212,7 +196,7 @@ fn rules_matrix_cell_filters_the_list() {
 
 #[test]
 fn colour_carries_meaning_and_no_color_drops_it() {
-    let mut app = app_on("fixtures/a2a", true);
+    let mut app = headless_on("fixtures/a2a", true);
     select(&mut app, "happy_task_requested.json");
     keys(&mut app, "3");
     let terminal = draw(&mut app, 120, 40);
@@ -229,7 +213,7 @@ fn colour_carries_meaning_and_no_color_drops_it() {
     assert!(buffer[(3, y)].modifier.contains(Modifier::REVERSED));
     assert!(!buffer[(3, y + 1)].modifier.contains(Modifier::REVERSED));
 
-    let mut plain = app_on("fixtures/a2a", false);
+    let mut plain = headless_on("fixtures/a2a", false);
     select(&mut plain, "happy_task_requested.json");
     keys(&mut plain, "3");
     let terminal = draw(&mut plain, 120, 40);
@@ -273,7 +257,7 @@ fn text_colours_are_readable_on_light_and_dark_themes() {
         ("fixtures/migrate", "task.v03.jsonrpc.json"),
         ("fixtures/profiles", "uaix"),
     ] {
-        let mut app = app_on(corpus, true);
+        let mut app = headless_on(corpus, true);
         select(&mut app, packet);
         for (index, tab) in Tab::ALL.iter().enumerate() {
             press(&mut app, KeyCode::Char(char::from(b'1' + index as u8)));
@@ -289,7 +273,7 @@ fn text_colours_are_readable_on_light_and_dark_themes() {
 
 #[test]
 fn hostile_strings_are_escaped_on_every_tab() {
-    let mut app = app_on("fixtures/a2a", true);
+    let mut app = headless_on("fixtures/a2a", true);
     select(&mut app, "hostile_control_characters.json");
     for tab in 1..=6 {
         keys(&mut app, &tab.to_string());
@@ -309,7 +293,7 @@ fn hostile_strings_are_escaped_on_every_tab() {
 
 #[test]
 fn small_terminals_get_a_message() {
-    let mut app = app_on("fixtures/a2a", true);
+    let mut app = headless_on("fixtures/a2a", true);
     let terminal = draw(&mut app, 70, 20);
     let text = screen_text(terminal.backend().buffer());
     assert!(
@@ -320,7 +304,7 @@ fn small_terminals_get_a_message() {
 
 #[test]
 fn navigation_skips_group_headers_and_keeps_bounds() {
-    let mut app = app_on("fixtures", true);
+    let mut app = headless_on("fixtures", true);
     let first = app.selected_packet();
     press(&mut app, KeyCode::Char('k'));
     assert_eq!(app.selected_packet(), first, "k at the top stays");
@@ -353,7 +337,7 @@ fn navigation_skips_group_headers_and_keeps_bounds() {
     assert_eq!(app.mode, Mode::Lenient);
     keys(&mut app, "q");
     assert!(app.should_quit);
-    let mut other = app_on("fixtures/a2a", true);
+    let mut other = headless_on("fixtures/a2a", true);
     other.update(Action::Key(KeyEvent::new(
         KeyCode::Char('c'),
         KeyModifiers::CONTROL,
@@ -363,7 +347,7 @@ fn navigation_skips_group_headers_and_keeps_bounds() {
 
 #[test]
 fn search_finds_text_inside_packets_and_wraps() {
-    let mut app = app_on("fixtures/a2a", true);
+    let mut app = headless_on("fixtures/a2a", true);
     keys(&mut app, "/agent://worker");
     press(&mut app, KeyCode::Enter);
     let first = app.selected_packet();
@@ -392,7 +376,7 @@ fn search_finds_text_inside_packets_and_wraps() {
 #[test]
 fn filter_menu_by_status() {
     // fixtures/migrate/not-a2a holds two JSON-RPC messages of another protocol: not checked.
-    let mut app = app_on("fixtures/migrate", true);
+    let mut app = headless_on("fixtures/migrate", true);
     let total = app.packet_count();
     keys(&mut app, "f");
     // The menu lists "clear", then the statuses in the library's order.
@@ -421,7 +405,7 @@ fn filter_menu_by_status() {
 
 #[test]
 fn migrate_tab_steps_and_switches_steps_off() {
-    let mut app = app_on("fixtures/migrate", true);
+    let mut app = headless_on("fixtures/migrate", true);
     select(&mut app, "migrate/task.v03.jsonrpc.json");
     keys(&mut app, "7");
     assert_eq!(app.tab, Tab::Migrate);
@@ -624,7 +608,7 @@ fn golden_review_accepts_with_confirmation_and_skips() {
 #[test]
 fn mouse_click_selects_and_wheel_scrolls() {
     use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
-    let mut app = app_on("fixtures/a2a", true);
+    let mut app = headless_on("fixtures/a2a", true);
     app.sync_list_geometry();
     let mouse = |kind, column, row| {
         Action::Mouse(MouseEvent {
@@ -672,7 +656,7 @@ fn lines_kept_between_frames_draw_as_lines_built_afresh() {
     // that changes what they show must give the frame a freshly built view would.
     for corpus in ["fixtures/migrate", "fixtures/a2a"] {
         for color in [true, false] {
-            let mut app = app_on(corpus, color);
+            let mut app = headless_on(corpus, color);
             let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
             let sequence = "7ljj njp kk2m3 7l pjjdm2h2ljjGgj7jjnjh";
             let mut compared = 0;
@@ -706,7 +690,7 @@ fn lines_kept_between_frames_draw_as_lines_built_afresh() {
 /// acknowledged; without the golden, the same key is a warning of a failing packet.
 #[test]
 fn findings_tab_never_lists_a_warning_under_conforms() {
-    let mut app = app_on("fixtures/a2a", false);
+    let mut app = headless_on("fixtures/a2a", false);
     select(&mut app, "duplicate_task_kind.json");
     press(&mut app, KeyCode::Char('5'));
     let screen = screen_text(draw(&mut app, 200, 50).backend().buffer());
@@ -727,7 +711,7 @@ fn findings_tab_never_lists_a_warning_under_conforms() {
         dir.path().join("duplicate_task_kind.json"),
     )
     .unwrap();
-    let mut app = app_on(dir.path().to_str().unwrap(), false);
+    let mut app = headless_on(dir.path().to_str().unwrap(), false);
     select(&mut app, "duplicate_task_kind.json");
     press(&mut app, KeyCode::Char('5'));
     let screen = screen_text(draw(&mut app, 200, 50).backend().buffer());
