@@ -40,6 +40,9 @@ impl RuleTable {
     }
 }
 
+/// The longest value an evidence line shows (`shown_json`'s cut).
+pub const EVIDENCE_VALUE_CHARS: usize = 80;
+
 /// What a piece of input showed: the JSON path looked at and the value seen there
 /// (`None` when the path was absent).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -57,13 +60,11 @@ impl Evidence {
     /// `$.task.kind = "analysis"`, or `$.task.kind absent`; terminal-safe.
     pub fn describe(&self) -> String {
         match &self.seen {
-            Some(value) => {
-                let mut shown = serde_json::to_string(value).unwrap_or_default();
-                if shown.chars().count() > 80 {
-                    shown = shown.chars().take(77).collect::<String>() + "...";
-                }
-                format!("{} = {}", self.path, crate::json::safe_text(&shown))
-            }
+            Some(value) => format!(
+                "{} = {}",
+                self.path,
+                crate::json::shown_json(value, EVIDENCE_VALUE_CHARS)
+            ),
             None => format!("{} absent", self.path),
         }
     }

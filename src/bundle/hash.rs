@@ -12,12 +12,9 @@ pub fn sha256_text(bytes: &[u8]) -> String {
 }
 
 pub fn hex_digest(digest: &[u8]) -> String {
-    let mut out = String::with_capacity(7 + 64);
+    let mut out = String::with_capacity(7 + 2 * digest.len());
     out.push_str("sha256:");
-    for byte in digest {
-        out.push(char::from(b"0123456789abcdef"[usize::from(byte >> 4)]));
-        out.push(char::from(b"0123456789abcdef"[usize::from(byte & 15)]));
-    }
+    crate::json::push_hex(digest, &mut out);
     out
 }
 

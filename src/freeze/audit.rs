@@ -511,9 +511,7 @@ fn lossiness_substitutions(lossiness: Option<&Value>) -> Option<Vec<Substitution
 
 fn shown(value: Option<&Value>) -> String {
     match value {
-        Some(value) => {
-            crate::json::safe_text(&serde_json::to_string(value).unwrap_or_default()).into_owned()
-        }
+        Some(value) => crate::json::shown_json(value, crate::rules::EVIDENCE_VALUE_CHARS),
         None => "absent".to_owned(),
     }
 }

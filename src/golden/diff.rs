@@ -1,12 +1,15 @@
 //! A readable difference between an expected and an actual JSON value: the JSON paths that
 //! changed (with both values), and a line diff of their canonical, indented forms.
 
-use crate::json::{canonical_pretty, safe_text, JsonPath};
+use crate::json::{canonical_pretty, safe_text, shown_json, JsonPath};
 use serde::Serialize;
 use serde_json::Value;
 
 /// At most this many changed paths are listed; the line diff still shows everything.
 pub const MAX_LISTED_CHANGES: usize = 50;
+
+/// The longest value a changed path's line shows (`shown_json`'s cut).
+const CHANGE_VALUE_CHARS: usize = 60;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -33,16 +36,10 @@ impl PathChange {
     /// `~ $.task.kind: "delegation" -> "analysis"`; terminal-safe.
     pub fn describe(&self) -> String {
         let shown = |value: &Option<Value>| {
-            let text = value
+            value
                 .as_ref()
-                .map(|value| serde_json::to_string(value).unwrap_or_default())
-                .unwrap_or_default();
-            let text = if text.chars().count() > 60 {
-                text.chars().take(57).collect::<String>() + "..."
-            } else {
-                text
-            };
-            safe_text(&text).into_owned()
+                .map(|value| shown_json(value, CHANGE_VALUE_CHARS))
+                .unwrap_or_default()
         };
         match self.change {
             ChangeKind::Added => format!("+ {}: {}", self.path, shown(&self.actual)),

@@ -24,13 +24,7 @@ impl Digest {
     /// three digests a packet, and an allocation (or a char-at-a-time push, or a lossy UTF-8
     /// pass) per digest showed up in its profile.
     pub fn hex_str<'b>(&self, buffer: &'b mut [u8; 64]) -> &'b str {
-        const DIGITS: &[u8; 16] = b"0123456789abcdef";
-        for (index, byte) in self.0.iter().enumerate() {
-            buffer[2 * index] = DIGITS[usize::from(byte >> 4)];
-            buffer[2 * index + 1] = DIGITS[usize::from(byte & 0x0f)];
-        }
-        // Only ASCII hex digits were written: the check cannot fail.
-        std::str::from_utf8(buffer).unwrap_or_default()
+        super::hex_into(&self.0, buffer)
     }
 
     /// Parses 64 hex digits (either case).

@@ -1,13 +1,16 @@
 //! JSON plumbing shared by every layer: canonical bytes and digests, RFC 8785 (JCS) text,
-//! JSON paths, the duplicate-key scan, and safe display of untrusted strings.
+//! JSON paths, the duplicate-key scan, lowercase hex, and safe display of untrusted strings
+//! (`safe_text`, and `shown_json`: a value in one line, cut the one way).
 
 mod canonical;
 mod duplicates;
+mod hex;
 mod jcs;
 mod line_diff;
 mod path;
 mod safe_json;
 mod safe_text;
+mod shown;
 mod type_name;
 mod write;
 
@@ -15,10 +18,12 @@ pub use canonical::{canonical_bytes, canonical_pretty, digest_bytes, digest_valu
 pub use duplicates::{
     count_duplicate_keys, for_each_duplicate_key, scan_duplicate_keys, DuplicateKey,
 };
+pub use hex::{hex_into, push_hex};
 pub use jcs::{jcs_bytes, number_text as jcs_number_text, write_jcs, write_jcs_string};
 pub use line_diff::{bounded_line_diff, LINE_DIFF_TIMEOUT};
 pub use path::{JsonPath, Segment};
 pub use safe_json::{escape_unsafe_in_json, safe_json_bytes, to_safe_json, to_safe_json_pretty};
 pub use safe_text::{is_unsafe_char, safe_text};
+pub use shown::{char_prefix, shown_json, shown_text, CUT_MARK};
 pub use type_name::{type_name, type_with_article};
 pub use write::write_json_string;

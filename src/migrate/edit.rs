@@ -3,16 +3,16 @@
 
 use super::model::ObjectKind;
 use super::step::{each, StepCtx};
-use crate::json::{safe_text, JsonPath};
+use crate::json::JsonPath;
 use serde_json::{Map, Value};
 
-/// A value as compact JSON, shortened and terminal-safe, for warnings.
-pub fn shown(value: &Value) -> String {
-    let mut text = serde_json::to_string(value).unwrap_or_default();
-    if text.chars().count() > 60 {
-        text = text.chars().take(57).collect::<String>() + "...";
-    }
-    safe_text(&text).into_owned()
+/// The longest value a migration warning shows.
+pub const WARNING_VALUE_CHARS: usize = 60;
+
+/// A value as compact JSON, shortened and terminal-safe, for warnings (`json::shown_json` at
+/// migration's width).
+pub fn shown<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    crate::json::shown_json(value, WARNING_VALUE_CHARS)
 }
 
 /// Moves `from` to `to` inside one object. When `to` is already there (a mixed input), the

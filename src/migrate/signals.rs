@@ -1,8 +1,9 @@
 //! Version signals: the fields and values that differ between v0.3 (JSON-RPC or REST
 //! dialect) and v1.0, found object by object (spec section 2).
 
+use super::edit::shown;
 use super::model::{method_row, ObjectKind, OAUTH_FLOWS, REST_CANCELLED, ROLES, TASK_STATES};
-use crate::json::{safe_text, JsonPath};
+use crate::json::JsonPath;
 use serde_json::{Map, Value};
 
 /// Which version (and dialect) a signal points to.
@@ -67,10 +68,6 @@ impl Sink<'_> {
             self.push(class, key, what);
         }
     }
-}
-
-fn shown(text: &str) -> String {
-    safe_text(&serde_json::to_string(text).unwrap_or_default()).into_owned()
 }
 
 /// The signals one object carries (not those of its children).

@@ -276,14 +276,15 @@ fn compact_len_exceeds(value: &Value, limit: usize) -> bool {
     budget < 0
 }
 
-/// `text` shortened to a length a message can show.
+/// `text` shortened to a length a message can show: its first characters, then the cut mark
+/// and the whole length (`…(1234 chars)`); the message is made terminal-safe where shown.
 pub(crate) fn clip(text: &str) -> String {
     let count = text.chars().count();
     if count <= SHOWN_CHARS {
         text.to_owned()
     } else {
-        let head: String = text.chars().take(SHOWN_CHARS).collect();
-        format!("{head}...({count} chars)")
+        let head = crate::json::char_prefix(text, SHOWN_CHARS);
+        format!("{head}{}({count} chars)", crate::json::CUT_MARK)
     }
 }
 

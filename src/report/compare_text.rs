@@ -18,14 +18,7 @@ pub fn shown_value(value: Option<&Value>) -> String {
     let Some(value) = value else {
         return "(absent)".to_owned();
     };
-    let text = serde_json::to_string(value).unwrap_or_default();
-    let safe = safe_text(&text);
-    if safe.chars().count() <= VALUE_CHARS {
-        return safe.into_owned();
-    }
-    let mut short: String = safe.chars().take(VALUE_CHARS - 1).collect();
-    short.push('…');
-    short
+    crate::json::shown_json(value, VALUE_CHARS)
 }
 
 fn shape_name(shape: SideShape) -> &'static str {
