@@ -1,14 +1,15 @@
 //! `handoff-inspector migrate FILE`: A2A v0.3 -> v1.0 (or back with `--to 0.3`), printing the
-//! migrated object, or the step trace with a diff per step.
+//! migrated object, or the step trace with a diff per step. What it prints is written by
+//! `report::migrate_text`.
 
 use super::{CliError, Exit, Output};
 use crate::a2a::ConvertOptions;
 use crate::freeze::relabel_outcome;
-use crate::json::{canonical_pretty, for_each_duplicate_key, safe_text};
+use crate::json::{for_each_duplicate_key, safe_text};
 use crate::migrate::{
-    choices_for, help, Choices, DiffLine, Direction, Hints, Migration, ObjectKind, PathChange,
-    StepRun, Version,
+    choices_for, help, Choices, Direction, Hints, Migration, ObjectKind, Version,
 };
+use crate::report::migrate_text;
 use crate::report::relabel_text::relabel_text;
 use crate::rules::{Finding, Severity};
 use clap::ValueEnum;
@@ -175,42 +176,30 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
     });
     repeated.reverse();
     migration.warnings.splice(0..0, repeated);
-    let failure = fails_v03(&migration);
+    let failure = migrate_text::v03_failure(&migration);
     match (args.steps, args.format) {
         (false, None) => {
-            out.line(&terminal_safe_json(&migration.result));
-            complain(&summary(&name, &migration));
+            out.line(&migrate_text::terminal_safe_json(&migration.result));
+            complain(&migrate_text::summary(&name, &migration));
             for finding in migration.warnings.iter().chain(&migration.findings) {
-                complain(&finding_line(finding));
+                complain(&migrate_text::finding_line(finding));
             }
         }
-        (_, Some(Format::Json)) => out.line(&report_text(&name, &migration)?),
-        _ => print_trace(&name, migration, out),
+        (_, Some(Format::Json)) => {
+            // Cannot fail (a `Vec` takes any write, serde_json writes UTF-8); said, not assumed.
+            let report = migrate_text::report_json(&migration).map_err(|error| CliError::Io {
+                path: name.clone(),
+                error: std::io::Error::other(format!("writing the migration report: {error}")),
+            })?;
+            out.line(&report);
+        }
+        _ => migrate_text::write_trace(&name, migration, &mut |line| out.line(line)),
     }
     if let Some(why) = failure {
         complain(&format!("{name}: error: {why}"));
         return Ok(Exit::Findings);
     }
     Ok(Exit::Ok)
-}
-
-/// `--to 0.3` output the v0.3 check rejects is an error, never exit 0: what it rejects.
-fn fails_v03(migration: &Migration) -> Option<String> {
-    if migration.direction != Direction::Reverse {
-        return None;
-    }
-    let errors: Vec<String> = migration
-        .findings
-        .iter()
-        .filter(|finding| finding.severity == Severity::Error)
-        .map(|finding| format!("{} ({})", finding.path, finding.rule))
-        .collect();
-    (!errors.is_empty()).then(|| {
-        format!(
-            "the v0.3 result fails the v0.3 check at {}",
-            errors.join(", ")
-        )
-    })
 }
 
 /// `--lines`: each line of an NDJSON input migrated on its own, one compact JSON line out
@@ -233,30 +222,10 @@ fn migrate_lines(
             Ok(input) => Migration::run_owned_with(input, hints, direction, choices)
                 .map_err(|why| why.to_string()),
         };
-        let record = match record {
-            Ok(migration) if fails_v03(&migration).is_some() => {
-                failed += 1;
-                serde_json::json!({
-                    "line": number,
-                    "error": fails_v03(&migration),
-                    "result": migration.result,
-                    "findings": migration.findings,
-                })
-            }
-            Ok(migration) => serde_json::json!({
-                "line": number,
-                "detected": migration.detection,
-                "steps": migration.steps.iter().map(|run| run.step.id).collect::<Vec<_>>(),
-                "result": migration.result,
-                "warnings": migration.warnings,
-                "findings": migration.findings,
-            }),
-            Err(why) => {
-                failed += 1;
-                serde_json::json!({"line": number, "error": format!("not an A2A object: {why}")})
-            }
-        };
-        out.line(&crate::json::escape_unsafe_in_json(record.to_string()));
+        let (line, line_failed) =
+            migrate_text::line_record(number, record.as_ref().map_err(String::clone));
+        failed += usize::from(line_failed);
+        out.line(&line);
     }
     Ok(if failed > 0 { Exit::Findings } else { Exit::Ok })
 }
@@ -272,213 +241,4 @@ fn read_input(file: &std::path::Path) -> Result<Vec<u8>, CliError> {
 
 fn complain(text: &str) {
     let _ = writeln!(std::io::stderr(), "{}", safe_text(text));
-}
-
-/// Pretty canonical JSON in which every character unsafe for a terminal is a `\uXXXX` escape.
-/// Outside strings pretty JSON holds only ASCII punctuation, spaces and newlines, and inside
-/// strings serde_json already escapes C0 controls, so any other unsafe character is inside a
-/// string and the escape keeps the JSON equal.
-fn terminal_safe_json(value: &Value) -> String {
-    crate::json::escape_unsafe_in_json(canonical_pretty(value))
-}
-
-/// The `--format json` report, terminal-safe as [`terminal_safe_json`] makes it: written
-/// straight from the migration, not built as a `Value` holding a copy of the result.
-fn report_text(name: &str, migration: &Migration) -> Result<String, CliError> {
-    // Neither can fail (a `Vec` takes any write, serde_json writes UTF-8); said, not assumed.
-    let failed = |error: String| CliError::Io {
-        path: name.to_owned(),
-        error: std::io::Error::other(format!("writing the migration report: {error}")),
-    };
-    let mut text = Vec::new();
-    migration
-        .write_report(&mut text)
-        .map_err(|error| failed(error.to_string()))?;
-    let text = String::from_utf8(text).map_err(|error| failed(error.to_string()))?;
-    Ok(crate::json::escape_unsafe_in_json(text))
-}
-
-fn summary(name: &str, migration: &Migration) -> String {
-    let count = |severity: Severity| migration.warnings_of(severity);
-    format!(
-        "{name}: {} -> {}: {} step(s), {} warning(s), {} error(s) in migration, {} finding(s) in the check",
-        migration.detection.summary(),
-        target_label(migration.direction),
-        migration.steps.len(),
-        count(Severity::Warning),
-        count(Severity::Error),
-        migration.findings.len()
-    )
-}
-
-fn target_label(direction: Direction) -> &'static str {
-    match direction {
-        Direction::Forward => "v1.0",
-        Direction::Reverse => "v0.3",
-    }
-}
-
-fn finding_line(finding: &Finding) -> String {
-    let severity = match finding.severity {
-        Severity::Note => "note",
-        Severity::Warning => "warning",
-        Severity::Error => "error",
-    };
-    format!(
-        "{severity}: [{}] {}: {}",
-        finding.rule,
-        finding.path,
-        safe_text(&finding.message)
-    )
-}
-
-fn path_change(change: &PathChange) -> String {
-    let show = |path: &Option<crate::json::JsonPath>, absent: &str| {
-        path.as_ref()
-            .map_or_else(|| absent.to_owned(), ToString::to_string)
-    };
-    format!(
-        "{} -> {}",
-        show(&change.before, "(new)"),
-        show(&change.after, "(removed)")
-    )
-}
-
-const PATHS_SHOWN: usize = 12;
-
-fn print_step(
-    index: usize,
-    total: usize,
-    run: &StepRun,
-    diff: &mut dyn Iterator<Item = DiffLine>,
-    out: &mut Output,
-) {
-    let step = run.step;
-    out.line(&format!(
-        "step {}/{total}  {}: {}",
-        index + 1,
-        step.id,
-        step.title
-    ));
-    for change in run.changes.iter().take(PATHS_SHOWN) {
-        out.line(&format!("  path     {}", path_change(change)));
-    }
-    if run.changes.len() > PATHS_SHOWN {
-        out.line(&format!(
-            "  path     ... and {} more",
-            run.changes.len() - PATHS_SHOWN
-        ));
-    }
-    out.line(&format!("  why      {}", step.why));
-    let mut flags = Vec::new();
-    if step.lossy {
-        flags.push("LOSSY".to_owned());
-    }
-    if step.advisory {
-        flags.push("advisory".to_owned());
-    }
-    if let Some(choice) = &run.choice {
-        let taken = if choice.default { "default" } else { "chosen" };
-        flags.push(format!(
-            "CHOICE {}={} ({taken}; other: {})",
-            choice.key,
-            safe_text(&choice.value),
-            choice.override_hint
-        ));
-    }
-    if !flags.is_empty() {
-        out.line(&format!("  flags    {}", flags.join(" | ")));
-    }
-    out.line(&format!(
-        "  digest   {} -> {}",
-        run.before_digest().short(12),
-        run.after_digest().short(12)
-    ));
-    for line in diff {
-        out.line(&format!("    {}{}", line.tag.sign(), line.text));
-    }
-    for warning in &run.warnings {
-        out.line(&format!("  {}", finding_line(warning)));
-    }
-    out.line("");
-}
-
-fn print_trace(name: &str, mut migration: Migration, out: &mut Output) {
-    out.line(&format!(
-        "{name}: {} -> {}",
-        migration.detection.summary(),
-        target_label(migration.direction)
-    ));
-    out.line("detected from:");
-    for reason in &migration.detection.reasons {
-        out.line(&format!("  {reason}"));
-    }
-    for conflict in &migration.detection.conflicts {
-        out.line(&format!("  MIXED: {conflict}"));
-    }
-    out.line("");
-    // The result is printed after the steps, from the tree the replay ends with: the replay
-    // makes a tree of its own, and two trees of a big object are what this command's memory
-    // was (then the result's text beside a step's two texts and their diff).
-    migration.drop_result();
-    let total = migration.steps.len();
-    // One replay for all the diffs: the per-step documents are not kept in the migration.
-    let mut index = 0;
-    let result = migration.each_step_diff_then_result(2, |run, diff| {
-        print_step(index, total, run, diff, out);
-        index += 1;
-    });
-    out.line(&format!("result ({}):", target_label(migration.direction)));
-    out.line(&terminal_safe_json(&result));
-    drop(result);
-    out.line("");
-    // Step warnings were printed under their steps; these come from detection and parsing.
-    let input_notes = migration
-        .warnings
-        .iter()
-        .filter(|finding| matches!(finding.rule.as_str(), "detect" | "input"));
-    for warning in input_notes {
-        out.line(&finding_line(warning));
-    }
-    let lossy = migration.steps.iter().filter(|run| run.step.lossy).count();
-    let choices = migration
-        .steps
-        .iter()
-        .filter(|run| run.choice.is_some())
-        .count();
-    out.line(&format!(
-        "{total} step(s) applied, {lossy} lossy, {choices} with a choice; {} warning(s)",
-        migration.warnings.len()
-    ));
-    if migration.findings.is_empty() {
-        out.line(&format!(
-            "check against {}: no findings",
-            target_label(migration.direction)
-        ));
-    } else {
-        out.line(&format!(
-            "check against {}: {} finding(s)",
-            target_label(migration.direction),
-            migration.findings.len()
-        ));
-        for finding in &migration.findings {
-            out.line(&format!("  {}", finding_line(finding)));
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn safe_json_escapes_only_unsafe_characters_and_stays_equal() {
-        let value = json!({"a": "x\u{202e}y\u{e0041}é\n"});
-        let text = terminal_safe_json(&value);
-        assert!(text.contains("\\u202e"));
-        assert!(text.contains("\\udb40\\udc41"));
-        assert!(text.contains('é'));
-        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value);
-    }
 }

@@ -13,6 +13,7 @@ pub mod convert_line;
 pub mod crosswalk_text;
 pub mod explain;
 pub mod junit;
+pub mod migrate_text;
 pub mod object_explain;
 pub mod profile_text;
 pub mod relabel_text;
