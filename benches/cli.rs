@@ -15,12 +15,14 @@
 //! `CLI_BENCH_ROUNDS=N` sets the rounds (median reported; default 5). Without `--bench`
 //! (`cargo test --benches`) it runs once on 2,000 packets to show that it works.
 
-use std::io::{Read, Write};
+#[path = "support/realistic.rs"]
+mod realistic;
+
+use realistic::{blessed_dir, mix_file};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
-
-const MIX: &str = "tests/data/oracle/a2a-mixed-20k.ndjson.gz";
 
 struct Run {
     wall: f64,
@@ -75,69 +77,10 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
-/// The mix as NDJSON, `copies` times over, written once under target/bench-mix.
-fn mix_file(lines: usize, copies: usize) -> PathBuf {
-    let dir = PathBuf::from("target/bench-mix");
-    std::fs::create_dir_all(&dir).expect("target/bench-mix");
-    let path = dir.join(format!("mix-{lines}x{copies}.ndjson"));
-    if path.exists() {
-        return path;
-    }
-    let mut text = Vec::new();
-    flate2::read::GzDecoder::new(std::fs::File::open(MIX).expect(MIX))
-        .read_to_end(&mut text)
-        .expect("the mix decompresses");
-    let head: Vec<&[u8]> = text.split(|&byte| byte == b'\n').take(lines).collect();
-    let temporary = path.with_extension("tmp");
-    let mut out = std::io::BufWriter::new(std::fs::File::create(&temporary).expect("create"));
-    for _ in 0..copies {
-        for line in &head {
-            out.write_all(line)
-                .and_then(|_| out.write_all(b"\n"))
-                .expect("write");
-        }
-    }
-    out.flush().expect("flush");
-    drop(out);
-    std::fs::rename(&temporary, &path).expect("rename");
-    path
-}
-
 fn stats_field(stats: &str, after: &str, until: char) -> Option<f64> {
     let start = stats.find(after)? + after.len();
     let rest = &stats[start..];
     rest[..rest.find(until)?].trim().parse().ok()
-}
-
-/// The mix `copies` times over in a directory of its own with the goldens.json `bless`
-/// wrote for it (made once under target/bench-mix).
-fn blessed_dir(binary: &Path, lines: usize, copies: usize) -> PathBuf {
-    let dir = PathBuf::from(format!("target/bench-mix/blessed-{lines}x{copies}"));
-    if dir.join("goldens.json").exists() {
-        return dir;
-    }
-    std::fs::create_dir_all(&dir).expect("blessed dir");
-    let input = mix_file(lines, copies);
-    let packets = dir.join("mix.ndjson");
-    let _ = std::fs::remove_file(&packets);
-    if std::fs::hard_link(&input, &packets).is_err() {
-        std::fs::copy(&input, &packets).expect("copy the mix");
-    }
-    // This manifest is the bench's own scratch input under target/, never a repository
-    // golden, so it is written even under CI (which otherwise refuses `bless`).
-    let output = Command::new(binary)
-        .args(["bless", &dir.to_string_lossy()])
-        .env_remove("CI")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .output()
-        .expect("the binary runs");
-    assert!(
-        dir.join("goldens.json").exists(),
-        "bless wrote nothing: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    dir
 }
 
 /// `check --stats` on `path` with each binary, `rounds` times: median packets/s, CPU per

@@ -1,0 +1,360 @@
+//! Issue 24's table, row by row: each command run as a user runs it (the release binary as a
+//! child, stdout to /dev/null) on the input the issue names, with its wall time, CPU time and
+//! peak RSS (`wait4`'s `ru_maxrss` of the child), the row's memory bound and whether the run
+//! is within it. Prints figures; asserts only that every child ran to an exit of its own
+//! (no panic, no signal).
+//!
+//! | row | input (built once under target/bench-mix) | bound |
+//! |---|---|---|
+//! | verify | the oracle mix six times over as a bundle (`bundle --mode lenient`: 93,012 events) | 64 MiB |
+//! | inspector-1m | `render --view handoff` on the mix 50 times over (1M lines, 373 MB) | 512 MiB |
+//! | check-200k-goldens | `check` of the mix 10 times over with the goldens.json `bless` wrote | 96 MiB |
+//! | check-1m-goldens | `check` of the mix 50 times over with its goldens.json | 128 MiB |
+//! | inspector-1m-goldens | `render --view handoff` on that 1M-line directory with its manifest | 1 GiB |
+//! | array-CMD | `explain`/`migrate`/`profile`/`ls`/`digest` on `[{"a":1,"a":2},...]`, 1M objects (14 MB) | 64 MiB + 4x the input |
+//!
+//! Run: `cargo bench --bench bounds`. `BASELINE=/path/to/an/older/handoff-inspector` runs
+//! every row with that binary too, interleaved run by run, for before/after figures under the
+//! same load. `UPSTREAM_VERIFY=/path/to/verify-harness` (scripts/upstream-verify) adds
+//! upstream's verifier on the same bundle. `BOUNDS_ROUNDS=N` sets the runs per row and binary
+//! (default 3: wall and CPU are medians, peak RSS the largest); `BOUNDS_ROWS=verify,check`
+//! runs the rows whose id contains one of the words. Without `--bench` (`cargo test
+//! --all-targets`) every row runs once on tiny inputs (2,000 lines, 1,000 objects).
+//!
+//! A child's `ru_maxrss` starts from what its parent held when it was spawned (Linux carries
+//! the parent's high-water mark across `exec`), so this process writes its inputs streaming
+//! and stays small; the floor is printed (the same figure for `--version`).
+
+#[path = "support/realistic.rs"]
+mod realistic;
+
+use realistic::{blessed_dir, mix_file, scratch_dir, write_once};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+const MIB: f64 = 1024.0 * 1024.0;
+
+/// One run of a child.
+struct Measured {
+    wall: f64,
+    cpu: f64,
+    peak_rss_bytes: u64,
+    /// The exit code, or the signal that ended it as a text.
+    ended: Result<i32, String>,
+}
+
+/// Runs `program args...` with stdout to /dev/null and stderr to a file under target/,
+/// waits for it with `wait4` and returns its figures.
+// The child is reaped by `wait4` (for its rusage), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
+fn measure(program: &Path, args: &[String]) -> Measured {
+    let stderr_path = scratch_dir().join("bounds-stderr.txt");
+    let stderr = std::fs::File::create(&stderr_path).expect("stderr file");
+    let started = Instant::now();
+    let child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap_or_else(|error| panic!("{}: {error}", program.display()));
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: rusage is plain integers, for which all zero bytes are a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: wait4 writes only the status and the rusage it is given; the pid is our
+        // child's, which nothing else waits for (`child` is never waited on through std).
+        let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if waited == pid {
+            break;
+        }
+        let error = std::io::Error::last_os_error();
+        assert_eq!(
+            error.kind(),
+            std::io::ErrorKind::Interrupted,
+            "wait4: {error}"
+        );
+    }
+    let wall = started.elapsed().as_secs_f64();
+    let seconds = |time: libc::timeval| time.tv_sec as f64 + time.tv_usec as f64 / 1e6;
+    let ended = if libc::WIFEXITED(status) {
+        Ok(libc::WEXITSTATUS(status))
+    } else {
+        Err(format!("signal {}", libc::WTERMSIG(status)))
+    };
+    if !matches!(ended, Ok(0..=2)) {
+        let text = std::fs::read_to_string(&stderr_path).unwrap_or_default();
+        let tail: String = text.lines().rev().take(5).collect::<Vec<_>>().join(" / ");
+        println!(
+            "    ({} {}: {ended:?}: {tail})",
+            program.display(),
+            args.join(" ")
+        );
+    }
+    Measured {
+        wall,
+        cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime),
+        // Linux gives ru_maxrss in KiB.
+        peak_rss_bytes: usage.ru_maxrss as u64 * 1024,
+        ended,
+    }
+}
+
+/// A row of the table: a command on its input, held to a bound.
+struct Row {
+    id: String,
+    what: String,
+    args: Vec<String>,
+    bound_bytes: f64,
+    /// Programs other than the binaries under test (upstream's verifier), with their args.
+    others: Vec<(String, PathBuf, Vec<String>)>,
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|arg| (*arg).to_owned()).collect()
+}
+
+fn text(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// The mix `copies` times over written as an evidence bundle by `bundle --mode lenient`.
+fn mix_bundle(binary: &Path, lines: usize, copies: usize) -> PathBuf {
+    let path = scratch_dir().join(format!("bundle-{lines}x{copies}-lenient.tar.gz"));
+    if !path.exists() {
+        let input = mix_file(lines, copies);
+        let temporary = path.with_extension("tmp.tar.gz");
+        let output = Command::new(binary)
+            .args([
+                "bundle", "--mode", "lenient", "--run-id", "mix-six", "--out",
+            ])
+            .arg(&temporary)
+            .arg(&input)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .expect("the binary runs");
+        assert!(
+            temporary.exists(),
+            "bundle wrote nothing: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        std::fs::rename(&temporary, &path).expect("rename");
+    }
+    path
+}
+
+/// `[{"a":1,"a":2},...]`, `count` objects with a repeated key.
+fn repeated_key_array(count: usize) -> PathBuf {
+    let path = scratch_dir().join(format!("array-{count}-repeated-key.json"));
+    write_once(&path, |out| {
+        out.write_all(b"[").expect("write");
+        for index in 0..count {
+            let separator: &[u8] = if index == 0 { b"" } else { b"," };
+            out.write_all(separator)
+                .and_then(|_| out.write_all(br#"{"a":1,"a":2}"#))
+                .expect("write");
+        }
+        out.write_all(b"]").expect("write");
+    });
+    path
+}
+
+fn rows(binary: &Path, full: bool) -> Vec<Row> {
+    let lines = if full { 20_000 } else { 2_000 };
+    let scale = |copies: usize| if full { copies } else { 1 };
+    let mut rows = Vec::new();
+
+    let bundle = mix_bundle(binary, lines, scale(6));
+    let mut others = Vec::new();
+    if let Ok(upstream) = std::env::var("UPSTREAM_VERIFY") {
+        others.push((
+            "upstream".to_owned(),
+            PathBuf::from(upstream),
+            vec!["--time".to_owned(), text(&bundle)],
+        ));
+    }
+    rows.push(Row {
+        id: "verify".into(),
+        what: format!(
+            "`verify` of the mix x{} as a lenient bundle ({} lines in)",
+            scale(6),
+            lines * scale(6)
+        ),
+        args: vec!["verify".into(), text(&bundle)],
+        bound_bytes: 64.0 * MIB,
+        others,
+    });
+
+    let stream = mix_file(lines, scale(50));
+    rows.push(Row {
+        id: "inspector-1m".into(),
+        what: format!(
+            "the inspector (`render --view handoff`) loading {} lines of the mix",
+            lines * scale(50)
+        ),
+        args: vec![
+            "render".into(),
+            "--view".into(),
+            "handoff".into(),
+            text(&stream),
+        ],
+        bound_bytes: 512.0 * MIB,
+        others: Vec::new(),
+    });
+
+    for (id, copies, bound) in [
+        ("check-200k-goldens", scale(10), 96.0),
+        ("check-1m-goldens", scale(50), 128.0),
+    ] {
+        let dir = blessed_dir(binary, lines, copies);
+        rows.push(Row {
+            id: id.into(),
+            what: format!(
+                "`check` of {} lines of the mix against the goldens.json `bless` wrote",
+                lines * copies
+            ),
+            args: vec!["check".into(), text(&dir)],
+            bound_bytes: bound * MIB,
+            others: Vec::new(),
+        });
+    }
+    let dir = blessed_dir(binary, lines, scale(50));
+    rows.push(Row {
+        id: "inspector-1m-goldens".into(),
+        what: format!(
+            "the inspector (`render --view handoff`) on {} lines with their goldens.json",
+            lines * scale(50)
+        ),
+        args: vec![
+            "render".into(),
+            "--view".into(),
+            "handoff".into(),
+            text(&dir),
+        ],
+        bound_bytes: 1024.0 * MIB,
+        others: Vec::new(),
+    });
+
+    let count = if full { 1_000_000 } else { 1_000 };
+    let array = repeated_key_array(count);
+    let size = std::fs::metadata(&array).map_or(0, |meta| meta.len());
+    for command in ["explain", "migrate", "profile", "ls", "digest"] {
+        rows.push(Row {
+            id: format!("array-{command}"),
+            what: format!(
+                "`{command}` on [{{\"a\":1,\"a\":2}},...], {count} objects ({:.1} MB)",
+                size as f64 / 1e6
+            ),
+            args: strings(&[command, &text(&array)]),
+            bound_bytes: 64.0 * MIB + 4.0 * size as f64,
+            others: Vec::new(),
+        });
+    }
+    rows
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(|a, b| a.total_cmp(b));
+    values[values.len() / 2]
+}
+
+/// One line of a row's figures for one program, and whether it was within the bound.
+fn report(name: &str, runs: &[Measured], bound: f64) -> (String, bool) {
+    let walls: Vec<f64> = runs.iter().map(|run| run.wall).collect();
+    let (low, high) = (
+        walls.iter().copied().fold(f64::MAX, f64::min),
+        walls.iter().copied().fold(0.0, f64::max),
+    );
+    let peak = runs.iter().map(|run| run.peak_rss_bytes).max().unwrap_or(0) as f64;
+    let within = peak <= bound;
+    let line = format!(
+        "  {name:9} wall {:>7.2} s ({low:.2}-{high:.2})  CPU {:>7.2} s  peak RSS {:>7.1} MiB  {}",
+        median(walls.clone()),
+        median(runs.iter().map(|run| run.cpu).collect()),
+        peak / MIB,
+        if within { "within" } else { "OVER" }
+    );
+    (line, within)
+}
+
+fn main() {
+    let full = std::env::args().any(|arg| arg == "--bench");
+    let rounds: usize = if full {
+        std::env::var("BOUNDS_ROUNDS")
+            .ok()
+            .and_then(|rounds| rounds.parse().ok())
+            .unwrap_or(3)
+            .max(1)
+    } else {
+        1
+    };
+    let current = PathBuf::from(env!("CARGO_BIN_EXE_handoff-inspector"));
+    let mut binaries = vec![("current".to_owned(), current.clone())];
+    if let Ok(baseline) = std::env::var("BASELINE") {
+        binaries.push(("baseline".to_owned(), PathBuf::from(baseline)));
+    }
+    let wanted: Vec<String> = std::env::var("BOUNDS_ROWS")
+        .map(|rows| rows.split(',').map(str::to_owned).collect())
+        .unwrap_or_default();
+
+    for (name, binary) in &binaries {
+        let floor = measure(binary, &strings(&["--version"]));
+        println!(
+            "{name}: {} (peak RSS of its `--version`: {:.1} MiB)",
+            binary.display(),
+            floor.peak_rss_bytes as f64 / MIB
+        );
+    }
+    println!("{rounds} run(s) per row and program, interleaved; wall and CPU medians, peak RSS the largest\n");
+
+    let mut summary = Vec::new();
+    for row in rows(&current, full) {
+        if !wanted.is_empty() && !wanted.iter().any(|word| row.id.contains(word.as_str())) {
+            continue;
+        }
+        println!(
+            "{}: {}, bound {:.0} MiB",
+            row.id,
+            row.what,
+            row.bound_bytes / MIB
+        );
+        let programs: Vec<(String, PathBuf, Vec<String>)> = binaries
+            .iter()
+            .map(|(name, binary)| (name.clone(), binary.clone(), row.args.clone()))
+            .chain(row.others.iter().cloned())
+            .collect();
+        let mut runs: Vec<Vec<Measured>> = programs.iter().map(|_| Vec::new()).collect();
+        for _ in 0..rounds {
+            for (index, (_, program, args)) in programs.iter().enumerate() {
+                runs[index].push(measure(program, args));
+            }
+        }
+        for ((name, program, args), runs) in programs.iter().zip(&runs) {
+            for run in runs {
+                // A panic (101) or a signal is a broken command, not a figure.
+                assert!(
+                    matches!(run.ended, Ok(code) if code != 101),
+                    "{} {}: {:?}",
+                    program.display(),
+                    args.join(" "),
+                    run.ended
+                );
+            }
+            let (line, within) = report(name, runs, row.bound_bytes);
+            println!("{line}");
+            summary.push((row.id.clone(), name.clone(), within));
+        }
+    }
+    println!();
+    for (id, name, within) in summary {
+        println!(
+            "{id:22} {name:9} {}",
+            if within { "within" } else { "OVER its bound" }
+        );
+    }
+    let _ = std::io::stdout().lock().flush();
+}
