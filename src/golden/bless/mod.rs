@@ -1,0 +1,19 @@
+//! Planning a bless: merging what a run recorded into a directory's existing manifest. The
+//! plan says every change before anything is written, and never drops the entry of a packet
+//! that still exists; entries of packets that are gone are dropped only when asked (`prune`).
+//!
+//! By job: the streaming merge (`merge.rs`), the changes it reports field by field
+//! (`change.rs`) in the words of `describe.rs`, and the plan held in memory for a few
+//! entries (`plan.rs`).
+
+mod change;
+mod describe;
+mod merge;
+mod plan;
+
+pub use change::Change;
+pub use merge::{merge_bless, BlessCounts, BlessSink, DiscardSink, Existing, MergeError};
+pub use plan::{plan_bless, BlessPlan};
+
+#[cfg(test)]
+mod tests;
