@@ -1,79 +1,15 @@
 //! `check --format json`: one JSON object, written as it streams:
 //! `{"format":…,"modes":[…],"packets":[` then one packet per line, then `],"summary":{…}}`.
-//! Field names are stable and documented in docs/check.md.
+//! Field names are stable and documented in docs/check.md. Packet lines are written directly
+//! (`check_json_line`); `check_json_oracle` (tests only) builds them through `serde`.
 
 use super::tally::{Answer, CheckTally};
 use crate::a2a::Mode;
-use crate::corpus::{
-    CheckFinding, CheckItem, FindingKind, GoldenVerdict, ModeResult, PacketCheck, PacketKind,
-    Source, Status,
-};
+use crate::corpus::{CheckItem, FindingKind, PacketKind, Status};
 use crate::freeze::{unreachable_reason, COVERAGE_ROW_IDS, REVIEW_CHECKLIST};
-use crate::json::{to_safe_json, Digest};
-use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 pub const CHECK_JSON_FORMAT: &str = "handoff-inspector check v1";
-
-#[derive(Serialize)]
-struct DigestsJson {
-    payload: Digest,
-    handoff: Digest,
-    discovery: Digest,
-}
-
-#[derive(Serialize)]
-struct ModeJson {
-    mode: Mode,
-    status: Status,
-    golden: GoldenVerdict,
-    /// `converted` or `rejected`.
-    outcome: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    event: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    state: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    digests: Option<DigestsJson>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rule: Option<&'static str>,
-    rows: Vec<&'static str>,
-}
-
-#[derive(Serialize)]
-struct AuditJson {
-    errors: u32,
-    warnings: u32,
-    state: Option<&'static str>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    supports: Vec<&'static str>,
-}
-
-#[derive(Serialize)]
-struct PacketJson<'a> {
-    source: &'a Source,
-    /// The packet kind's tag (`raw`, `payload`, ...), or `load_error`.
-    kind: &'static str,
-    status: Status,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    modes: Vec<ModeJson>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    audit: Option<AuditJson>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    duplicate_keys: Option<&'a crate::corpus::PathList>,
-    findings: &'a [CheckFinding],
-    /// Findings the manifest records as expected (not counted against the packet).
-    #[serde(skip_serializing_if = "<[CheckFinding]>::is_empty")]
-    recorded_findings: &'a [CheckFinding],
-    /// What `check` concluded for a kind that is not converted, in the manifest's terms.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    object: Option<Value>,
-    /// Evidence bundles: upstream's verdict and the counts `verify --format json` gives.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    bundle: Option<Value>,
-}
 
 /// A bundle's report in the terms of `verify --format json`, plus the A2A lint rules.
 pub fn bundle_json(report: &crate::bundle::BundleReport) -> Value {
@@ -110,97 +46,10 @@ pub fn bundle_json(report: &crate::bundle::BundleReport) -> Value {
     })
 }
 
-fn modes_json(check: &PacketCheck) -> Vec<ModeJson> {
-    check
-        .summary
-        .evaluated_modes()
-        .filter_map(|summary| {
-            let verdict = check.mode(summary.mode)?;
-            let rows = summary.rows.ids().collect();
-            Some(match summary.result {
-                ModeResult::Converted {
-                    canonical_type,
-                    state,
-                    digests,
-                } => ModeJson {
-                    mode: summary.mode,
-                    status: verdict.status,
-                    golden: verdict.golden,
-                    outcome: "converted",
-                    event: Some(canonical_type.short_name()),
-                    state: state.map(|state| state.key()),
-                    digests: Some(DigestsJson {
-                        payload: digests.payload,
-                        handoff: digests.handoff,
-                        discovery: digests.discovery,
-                    }),
-                    error: None,
-                    rule: None,
-                    rows,
-                },
-                ModeResult::Rejected { kind, rule } => ModeJson {
-                    mode: summary.mode,
-                    status: verdict.status,
-                    golden: verdict.golden,
-                    outcome: "rejected",
-                    event: None,
-                    state: None,
-                    digests: None,
-                    error: Some(kind.name()),
-                    rule: Some(rule),
-                    rows,
-                },
-            })
-        })
-        .collect()
-}
-
 /// One packet (or load error) as a single JSON line: terminal-safe UTF-8 JSON bytes, written
 /// directly (`check_json_line`).
 pub fn packet_json(item: &CheckItem) -> serde_json::Result<Vec<u8>> {
     super::check_json_line::write_packet_line(item)
-}
-
-/// The same line built through `serde` structs: the oracle `packet_json` is tested against.
-pub fn packet_json_via_serde(item: &CheckItem) -> serde_json::Result<String> {
-    match item {
-        CheckItem::Packet(check) => to_safe_json(&PacketJson {
-            source: &check.summary.source,
-            kind: check.summary.kind.tag(),
-            status: check.status,
-            modes: modes_json(check),
-            audit: check.summary.kind.canonical_shape().map(|_| AuditJson {
-                errors: check.summary.audit_errors,
-                warnings: check.summary.audit_warnings,
-                state: check.summary.canonical_state.map(|state| state.key()),
-                supports: check.summary.audit_supports.keys(),
-            }),
-            duplicate_keys: Some(&check.duplicate_key_paths).filter(|paths| !paths.is_empty()),
-            findings: &check.findings,
-            recorded_findings: &check.recorded_findings,
-            object: check.object.as_ref().map(|object| object.to_json()),
-            bundle: check.bundle.as_deref().map(bundle_json),
-        }),
-        CheckItem::LoadError(error) => {
-            let findings = [CheckFinding::new(
-                FindingKind::LoadError,
-                None,
-                error.reason.clone(),
-            )];
-            to_safe_json(&PacketJson {
-                source: &error.source,
-                kind: "load_error",
-                status: Status::Error,
-                modes: Vec::new(),
-                audit: None,
-                duplicate_keys: None,
-                findings: &findings,
-                recorded_findings: &[],
-                object: None,
-                bundle: None,
-            })
-        }
-    }
 }
 
 /// Writes the JSON object as packets arrive, so a million packets never sit in memory.

@@ -4,6 +4,8 @@
 pub mod bundle_explain;
 pub mod check_json;
 pub mod check_json_line;
+#[cfg(test)]
+mod check_json_oracle;
 pub mod check_json_read;
 pub mod check_output;
 pub mod check_text;

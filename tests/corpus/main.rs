@@ -1,5 +1,5 @@
 //! Directories and streams of packets: `ls`, `check`, `bless`, `derive` through the binary,
-//! bad input, the direct JSON report lines, the fixture tree as a gate, and one verdict per
+//! bad input, the fixture tree as a gate, and one verdict per
 //! file in every command.
 
 // The helpers every area shares (running the real binary, reading a drawn screen).
@@ -7,7 +7,6 @@
 mod common;
 
 mod bad_input;
-mod check_json_direct;
 mod commands;
 mod fixture_gate;
 mod one_verdict;
