@@ -254,7 +254,7 @@ fn node_content_hash(
     }
     let mut out = String::with_capacity(1024);
     write_content_hash_input(
-        |out| fast::write_jcs(data, out),
+        |out| crate::json::write_jcs(data, out),
         datacontenttype,
         specversion,
         subject,

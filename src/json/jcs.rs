@@ -3,20 +3,69 @@
 //! numbers written as ECMAScript's Number.prototype.toString writes an IEEE double.
 //!
 //! This differs from `json::canonical_bytes` (serde_json's order, by UTF-8 bytes, and its own
-//! number text), which the inspector's golden digests use; UAIX integrity needs RFC 8785.
+//! number text), which the inspector's golden digests use; UAIX integrity and bundle content
+//! hashes need RFC 8785. One writer: [`write_jcs`] walks any [`JcsTree`].
 
 use serde_json::{Number, Value};
+
+/// A JSON tree RFC 8785 can be written from: `serde_json::Value` here, the bundle fast path's
+/// borrowed `Node` in `bundle::fast`. The walk (arrays in order, members in the order the
+/// tree gives, commas and colons) is [`write_jcs`]'s, once; a tree supplies its scalars'
+/// text, its members in JCS order (UTF-16 order of their names) and how a name is written.
+pub trait JcsTree: Sized {
+    /// A member name as the tree holds it.
+    type Name: ?Sized;
+    /// The members of an object, already in JCS order.
+    type Members<'a>: Iterator<Item = (&'a Self::Name, &'a Self)>
+    where
+        Self: 'a;
+    /// Writes the JCS text of a scalar and answers `None`; for an array or an object, writes
+    /// nothing and answers what to walk.
+    fn write_scalar(&self, out: &mut String) -> Option<JcsContainer<'_, Self>>;
+    /// Writes a member name as a JCS string literal.
+    fn write_name(name: &Self::Name, out: &mut String);
+}
+
+/// What [`write_jcs`] walks.
+pub enum JcsContainer<'a, T: JcsTree + 'a> {
+    Array(&'a [T]),
+    Object(T::Members<'a>),
+}
 
 /// The RFC 8785 canonical bytes of `value`.
 pub fn jcs_bytes(value: &Value) -> Vec<u8> {
     let mut out = String::with_capacity(256);
-    write_value(value, &mut out);
+    write_jcs(value, &mut out);
     out.into_bytes()
 }
 
-/// Appends the RFC 8785 text of `value` (for callers that build a larger canonical text).
-pub fn write_jcs(value: &Value, out: &mut String) {
-    write_value(value, out);
+/// Appends the RFC 8785 text of `tree` (for callers that build a larger canonical text).
+pub fn write_jcs<T: JcsTree>(tree: &T, out: &mut String) {
+    match tree.write_scalar(out) {
+        None => {}
+        Some(JcsContainer::Array(items)) => {
+            out.push('[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                write_jcs(item, out);
+            }
+            out.push(']');
+        }
+        Some(JcsContainer::Object(members)) => {
+            out.push('{');
+            for (index, (name, item)) in members.enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                T::write_name(name, out);
+                out.push(':');
+                write_jcs(item, out);
+            }
+            out.push('}');
+        }
+    }
 }
 
 /// Appends `text` as an RFC 8785 string literal.
@@ -24,48 +73,52 @@ pub fn write_jcs_string(text: &str, out: &mut String) {
     write_string(text, out);
 }
 
-fn write_value(value: &Value, out: &mut String) {
-    match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(true) => out.push_str("true"),
-        Value::Bool(false) => out.push_str("false"),
-        Value::Number(number) => out.push_str(&number_text(number)),
-        Value::String(text) => write_string(text, out),
-        Value::Array(items) => {
-            out.push('[');
-            for (index, item) in items.iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
-                }
-                write_value(item, out);
+impl JcsTree for Value {
+    type Name = String;
+    type Members<'a> = ValueMembers<'a>;
+
+    fn write_scalar(&self, out: &mut String) -> Option<JcsContainer<'_, Value>> {
+        match self {
+            Value::Null => out.push_str("null"),
+            Value::Bool(true) => out.push_str("true"),
+            Value::Bool(false) => out.push_str("false"),
+            Value::Number(number) => out.push_str(&number_text(number)),
+            Value::String(text) => write_string(text, out),
+            Value::Array(items) => return Some(JcsContainer::Array(items)),
+            Value::Object(map) => {
+                return Some(JcsContainer::Object(if in_utf16_order(map) {
+                    ValueMembers::InOrder(map.iter())
+                } else {
+                    let mut members: Vec<(&String, &Value)> = map.iter().collect();
+                    members.sort_by(|(a, _), (b, _)| a.encode_utf16().cmp(b.encode_utf16()));
+                    ValueMembers::Sorted(members.into_iter())
+                }))
             }
-            out.push(']');
         }
-        Value::Object(map) => {
-            out.push('{');
-            if in_utf16_order(map) {
-                for (index, (key, item)) in map.iter().enumerate() {
-                    write_member(index, key, item, out);
-                }
-            } else {
-                let mut members: Vec<(&String, &Value)> = map.iter().collect();
-                members.sort_by(|(a, _), (b, _)| a.encode_utf16().cmp(b.encode_utf16()));
-                for (index, (key, item)) in members.into_iter().enumerate() {
-                    write_member(index, key, item, out);
-                }
-            }
-            out.push('}');
-        }
+        None
+    }
+
+    fn write_name(name: &String, out: &mut String) {
+        write_string(name, out);
     }
 }
 
-fn write_member(index: usize, key: &str, item: &Value, out: &mut String) {
-    if index > 0 {
-        out.push(',');
+/// A `Value` object's members in JCS order: the map's own order where it already is, else
+/// sorted (see [`in_utf16_order`]).
+pub enum ValueMembers<'a> {
+    InOrder(serde_json::map::Iter<'a>),
+    Sorted(std::vec::IntoIter<(&'a String, &'a Value)>),
+}
+
+impl<'a> Iterator for ValueMembers<'a> {
+    type Item = (&'a String, &'a Value);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            ValueMembers::InOrder(members) => members.next(),
+            ValueMembers::Sorted(members) => members.next(),
+        }
     }
-    write_string(key, out);
-    out.push(':');
-    write_value(item, out);
 }
 
 /// Whether the map already iterates in UTF-16 order, so no sort is needed: its keys ascend by

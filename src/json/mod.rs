@@ -19,7 +19,9 @@ pub use duplicates::{
     count_duplicate_keys, for_each_duplicate_key, scan_duplicate_keys, DuplicateKey,
 };
 pub use hex::{hex_into, push_hex};
-pub use jcs::{jcs_bytes, number_text as jcs_number_text, write_jcs, write_jcs_string};
+pub use jcs::{
+    jcs_bytes, number_text as jcs_number_text, write_jcs, write_jcs_string, JcsContainer, JcsTree,
+};
 pub use line_diff::{bounded_line_diff, LINE_DIFF_TIMEOUT};
 pub use path::{JsonPath, Segment};
 pub use safe_json::{escape_unsafe_in_json, safe_json_bytes, to_safe_json, to_safe_json_pretty};

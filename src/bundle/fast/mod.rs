@@ -25,4 +25,3 @@ mod write;
 
 pub use node::Node;
 pub use parse::{parse, parse_envelope, parse_event};
-pub use write::write_jcs;

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::bundle::event::DataFlags;
+use crate::json::write_jcs;
 use serde_json::Value;
 
 /// Whatever the fast path accepts, serde_json accepts too, and the JCS text is the same.
@@ -17,6 +18,29 @@ fn agree(text: &str) {
         let b = String::from_utf8(crate::json::jcs_bytes(&value)).unwrap();
         assert_eq!(a, b, "{text}");
     }
+}
+
+/// RFC 8785's own examples through the fast tree and the one JCS writer (the same examples
+/// `json::jcs`'s tests hold the `Value` path to).
+#[test]
+fn rfc8785_examples_through_the_fast_tree() {
+    let input = r#"{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],"string":"\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"\/","literals":[null,true,false]}"#;
+    let node = parse(input, 64).expect("the fast path reads RFC 8785's example");
+    let mut out = String::new();
+    write_jcs(&node, &mut out);
+    assert_eq!(
+        out,
+        r#"{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}"#
+    );
+    let input = r#"{"\u20ac":"Euro Sign","\r":"Carriage Return","\ufb33":"Hebrew Letter Dalet With Dagesh","1":"One","\ud83d\ude00":"Emoji: Grinning Face","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis"}"#;
+    let node = parse(input, 64).expect("the fast path reads RFC 8785's sorting example");
+    let mut out = String::new();
+    write_jcs(&node, &mut out);
+    let order = [
+        "Carriage", "One", "Control", "Latin", "Euro", "Emoji", "Hebrew",
+    ];
+    let positions: Vec<usize> = order.iter().map(|w| out.find(w).unwrap()).collect();
+    assert!(positions.windows(2).all(|p| p[0] < p[1]), "{out}");
 }
 
 #[test]

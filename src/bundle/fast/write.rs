@@ -1,8 +1,8 @@
-//! A tree's RFC 8785 (JCS) text.
+//! A tree's RFC 8785 (JCS) text: what its scalars are for `json::write_jcs`, the one writer.
 
 use super::scan::is_short_integer;
 use super::Node;
-use crate::json::{jcs_number_text as number_text, write_jcs_string};
+use crate::json::{jcs_number_text as number_text, write_jcs_string, JcsContainer, JcsTree};
 use std::borrow::Cow;
 
 /// A string as JCS writes it. Borrowed strings had no escape in the line, and the parser
@@ -20,38 +20,45 @@ fn write_string(text: &Cow<'_, str>, out: &mut String) {
     }
 }
 
-/// Appends the RFC 8785 text of `node`, number for number what `json::write_jcs` writes for
-/// the `serde_json::Value` the same text parses to.
-pub fn write_jcs(node: &Node<'_>, out: &mut String) {
-    match node {
-        Node::Null => out.push_str("null"),
-        Node::Bool(true) => out.push_str("true"),
-        Node::Bool(false) => out.push_str("false"),
-        Node::Number(text) => write_number(text, out),
-        Node::Canonical { text, .. } => out.push_str(text),
-        Node::String(text) => write_string(text, out),
-        Node::Array(items) => {
-            out.push('[');
-            for (index, item) in items.iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
-                }
-                write_jcs(item, out);
+/// A tree's RFC 8785 text is written by `json::write_jcs`, number for number what it writes
+/// for the `serde_json::Value` the same text parses to; this says what the tree's scalars are.
+impl<'n> JcsTree for Node<'n> {
+    type Name = Cow<'n, str>;
+    type Members<'a>
+        = NodeMembers<'a, 'n>
+    where
+        Self: 'a;
+
+    fn write_scalar(&self, out: &mut String) -> Option<JcsContainer<'_, Node<'n>>> {
+        match self {
+            Node::Null => out.push_str("null"),
+            Node::Bool(true) => out.push_str("true"),
+            Node::Bool(false) => out.push_str("false"),
+            Node::Number(text) => write_number(text, out),
+            Node::Canonical { text, .. } => out.push_str(text),
+            Node::String(text) => write_string(text, out),
+            Node::Array(items) => return Some(JcsContainer::Array(items)),
+            // Members are already in JCS order (the parser sorted them).
+            Node::Object(members) => {
+                return Some(JcsContainer::Object(NodeMembers(members.iter())))
             }
-            out.push(']');
         }
-        Node::Object(members) => {
-            out.push('{');
-            for (index, (key, item)) in members.iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
-                }
-                write_string(key, out);
-                out.push(':');
-                write_jcs(item, out);
-            }
-            out.push('}');
-        }
+        None
+    }
+
+    fn write_name(name: &Cow<'n, str>, out: &mut String) {
+        write_string(name, out);
+    }
+}
+
+/// An object node's members, as `(name, value)` pairs.
+pub struct NodeMembers<'a, 'n>(std::slice::Iter<'a, (Cow<'n, str>, Node<'n>)>);
+
+impl<'a, 'n> Iterator for NodeMembers<'a, 'n> {
+    type Item = (&'a Cow<'n, str>, &'a Node<'n>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|(name, item)| (name, item))
     }
 }
 
