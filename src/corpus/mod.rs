@@ -46,8 +46,8 @@ pub use path_list::PathList;
 pub use pipeline::{stream_packets, PacketOrError, PipelineOptions, BATCH_PACKETS};
 pub use read::{read_packets, reread_packet, reread_packet_in, DEFAULT_MAX_FILE_BYTES};
 pub use run::{
-    check_corpus, check_corpus_shard, check_corpus_with, is_manifest_file, CheckItem, CorpusRun,
-    Manifests,
+    check_corpus, check_corpus_shard, check_corpus_sharing, check_corpus_with, is_manifest_file,
+    CheckItem, CorpusRun, Manifests, PacketChecker,
 };
 pub use shard::Shard;
 pub use status::{worst_status, CheckFinding, FindingKind, Status};

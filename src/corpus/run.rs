@@ -4,7 +4,7 @@
 use super::check::{check_packet, CheckOptions, GoldenLookup, PacketCheck};
 use super::pair::{manifest_key, Pairing};
 use super::pipeline::{stream_packets, PipelineOptions};
-use super::{walk, LoadError, Shard, Source, WalkItem, GOLDEN_MANIFEST_NAME};
+use super::{walk, LoadError, RawPacket, Shard, Source, WalkItem, GOLDEN_MANIFEST_NAME};
 use crate::a2a::ConvertOptions;
 use crate::golden::{manifest_path, GoldenEntry, ManifestIndex};
 use std::collections::{HashMap, HashSet};
@@ -216,6 +216,101 @@ pub fn check_corpus_shard<T: Send>(
     post: &(dyn Fn(CheckItem) -> T + Sync),
     sink: &mut dyn FnMut(T),
 ) -> Result<CorpusRun, String> {
+    let run = RunSpec {
+        paths,
+        options,
+        pipeline,
+        require_matching_options,
+        shard,
+    };
+    run_checked(run, &mut |_| {}, post, sink)
+}
+
+/// `check_corpus`, handing `share` the run's [`PacketChecker`] before the first packet: what
+/// checks one packet again exactly as this run did (the inspector keeps a compact row per
+/// packet and checks the selected one again for its detail).
+pub fn check_corpus_sharing(
+    paths: &[PathBuf],
+    options: &CheckOptions,
+    pipeline: PipelineOptions,
+    require_matching_options: bool,
+    share: &mut dyn FnMut(&Arc<PacketChecker>),
+    sink: &mut dyn FnMut(CheckItem),
+) -> Result<CorpusRun, String> {
+    let run = RunSpec {
+        paths,
+        options,
+        pipeline,
+        require_matching_options,
+        shard: None,
+    };
+    run_checked(run, share, &|item| item, &mut |item| sink(item))
+}
+
+/// What a corpus run is asked to do.
+struct RunSpec<'a> {
+    paths: &'a [PathBuf],
+    options: &'a CheckOptions,
+    pipeline: PipelineOptions,
+    require_matching_options: bool,
+    shard: Option<Shard>,
+}
+
+/// What every packet of a run is checked against: the options, the directories' golden
+/// manifests (indexed on disk), the walk's expected payload files and the PATHs named. A
+/// packet read again and checked here gets the verdict the run gave it (the same
+/// `check_packet` with the same golden lookup and pairing).
+pub struct PacketChecker {
+    options: CheckOptions,
+    manifests: Manifests,
+    pairing: Pairing,
+    named: HashSet<PathBuf>,
+}
+
+impl PacketChecker {
+    /// Checks one packet as the run does.
+    pub fn check(&self, packet: &RawPacket) -> PacketCheck {
+        let (mut entry, mut reason) = (None, String::new());
+        let lookup = self
+            .manifests
+            .lookup(&packet.source, &mut entry, &mut reason);
+        let paired = match packet.source.line {
+            None => self.pairing.paired(
+                &packet.source.path,
+                self.named.contains(&*packet.source.path),
+            ),
+            Some(_) => [None, None],
+        };
+        check_packet(packet, &self.options, lookup, &paired)
+    }
+
+    /// The usable manifest that records `source`, as this run indexed it.
+    pub fn manifest_of(&self, source: &Source) -> Option<&ManifestIndex> {
+        self.manifests.get(manifest_dir(&source.path))
+    }
+}
+
+impl std::fmt::Debug for PacketChecker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PacketChecker")
+            .field("named", &self.named)
+            .finish_non_exhaustive()
+    }
+}
+
+fn run_checked<T: Send>(
+    run: RunSpec<'_>,
+    share: &mut dyn FnMut(&Arc<PacketChecker>),
+    post: &(dyn Fn(CheckItem) -> T + Sync),
+    sink: &mut dyn FnMut(T),
+) -> Result<CorpusRun, String> {
+    let RunSpec {
+        paths,
+        options,
+        pipeline,
+        require_matching_options,
+        shard,
+    } = run;
     let walked = walk(paths, &options.walk);
     let range = shard.map_or(0..walked.len(), |shard| shard.range(walked.len()));
     let earlier_dirs: HashSet<&Path> = walked[..range.start]
@@ -241,8 +336,13 @@ pub fn check_corpus_shard<T: Send>(
         WalkItem::File { path, .. } => Some(path.clone()),
         WalkItem::Error(_) => None,
     });
-    let pairing = Pairing::new(listed);
-    let named: HashSet<&Path> = paths.iter().map(PathBuf::as_path).collect();
+    let checker = Arc::new(PacketChecker {
+        options: options.clone(),
+        manifests,
+        pairing: Pairing::new(listed),
+        named: paths.iter().cloned().collect(),
+    });
+    share(&checker);
     stream_packets(
         items,
         pipeline,
@@ -250,16 +350,7 @@ pub fn check_corpus_shard<T: Send>(
         |item| {
             post(match item {
                 Err(error) => CheckItem::LoadError(error),
-                Ok(packet) => {
-                    let (mut entry, mut reason) = (None, String::new());
-                    let lookup = manifests.lookup(&packet.source, &mut entry, &mut reason);
-                    let paired = match packet.source.line {
-                        None => pairing
-                            .paired(&packet.source.path, named.contains(&*packet.source.path)),
-                        Some(_) => [None, None],
-                    };
-                    CheckItem::Packet(Box::new(check_packet(&packet, options, lookup, &paired)))
-                }
+                Ok(packet) => CheckItem::Packet(Box::new(checker.check(&packet))),
             })
         },
         sink,
@@ -268,7 +359,10 @@ pub fn check_corpus_shard<T: Send>(
         None => walked,
         Some(_) => items.to_vec(),
     };
-    Ok(CorpusRun { items, manifests })
+    Ok(CorpusRun {
+        items,
+        manifests: checker.manifests.clone(),
+    })
 }
 
 #[cfg(test)]

@@ -9,14 +9,23 @@ use std::path::PathBuf;
 /// overwrites a malformed manifest). Returns the status message and the packet files to check
 /// again: those of the packet's directory, whose verdicts the manifest decides.
 pub fn accept_golden(app: &App, source: &Source) -> (String, Vec<PathBuf>) {
-    let Some(check) = app
-        .packets
-        .iter()
-        .find(|check| &check.summary.source == source)
-    else {
+    if !app.packets.iter().any(|packet| &packet.source == source) {
         return (
             format!(
                 "not recorded: {} is no longer listed",
+                crate::json::safe_text(&source.to_string())
+            ),
+            Vec::new(),
+        );
+    }
+    // The review selects the packet it shows: its full check came with its detail.
+    let Some(check) = app
+        .selected_check()
+        .filter(|check| &check.summary.source == source)
+    else {
+        return (
+            format!(
+                "not recorded: {} is still being read; accept it again",
                 crate::json::safe_text(&source.to_string())
             ),
             Vec::new(),

@@ -6,13 +6,12 @@
 
 pub use super::list_rows::{group_key, group_label, GroupKey, ListRow};
 
+pub use super::listed::ListedPacket;
 use super::reads::{DetailAnswer, DetailRequest, Read};
-use super::status::{status_in, Status};
+use super::status::Status;
 use super::whatif::WhatIf;
 use crate::a2a::Mode;
-use crate::corpus::{
-    CheckOptions, LoadError, PacketCheck, PacketDetail, PacketKind, PacketSummary,
-};
+use crate::corpus::{CheckOptions, LoadError, PacketCheck, PacketDetail, PacketKind};
 use crate::freeze::COVERAGE_ROW_IDS;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -320,8 +319,9 @@ pub struct SearchResults {
 pub struct App {
     pub roots: Vec<PathBuf>,
     pub options: CheckOptions,
-    /// Every packet with its check verdict (the same as `check` gives), in walk order.
-    pub packets: Vec<PacketCheck>,
+    /// Every packet as its list row, with its check verdict (the same as `check` gives), in
+    /// walk order. The selected packet's full check comes with its detail.
+    pub packets: Vec<ListedPacket>,
     pub load_errors: Vec<LoadError>,
     pub progress: LoadProgress,
     pub list: ListState,
@@ -390,7 +390,7 @@ impl App {
     }
 
     pub fn status(&self, index: usize) -> Status {
-        status_in(&self.packets[index], self.mode)
+        self.packets[index].status_in(self.mode)
     }
 
     /// The selected packet's index. `rows` may lag behind `packets` while they are being
@@ -403,17 +403,19 @@ impl App {
     }
 
     pub(super) fn selected_source(&self) -> Option<crate::corpus::Source> {
-        self.selected_check()
-            .map(|check| check.summary.source.clone())
+        self.selected_summary().map(|packet| packet.source.clone())
     }
 
-    pub fn selected_summary(&self) -> Option<&PacketSummary> {
-        self.selected_check().map(|check| &check.summary)
-    }
-
-    pub fn selected_check(&self) -> Option<&PacketCheck> {
+    /// The selected packet's list row (source, kind, status...).
+    pub fn selected_summary(&self) -> Option<&ListedPacket> {
         self.selected_packet()
             .and_then(|index| self.packets.get(index))
+    }
+
+    /// The selected packet's full check (findings, digests, object golden): checked again
+    /// with its detail (`None` while it reads).
+    pub fn selected_check(&self) -> Option<&PacketCheck> {
+        self.detail_read().and_then(|read| read.check.as_deref())
     }
 
     /// What the reader answered for the selected packet (`None` while it reads).
@@ -450,20 +452,34 @@ impl App {
         self.tabs.scroll = 0;
         self.tabs.migrate = MigrateState::default();
         self.detail_generation += 1;
-        let packet = &self.packets[index];
-        self.reads.push(Read::Detail(DetailRequest {
-            generation: self.detail_generation,
-            packet: index,
-            source: packet.summary.source.clone(),
-            offset: packet.summary.offset,
-            bundle: packet.bundle.clone(),
-            epoch: self.packets_epoch,
-        }));
+        let request = self.detail_request(index, self.detail_generation);
+        self.reads.push(Read::Detail(request));
         self.detail = Some(SelectedDetail {
             packet: index,
             generation: self.detail_generation,
             read: None,
         });
+    }
+
+    /// The read that gives packet `index`'s detail (its bytes, its check made again...).
+    pub(super) fn detail_request(&self, index: usize, generation: u64) -> DetailRequest {
+        let packet = &self.packets[index];
+        // A bundle's event is checked with its bundle's report, as the load checked it.
+        let in_bundle = packet
+            .source
+            .is_bundle_event()
+            .then(|| self.bundle_report(&packet.source.path).cloned())
+            .flatten();
+        DetailRequest {
+            generation,
+            packet: index,
+            source: packet.source.clone(),
+            offset: packet.offset,
+            bundle: packet.bundle.clone(),
+            in_bundle,
+            checker: Some(Arc::clone(&packet.checker)),
+            epoch: self.packets_epoch,
+        }
     }
 
     /// Takes the reader's answer if it is for the detail last asked for.
@@ -498,9 +514,9 @@ impl App {
     }
 
     /// Adds freshly loaded packets, keeping the coverage counts current.
-    pub fn add_packets(&mut self, summaries: Vec<PacketCheck>) {
-        for check in &summaries {
-            self.count_coverage(&check.summary, 1);
+    pub fn add_packets(&mut self, summaries: Vec<ListedPacket>) {
+        for packet in &summaries {
+            self.count_coverage(packet, 1);
         }
         self.packets.extend(summaries);
         self.rebuild_rows();
@@ -510,7 +526,7 @@ impl App {
     pub fn replace_file(
         &mut self,
         path: &Path,
-        summaries: Vec<PacketCheck>,
+        summaries: Vec<ListedPacket>,
         errors: Vec<LoadError>,
     ) {
         // The rows index `packets`, which is about to shift: remember the selection by source.
@@ -520,30 +536,30 @@ impl App {
         self.list.rows.clear();
         self.list.listed.clear();
         self.packets_epoch += 1;
-        let removed: Vec<PacketCheck> = {
+        let removed: Vec<ListedPacket> = {
             let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.packets)
                 .into_iter()
-                .partition(|p| &*p.summary.source.path == path);
+                .partition(|p| &*p.source.path == path);
             self.packets = kept;
             gone
         };
-        for check in &removed {
-            self.count_coverage(&check.summary, -1);
+        for packet in &removed {
+            self.count_coverage(packet, -1);
         }
         self.load_errors.retain(|error| &*error.source.path != path);
         self.load_errors.extend(errors);
-        for check in &summaries {
-            self.count_coverage(&check.summary, 1);
+        for packet in &summaries {
+            self.count_coverage(packet, 1);
         }
         let at = self
             .packets
-            .partition_point(|packet| packet.summary.source.path.as_ref() < path);
+            .partition_point(|packet| packet.source.path.as_ref() < path);
         self.packets.splice(at..at, summaries);
         self.detail = None;
         self.rebuild_rows();
     }
 
-    fn count_coverage(&mut self, summary: &PacketSummary, delta: i64) {
+    fn count_coverage(&mut self, summary: &ListedPacket, delta: i64) {
         for (column, mode) in Mode::BOTH.into_iter().enumerate() {
             if let Some(mode_summary) = summary.mode(mode) {
                 for id in mode_summary.rows.ids() {
@@ -612,7 +628,7 @@ impl App {
         let mut files: Vec<PathBuf> = self
             .packets
             .iter()
-            .map(|check| &check.summary.source.path)
+            .map(|packet| &packet.source.path)
             .filter(|path| path.parent() == dir)
             .map(|path| path.to_path_buf())
             .collect();

@@ -71,7 +71,7 @@ pub fn group_label((dir, stream): &GroupKey) -> String {
 
 impl App {
     pub(super) fn passes_filter(&self, index: usize) -> bool {
-        let summary = &self.packets[index].summary;
+        let summary = &self.packets[index];
         if let Some(status) = self.list.filter.status {
             if self.status(index) != status {
                 return false;
@@ -107,7 +107,7 @@ impl App {
             if !self.passes_filter(index) {
                 continue;
             }
-            let source = &self.packets[index].summary.source;
+            let source = &self.packets[index].source;
             let same = current.is_some_and(|at| in_group(&groups[at].0, source));
             let at = match current {
                 Some(at) if same => at,
@@ -126,9 +126,9 @@ impl App {
         self.bundles = self
             .packets
             .iter()
-            .filter_map(|check| {
-                let report = check.bundle.clone()?;
-                Some((check.summary.source.path.clone(), report))
+            .filter_map(|packet| {
+                let report = packet.bundle.clone()?;
+                Some((packet.source.path.clone(), report))
             })
             .collect();
         self.list.rows.clear();
@@ -168,7 +168,7 @@ impl App {
             }
         }
         let found = keep.and_then(|source| {
-            self.list.rows.iter().position(|row| matches!(row, ListRow::Packet(index) if self.packets[*index].summary.source == source))
+            self.list.rows.iter().position(|row| matches!(row, ListRow::Packet(index) if self.packets[*index].source == source))
         });
         let found_group = keep_group.and_then(|wanted| {
             self.list.rows.iter().position(
@@ -223,10 +223,10 @@ impl App {
 
     /// Folds the selected packet's group (the selection moves to the group).
     pub fn fold_selected_group(&mut self) {
-        let Some(check) = self.selected_check() else {
+        let Some(packet) = self.selected_summary() else {
             return;
         };
-        let label = group_label(&group_key(&check.summary.source));
+        let label = group_label(&group_key(&packet.source));
         self.list.folded.insert(label.clone());
         self.rebuild_rows();
         if let Some(row) =
@@ -276,7 +276,7 @@ impl App {
             self.rebuild_rows();
         }
         let row = self.list.rows.iter().position(
-            |row| matches!(row, ListRow::Packet(index) if &self.packets[*index].summary.source == source),
+            |row| matches!(row, ListRow::Packet(index) if &self.packets[*index].source == source),
         );
         if let Some(row) = row {
             self.list.selected = row;

@@ -5,11 +5,11 @@
 //! thread (only the latest request of a burst is read: a key held down does not queue a read
 //! per packet passed), each search on its own, stopped when a newer search or Esc supersedes it.
 
+use super::listed::ListedPacket;
 use super::reads::{DetailRequest, Read, Reader};
 use super::update::Action;
-use crate::corpus::{
-    check_corpus, CheckItem, CheckOptions, LoadError, PacketCheck, PipelineOptions,
-};
+use crate::corpus::{check_corpus_sharing, CheckItem, CheckOptions, LoadError, PipelineOptions};
+use std::cell::OnceCell;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
@@ -19,7 +19,8 @@ const BATCH: usize = 4096;
 
 #[derive(Debug)]
 pub enum LoaderEvent {
-    Packets(Vec<PacketCheck>),
+    /// Checked packets, each kept as its list row (see `listed`).
+    Packets(Vec<ListedPacket>),
     Errors(Vec<LoadError>),
     Progress {
         packets: usize,
@@ -27,7 +28,7 @@ pub enum LoaderEvent {
     Done,
     FileReloaded {
         path: PathBuf,
-        checks: Vec<PacketCheck>,
+        checks: Vec<ListedPacket>,
         errors: Vec<LoadError>,
     },
 }
@@ -141,14 +142,22 @@ impl Loader {
 pub fn check_file(path: PathBuf, options: &CheckOptions) -> LoaderEvent {
     let (mut checks, mut errors) = (Vec::new(), Vec::new());
     if path.is_file() {
-        let _ = check_corpus(
+        // The run's checker, handed over before its first packet: each row keeps it.
+        let checker = OnceCell::new();
+        let _ = check_corpus_sharing(
             std::slice::from_ref(&path),
             options,
             PipelineOptions::default(),
             true,
-            &mut |item| match item {
-                CheckItem::Packet(check) => checks.push(*check),
-                CheckItem::LoadError(error) => errors.push(error),
+            &mut |shared| {
+                let _ = checker.set(Arc::clone(shared));
+            },
+            &mut |item| match (item, checker.get()) {
+                (CheckItem::Packet(check), Some(checker)) => {
+                    checks.push(ListedPacket::new(&check, checker))
+                }
+                (CheckItem::Packet(_), None) => {}
+                (CheckItem::LoadError(error), _) => errors.push(error),
             },
         );
     }
@@ -166,21 +175,30 @@ pub fn load(roots: &[PathBuf], options: &CheckOptions, sink: &mut dyn FnMut(Load
     let mut errors = Vec::new();
     let mut alive = true;
     let mut count = 0usize;
-    let result = check_corpus(
+    // The run's checker, handed over before its first packet: each row keeps it.
+    let checker = OnceCell::new();
+    let result = check_corpus_sharing(
         roots,
         options,
         PipelineOptions::default(),
         true,
+        &mut |shared| {
+            let _ = checker.set(Arc::clone(shared));
+        },
         &mut |item| {
             if !alive {
                 return;
             }
-            match item {
-                CheckItem::Packet(check) => {
-                    checks.push(*check);
+            match (item, checker.get()) {
+                (CheckItem::Packet(check), Some(checker)) => {
+                    // The full check (digests, findings with their words) is let go here;
+                    // the detail checks the selected packet again.
+                    checks.push(ListedPacket::new(&check, checker));
                     count += 1;
                 }
-                CheckItem::LoadError(error) => errors.push(error),
+                // Every run shares its checker before its first packet.
+                (CheckItem::Packet(_), None) => {}
+                (CheckItem::LoadError(error), _) => errors.push(error),
             }
             if checks.len() >= BATCH {
                 if !errors.is_empty() {

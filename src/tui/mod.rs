@@ -9,6 +9,7 @@ pub mod compare;
 pub mod drive;
 pub mod keymap;
 pub mod list_rows;
+pub mod listed;
 pub mod loader;
 mod memory;
 mod pairing;

@@ -12,8 +12,8 @@
 use crate::a2a::Mode;
 use crate::bundle::{BundleCache, BundleReport};
 use crate::corpus::{
-    detail_with_bundle, reread_packet_in, CheckOptions, PacketDetail, Source,
-    DEFAULT_MAX_FILE_BYTES,
+    detail_with_bundle, reread_packet_in, CheckOptions, PacketCheck, PacketChecker, PacketDetail,
+    RawPacket, Source, DEFAULT_MAX_FILE_BYTES,
 };
 use crate::golden::{GoldenEntry, ManifestIndex};
 use std::collections::HashMap;
@@ -38,6 +38,11 @@ pub struct DetailRequest {
     /// A bundle's own packet: the report its load made (it is classified from that, not by
     /// opening the bundle once more).
     pub bundle: Option<Arc<BundleReport>>,
+    /// A bundle's event: the report of the bundle it is in (its check says so).
+    pub in_bundle: Option<Arc<BundleReport>>,
+    /// What checked the packet in its load, to check it again for the detail (`None`: show
+    /// no check).
+    pub checker: Option<Arc<PacketChecker>>,
     /// Which load the caches belong to: manifests and bundles read for an older one are
     /// forgotten (a reload may have changed them on disk).
     pub epoch: u64,
@@ -49,6 +54,9 @@ pub struct DetailAnswer {
     pub generation: u64,
     pub packet: usize,
     pub result: Result<PacketDetail, String>,
+    /// The packet checked again as its load checked it: findings with their words and
+    /// diffs, digests, the object golden (the list keeps only its row).
+    pub check: Option<Box<PacketCheck>>,
     /// The expected canonical payload paired with the packet, strict then lenient.
     pub expected: [Option<Result<serde_json::Value, String>>; 2],
     /// The packet's entry in its directory's golden manifest (`None`: no entry), or why the
@@ -81,6 +89,17 @@ pub enum SearchEvent {
     },
     /// Every matching packet's index, in search order.
     Done { matches: Vec<usize> },
+}
+
+/// The entry `index` records for `source`, read from its file.
+fn entry_in(index: &ManifestIndex, source: &Source) -> Result<Option<GoldenEntry>, String> {
+    let (dir, key) = crate::corpus::manifest_key(source);
+    index.entry(&key).map_err(|error| {
+        format!(
+            "{}: cannot read the entry for {key}: {error}",
+            crate::golden::manifest_path(&dir).display()
+        )
+    })
 }
 
 /// How often a running search reports, in packets.
@@ -135,11 +154,20 @@ impl Reader {
         self.enter_epoch(request.epoch);
         let source = &request.source;
         let expected = Mode::BOTH.map(|mode| super::pairing::expected_payload(source, mode));
-        let golden = self.golden_entry(source);
+        // The run's own index when it has one (the manifest is not scanned again).
+        let golden = match request
+            .checker
+            .as_ref()
+            .and_then(|checker| checker.manifest_of(source))
+        {
+            Some(index) => entry_in(index, source),
+            None => self.golden_entry(source),
+        };
         let bundle = request
             .bundle
             .is_some()
             .then(|| self.inspect_bundle(&source.path));
+        let mut check = None;
         let result = reread_packet_in(
             source,
             request.offset,
@@ -148,9 +176,20 @@ impl Reader {
         )
         .map_err(|error| error.reason)
         .map(|bytes| {
-            detail_with_bundle(
-                source.clone(),
+            let packet = RawPacket {
+                source: source.clone(),
+                offset: request.offset,
                 bytes,
+                bundle: request.bundle.clone(),
+                in_bundle: request.in_bundle.clone(),
+            };
+            check = request
+                .checker
+                .as_ref()
+                .map(|checker| Box::new(checker.check(&packet)));
+            detail_with_bundle(
+                packet.source,
+                packet.bytes,
                 &self.options.evaluate,
                 request.bundle.as_deref(),
             )
@@ -159,6 +198,7 @@ impl Reader {
             generation: request.generation,
             packet: request.packet,
             result,
+            check,
             expected,
             golden,
             bundle,
@@ -168,7 +208,7 @@ impl Reader {
     /// The golden entry recorded for `source`, indexing its manifest once per load (the
     /// index `check` reads entries through).
     fn golden_entry(&self, source: &Source) -> Result<Option<GoldenEntry>, String> {
-        let (dir, key) = crate::corpus::manifest_key(source);
+        let (dir, _) = crate::corpus::manifest_key(source);
         let cached = self.manifests_lock().get(&dir).cloned();
         let manifest = match cached {
             Some(manifest) => manifest,
@@ -178,18 +218,13 @@ impl Reader {
                     .map_err(|error| {
                         format!("{}: {error}", crate::golden::manifest_path(&dir).display())
                     });
-                self.manifests_lock().insert(dir.clone(), read.clone());
+                self.manifests_lock().insert(dir, read.clone());
                 read
             }
         }?;
         match manifest {
             None => Ok(None),
-            Some(manifest) => manifest.entry(&key).map_err(|error| {
-                format!(
-                    "{}: cannot read the entry for {key}: {error}",
-                    crate::golden::manifest_path(&dir).display()
-                )
-            }),
+            Some(manifest) => entry_in(&manifest, source),
         }
     }
 
@@ -268,7 +303,7 @@ impl Reader {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::app::App;
+    use crate::tui::app::{App, ListedPacket};
     use crate::tui::update::{update, Action, Effect};
     use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -313,8 +348,8 @@ mod tests {
             .listed
             .iter()
             .map(|index| {
-                let summary = &app.packets[*index].summary;
-                (*index, summary.source.clone(), summary.offset)
+                let packet = &app.packets[*index];
+                (*index, packet.source.clone(), packet.offset)
             })
             .collect();
         let request = SearchRequest {
@@ -348,6 +383,35 @@ mod tests {
             true
         });
         assert!(!ended);
+    }
+
+    /// One verdict: the selected packet's check, made again for its detail, is the check its
+    /// load made (status, each mode's, the findings' kinds), for every packet of every fixture
+    /// (bundles and their events, profiles, goldens that differ included).
+    #[test]
+    fn the_detail_checks_every_packet_as_its_load_did() {
+        let (app, reader) = loaded("fixtures");
+        assert!(app.packets.len() > 100, "{}", app.packets.len());
+        for (index, listed) in app.packets.iter().enumerate() {
+            let answer = reader.detail(app.detail_request(index, 1));
+            let check = answer.check.expect("a check for every packet read again");
+            let relisted = ListedPacket::new(&check, &listed.checker);
+            assert_eq!(check.summary.source, listed.source);
+            assert_eq!(
+                (relisted.status, relisted.modes, relisted.kind),
+                (listed.status, listed.modes, listed.kind),
+                "{}",
+                listed.source
+            );
+            for kind in crate::corpus::FindingKind::ALL {
+                assert_eq!(
+                    relisted.has_finding(kind),
+                    listed.has_finding(kind),
+                    "{} {kind:?}",
+                    listed.source
+                );
+            }
+        }
     }
 
     /// The state's modules ask for reads; none of them reads. A reading call slipped into

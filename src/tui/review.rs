@@ -2,7 +2,7 @@
 //! the accept (with confirmation) / reject / skip decisions, and what is said when nothing is
 //! left. Accepting returns an effect; the runtime writes the manifest.
 
-use super::app::{App, Overlay, ReviewState, ReviewTally, Tab};
+use super::app::{App, ListedPacket, Overlay, ReviewState, ReviewTally, Tab};
 use super::keymap::{lookup, Command, Context};
 use super::update::{first_listed_of_selected_group, Effect};
 use crate::corpus::FindingKind;
@@ -14,13 +14,12 @@ use std::path::{Path, PathBuf};
 /// download or temporary directory, is not offered a new `goldens.json` beside it; `bless`
 /// records one there when asked), or its paired expected payload differs (the panel shows
 /// what changed and the command that updates the file: neither bless nor accept rewrites it).
-pub(super) fn reviewable(roots: &[PathBuf], check: &crate::corpus::PacketCheck) -> bool {
-    check.recorded().is_some()
-        && check.findings.iter().any(|finding| match finding.kind {
-            FindingKind::GoldenMismatch | FindingKind::PairedMismatch => true,
-            FindingKind::NoGolden => in_named_directory(roots, &check.summary.source.path),
-            _ => false,
-        })
+pub(super) fn reviewable(roots: &[PathBuf], check: &ListedPacket) -> bool {
+    check.records_golden
+        && (check.has_finding(FindingKind::GoldenMismatch)
+            || check.has_finding(FindingKind::PairedMismatch)
+            || (check.has_finding(FindingKind::NoGolden)
+                && in_named_directory(roots, &check.source.path)))
 }
 
 /// The findings a review shows: golden drift, a missing golden, a differing paired payload.
@@ -43,7 +42,7 @@ fn tally(app: &App, queue: &[crate::corpus::Source]) -> ReviewTally {
         .filter_map(|index| app.packets.get(*index))
     {
         let failing = is_failing(status_in(check, app.mode));
-        match (queued.contains(&check.summary.source), failing) {
+        match (queued.contains(&check.source), failing) {
             (true, true) => tally.failing += 1,
             (true, false) => tally.other += 1,
             (false, true) if reviewable(&app.roots, check) => tally.rejected_before += 1,
@@ -55,16 +54,10 @@ fn tally(app: &App, queue: &[crate::corpus::Source]) -> ReviewTally {
 }
 
 /// A packet without a golden that the review leaves to `bless`: see `reviewable`.
-fn lacks_golden_outside_named_directories(
-    roots: &[PathBuf],
-    check: &crate::corpus::PacketCheck,
-) -> bool {
-    check.recorded().is_some()
-        && !in_named_directory(roots, &check.summary.source.path)
-        && check
-            .findings
-            .iter()
-            .any(|finding| finding.kind == FindingKind::NoGolden)
+fn lacks_golden_outside_named_directories(roots: &[PathBuf], check: &ListedPacket) -> bool {
+    check.records_golden
+        && !in_named_directory(roots, &check.source.path)
+        && check.has_finding(FindingKind::NoGolden)
 }
 
 /// Whether `path` was found by walking a directory named on the command line (rather than
@@ -87,9 +80,9 @@ pub(super) fn open_review(app: &mut App) {
         .map(|offset| (start + offset) % count)
         .filter_map(|position| app.packets.get(app.list.listed[position]))
         .filter(|check| {
-            reviewable(&app.roots, check) && !app.review_rejected.contains(&check.summary.source)
+            reviewable(&app.roots, check) && !app.review_rejected.contains(&check.source)
         })
-        .map(|check| check.summary.source.clone())
+        .map(|check| check.source.clone())
         .collect();
     let Some(first) = queue.first().cloned() else {
         let rejected = app
@@ -98,7 +91,7 @@ pub(super) fn open_review(app: &mut App) {
             .iter()
             .filter_map(|index| app.packets.get(*index))
             .filter(|check| {
-                reviewable(&app.roots, check) && app.review_rejected.contains(&check.summary.source)
+                reviewable(&app.roots, check) && app.review_rejected.contains(&check.source)
             })
             .count();
         let left_to_bless = app

@@ -21,8 +21,8 @@ pub(super) fn start(app: &mut App, then: SearchThen) {
     let order = (0..count)
         .map(|offset| listed[(start + offset) % count])
         .map(|index| {
-            let summary = &app.packets[index].summary;
-            (index, summary.source.clone(), summary.offset)
+            let packet = &app.packets[index];
+            (index, packet.source.clone(), packet.offset)
         })
         .collect();
     app.search.running = Some(SearchRun {
@@ -126,7 +126,7 @@ pub(super) fn on_event(app: &mut App, generation: u64, event: SearchEvent) {
 
 fn select_packet(app: &mut App, index: usize) {
     if let Some(check) = app.packets.get(index) {
-        let source = check.summary.source.clone();
+        let source = check.source.clone();
         app.select_source(&source);
     }
 }

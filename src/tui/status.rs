@@ -1,7 +1,7 @@
 //! How the library's per-packet `Status` (the same verdict `check` gives) is shown in the list.
 
+use super::listed::ListedPacket;
 use crate::a2a::Mode;
-use crate::corpus::PacketCheck;
 pub use crate::corpus::Status;
 
 pub fn glyph(status: Status) -> &'static str {
@@ -67,8 +67,8 @@ pub fn legend_markdown() -> String {
 }
 
 /// The packet's status in `mode` (converted packets have one per mode), else its overall one.
-pub fn status_in(check: &PacketCheck, mode: Mode) -> Status {
-    check.mode(mode).map_or(check.status, |mode| mode.status)
+pub fn status_in(packet: &ListedPacket, mode: Mode) -> Status {
+    packet.status_in(mode)
 }
 
 /// Whether a status counts as failing in a group's count: something was found or differs, or

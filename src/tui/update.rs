@@ -503,8 +503,7 @@ fn on_search_key(app: &mut App, key: KeyEvent) {
 pub(super) fn first_listed_of_selected_group(app: &App) -> Option<usize> {
     let label = app.selected_group_label()?;
     app.list.listed.iter().position(|index| {
-        super::app::group_label(&super::app::group_key(&app.packets[*index].summary.source))
-            == label
+        super::app::group_label(&super::app::group_key(&app.packets[*index].source)) == label
     })
 }
 

@@ -176,11 +176,9 @@ fn rules_matrix_cell_filters_the_list() {
         .rows
         .iter()
         .filter_map(|row| match row {
-            handoff_inspector::tui::app::ListRow::Packet(index) => app.packets[*index]
-                .summary
-                .source
-                .file_name()
-                .map(str::to_owned),
+            handoff_inspector::tui::app::ListRow::Packet(index) => {
+                app.packets[*index].source.file_name().map(str::to_owned)
+            }
             _ => None,
         })
         .collect();
@@ -568,10 +566,11 @@ fn golden_review_accepts_with_confirmation_and_skips() {
     assert!(source.to_string().ends_with("one.json"));
 
     // What the runtime does with the effect, then a fresh check.
+    // The list keeps a row per packet; the selected packet's full check comes with its
+    // detail (the review selected it).
     let check = app
-        .packets
-        .iter()
-        .find(|check| &check.summary.source == source)
+        .selected_check()
+        .filter(|check| &check.summary.source == source)
         .unwrap()
         .clone();
     handoff_inspector::corpus::accept_golden(&check, &app.options).unwrap();

@@ -88,6 +88,12 @@ impl PacketCheck {
         self.modes[mode.index()].as_ref()
     }
 
+    /// Whether a bless records a golden for this packet (`recorded` is `Some`), without
+    /// building the entry.
+    pub fn records_golden(&self) -> bool {
+        self.object.is_some() || converted_kind(self.summary.kind)
+    }
+
     /// What a bless records for this packet: `None` for kinds with nothing to record
     /// (unknown shapes, golden manifests).
     pub fn recorded(&self) -> Option<GoldenEntry> {

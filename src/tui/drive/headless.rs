@@ -45,15 +45,13 @@ pub fn answer_reads(app: &mut App, reader: &Reader, effects: Vec<Effect>) -> Vec
 pub fn load_blocking(app: &mut App, reader: &Reader) {
     let roots = app.roots.clone();
     let options = app.options.clone();
-    let mut events = Vec::new();
+    // Each batch is taken as it comes, as the runtime takes them: holding every batch until
+    // the end held a million packets twice over.
     load(&roots, &options, &mut |event| {
-        events.push(event);
-        true
-    });
-    for event in events {
         let effects = update(app, Action::Loader(app.load_generation, event));
         answer_reads(app, reader, effects);
-    }
+        true
+    });
 }
 
 /// An `App` with its reader and view state, everything on this thread.

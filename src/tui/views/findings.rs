@@ -32,7 +32,9 @@ pub fn draw(
                 .any(|finding| finding.kind == crate::corpus::FindingKind::DuplicateKeys)
     });
     if let Some(check) = app.selected_check() {
-        let status = crate::tui::status::status_in(check, app.mode);
+        let status = check
+            .mode(app.mode)
+            .map_or(check.status, |mode| mode.status);
         lines.push(Line::from(vec![
             Span::styled("check: ", theme.title()),
             Span::styled(

@@ -2,8 +2,8 @@
 //! type and named handoff state.
 
 use super::text::safe;
-use crate::corpus::ModeResult;
 use crate::tui::app::{App, Focus, ListRow};
+use crate::tui::listed::ModeShown;
 use crate::tui::status::glyph;
 use crate::tui::theme::Theme;
 use ratatui::layout::Rect;
@@ -117,7 +117,7 @@ impl Columns {
 
 /// The name a packet is listed under: its file name without `.json`, or `:line` in a stream.
 fn packet_name(app: &App, index: usize) -> String {
-    let source = &app.packets[index].summary.source;
+    let source = &app.packets[index].source;
     match source.line {
         Some(line) => format!(":{line}"),
         None => {
@@ -245,7 +245,7 @@ fn packet_line(
     columns: Columns,
     theme: &Theme,
 ) -> Line<'static> {
-    let summary = &app.packets[index].summary;
+    let packet = &app.packets[index];
     let status = app.status(index);
     let mut spans = vec![
         Span::styled(format!(" {} ", glyph(status)), theme.status(status)),
@@ -255,13 +255,11 @@ fn packet_line(
         ),
     ];
     if columns.event > 0 {
-        let event = match summary.mode(app.mode).map(|mode| mode.result) {
-            Some(ModeResult::Converted { canonical_type, .. }) => {
-                canonical_type.short_name().to_owned()
-            }
-            Some(ModeResult::Rejected { rule, .. }) => format!("rejected {rule}"),
+        let event = match packet.mode(app.mode).map(|mode| mode.shown) {
+            Some(ModeShown::Converted(canonical_type)) => canonical_type.short_name().to_owned(),
+            Some(ModeShown::Rejected(rule)) => format!("rejected {rule}"),
             // Not a raw packet: its kind is what there is to say.
-            None => summary.kind.tag().to_owned(),
+            None => packet.kind.tag().to_owned(),
         };
         spans.push(Span::styled(
             format!(
@@ -273,7 +271,7 @@ fn packet_line(
         ));
     }
     if columns.state > 0 {
-        let state = summary
+        let state = packet
             .state(app.mode)
             .map(|state| state.short())
             .unwrap_or("");

@@ -354,8 +354,8 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
     };
     // A bundle's own packet: the Bundle view, whichever per-packet tab is chosen.
     if app
-        .selected_check()
-        .is_some_and(|check| check.bundle.is_some())
+        .selected_summary()
+        .is_some_and(|packet| packet.bundle.is_some())
     {
         return bundle::draw(app, state, detail, frame, body, theme);
     }

@@ -373,8 +373,8 @@ pub fn review(app: &App, review: &ReviewState, frame: &mut Frame, screen: Rect, 
     let mut footer: Vec<Line<'static>> = Vec::new();
     if review.confirming {
         let dir = app
-            .selected_check()
-            .map(|check| crate::corpus::manifest_key(&check.summary.source).0)
+            .selected_summary()
+            .map(|packet| crate::corpus::manifest_key(&packet.source).0)
             .unwrap_or_default();
         footer.push(Line::from(vec![
             Span::styled(
