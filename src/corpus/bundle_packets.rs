@@ -41,7 +41,7 @@ pub struct BundlePackets {
 pub fn open_packets(path: &Path, limits: &Limits) -> Result<BundlePackets, LoadError> {
     let bundle = open_path(path, limits).map_err(|error| LoadError {
         source: Source::file(path),
-        reason: error.reason,
+        reason: error.reason(),
     })?;
     Ok(packets_of(path, bundle))
 }
@@ -135,7 +135,7 @@ pub fn reread_event(
     };
     let bundle = bundles
         .open(path, limits)
-        .map_err(|error| fail(error.reason))?;
+        .map_err(|error| fail(error.reason()))?;
     let lines = bundle
         .events
         .as_ref()
@@ -158,7 +158,7 @@ pub fn reread_manifest(
 ) -> Result<Vec<u8>, LoadError> {
     let bundle = bundles.open(path, limits).map_err(|error| LoadError {
         source: Source::file(path),
-        reason: error.reason,
+        reason: error.reason(),
     })?;
     Ok(bundle.manifest_text.clone().unwrap_or_default())
 }

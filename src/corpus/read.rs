@@ -29,7 +29,7 @@ pub fn read_packets(
     let file = match open_regular(path) {
         Ok(file) => file,
         Err(error) => {
-            each(fail(error.reason));
+            each(fail(error.reason()));
             return;
         }
     };
@@ -226,7 +226,7 @@ pub fn reread_packet_in(
             None => super::bundle_packets::reread_manifest(bundles, &source.path, &limits),
         };
     }
-    let mut file = open_regular(&source.path).map_err(|error| fail(error.reason))?;
+    let mut file = open_regular(&source.path).map_err(|error| fail(error.reason()))?;
     if source.line.is_none() {
         return read_whole(file, &source.path, max_bytes).map(|packet| packet.bytes);
     }

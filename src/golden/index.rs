@@ -50,7 +50,7 @@ impl ManifestIndex {
             Err(error) if error.is_not_found() => return Ok(None),
             Err(error) => {
                 return Err(ManifestError {
-                    reason: format!("cannot read: {}", error.reason),
+                    reason: format!("cannot read: {}", error.kind),
                 })
             }
         };

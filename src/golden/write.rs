@@ -30,7 +30,7 @@ pub fn read_manifest(dir: &Path) -> Result<Option<GoldenManifest>, ManifestError
         Err(error) if error.is_not_found() => return Ok(None),
         Err(error) => {
             return Err(ManifestError {
-                reason: format!("cannot read: {}", error.reason),
+                reason: format!("cannot read: {}", error.kind),
             })
         }
     };

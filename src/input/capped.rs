@@ -1,7 +1,7 @@
 //! Reading at most a cap of bytes: the cap is applied while reading, so an endless or huge
 //! input costs at most `cap + 1` bytes of memory before it is refused.
 
-use super::{open_regular, InputError};
+use super::{open_regular, InputError, InputErrorKind};
 use std::io::Read;
 use std::path::Path;
 
@@ -35,10 +35,7 @@ pub fn read_stdin(cap: u64) -> Result<Vec<u8>, InputError> {
 }
 
 fn too_large(path: &Path, cap: u64) -> InputError {
-    InputError::new(
-        path,
-        format!("larger than the {} cap; not read further", human_bytes(cap)),
-    )
+    InputError::new(path, InputErrorKind::TooLarge { cap })
 }
 
 /// A byte count as people write caps: `16 MiB`, `20 bytes`.
@@ -79,7 +76,8 @@ mod tests {
         let path = dir.path().join("big.json");
         std::fs::write(&path, [b' '; 30]).unwrap();
         let error = read_file(&path, 20).unwrap_err();
-        assert!(error.reason.starts_with("larger than the 20 bytes cap"));
+        assert_eq!(error.kind, InputErrorKind::TooLarge { cap: 20 });
+        assert!(error.reason().starts_with("larger than the 20 bytes cap"));
         assert_eq!(read_file(&path, 30).unwrap().len(), 30);
     }
 }

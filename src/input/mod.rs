@@ -14,6 +14,6 @@ mod open;
 mod walk;
 
 pub use capped::{human_bytes, read_capped, read_file, read_stdin};
-pub use error::{describe_io, InputError};
+pub use error::{describe_io, InputError, InputErrorKind};
 pub use open::{file_kind, open_regular, refusal};
 pub use walk::{walk_paths, WalkOptions, Walked};

@@ -1,6 +1,6 @@
 //! Opening a file only if it is a regular file, without ever blocking on the open itself.
 
-use super::InputError;
+use super::{InputError, InputErrorKind};
 use std::fs::{File, Metadata};
 use std::path::Path;
 
@@ -14,17 +14,20 @@ pub fn open_regular(path: &Path) -> Result<File, InputError> {
         .metadata()
         .map_err(|error| InputError::io(path, &error))?;
     if meta.is_dir() {
-        return Err(InputError::new(path, "is a directory"));
+        return Err(InputError::new(path, InputErrorKind::IsDirectory));
     }
     if !meta.is_file() {
-        return Err(InputError::new(path, refusal(&meta)));
+        return Err(InputError::new(
+            path,
+            InputErrorKind::SpecialFile(file_kind(&meta)),
+        ));
     }
     Ok(file)
 }
 
 /// The refusal text for a special file, shared with the directory walk.
 pub fn refusal(meta: &Metadata) -> String {
-    format!("not a regular file ({}); not opened", file_kind(meta))
+    InputErrorKind::SpecialFile(file_kind(meta)).to_string()
 }
 
 #[cfg(unix)]
@@ -82,10 +85,14 @@ mod tests {
         let link = dir.path().join("zero.json");
         std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
         let refused = open_regular(&link).unwrap_err();
-        assert_eq!(refused.reason, "not a regular file (a device); not opened");
+        assert_eq!(refused.kind, InputErrorKind::SpecialFile("a device"));
         assert_eq!(
-            open_regular(dir.path()).unwrap_err().reason,
-            "is a directory"
+            refused.reason(),
+            "not a regular file (a device); not opened"
+        );
+        assert_eq!(
+            open_regular(dir.path()).unwrap_err().kind,
+            InputErrorKind::IsDirectory
         );
         let missing = open_regular(&dir.path().join("missing.json")).unwrap_err();
         assert!(missing.is_not_found());

@@ -116,7 +116,7 @@ impl ArtifactRoot {
         match fs::metadata(&here) {
             Ok(meta) if meta.is_file() => match crate::input::open_regular(&here) {
                 Ok(_) => ArtifactStatus::Exists,
-                Err(e) => ArtifactStatus::ExistsUnreadable(e.reason),
+                Err(e) => ArtifactStatus::ExistsUnreadable(e.reason()),
             },
             Ok(_) => ArtifactStatus::Exists,
             Err(e) => missing_or_undecidable(&e),

@@ -22,7 +22,7 @@ pub fn expected_payload(source: &Source, mode: Mode) -> Option<Result<Value, Str
     }
     Some(
         crate::input::read_file(&path, crate::corpus::DEFAULT_MAX_FILE_BYTES)
-            .map_err(|error| error.reason)
+            .map_err(|error| error.reason())
             .and_then(|bytes| serde_json::from_slice(&bytes).map_err(|error| error.to_string())),
     )
 }

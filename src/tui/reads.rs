@@ -236,7 +236,7 @@ impl Reader {
         let bundle = self
             .bundles
             .open(path, &crate::bundle::Limits::default())
-            .map_err(|error| error.reason)?;
+            .map_err(|error| error.reason())?;
         Ok(Arc::new(crate::bundle::inspect::inspect(&bundle)))
     }
 
