@@ -37,6 +37,12 @@ impl ErrorKind {
     }
 }
 
+impl std::fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A rejected packet: the error kind, the exact message, and the id of the conversion-table
 /// row that rejected it (see `freeze::CONVERSION_TABLE`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -46,6 +52,21 @@ pub struct ConversionError {
     #[serde(skip)]
     pub rule: &'static str,
 }
+
+/// `kind: message [rule]`, as `explain` shows a rejection (the message terminal-safe).
+impl std::fmt::Display for ConversionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {}   [{}]",
+            self.kind,
+            crate::json::safe_text(&self.message),
+            self.rule
+        )
+    }
+}
+
+impl std::error::Error for ConversionError {}
 
 /// A lenient-mode substitution, in note order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

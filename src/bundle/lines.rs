@@ -152,6 +152,24 @@ pub enum LineError {
     Io(io::Error),
 }
 
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LineError::TooLong => f.write_str("line longer than the limit"),
+            LineError::Io(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for LineError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LineError::TooLong => None,
+            LineError::Io(error) => Some(error),
+        }
+    }
+}
+
 /// How much the decoder writes into the kept buffer at a time.
 const CHUNK: u64 = 1 << 20;
 

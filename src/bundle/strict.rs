@@ -34,26 +34,42 @@ pub enum StrictError {
     NotWellFormed,
 }
 
+/// Upstream's message without its subject: `JSON is not well-formed` (see `message`).
+impl std::fmt::Display for StrictError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StrictError::Depth { limit } => {
+                write!(
+                    f,
+                    "JSON nesting exceeds the configured maximum depth of {limit}"
+                )
+            }
+            StrictError::DuplicateKey => f.write_str("JSON contains a duplicate object key"),
+            StrictError::InvalidUnicodeEscape => {
+                f.write_str("JSON contains an invalid unicode escape sequence")
+            }
+            StrictError::UnpairedSurrogate => f.write_str("JSON contains an unpaired surrogate"),
+            StrictError::TooManyKeys => {
+                write!(
+                    f,
+                    "JSON object exceeds the maximum of {MAX_KEYS_PER_OBJECT} keys"
+                )
+            }
+            StrictError::StringTooLong => write!(
+                f,
+                "JSON contains a string longer than the maximum of {MAX_STRING_CHARS} bytes"
+            ),
+            StrictError::NotWellFormed => f.write_str("JSON is not well-formed"),
+        }
+    }
+}
+
+impl std::error::Error for StrictError {}
+
 impl StrictError {
     /// Upstream's message; `what` is `Manifest` or `Event`.
     pub fn message(self, what: &str) -> String {
-        match self {
-            StrictError::Depth { limit } => {
-                format!("{what} JSON nesting exceeds the configured maximum depth of {limit}")
-            }
-            StrictError::DuplicateKey => format!("{what} JSON contains a duplicate object key"),
-            StrictError::InvalidUnicodeEscape => {
-                format!("{what} JSON contains an invalid unicode escape sequence")
-            }
-            StrictError::UnpairedSurrogate => format!("{what} JSON contains an unpaired surrogate"),
-            StrictError::TooManyKeys => {
-                format!("{what} JSON object exceeds the maximum of {MAX_KEYS_PER_OBJECT} keys")
-            }
-            StrictError::StringTooLong => format!(
-                "{what} JSON contains a string longer than the maximum of {MAX_STRING_CHARS} bytes"
-            ),
-            StrictError::NotWellFormed => format!("{what} JSON is not well-formed"),
-        }
+        format!("{what} {self}")
     }
 
     pub fn code(self) -> ErrorCode {

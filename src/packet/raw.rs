@@ -32,3 +32,5 @@ impl std::fmt::Display for LoadError {
         write!(f, "{}: {}", self.source, self.reason)
     }
 }
+
+impl std::error::Error for LoadError {}

@@ -65,6 +65,23 @@ pub struct SchemaError {
     pub paths: Vec<JsonPath>,
 }
 
+/// `rule error_code failed_path 'path': message`, as `profile` lists the envelopes (the
+/// path and message terminal-safe).
+impl std::fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {} failed_path '{}': {}",
+            self.rule,
+            self.error_code,
+            crate::json::safe_text(&self.failed_path),
+            crate::json::safe_text(&self.message)
+        )
+    }
+}
+
+impl std::error::Error for SchemaError {}
+
 /// How the UAIX checksum was checked.
 #[derive(Clone, Debug, Serialize)]
 pub struct IntegrityCheck {

@@ -61,13 +61,7 @@ pub fn explanation_text(
     duplicate_lines(&mut out, duplicates);
     match &explanation.conversion.result {
         Err(error) => {
-            let _ = writeln!(
-                out,
-                "rejected: {}: {}   [{}]",
-                error.kind.name(),
-                safe_text(&error.message),
-                error.rule
-            );
+            let _ = writeln!(out, "rejected: {error}");
             if let Some(row) = CONVERSION_TABLE.row(error.rule) {
                 let _ = writeln!(out, "  {} {}: {}", row.id, row.title, row.condition);
             }

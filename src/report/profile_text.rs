@@ -188,14 +188,7 @@ fn contextcore(report: &ProfileReport, out: &mut String) {
                 .as_deref()
                 .map(|n| format!("; next_action: {}", safe_text(n)))
                 .unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "  {} {} failed_path '{}': {}{next}",
-                error.rule,
-                error.error_code,
-                safe_text(&error.failed_path),
-                safe_text(&error.message)
-            );
+            let _ = writeln!(out, "  {error}{next}");
         }
     }
 }

@@ -47,6 +47,24 @@ pub enum MergeError {
     Io(io::Error),
 }
 
+impl std::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MergeError::Refused(reason) => f.write_str(reason),
+            MergeError::Io(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MergeError::Refused(_) => None,
+            MergeError::Io(error) => Some(error),
+        }
+    }
+}
+
 impl From<io::Error> for MergeError {
     fn from(error: io::Error) -> Self {
         MergeError::Io(error)

@@ -1,7 +1,7 @@
 //! A bless planned in memory, for a few entries (the inspector's accept of one packet).
 
 use super::change::Change;
-use super::merge::{merge_bless, BlessSink, Existing, MergeError};
+use super::merge::{merge_bless, BlessSink, Existing};
 use crate::a2a::{ConvertOptions, Mode};
 use crate::golden::{GoldenEntry, GoldenManifest, PacketKey};
 use std::collections::BTreeMap;
@@ -68,10 +68,7 @@ pub fn plan_bless(
         prune,
         &mut sink,
     )
-    .map_err(|error| match error {
-        MergeError::Refused(reason) => reason,
-        MergeError::Io(error) => error.to_string(),
-    })?;
+    .map_err(|error| error.to_string())?;
     Ok(BlessPlan {
         manifest: sink.manifest,
         changes: sink.changes,

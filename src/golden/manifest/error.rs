@@ -14,6 +14,8 @@ impl fmt::Display for ManifestError {
     }
 }
 
+impl std::error::Error for ManifestError {}
+
 pub(in crate::golden) fn bad(reason: impl Into<String>) -> ManifestError {
     ManifestError {
         reason: reason.into(),
