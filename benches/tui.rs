@@ -1,24 +1,31 @@
 //! The interactive inspector with a 1M-packet corpus loaded: the time from a key press to a
 //! finished frame (update + draw on a 200x60 TestBackend), and the process's memory. Prints
 //! figures; asserts nothing. Run: `cargo bench --bench tui` (writes the corpus once under
-//! target/bench-corpus and reuses it; `TUI_BENCH_PACKETS=N` for another size). Then, on two
-//! big packets (an A2A Task of 60,000 tiny parts, 1.6 MB, and an agent card of 200,000
-//! skills, 11.7 MB: the shapes of scripts/memory_cases.py), the time of the first frame of
-//! each detail tab and of a frame while scrolling it (`TUI_BENCH_BIG_ONLY=1`: only those).
-//! `TUI_BENCH_CORPUS=FILE` loads that file instead. With the corpus loaded, a search for `/msg-999998` runs off the UI thread as in the
-//! inspector while keys arrive, and each key's time to a finished frame is reported.
+//! target/bench-corpus and reuses it; `TUI_BENCH_PACKETS=N` for another size;
+//! `TUI_BENCH_CORPUS=FILE` loads that file instead, e.g. the realistic mix 50 times over).
+//!
+//! With the corpus loaded: a reviewer's session of keys; then the jobs that run off the UI
+//! thread, each while a key arrives every 20 ms, timed from when the key was due to its
+//! finished frame: a search (`/msg-999998`), filters (a status from the menu, a coverage
+//! matrix cell, Esc clearing them) and a reload (`r`). Then, on two big packets (an A2A Task
+//! of 60,000 tiny parts, 1.6 MB, and an agent card of 200,000 skills, 11.7 MB: the shapes of
+//! scripts/memory_cases.py), the time of the first frame of each detail tab and of a frame
+//! while scrolling it (`TUI_BENCH_BIG_ONLY=1`: only those; `TUI_BENCH_NO_BIG=1`: not those).
 
 #[path = "support/synthetic.rs"]
 mod synthetic;
 
 use handoff_inspector::corpus::CheckOptions;
+use handoff_inspector::tui::app::App;
 use handoff_inspector::tui::drive::Headless;
-use handoff_inspector::tui::update::Action;
+use handoff_inspector::tui::loader::Loader;
+use handoff_inspector::tui::update::{update, Action, Effect};
 use handoff_inspector::tui::views::{view, ViewState};
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use std::path::PathBuf;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 fn memory_kib(field: &str) -> u64 {
@@ -53,7 +60,9 @@ fn main() {
     if std::env::var_os("TUI_BENCH_BIG_ONLY").is_none() {
         corpus_session(&root);
     }
-    big_packets(&root);
+    if std::env::var_os("TUI_BENCH_NO_BIG").is_none() {
+        big_packets(&root);
+    }
 }
 
 /// A v0.3 Task whose one message has `count` two-member text parts.
@@ -226,95 +235,183 @@ fn corpus_session(root: &std::path::Path) {
         "peak RSS {} MiB (target: < 1024 MiB)",
         memory_kib("VmHWM:") / 1024
     );
-    search_while_keys(app, &mut terminal);
+    jobs_while_keys(app, terminal);
 }
 
-/// Search as the runtime runs it: `/msg-999998` Enter starts a scan of every listed packet on
-/// another thread (detail reads on another), while keys keep arriving every 20 ms; each key is
-/// timed from the moment the loop takes it, through the reports that arrived meanwhile, its
-/// `update` and a finished frame, as the runtime's loop does them. Then the scan's own time.
-fn search_while_keys(mut session: Headless, terminal: &mut Terminal<TestBackend>) {
-    use handoff_inspector::tui::reads::{Read, Reader};
-    use handoff_inspector::tui::update::{update, Effect};
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::{mpsc, Arc};
-    let key = |code: KeyCode| KeyEvent::new(code, KeyModifiers::NONE);
-    let reader = Arc::new(Reader::new(CheckOptions::default()));
-    let (sender, receiver) = mpsc::channel::<Action>();
-    let stop = Arc::new(AtomicBool::new(false));
-    let perform = |effects: Vec<Effect>| {
+/// A key every 20 ms while a job runs (a search, a filter, a reload), handled as the runtime's
+/// loop handles it: the key's effects go to the inspector's own `Loader` (its threads), then
+/// the loop takes their answers for a bounded time (`tui::take_answers`), then draws. Each key is timed from when it
+/// was due (start + k x 20 ms) to its finished frame, so a key that waits behind work counts
+/// the wait. The keys that start the job are the first sample. Runs until `busy` says the job
+/// is over (and at least 25 keys), at most 10 minutes; prints median, p95 and max.
+struct Jobs {
+    loader: Loader,
+    receiver: mpsc::Receiver<Action>,
+    terminal: Terminal<TestBackend>,
+    view: ViewState,
+}
+
+impl Jobs {
+    fn perform(&self, app: &mut App, effects: Vec<Effect>) {
         for effect in effects {
-            let (reader, sender, stop) = (Arc::clone(&reader), sender.clone(), Arc::clone(&stop));
-            match effect {
-                Effect::Read(Read::Detail(request)) => {
-                    std::thread::spawn(move || {
-                        let _ = sender.send(Action::Detail(Box::new(reader.detail(request))));
-                    });
+            handoff_inspector::tui::perform(app, &self.loader, effect);
+        }
+    }
+
+    fn press(&self, app: &mut App, code: KeyCode) {
+        let effects = update(app, Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+        self.perform(app, effects);
+    }
+
+    fn keys_during(
+        &mut self,
+        label: &str,
+        app: &mut App,
+        start: &[KeyCode],
+        cycle: &[KeyCode],
+        busy: &dyn Fn(&App) -> bool,
+    ) {
+        let began = Instant::now();
+        let mut samples = Vec::new();
+        let mut keys = cycle.iter().cycle();
+        loop {
+            let due = began + Duration::from_millis(20) * samples.len() as u32;
+            if let Some(wait) = due.checked_duration_since(Instant::now()) {
+                std::thread::sleep(wait);
+            }
+            if samples.is_empty() {
+                for code in start {
+                    self.press(app, *code);
                 }
-                Effect::Read(Read::Search(request)) => {
-                    std::thread::spawn(move || {
-                        let generation = request.generation;
-                        reader.search(&request, &|| !stop.load(Ordering::SeqCst), &mut |event| {
-                            sender.send(Action::Search(generation, event)).is_ok()
-                        });
-                    });
-                }
-                _ => {}
+            } else if let Some(code) = keys.next() {
+                self.press(app, *code);
+            }
+            handoff_inspector::tui::take_answers(app, &self.loader, &self.receiver);
+            app.sync_list_geometry();
+            let view = &mut self.view;
+            if self
+                .terminal
+                .draw(|frame| view_of(app, view, frame))
+                .is_err()
+            {
+                return;
+            }
+            app.clamp_detail_scroll(self.view.scroll_max);
+            samples.push(due.elapsed());
+            if (!busy(app) && samples.len() >= 25) || began.elapsed() > Duration::from_secs(600) {
+                break;
             }
         }
-    };
-    let app = &mut session.app;
-    for code in "/msg-999998".chars().map(KeyCode::Char) {
-        perform(update(app, Action::Key(key(code))));
+        let took = began.elapsed();
+        samples.sort();
+        let ms = |duration: Duration| duration.as_secs_f64() * 1000.0;
+        println!(
+            "{label}: {:.2} s, {} keys, key -> frame median {:.2} ms, p95 {:.2} ms, max {:.2} ms (target: < 16 ms)",
+            took.as_secs_f64(),
+            samples.len(),
+            ms(percentile(&samples, 0.5)),
+            ms(percentile(&samples, 0.95)),
+            ms(*samples.last().unwrap_or(&Duration::ZERO)),
+        );
     }
-    let started = Instant::now();
-    perform(update(app, Action::Key(key(KeyCode::Enter))));
-    let cycle = [
+}
+
+fn view_of(app: &App, state: &mut ViewState, frame: &mut ratatui::Frame) {
+    view(app, state, frame)
+}
+
+/// Search, filters and a reload on the loaded corpus, each while keys arrive.
+fn jobs_while_keys(session: Headless, terminal: Terminal<TestBackend>) {
+    let (sender, receiver) = mpsc::channel::<Action>();
+    let mut jobs = Jobs {
+        loader: Loader::new(sender, CheckOptions::default()),
+        receiver,
+        terminal,
+        view: ViewState::default(),
+    };
+    let mut app = session.app;
+    app.load_generation = jobs.loader.generation();
+    let moves = [
         KeyCode::Down,
         KeyCode::Down,
         KeyCode::Char('2'),
         KeyCode::Up,
         KeyCode::PageDown,
         KeyCode::Char('3'),
-        KeyCode::Char('m'),
     ];
-    let mut samples = Vec::new();
-    let mut keys = cycle.iter().cycle();
-    let mut view_state = ViewState::default();
-    while app.search.running.is_some() && started.elapsed() < Duration::from_secs(600) {
-        std::thread::sleep(Duration::from_millis(20));
-        let pressed = Instant::now();
-        for action in receiver.try_iter().take(64) {
-            perform(update(app, action));
-        }
-        if let Some(code) = keys.next() {
-            perform(update(app, Action::Key(key(*code))));
-        }
-        app.sync_list_geometry();
-        if terminal
-            .draw(|frame| view(app, &mut view_state, frame))
-            .is_err()
-        {
-            return;
-        }
-        app.clamp_detail_scroll(view_state.scroll_max);
-        samples.push(pressed.elapsed());
+    let mut with_mode = moves.to_vec();
+    with_mode.push(KeyCode::Char('m'));
+
+    for code in "/msg-999998".chars().map(KeyCode::Char) {
+        jobs.press(&mut app, code);
     }
-    let searched = started.elapsed();
-    stop.store(true, Ordering::SeqCst);
-    samples.sort();
-    let ms = |duration: Duration| duration.as_secs_f64() * 1000.0;
+    jobs.keys_during(
+        &format!("search /msg-999998 over {} packets", app.list.listed.len()),
+        &mut app,
+        &[KeyCode::Enter],
+        &with_mode,
+        &|app| app.search.running.is_some(),
+    );
     println!(
-        "search /msg-999998 over {} packets: {:.1} s, {} match(es); {} keys during it, key -> frame median {:.2} ms, p95 {:.2} ms, max {:.2} ms (target: < 16 ms)",
-        app.list.listed.len(),
-        searched.as_secs_f64(),
+        "  search found {} match(es)",
         app.search
             .results
             .as_ref()
-            .map_or(0, |results| results.matches.len()),
-        samples.len(),
-        ms(percentile(&samples, 0.5)),
-        ms(percentile(&samples, 0.95)),
-        ms(*samples.last().unwrap_or(&Duration::ZERO)),
+            .map_or(0, |results| results.matches.len())
     );
+    jobs.press(&mut app, KeyCode::Esc);
+
+    // The filter menu's 5th entry (status "no golden": most of the mix), then the coverage
+    // matrix's first cell (`6`, Enter to the matrix, Enter), then Esc (the whole list back).
+    // `m` is left out of the keys meanwhile: with a status filter it asks for the list again.
+    for code in [
+        KeyCode::Char('f'),
+        KeyCode::Char('j'),
+        KeyCode::Char('j'),
+        KeyCode::Char('j'),
+        KeyCode::Char('j'),
+    ] {
+        jobs.press(&mut app, code);
+    }
+    jobs.keys_during(
+        "filter status (menu, Enter)",
+        &mut app,
+        &[KeyCode::Enter],
+        &moves,
+        &filter_busy,
+    );
+    println!("  listed {} packets", app.list.listed.len());
+    jobs.press(&mut app, KeyCode::Char('6'));
+    jobs.press(&mut app, KeyCode::Enter);
+    jobs.keys_during(
+        "filter rule (coverage matrix cell, Enter)",
+        &mut app,
+        &[KeyCode::Enter],
+        &moves,
+        &filter_busy,
+    );
+    println!("  listed {} packets", app.list.listed.len());
+    jobs.press(&mut app, KeyCode::Char('3'));
+    jobs.keys_during(
+        "filter cleared (Esc)",
+        &mut app,
+        &[KeyCode::Esc],
+        &moves,
+        &filter_busy,
+    );
+    println!("  listed {} packets", app.list.listed.len());
+
+    jobs.keys_during(
+        "reload (r)",
+        &mut app,
+        &[KeyCode::Char('r')],
+        &moves,
+        &|app| !app.progress.done || filter_busy(app),
+    );
+    println!("  listed {} packets", app.list.listed.len());
+}
+
+/// Whether the list is being built (for a filter, or for packets that arrived).
+fn filter_busy(app: &App) -> bool {
+    app.list.building.is_some()
 }

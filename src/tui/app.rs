@@ -7,6 +7,7 @@
 pub use super::list_rows::{group_key, group_label, GroupKey, ListRow};
 
 pub use super::listed::ListedPacket;
+use super::packets::Packets;
 use super::reads::{DetailAnswer, DetailRequest, Read};
 use super::status::Status;
 use super::whatif::WhatIf;
@@ -171,6 +172,8 @@ pub struct LoadProgress {
     /// Packets checked so far.
     pub packets: usize,
     pub done: bool,
+    /// The load is a reload (`r`): the status bar says so until it is done.
+    pub reloading: bool,
 }
 
 /// The detail of the selected packet: asked for by generation, answered by the reader
@@ -192,7 +195,7 @@ pub enum DiffLayout {
 #[derive(Clone, Debug, Default)]
 pub struct ListState {
     pub rows: Vec<ListRow>,
-    /// How many of `rows` are packets (kept by `rebuild_rows`).
+    /// How many of `rows` are packets (kept by the list build and folding).
     pub visible_packets: usize,
     /// Index into `rows`; always a selectable row (packet or folded group) when there is one.
     pub selected: usize,
@@ -206,7 +209,39 @@ pub struct ListState {
     /// Where the rows were last drawn, for paging and mouse hit-testing.
     pub area_top: u16,
     pub area_height: u16,
+    /// The filter the rows were built for.
     pub filter: Filter,
+    /// How many of the packets the rows were built over (packets loaded since are not yet
+    /// listed).
+    pub built_over: usize,
+    /// The list build under way, if any (see `list_job`).
+    pub building: Option<ListBuild>,
+    pub generation: u64,
+}
+
+/// A list build under way (see `list_rows::build_list`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListBuild {
+    pub generation: u64,
+    /// Packets it goes through, and how many it went through so far.
+    pub total: usize,
+    pub scanned: usize,
+    /// The filter it lists.
+    pub filter: Filter,
+    pub why: ListWhy,
+    /// What the status bar says when it lands.
+    pub done: Option<String>,
+}
+
+/// Why the list is built again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListWhy {
+    /// A filter was chosen or cleared: a progress line, and Esc cancels.
+    Filter,
+    /// The mode changed under a status filter: a progress line (the rows must follow the mode).
+    Mode,
+    /// Packets arrived or were replaced: the load's own progress shows.
+    Load,
 }
 
 /// The Handoff tab: the selected field line (what `y` copies).
@@ -319,9 +354,8 @@ pub struct SearchResults {
 pub struct App {
     pub roots: Vec<PathBuf>,
     pub options: CheckOptions,
-    /// Every packet as its list row, with its check verdict (the same as `check` gives), in
-    /// walk order. The selected packet's full check comes with its detail.
-    pub packets: Vec<ListedPacket>,
+    /// Every packet with its check verdict (the same as `check` gives), in walk order.
+    pub packets: Packets,
     pub load_errors: Vec<LoadError>,
     pub progress: LoadProgress,
     pub list: ListState,
@@ -347,7 +381,7 @@ pub struct App {
     pub packets_epoch: u64,
     /// The last drawn size, for paging and mouse hit-testing.
     pub size: (u16, u16),
-    /// Every loaded bundle's verification report, by path (kept by `rebuild_rows`).
+    /// Every loaded bundle's verification report, by path (kept by the list build).
     pub bundles: Vec<(Arc<Path>, Arc<crate::bundle::BundleReport>)>,
     /// Reads asked for since `update` last returned its effects.
     reads: Vec<Read>,
@@ -360,7 +394,7 @@ impl App {
         App {
             roots,
             options,
-            packets: Vec::new(),
+            packets: Packets::default(),
             load_errors: Vec::new(),
             progress: LoadProgress::default(),
             list: ListState {
@@ -519,7 +553,7 @@ impl App {
             self.count_coverage(packet, 1);
         }
         self.packets.extend(summaries);
-        self.rebuild_rows();
+        super::list_job::packets_added(self);
     }
 
     /// Replaces every packet of `path` (a file that changed on disk).
@@ -533,30 +567,36 @@ impl App {
         if let Some(source) = self.selected_source() {
             self.reselect = Some(source);
         }
-        self.list.rows.clear();
-        self.list.listed.clear();
-        self.packets_epoch += 1;
-        let removed: Vec<ListedPacket> = {
-            let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.packets)
-                .into_iter()
-                .partition(|p| &*p.source.path == path);
-            self.packets = kept;
-            gone
-        };
-        for packet in &removed {
-            self.count_coverage(packet, -1);
+        self.forget_rows();
+        let (removed, mut kept): (Vec<_>, Vec<_>) = self
+            .packets
+            .take()
+            .into_iter()
+            .partition(|p| &*p.source.path == path);
+        for check in &removed {
+            self.count_coverage(check, -1);
         }
         self.load_errors.retain(|error| &*error.source.path != path);
         self.load_errors.extend(errors);
         for packet in &summaries {
             self.count_coverage(packet, 1);
         }
-        let at = self
-            .packets
-            .partition_point(|packet| packet.source.path.as_ref() < path);
-        self.packets.splice(at..at, summaries);
+        let at = kept.partition_point(|packet| packet.source.path.as_ref() < path);
+        kept.splice(at..at, summaries);
+        self.packets = Packets::from(kept);
+        super::list_job::packets_replaced(self);
+    }
+
+    /// The rows name packets by index, which are about to change: no rows until the list is
+    /// built again.
+    fn forget_rows(&mut self) {
+        self.list.rows.clear();
+        self.list.listed.clear();
+        self.list.visible_packets = 0;
+        self.list.built_over = 0;
+        self.list.selected = 0;
+        self.packets_epoch += 1;
         self.detail = None;
-        self.rebuild_rows();
     }
 
     fn count_coverage(&mut self, summary: &ListedPacket, delta: i64) {
@@ -573,20 +613,19 @@ impl App {
     }
 
     /// Forgets every packet (before a reload), remembering which one was selected so that the
-    /// selection comes back when it is loaded again.
-    pub fn clear_packets(&mut self) {
+    /// selection comes back when it is loaded again; returns them (to be freed elsewhere).
+    #[must_use = "the packets forgotten are freed where they are dropped"]
+    pub fn clear_packets(&mut self) -> Packets {
         if let Some(source) = self.selected_source() {
             self.reselect = Some(source);
         }
-        self.list.rows.clear();
-        self.list.listed.clear();
-        self.packets_epoch += 1;
-        self.packets.clear();
+        self.forget_rows();
+        let forgotten = std::mem::take(&mut self.packets);
         self.load_errors.clear();
         self.coverage = vec![[0, 0]; COVERAGE_ROW_IDS.len()];
-        self.detail = None;
         self.progress = LoadProgress::default();
-        self.rebuild_rows();
+        super::list_job::packets_forgotten(self);
+        forgotten
     }
 
     /// Keeps the detail scroll inside the content the last frame drew (`max`: how far it

@@ -1,9 +1,14 @@
 //! The packet list's rows: one group per directory (or NDJSON stream) in path order, each with
-//! its filtered packets unless folded, and the selection kept across rebuilds.
+//! its filtered packets unless folded, and the selection kept across rebuilds. A build reads a
+//! snapshot of the packets, so it runs off the UI thread (`list_job` starts and takes it);
+//! folding and unfolding one group edits the rows in place.
 
-use super::app::App;
-use super::status::status_in;
+use super::app::{App, Filter};
+use super::listed::ListedPacket;
+use super::packets::Packets;
 use crate::a2a::Mode;
+use crate::corpus::Source;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -69,20 +74,22 @@ pub fn group_label((dir, stream): &GroupKey) -> String {
     }
 }
 
-impl App {
-    pub(super) fn passes_filter(&self, index: usize) -> bool {
-        let summary = &self.packets[index];
-        if let Some(status) = self.list.filter.status {
-            if self.status(index) != status {
+impl Filter {
+    /// Whether a packet passes the filter (a status is the packet's in `mode`): the one test
+    /// every list build, whatever thread it runs on, asks.
+    pub fn passes(&self, packet: &ListedPacket, mode: Mode) -> bool {
+        let summary = packet;
+        if let Some(status) = self.status {
+            if packet.status_in(mode) != status {
                 return false;
             }
         }
-        if let Some(kind) = self.list.filter.kind {
+        if let Some(kind) = self.kind {
             if summary.kind != kind {
                 return false;
             }
         }
-        if let Some((rule, mode)) = self.list.filter.rule {
+        if let Some((rule, mode)) = self.rule {
             if !summary
                 .mode(mode)
                 .is_some_and(|mode| mode.rows.contains(rule))
@@ -92,93 +99,197 @@ impl App {
         }
         true
     }
+}
 
-    /// Rebuilds the list rows: one group per directory (or stream), in path order, each with
-    /// its filtered packets in walk order unless folded. Keeps the selected packet or group.
-    pub fn rebuild_rows(&mut self) {
-        let keep_group = self.selected_group_label();
-        let keep = self.selected_source().or_else(|| self.reselect.clone());
-        // Packets arrive grouped in walk order (a stream's lines, a directory's files), so the
-        // group of the previous packet is tried first: no key is built or looked up for most.
-        let mut groups: Vec<(GroupKey, Vec<usize>)> = Vec::new();
-        let mut slots: std::collections::HashMap<GroupKey, usize> = Default::default();
-        let mut current: Option<usize> = None;
-        for index in 0..self.packets.len() {
-            if !self.passes_filter(index) {
-                continue;
-            }
-            let source = &self.packets[index].source;
-            let same = current.is_some_and(|at| in_group(&groups[at].0, source));
-            let at = match current {
-                Some(at) if same => at,
-                _ => {
-                    let key = group_key(source);
-                    *slots.entry(key.clone()).or_insert_with(|| {
-                        groups.push((key, Vec::new()));
-                        groups.len() - 1
-                    })
-                }
-            };
-            current = Some(at);
-            groups[at].1.push(index);
+/// What a list is built from: a snapshot of the packets, the filter and mode it lists, the
+/// folded groups, and a packet to find again by source (after a reload).
+#[derive(Clone, Debug)]
+pub struct ListRequest {
+    pub generation: u64,
+    pub packets: Packets,
+    pub filter: Filter,
+    pub mode: Mode,
+    pub folded: HashSet<String>,
+    pub reselect: Option<Source>,
+}
+
+/// The list as built for a request.
+#[derive(Clone, Debug, Default)]
+pub struct BuiltList {
+    pub rows: Vec<ListRow>,
+    pub listed: Vec<usize>,
+    pub visible_packets: usize,
+    pub bundles: Vec<(Arc<Path>, Arc<crate::bundle::BundleReport>)>,
+    /// How many packets it was built over (the first `packets` of the state's).
+    pub packets: usize,
+    pub filter: Filter,
+    /// The request's `reselect` (its packet index), if it is listed.
+    pub reselected: Option<usize>,
+}
+
+/// What a list build reports while it runs, and when it ends.
+#[derive(Clone, Debug)]
+pub enum ListEvent {
+    Progress { scanned: usize },
+    Done(Box<BuiltList>),
+}
+
+/// How often a list build reports, in packets.
+const LIST_REPORT_EVERY: usize = 65_536;
+
+/// Builds the list rows: one group per directory (or stream), in path order, each with its
+/// filtered packets in walk order unless folded. Reports progress through `report` and stops
+/// (without a `Done`) as soon as `current` says it was superseded or cancelled, or `report`
+/// returns false. Runs on a job thread in the inspector, on the caller's in headless drives.
+pub fn build_list(
+    request: &ListRequest,
+    current: &dyn Fn() -> bool,
+    report: &mut dyn FnMut(ListEvent) -> bool,
+) {
+    let packets = &request.packets;
+    // Packets arrive grouped in walk order (a stream's lines, a directory's files), so the
+    // group of the previous packet is tried first: no key is built or looked up for most.
+    let mut groups: Vec<(GroupKey, Vec<usize>)> = Vec::new();
+    let mut slots: HashMap<GroupKey, usize> = Default::default();
+    let mut current_group: Option<usize> = None;
+    let mut bundles = Vec::new();
+    for (index, check) in packets.iter().enumerate() {
+        if index % LIST_REPORT_EVERY == 0
+            && index > 0
+            && !(current() && report(ListEvent::Progress { scanned: index }))
+        {
+            return;
         }
-        groups.sort_by(|a, b| a.0.cmp(&b.0));
-        self.bundles = self
-            .packets
-            .iter()
-            .filter_map(|packet| {
-                let report = packet.bundle.clone()?;
-                Some((packet.source.path.clone(), report))
-            })
-            .collect();
-        self.list.rows.clear();
-        self.list.listed.clear();
-        self.list.visible_packets = 0;
-        for (key, members) in groups {
-            self.list.listed.extend(members.iter().copied());
-            let label = group_label(&key);
-            let folded = self.list.folded.contains(&label);
-            let failing = Mode::BOTH.map(|mode| {
-                members
-                    .iter()
-                    .filter(|index| {
-                        super::status::is_failing(status_in(&self.packets[**index], mode))
-                    })
-                    .count()
-            });
-            let bundle = key.1.as_ref().and_then(|stream| {
-                let report = self.bundle_report(stream)?;
-                Some(match report.error() {
-                    None => Ok(()),
-                    Some(error) => Err(error.code.as_str()),
+        if let Some(report) = &check.bundle {
+            bundles.push((check.source.path.clone(), report.clone()));
+        }
+        if !request.filter.passes(check, request.mode) {
+            continue;
+        }
+        let source = &check.source;
+        let same = current_group.is_some_and(|at| in_group(&groups[at].0, source));
+        let at = match current_group {
+            Some(at) if same => at,
+            _ => {
+                let key = group_key(source);
+                *slots.entry(key.clone()).or_insert_with(|| {
+                    groups.push((key, Vec::new()));
+                    groups.len() - 1
                 })
-            });
-            self.list.rows.push(ListRow::Group {
-                label,
-                count: members.len(),
-                failing,
-                folded,
-                bundle,
-            });
-            if !folded {
-                self.list.visible_packets += members.len();
-                self.list
-                    .rows
-                    .extend(members.into_iter().map(ListRow::Packet));
             }
-        }
-        let found = keep.and_then(|source| {
-            self.list.rows.iter().position(|row| matches!(row, ListRow::Packet(index) if self.packets[*index].source == source))
+        };
+        current_group = Some(at);
+        groups[at].1.push(index);
+    }
+    groups.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut built = BuiltList {
+        packets: packets.len(),
+        filter: request.filter,
+        ..Default::default()
+    };
+    for (key, members) in groups {
+        built.listed.extend(members.iter().copied());
+        let label = group_label(&key);
+        let folded = request.folded.contains(&label);
+        let failing = Mode::BOTH.map(|mode| {
+            members
+                .iter()
+                .filter(|index| super::status::is_failing(packets[**index].status_in(mode)))
+                .count()
         });
+        let bundle = key.1.as_ref().and_then(|stream| {
+            let report = bundles
+                .iter()
+                .find(|(bundle, _)| **bundle == **stream)
+                .map(|(_, report)| report)?;
+            Some(match report.error() {
+                None => Ok(()),
+                Some(error) => Err(error.code.as_str()),
+            })
+        });
+        built.rows.push(ListRow::Group {
+            label,
+            count: members.len(),
+            failing,
+            folded,
+            bundle,
+        });
+        if !folded {
+            built.visible_packets += members.len();
+            built.rows.extend(members.into_iter().map(ListRow::Packet));
+        }
+    }
+    built.bundles = bundles;
+    built.reselected = request.reselect.as_ref().and_then(|source| {
+        built
+            .listed
+            .iter()
+            .copied()
+            .find(|index| packets[*index].source == *source)
+    });
+    if current() {
+        report(ListEvent::Done(Box::new(built)));
+    }
+}
+
+impl App {
+    /// Builds the list at once on this thread (headless callers that set the state directly).
+    pub fn rebuild_rows_now(&mut self) {
+        let request = self.list_request(0, self.list.filter);
+        let mut built = None;
+        build_list(&request, &|| true, &mut |event| {
+            if let ListEvent::Done(list) = event {
+                built = Some(list);
+            }
+            true
+        });
+        if let Some(built) = built {
+            self.apply_list(*built);
+        }
+    }
+
+    /// What a build of the list for `filter` in the current mode and folds starts from.
+    pub(super) fn list_request(&self, generation: u64, filter: Filter) -> ListRequest {
+        ListRequest {
+            generation,
+            packets: self.packets.clone(),
+            filter,
+            mode: self.mode,
+            folded: self.list.folded.clone(),
+            reselect: self.reselect.clone(),
+        }
+    }
+
+    /// Shows a built list, keeping the selected packet (by index: a build covers the packets
+    /// loaded when it started, which keep their indices until they are replaced) or folded
+    /// group, else the packet to select again after a reload.
+    pub(super) fn apply_list(&mut self, built: BuiltList) {
+        let keep = self.selected_packet();
+        let keep_group = self.selected_group_label();
+        self.list.rows = built.rows;
+        self.list.listed = built.listed;
+        self.list.visible_packets = built.visible_packets;
+        self.list.filter = built.filter;
+        self.list.built_over = built.packets;
+        self.bundles = built.bundles;
+        self.refold();
+        let row_of = |packet: usize| {
+            self.list
+                .rows
+                .iter()
+                .position(|row| *row == ListRow::Packet(packet))
+        };
+        let found = keep.and_then(row_of);
         let found_group = keep_group.and_then(|wanted| {
             self.list.rows.iter().position(
                 |row| matches!(row, ListRow::Group { label, folded: true, .. } if *label == wanted),
             )
         });
-        if found.is_some() {
+        let reselected = built.reselected.and_then(row_of);
+        if reselected.is_some() {
             self.reselect = None;
         }
-        self.list.selected = match found.or(found_group) {
+        self.list.selected = match found.or(found_group).or(reselected) {
             Some(row) => row,
             None => self
                 .first_packet_row_from(
@@ -223,34 +334,116 @@ impl App {
 
     /// Folds the selected packet's group (the selection moves to the group).
     pub fn fold_selected_group(&mut self) {
-        let Some(packet) = self.selected_summary() else {
+        let Some(packet) = self.list.rows.get(self.list.selected) else {
             return;
         };
-        let label = group_label(&group_key(&packet.source));
-        self.list.folded.insert(label.clone());
-        self.rebuild_rows();
-        if let Some(row) =
-            self.list.rows.iter().position(
-                |row| matches!(row, ListRow::Group { label: group, .. } if *group == label),
-            )
-        {
-            self.list.selected = row;
-            self.refresh_detail();
+        if !matches!(packet, ListRow::Packet(_)) {
+            return;
         }
+        let Some(row) = self.list.rows[..self.list.selected]
+            .iter()
+            .rposition(|row| matches!(row, ListRow::Group { .. }))
+        else {
+            return;
+        };
+        self.fold_group_at(row);
+        self.list.selected = row;
+        self.refresh_detail();
     }
 
     /// Unfolds the selected folded group and selects its first packet; false when the
     /// selection is not a folded group.
     pub fn unfold_selected_group(&mut self) -> bool {
-        let Some(label) = self.selected_group_label() else {
+        if self.selected_group_label().is_none() {
             return false;
-        };
-        self.list.folded.remove(&label);
+        }
         let row = self.list.selected;
-        self.rebuild_rows();
+        self.unfold_group_at(row);
         self.list.selected = self.first_packet_row_from(row, true).unwrap_or(0);
         self.refresh_detail();
         true
+    }
+
+    /// The row of the group labelled `label`.
+    fn group_row(&self, label: &str) -> Option<usize> {
+        self.list
+            .rows
+            .iter()
+            .position(|row| matches!(row, ListRow::Group { label: group, .. } if group == label))
+    }
+
+    /// Folds the group at `row` in place: its packet rows go (no list build at any size).
+    fn fold_group_at(&mut self, row: usize) {
+        let rows = &mut self.list.rows;
+        let end = rows[row + 1..]
+            .iter()
+            .position(|row| matches!(row, ListRow::Group { .. }))
+            .map_or(rows.len(), |at| row + 1 + at);
+        if let Some(ListRow::Group { folded, label, .. }) = rows.get_mut(row) {
+            *folded = true;
+            self.list.folded.insert(label.clone());
+        }
+        rows.drain(row + 1..end);
+        self.list.visible_packets -= end - row - 1;
+    }
+
+    /// Unfolds the folded group at `row` in place: its listed packets come back after it.
+    fn unfold_group_at(&mut self, row: usize) {
+        // `listed` holds every group's packets in row order, folded ones included.
+        let start: usize = self.list.rows[..row]
+            .iter()
+            .map(|row| match row {
+                ListRow::Group { count, .. } => *count,
+                ListRow::Packet(_) => 0,
+            })
+            .sum();
+        let Some(ListRow::Group {
+            folded: folded @ true,
+            label,
+            count,
+            ..
+        }) = self.list.rows.get_mut(row)
+        else {
+            return;
+        };
+        *folded = false;
+        let count = *count;
+        self.list.folded.remove(label.as_str());
+        let members = self.list.listed[start..start + count]
+            .iter()
+            .map(|index| ListRow::Packet(*index));
+        self.list.rows.splice(row + 1..row + 1, members);
+        self.list.visible_packets += count;
+    }
+
+    /// Folds and unfolds the groups of freshly built rows as `folded` says now (a group
+    /// folded or unfolded while the build ran).
+    fn refold(&mut self) {
+        let changed: Vec<String> = self
+            .list
+            .rows
+            .iter()
+            .filter_map(|row| match row {
+                ListRow::Group { label, folded, .. }
+                    if *folded != self.list.folded.contains(label) =>
+                {
+                    Some(label.clone())
+                }
+                _ => None,
+            })
+            .collect();
+        for label in changed {
+            let Some(row) = self.group_row(&label) else {
+                continue;
+            };
+            if self.list.folded.contains(&label) {
+                self.fold_group_at(row);
+            } else {
+                // `unfold_group_at` forgets the label; this group is meant to be open.
+                self.list.folded.insert(label);
+                self.unfold_group_at(row);
+            }
+        }
     }
 
     /// The nearest selectable row at or after (`forward`) / before `start`.
@@ -270,14 +463,31 @@ impl App {
 
     /// Selects the packet from `source` if it is in the list; returns whether it is.
     pub fn select_source(&mut self, source: &crate::corpus::Source) -> bool {
+        let index = self.list.listed.iter().copied().find(|index| {
+            self.packets
+                .get(*index)
+                .is_some_and(|check| check.source == *source)
+        });
+        index.is_some_and(|index| self.select_packet(index))
+    }
+
+    /// Selects packet `index` if it is in the list (unfolding its group); returns whether it is.
+    pub fn select_packet(&mut self, index: usize) -> bool {
         // A packet inside a folded group is shown by unfolding the group.
-        let label = group_label(&group_key(source));
-        if self.list.folded.remove(&label) {
-            self.rebuild_rows();
+        let Some(check) = self.packets.get(index) else {
+            return false;
+        };
+        let label = group_label(&group_key(&check.source));
+        if self.list.folded.contains(&label) {
+            if let Some(row) = self.group_row(&label) {
+                self.unfold_group_at(row);
+            }
         }
-        let row = self.list.rows.iter().position(
-            |row| matches!(row, ListRow::Packet(index) if &self.packets[*index].source == source),
-        );
+        let row = self
+            .list
+            .rows
+            .iter()
+            .position(|row| *row == ListRow::Packet(index));
         if let Some(row) = row {
             self.list.selected = row;
             self.refresh_detail();

@@ -3,11 +3,13 @@
 //! inspector in batches. Every event carries the load's generation, so a reload never mixes in
 //! a stale load's results. The reads `update` asks for are answered here too: details on one
 //! thread (only the latest request of a burst is read: a key held down does not queue a read
-//! per packet passed), each search on its own, stopped when a newer search or Esc supersedes it.
+//! per packet passed), each search and each list build on its own, stopped when a newer one of
+//! its kind or Esc supersedes it.
 
+use super::list_rows::build_list;
 use super::listed::ListedPacket;
 use super::reads::{DetailRequest, Read, Reader};
-use super::update::Action;
+use super::update::{Action, Job};
 use crate::corpus::{check_corpus_sharing, CheckItem, CheckOptions, LoadError, PipelineOptions};
 use std::cell::OnceCell;
 use std::path::PathBuf;
@@ -44,6 +46,8 @@ pub struct Loader {
     details: Sender<DetailRequest>,
     /// The generation of the search allowed to run (0: none).
     search: Arc<AtomicU64>,
+    /// The generation of the list build allowed to run (0: none).
+    list: Arc<AtomicU64>,
 }
 
 impl Loader {
@@ -69,6 +73,7 @@ impl Loader {
             reader,
             details,
             search: Arc::new(AtomicU64::new(0)),
+            list: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -79,26 +84,48 @@ impl Loader {
                 let _ = self.details.send(request);
             }
             Read::Search(request) => {
+                let reader = Arc::clone(&self.reader);
                 let generation = request.generation;
-                self.search.store(generation, Ordering::SeqCst);
-                let (reader, search, sender) = (
-                    Arc::clone(&self.reader),
-                    Arc::clone(&self.search),
-                    self.sender.clone(),
-                );
-                std::thread::spawn(move || {
-                    let current = || search.load(Ordering::SeqCst) == generation;
-                    reader.search(&request, &current, &mut |event| {
-                        sender.send(Action::Search(generation, event)).is_ok()
+                self.spawn_job(&self.search, generation, move |current, send| {
+                    reader.search(&request, current, &mut |event| {
+                        send(Action::Search(generation, event))
+                    });
+                });
+            }
+            Read::List(request) => {
+                let generation = request.generation;
+                self.spawn_job(&self.list, generation, move |current, send| {
+                    build_list(&request, current, &mut |event| {
+                        send(Action::List(generation, event))
                     });
                 });
             }
         }
     }
 
-    /// Stops the running search.
-    pub fn cancel_search(&self) {
-        self.search.store(0, Ordering::SeqCst);
+    /// Runs a job (a search, a list build) on its own thread for as long as `slot` holds its
+    /// generation: a newer job of the same kind, or a cancel, stops it at its next report.
+    fn spawn_job(
+        &self,
+        slot: &Arc<AtomicU64>,
+        generation: u64,
+        job: impl FnOnce(&dyn Fn() -> bool, &mut dyn FnMut(Action) -> bool) + Send + 'static,
+    ) {
+        slot.store(generation, Ordering::SeqCst);
+        let (slot, sender) = (Arc::clone(slot), self.sender.clone());
+        std::thread::spawn(move || {
+            let current = || slot.load(Ordering::SeqCst) == generation;
+            job(&current, &mut |action| sender.send(action).is_ok());
+        });
+    }
+
+    /// Stops the running job of that kind.
+    pub fn cancel(&self, job: Job) {
+        match job {
+            Job::Search => &self.search,
+            Job::List => &self.list,
+        }
+        .store(0, Ordering::SeqCst);
     }
 
     pub fn generation(&self) -> u64 {

@@ -8,10 +8,12 @@ pub mod app;
 pub mod compare;
 pub mod drive;
 pub mod keymap;
+pub mod list_job;
 pub mod list_rows;
 pub mod listed;
 pub mod loader;
 mod memory;
+pub mod packets;
 mod pairing;
 pub mod reads;
 pub mod render;
@@ -90,7 +92,13 @@ pub fn run(roots: Vec<PathBuf>, options: CheckOptions, color: bool) -> std::io::
             dirty = false;
         }
         let mut actions = Vec::new();
-        if event::poll(Duration::from_millis(40))? {
+        // While a job runs, its answers are taken sooner (the poll is the loop's only wait).
+        let wait = if app.search.running.is_some() || app.list.building.is_some() {
+            Duration::from_millis(5)
+        } else {
+            Duration::from_millis(40)
+        };
+        if event::poll(wait)? {
             match event::read()? {
                 Event::Key(key) => actions.push(Action::Key(key)),
                 Event::Mouse(mouse) => actions.push(Action::Mouse(mouse)),
@@ -98,8 +106,6 @@ pub fn run(roots: Vec<PathBuf>, options: CheckOptions, color: bool) -> std::io::
                 _ => {}
             }
         }
-        // Drain what the loader sent, a bounded number at a time so keys stay responsive.
-        actions.extend(receiver.try_iter().take(64));
         for path in change_receiver.try_iter() {
             changed.insert(path);
             last_change = Instant::now();
@@ -112,19 +118,51 @@ pub fn run(roots: Vec<PathBuf>, options: CheckOptions, color: bool) -> std::io::
         for action in actions {
             dirty = true;
             for effect in update(&mut app, action) {
-                match effect {
-                    Effect::Read(read) => loader.read(read),
-                    Effect::CancelSearch => loader.cancel_search(),
-                    Effect::ReloadAll => app.load_generation = loader.load_all(app.roots.clone()),
-                    Effect::ReloadFiles(paths) => loader.reload_files(paths),
-                    Effect::Copy(text) => terminal::copy_osc52(&text),
-                    Effect::AcceptGolden(source) => accept(&mut app, &loader, &source),
-                }
+                perform(&mut app, &loader, effect);
             }
         }
+        dirty |= take_answers(&mut app, &loader, &receiver);
     }
     drop(guard);
     Ok(())
+}
+
+/// How long the loop takes answers (loaded packets, search and list reports) before it draws
+/// and looks at the keys again: a reload's batches arrive faster than they are taken.
+const ANSWERS_PER_FRAME: Duration = Duration::from_millis(6);
+
+/// Takes what the loader's threads sent, for up to [`ANSWERS_PER_FRAME`]; whether anything
+/// came. The benchmark's loop calls it as the runtime does.
+pub fn take_answers(app: &mut App, loader: &Loader, receiver: &mpsc::Receiver<Action>) -> bool {
+    let started = Instant::now();
+    let mut any = false;
+    while started.elapsed() < ANSWERS_PER_FRAME {
+        let Ok(action) = receiver.try_recv() else {
+            break;
+        };
+        any = true;
+        for effect in update(app, action) {
+            perform(app, loader, effect);
+        }
+    }
+    any
+}
+
+/// Does what an effect asks, as the runtime does: reads, reloads and searches go to the
+/// loader's threads (their answers come back as actions). The benchmark drives it too.
+pub fn perform(app: &mut App, loader: &Loader, effect: Effect) {
+    match effect {
+        Effect::Read(read) => loader.read(read),
+        Effect::Cancel(job) => loader.cancel(job),
+        Effect::ReloadAll => app.load_generation = loader.load_all(app.roots.clone()),
+        Effect::ReloadFiles(paths) => loader.reload_files(paths),
+        Effect::Copy(text) => terminal::copy_osc52(&text),
+        Effect::AcceptGolden(source) => accept(app, loader, &source),
+        // Freeing a million packets takes a tenth of a second: not on the UI thread.
+        Effect::Discard(packets) => {
+            std::thread::spawn(move || drop(packets));
+        }
+    }
 }
 
 /// The watcher reports absolute paths; packets are named as the user spelled their roots

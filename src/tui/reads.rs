@@ -9,6 +9,7 @@
 //! through the listed packets' text, which reports its progress as it goes and stops when its
 //! generation is no longer the current one.
 
+use super::list_rows::ListRequest;
 use crate::a2a::Mode;
 use crate::bundle::{BundleCache, BundleReport};
 use crate::corpus::{
@@ -26,6 +27,9 @@ use std::sync::{Arc, Mutex};
 pub enum Read {
     Detail(DetailRequest),
     Search(SearchRequest),
+    /// Not a file read, but answered the same way: the list built over a snapshot of the
+    /// packets (`list_rows::build_list`).
+    List(ListRequest),
 }
 
 /// The selected packet's detail, asked for by generation.
@@ -432,6 +436,8 @@ mod tests {
             "app.rs",
             "update.rs",
             "list_rows.rs",
+            "list_job.rs",
+            "packets.rs",
             "search.rs",
             "review.rs",
             "status.rs",

@@ -115,7 +115,7 @@ pub fn render(spec: &RenderSpec) -> Result<Buffer, String> {
         spec.color,
     )?;
     driver.app.mode = spec.mode;
-    driver.app.rebuild_rows();
+    driver.app.rebuild_rows_now();
     if let Some(select) = &spec.select {
         press(&mut driver, char_key('/'))?;
         for c in select.chars() {

@@ -125,10 +125,7 @@ pub(super) fn on_event(app: &mut App, generation: u64, event: SearchEvent) {
 }
 
 fn select_packet(app: &mut App, index: usize) {
-    if let Some(check) = app.packets.get(index) {
-        let source = check.source.clone();
-        app.select_source(&source);
-    }
+    app.select_packet(index);
 }
 
 /// The results of the last scan, if they still describe the list.
@@ -249,7 +246,7 @@ pub fn progress_line(app: &App) -> Option<String> {
 }
 
 /// 1234567 -> "1,234,567".
-fn thousands(count: usize) -> String {
+pub(super) fn thousands(count: usize) -> String {
     let digits = count.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (at, digit) in digits.chars().enumerate() {

@@ -5,9 +5,11 @@
 
 use super::app::{
     filter_choices, App, DiffLayout, DigestsState, FilterChoice, Focus, HandoffState, ListRow,
-    Overlay, SearchThen, Tab,
+    ListWhy, Overlay, SearchThen, Tab,
 };
 use super::keymap::{lookup, Command, Context};
+use super::list_job::wanted_filter;
+use super::list_rows::ListEvent;
 use super::loader::LoaderEvent;
 use super::reads::{DetailAnswer, Read, SearchEvent};
 use super::review::{on_review_key, open_review};
@@ -31,19 +33,31 @@ pub enum Action {
     Detail(Box<DetailAnswer>),
     /// A search's report, with the generation of the search.
     Search(u64, SearchEvent),
+    /// A list build's report, with the generation of the build.
+    List(u64, ListEvent),
+}
+
+/// A job that runs off the UI thread until it ends or is cancelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Job {
+    Search,
+    List,
 }
 
 #[derive(Clone, Debug)]
 pub enum Effect {
-    /// Read from disk (answered with `Action::Detail` / `Action::Search`).
+    /// Read from disk or build the list (answered with `Action::Detail` / `Action::Search` /
+    /// `Action::List`).
     Read(Read),
-    /// Stop the running search.
-    CancelSearch,
+    /// Stop a running job.
+    Cancel(Job),
     ReloadAll,
     ReloadFiles(Vec<PathBuf>),
     Copy(String),
     /// Record the packet's current outcome as its golden (confirmed in the review).
     AcceptGolden(crate::corpus::Source),
+    /// Packets no longer held (a reload forgot them), to be freed off the UI thread.
+    Discard(super::packets::Packets),
 }
 
 pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
@@ -61,6 +75,10 @@ fn apply(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::Search(generation, event) => {
             super::search::on_event(app, generation, event);
+            Vec::new()
+        }
+        Action::List(generation, event) => {
+            super::list_job::on_event(app, generation, event);
             Vec::new()
         }
         Action::Key(key) if key.kind != KeyEventKind::Release => on_key(app, key),
@@ -118,9 +136,6 @@ fn changed_message(changed: &[PathBuf], rechecked: usize) -> String {
     format!("changed on disk: {listed}; re-checking {rechecked} packet file(s)",)
 }
 
-/// The status-bar message while `r` reloads (cleared when the load is done).
-const RELOADING: &str = "reloading";
-
 fn on_loader(app: &mut App, event: LoaderEvent) {
     match event {
         LoaderEvent::Packets(summaries) => app.add_packets(summaries),
@@ -128,9 +143,13 @@ fn on_loader(app: &mut App, event: LoaderEvent) {
         LoaderEvent::Progress { packets } => app.progress.packets = packets,
         LoaderEvent::Done => {
             app.progress.done = true;
-            // `r` said "reloading"; now that it is done, the status bar shows the keys again.
-            if app.message.as_deref() == Some(RELOADING) {
-                app.message = None;
+            // `r`'s progress line ends by saying what was loaded.
+            if std::mem::take(&mut app.progress.reloading) {
+                app.message = Some(format!(
+                    "reloaded: {} packets, {} load error(s)",
+                    super::search::thousands(app.packets.len()),
+                    app.load_errors.len()
+                ));
             }
             if app.packets.is_empty() && app.load_errors.is_empty() {
                 app.message =
@@ -316,13 +335,14 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
             if app.tab == Tab::Rules && app.focus == Focus::Detail {
                 let (row, column) = app.tabs.rules.cursor;
                 let mode = Mode::BOTH[column.min(1)];
-                app.list.filter.rule = COVERAGE_ROW_IDS.get(row).map(|id| (*id, mode));
+                let mut filter = wanted_filter(app);
+                filter.rule = COVERAGE_ROW_IDS.get(row).map(|id| (*id, mode));
                 app.focus = Focus::List;
-                app.rebuild_rows();
-                app.message = Some(format!(
+                let done = format!(
                     "filtered: {} (f to change, Esc to clear)",
-                    app.list.filter.describe()
-                ));
+                    filter.describe()
+                );
+                super::list_job::start(app, filter, ListWhy::Filter, Some(done));
             } else if !(app.focus == Focus::List && app.unfold_selected_group()) {
                 app.focus = Focus::Detail;
             }
@@ -334,8 +354,9 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
             };
             // Which packets are listed depends on the mode only through a status filter (a
             // rule filter names its own mode); a million rows are not rebuilt for nothing.
-            if app.list.filter.status.is_some() {
-                app.rebuild_rows();
+            let filter = wanted_filter(app);
+            if filter.status.is_some() {
+                super::list_job::start(app, filter, ListWhy::Mode, None);
             }
         }
         Command::Search => app.search.input = Some(String::new()),
@@ -361,9 +382,9 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
             });
         }
         Command::Reload => {
-            app.clear_packets();
-            app.message = Some(RELOADING.to_owned());
-            return vec![Effect::ReloadAll];
+            let forgotten = app.clear_packets();
+            app.progress.reloading = true;
+            return vec![Effect::Discard(forgotten), Effect::ReloadAll];
         }
         Command::Copy => {
             if let Some(text) = super::views::copy_target(app) {
@@ -383,18 +404,26 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
 /// filter goes before the search: it is what the title bar shows and what the message after
 /// setting it says Esc clears, while a search only waits for n/N.
 fn quit_or_back(app: &mut App, key: KeyEvent) -> Vec<Effect> {
-    // A running search is on screen (its progress line): Esc stops it first.
-    if key.code == KeyCode::Esc && super::search::cancel(app) {
-        return vec![Effect::CancelSearch];
+    // A running search or filter is on screen (its progress line): Esc stops it first.
+    if key.code == KeyCode::Esc {
+        let stopped: Vec<Effect> = [
+            (super::search::cancel(app), Job::Search),
+            (super::list_job::cancel(app), Job::List),
+        ]
+        .into_iter()
+        .filter_map(|(stopped, job)| stopped.then_some(Effect::Cancel(job)))
+        .collect();
+        if !stopped.is_empty() {
+            return stopped;
+        }
     }
     if key.code != KeyCode::Esc {
         app.should_quit = true;
     } else if app.focus == Focus::Detail {
         app.focus = Focus::List;
-    } else if app.list.filter.is_active() {
-        app.list.filter = Default::default();
-        app.rebuild_rows();
-        app.message = Some("filter cleared".to_owned());
+    } else if wanted_filter(app).is_active() {
+        let done = Some("filter cleared".to_owned());
+        super::list_job::start(app, Default::default(), ListWhy::Filter, done);
     } else if let Some(query) = app.search.query.take() {
         app.message = Some(format!(
             "search \"{}\" cleared",
@@ -516,13 +545,14 @@ fn on_filter_key(app: &mut App, key: KeyEvent, cursor: usize) {
         KeyCode::PageDown => cursor = (cursor + 10).min(choices.len() - 1),
         KeyCode::PageUp => cursor = cursor.saturating_sub(10),
         KeyCode::Enter => {
+            let mut filter = wanted_filter(app);
             match choices[cursor] {
-                FilterChoice::Clear => app.list.filter = Default::default(),
-                FilterChoice::Status(status) => app.list.filter.status = Some(status),
-                FilterChoice::Kind(kind) => app.list.filter.kind = Some(kind),
-                FilterChoice::Rule(rule) => app.list.filter.rule = Some((rule, app.mode)),
+                FilterChoice::Clear => filter = Default::default(),
+                FilterChoice::Status(status) => filter.status = Some(status),
+                FilterChoice::Kind(kind) => filter.kind = Some(kind),
+                FilterChoice::Rule(rule) => filter.rule = Some((rule, app.mode)),
             }
-            app.rebuild_rows();
+            super::list_job::start(app, filter, ListWhy::Filter, None);
             return;
         }
         KeyCode::Esc | KeyCode::Char('f') | KeyCode::Char('q') => return,

@@ -316,27 +316,134 @@ fn esc_clears_the_filter_before_a_leftover_search() {
     assert!(driver.app.should_quit);
 }
 
-/// After `r` the status bar says "reloading" only until the reload is done.
+/// After `r` the status bar says "reloading" with the packets checked so far until the reload
+/// is done, then what was loaded; the next key brings the keys back.
 #[test]
 fn reloading_shows_until_the_load_is_done() {
     let mut driver = driver("fixtures/a2a", (80, 24));
-    driver
-        .apply(&Step::Key(KeyEvent::new(
-            KeyCode::Char('r'),
-            KeyModifiers::NONE,
-        )))
-        .unwrap();
-    let last = |driver: &Driver| {
-        text(driver.buffer())
-            .lines()
-            .last()
-            .unwrap_or("")
-            .to_owned()
-    };
-    assert_eq!(last(&driver), " reloading");
+    let packets = driver.app.packets.len();
+    apply_key(&mut driver, KeyCode::Char('r'));
+    assert_eq!(last_line(&driver), " reloading: 0 packets checked so far");
     driver.settle().unwrap();
-    let status = last(&driver);
+    assert_eq!(
+        last_line(&driver),
+        format!(" reloaded: {packets} packets, 0 load error(s)")
+    );
+    press(&mut driver, KeyCode::Char('j'));
+    let status = last_line(&driver);
     assert!(status.contains("? help"), "{status}");
+}
+
+/// A key applied without delivering what it started (a list build or a search answers later,
+/// as on the inspector's threads).
+fn apply_key(driver: &mut Driver, code: KeyCode) {
+    driver
+        .apply(&Step::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+        .unwrap();
+}
+
+fn last_line(driver: &Driver) -> String {
+    text(driver.buffer())
+        .lines()
+        .last()
+        .unwrap_or("")
+        .to_owned()
+}
+
+/// The rows as packet indices and group labels.
+fn rows(driver: &Driver) -> Vec<String> {
+    driver
+        .app
+        .list
+        .rows
+        .iter()
+        .map(|row| match row {
+            ListRow::Group { label, count, .. } => format!("{label} {count}"),
+            ListRow::Packet(index) => index.to_string(),
+        })
+        .collect()
+}
+
+/// Opens the filter menu and moves to its `entry`-th choice (0: clear).
+fn filter_menu_at(driver: &mut Driver, entry: usize) {
+    press(driver, KeyCode::Char('f'));
+    for _ in 0..entry {
+        press(driver, KeyCode::Char('j'));
+    }
+}
+
+/// A filter's list is built off the UI thread: until it lands the list stays as it was and the
+/// status bar shows the build's progress; the first Esc stops it (the list and its filter stay
+/// as they were, and its late answer is dropped), the next clears the filter shown, the last
+/// quits.
+#[test]
+fn a_filter_builds_with_a_progress_line_and_the_first_esc_cancels_it() {
+    let mut driver = driver("fixtures/a2a", (80, 24));
+    let packets = driver.app.packets.len();
+    // Status "conforms" (the 2nd entry): a filter shown.
+    filter_menu_at(&mut driver, 1);
+    press(&mut driver, KeyCode::Enter);
+    assert!(text(driver.buffer()).contains("filter: status=conforms"));
+    let shown = rows(&driver);
+    // Then kind (the first kind entry) on top of it, left building.
+    filter_menu_at(&mut driver, 8);
+    apply_key(&mut driver, KeyCode::Enter);
+    let screen = text(driver.buffer());
+    insta::assert_snapshot!("filter_building_80x24", screen);
+    assert_eq!(rows(&driver), shown, "the rows stay until the build lands");
+    let building = driver.app.list.building.clone().unwrap();
+    assert!(building.filter.status.is_some() && building.filter.kind.is_some());
+    assert_eq!(
+        last_line(&driver),
+        format!(
+            " filtering {}: 0 of {packets} packets  Esc cancels",
+            building.filter.describe()
+        )
+    );
+    // Esc stops the build; what it had sent is dropped when it arrives.
+    apply_key(&mut driver, KeyCode::Esc);
+    assert_eq!(
+        last_line(&driver),
+        format!(" filter cancelled after 0 of {packets} packets; the list is as it was")
+    );
+    driver.settle().unwrap();
+    assert_eq!(rows(&driver), shown);
+    assert!(driver.app.list.building.is_none());
+    assert!(text(driver.buffer()).contains("filter: status=conforms"));
+    press(&mut driver, KeyCode::Esc);
+    assert!(last_line(&driver).ends_with(" filter cleared"));
+    assert_eq!(driver.app.list.listed.len(), packets);
+    assert!(!driver.app.should_quit);
+    press(&mut driver, KeyCode::Esc);
+    assert!(driver.app.should_quit);
+}
+
+/// Two filters chosen before either's list lands: the list shows the second (with the first's
+/// choice under it), whatever the first's build answers, and when.
+#[test]
+fn a_superseded_filter_build_never_lands() {
+    let mut driver = driver("fixtures/a2a", (80, 24));
+    filter_menu_at(&mut driver, 1);
+    apply_key(&mut driver, KeyCode::Enter);
+    let first = driver.app.list.building.clone().unwrap();
+    filter_menu_at(&mut driver, 8);
+    apply_key(&mut driver, KeyCode::Enter);
+    let second = driver.app.list.building.clone().unwrap();
+    assert!(second.generation > first.generation);
+    assert_eq!(second.filter.status, first.filter.status);
+    assert!(second.filter.kind.is_some());
+    driver.settle().unwrap();
+    assert_eq!(driver.app.list.filter, second.filter);
+    let expected: Vec<usize> = (0..driver.app.packets.len())
+        .filter(|index| {
+            second
+                .filter
+                .passes(&driver.app.packets[*index], driver.app.mode)
+        })
+        .collect();
+    let mut listed = driver.app.list.listed.clone();
+    listed.sort_unstable();
+    assert_eq!(listed, expected);
 }
 
 /// At 80x24 the golden review and the help lie on the panes' borders: no second border beside

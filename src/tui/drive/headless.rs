@@ -3,13 +3,15 @@
 
 use crate::corpus::CheckOptions;
 use crate::tui::app::App;
+use crate::tui::list_rows::build_list;
 use crate::tui::loader::load;
 use crate::tui::reads::{Read, Reader};
 use crate::tui::update::{update, Action, Effect};
 use crate::tui::views::ViewState;
 use std::path::PathBuf;
 
-/// Answers every read among `effects` at once (a search runs to its end), feeding the answers
+/// Answers every read among `effects` at once (a search or list build runs to its end),
+/// feeding the answers
 /// back through `update`; returns the other effects, in order.
 pub fn answer_reads(app: &mut App, reader: &Reader, effects: Vec<Effect>) -> Vec<Effect> {
     let mut others = Vec::new();
@@ -27,6 +29,18 @@ pub fn answer_reads(app: &mut App, reader: &Reader, effects: Vec<Effect>) -> Vec
                 });
                 for event in reports {
                     more.extend(update(app, Action::Search(request.generation, event)));
+                }
+                more
+            }
+            Effect::Read(Read::List(request)) => {
+                let mut more = Vec::new();
+                let mut reports = Vec::new();
+                build_list(&request, &|| true, &mut |event| {
+                    reports.push(event);
+                    true
+                });
+                for event in reports {
+                    more.extend(update(app, Action::List(request.generation, event)));
                 }
                 more
             }
@@ -74,7 +88,7 @@ impl Headless {
     /// Loads the roots (again: packets loaded before are forgotten first).
     pub fn load(&mut self) {
         // With nothing left to select, forgetting asks for no read.
-        self.app.clear_packets();
+        drop(self.app.clear_packets());
         load_blocking(&mut self.app, &self.reader);
     }
 

@@ -14,6 +14,7 @@ pub use headless::{answer_reads, load_blocking, Headless};
 pub use invariants::check_invariants;
 
 use super::app::App;
+use super::list_rows::build_list;
 use super::loader::{check_file, load};
 use super::reads::{Read, Reader};
 use super::update::{update, Action, Effect};
@@ -215,9 +216,19 @@ impl Driver {
                     });
                     self.pending.extend(reports);
                 }
-                // Reports of a cancelled search still pending are dropped by `update`, as in the
+                Effect::Read(Read::List(request)) => {
+                    let generation = request.generation;
+                    let mut reports = Vec::new();
+                    build_list(&request, &|| true, &mut |event| {
+                        reports.push(Action::List(generation, event));
+                        true
+                    });
+                    self.pending.extend(reports);
+                }
+                // Reports of a cancelled job still pending are dropped by `update`, as in the
                 // runtime (where some may already be on their way).
-                Effect::CancelSearch => {}
+                Effect::Cancel(_) => {}
+                Effect::Discard(packets) => drop(packets),
                 Effect::ReloadAll => {
                     // A new generation: results of the superseded load still pending are
                     // delivered later and must be ignored by `update`, as in the runtime.

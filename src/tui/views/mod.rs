@@ -192,7 +192,9 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             Span::styled("▏", theme.accent()),
             Span::styled("  Enter search  Esc cancel", theme.dim()),
         ])
-    } else if let Some(progress) = super::search::progress_line(app) {
+    } else if let Some(progress) =
+        super::search::progress_line(app).or_else(|| super::list_job::progress_line(app))
+    {
         Line::from(Span::styled(format!(" {progress}"), theme.warn()))
     } else if let Some(message) = &app.message {
         Line::from(Span::styled(format!(" {message}"), theme.warn()))

@@ -1,0 +1,269 @@
+//! Building the list off the UI thread, as state changes. A filter (the menu, a coverage
+//! matrix cell, Esc clearing it), a mode switch under a status filter, and packets arriving or
+//! being replaced ask for the list to be built again (a `reads::Read::List` over a snapshot of
+//! the packets); the rows shown stay until the build's answer lands, and an answer to a build
+//! that was superseded or cancelled is dropped by generation. A filter's build shows a
+//! progress line and Esc cancels it (the list stays as it was); while packets keep arriving, a
+//! build that lands starts the next, so a reload's list grows without one build per batch.
+
+use super::app::{App, Filter, ListBuild, ListWhy};
+use super::list_rows::ListEvent;
+use super::reads::Read;
+use super::search::thousands;
+
+/// Starts building the list for `filter` (replacing any build under way); `done` is what the
+/// status bar says when it lands.
+pub(super) fn start(app: &mut App, filter: Filter, why: ListWhy, done: Option<String>) {
+    app.list.generation += 1;
+    let request = app.list_request(app.list.generation, filter);
+    app.list.building = Some(ListBuild {
+        generation: app.list.generation,
+        total: request.packets.len(),
+        scanned: 0,
+        filter,
+        why,
+        done,
+    });
+    app.request(Read::List(request));
+}
+
+/// The filter last asked for: a filter build's under way, else the one the list shows (what a
+/// further filter choice adds to).
+pub fn wanted_filter(app: &App) -> Filter {
+    match &app.list.building {
+        Some(build) => build.filter,
+        None => app.list.filter,
+    }
+}
+
+/// Packets were added after those the rows cover: build again, unless a build is under way
+/// (when it lands, it starts the next).
+pub(super) fn packets_added(app: &mut App) {
+    if app.list.building.is_none() {
+        start(app, app.list.filter, ListWhy::Load, None);
+    }
+}
+
+/// Packets were replaced or forgotten: the rows were cleared and a build under way read other
+/// packets; build again for what was asked.
+pub(super) fn packets_replaced(app: &mut App) {
+    let (why, done) = match app.list.building.take() {
+        Some(build) => (build.why, build.done),
+        None => (ListWhy::Load, None),
+    };
+    let filter = wanted_filter(app);
+    start(app, filter, why, done);
+}
+
+/// Every packet was forgotten (a reload starts): nothing to build until packets arrive; a
+/// filter asked for meanwhile is what they will be listed with.
+pub(super) fn packets_forgotten(app: &mut App) {
+    app.list.filter = wanted_filter(app);
+    if app.list.building.take().is_some() {
+        app.list.generation += 1;
+    }
+}
+
+/// Esc: stops a filter's build (the list stays as it was); false when none runs.
+pub(super) fn cancel(app: &mut App) -> bool {
+    let Some(build) = app
+        .list
+        .building
+        .take_if(|build| build.why == ListWhy::Filter)
+    else {
+        return false;
+    };
+    app.list.generation += 1;
+    app.message = Some(format!(
+        "filter cancelled after {} of {} packets; the list is as it was",
+        thousands(build.scanned),
+        thousands(build.total)
+    ));
+    // Rows that cover fewer packets than are loaded (packets arrived, or were replaced, while
+    // the filter's build ran) are built again for the filter shown.
+    if app.list.built_over != app.packets.len() {
+        start(app, app.list.filter, ListWhy::Load, None);
+    }
+    true
+}
+
+/// A build's report, taken if it belongs to the build under way.
+pub(super) fn on_event(app: &mut App, generation: u64, event: ListEvent) {
+    let Some(build) = app.list.building.as_mut() else {
+        return;
+    };
+    if build.generation != generation {
+        return;
+    }
+    match event {
+        ListEvent::Progress { scanned } => build.scanned = scanned.min(build.total),
+        ListEvent::Done(built) => {
+            let Some(build) = app.list.building.take() else {
+                return;
+            };
+            app.apply_list(*built);
+            if build.done.is_some() {
+                app.message = build.done;
+            }
+            if app.list.built_over < app.packets.len() {
+                start(app, app.list.filter, ListWhy::Load, None);
+            }
+        }
+    }
+}
+
+/// What the status bar shows while a filter's list is built, or a reload runs.
+pub fn progress_line(app: &App) -> Option<String> {
+    let reloading = || {
+        (app.progress.reloading && !app.progress.done).then(|| {
+            format!(
+                "reloading: {} packets checked so far",
+                thousands(app.progress.packets)
+            )
+        })
+    };
+    let Some(build) = &app.list.building else {
+        return reloading();
+    };
+    let what = match build.why {
+        ListWhy::Load => return reloading(),
+        ListWhy::Filter if build.filter.is_active() => {
+            format!(
+                "filtering {}",
+                crate::json::safe_text(&build.filter.describe())
+            )
+        }
+        ListWhy::Filter => "clearing the filter".to_owned(),
+        ListWhy::Mode => format!(
+            "listing {} in {} mode",
+            crate::json::safe_text(&build.filter.describe()),
+            app.mode
+        ),
+    };
+    let cancel = if build.why == ListWhy::Filter {
+        "  Esc cancels"
+    } else {
+        ""
+    };
+    Some(format!(
+        "{what}: {} of {} packets{cancel}",
+        thousands(build.scanned),
+        thousands(build.total)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::{CheckOptions, Status};
+    use crate::tui::list_rows::{build_list, ListRequest};
+    use crate::tui::reads::Reader;
+    use crate::tui::update::{update, Action};
+
+    fn loaded() -> App {
+        let reader = Reader::new(CheckOptions::default());
+        let mut app = App::new(
+            vec![std::path::PathBuf::from("fixtures/a2a")],
+            CheckOptions::default(),
+            false,
+        );
+        crate::tui::drive::load_blocking(&mut app, &reader);
+        app.take_reads();
+        app
+    }
+
+    /// The build `app` asked for last.
+    fn asked(app: &mut App) -> ListRequest {
+        let reads = app.take_reads();
+        match reads.into_iter().find_map(|read| match read {
+            Read::List(request) => Some(request),
+            _ => None,
+        }) {
+            Some(request) => request,
+            None => panic!("no list build asked for"),
+        }
+    }
+
+    fn answer(request: &ListRequest) -> Vec<Action> {
+        let mut events = Vec::new();
+        build_list(request, &|| true, &mut |event| {
+            events.push(Action::List(request.generation, event));
+            true
+        });
+        events
+    }
+
+    #[test]
+    fn an_answer_to_a_superseded_build_is_dropped_even_when_it_lands_last() {
+        let mut app = loaded();
+        let failing = Filter {
+            status: Some(Status::Finding),
+            ..Default::default()
+        };
+        start(&mut app, failing, ListWhy::Filter, None);
+        let first = asked(&mut app);
+        let no_golden = Filter {
+            status: Some(Status::NoGolden),
+            ..Default::default()
+        };
+        start(&mut app, no_golden, ListWhy::Filter, None);
+        let second = asked(&mut app);
+        for action in answer(&second) {
+            update(&mut app, action);
+        }
+        let shown = (app.list.rows.clone(), app.list.listed.clone());
+        assert_eq!(app.list.filter, no_golden);
+        assert!(app.list.building.is_none());
+        for action in answer(&first) {
+            update(&mut app, action);
+        }
+        assert_eq!(app.list.filter, no_golden);
+        assert_eq!((app.list.rows.clone(), app.list.listed.clone()), shown);
+    }
+
+    #[test]
+    fn packets_arriving_during_a_build_are_listed_by_the_next() {
+        let mut app = loaded();
+        let more: Vec<_> = app.packets.iter().cloned().collect();
+        let before = app.packets.len();
+        start(&mut app, Filter::default(), ListWhy::Load, None);
+        let running = asked(&mut app);
+        app.add_packets(more);
+        assert!(
+            app.take_reads().is_empty(),
+            "no second build while one runs"
+        );
+        let mut effects = Vec::new();
+        for action in answer(&running) {
+            effects.extend(update(&mut app, action));
+        }
+        assert_eq!(app.list.listed.len(), before);
+        let next = effects
+            .into_iter()
+            .find_map(|effect| match effect {
+                crate::tui::update::Effect::Read(Read::List(request)) => Some(request),
+                _ => None,
+            })
+            .expect("the landing asks for the next build");
+        assert_eq!(next.packets.len(), 2 * before);
+        for action in answer(&next) {
+            update(&mut app, action);
+        }
+        assert_eq!(app.list.listed.len(), 2 * before);
+        assert_eq!(app.list.built_over, 2 * before);
+    }
+
+    #[test]
+    fn esc_stops_only_a_filters_build() {
+        let mut app = loaded();
+        start(&mut app, Filter::default(), ListWhy::Load, None);
+        assert!(
+            !cancel(&mut app),
+            "a load's build is not the user's to stop"
+        );
+        start(&mut app, Filter::default(), ListWhy::Filter, None);
+        assert!(cancel(&mut app));
+        assert!(app.list.building.is_none());
+        assert!(progress_line(&app).is_none());
+    }
+}
