@@ -131,7 +131,7 @@ pub fn run(roots: Vec<PathBuf>, options: CheckOptions, color: bool) -> std::io::
 /// and looks at the keys again: a reload's batches arrive faster than they are taken.
 const ANSWERS_PER_FRAME: Duration = Duration::from_millis(6);
 
-/// Takes what the loader's threads sent, for up to [`ANSWERS_PER_FRAME`]; whether anything
+/// Takes what the loader's threads sent, for up to `ANSWERS_PER_FRAME`; whether anything
 /// came. The benchmark's loop calls it as the runtime does.
 pub fn take_answers(app: &mut App, loader: &Loader, receiver: &mpsc::Receiver<Action>) -> bool {
     let started = Instant::now();
