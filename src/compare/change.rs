@@ -7,7 +7,7 @@ use super::document::{document_of, payload_of};
 use super::side::Side;
 use crate::a2a::{convert, CanonicalType, ConvertOptions};
 use crate::corpus::{
-    classify_packet, converted_kind, reread_packet_in, PacketKind, RawPacket, Source,
+    classify_packet, converted_kind, reread_packet_in, LoadError, PacketKind, RawPacket, Source,
 };
 use crate::freeze::{explain_conversion, explain_payload, FieldDecision, HandoffState, RowSet};
 use crate::json::JsonPath;
@@ -74,11 +74,10 @@ pub fn explain_side(
     index: u32,
     options: &ConvertOptions,
     bundles: &crate::bundle::BundleCache,
-) -> Result<(Source, PacketKind, Explained), String> {
+) -> Result<(Source, PacketKind, Explained), LoadError> {
     let record = &side.records[index as usize];
     let source = side.source(record);
-    let bytes = reread_packet_in(&source, record.offset, side.max_file_bytes, bundles)
-        .map_err(|error| error.to_string())?;
+    let bytes = reread_packet_in(&source, record.offset, side.max_file_bytes, bundles)?;
     let packet = RawPacket {
         source: source.clone(),
         offset: record.offset,
@@ -136,7 +135,7 @@ pub fn change_of(
         let (source, kind, explained) = match explain_side(side, index?, options, cache) {
             Ok(read) => read,
             Err(error) => {
-                errors.push(error);
+                errors.push(error.to_string());
                 let record = &side.records[index? as usize];
                 return Some((side.source(record), record.kind, None));
             }

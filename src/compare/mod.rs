@@ -157,7 +157,10 @@ impl Comparison {
         &self,
         candidate: bool,
         index: u32,
-    ) -> Result<(crate::corpus::Source, crate::corpus::PacketKind, Explained), String> {
+    ) -> Result<
+        (crate::corpus::Source, crate::corpus::PacketKind, Explained),
+        crate::corpus::LoadError,
+    > {
         let (side, cache) = if candidate {
             (&self.candidate, &self.bundles.1)
         } else {

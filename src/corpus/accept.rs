@@ -6,7 +6,7 @@ use super::pair::manifest_key;
 use super::CheckOptions;
 use crate::golden::{
     ci_is_set, keeps_content, manifest_path, plan_bless, read_manifest, write_manifest, Change,
-    Content, Contents, GoldenEntry,
+    Content, Contents, GoldenEntry, ManifestError, MergeError,
 };
 use crate::json::{digest_value, Digest};
 use serde_json::Value;
@@ -19,20 +19,66 @@ pub struct Accepted {
     pub changes: Vec<Change>,
 }
 
+/// Why a golden was not recorded; `Display` says it in the words the inspector shows after
+/// "not recorded: ".
+#[derive(Debug)]
+pub enum AcceptError {
+    /// `CI` is set: goldens are never written there.
+    CiIsSet,
+    /// The packet's kind has no golden to record.
+    NoGolden(super::PacketKind),
+    /// The directory's manifest cannot be read; it is left as it is.
+    Manifest { path: PathBuf, error: ManifestError },
+    /// The merge was refused (the manifest was recorded under other options) or failed.
+    Merge(MergeError),
+    /// Writing the manifest failed; the one there (if any) is unchanged.
+    Write {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+}
+
+impl std::fmt::Display for AcceptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AcceptError::CiIsSet => {
+                f.write_str("not written: goldens are not recorded while CI is set")
+            }
+            AcceptError::NoGolden(kind) => write!(f, "a {} has no golden to record", kind.name()),
+            AcceptError::Manifest { path, error } => write!(f, "{}: {error}", path.display()),
+            AcceptError::Merge(error) => error.fmt(f),
+            AcceptError::Write { path, error } => write!(f, "{}: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for AcceptError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AcceptError::CiIsSet | AcceptError::NoGolden(_) => None,
+            AcceptError::Manifest { error, .. } => Some(error),
+            AcceptError::Merge(error) => Some(error),
+            AcceptError::Write { error, .. } => Some(error),
+        }
+    }
+}
+
 /// Records `check`'s current outcome (every evaluated mode) in its directory's manifest.
 /// Refuses while `CI` is set, for kinds that are not converted, and when the existing manifest
 /// cannot be read or was recorded under other options: an existing golden is never lost.
-pub fn accept_golden(check: &PacketCheck, options: &CheckOptions) -> Result<Accepted, String> {
+pub fn accept_golden(check: &PacketCheck, options: &CheckOptions) -> Result<Accepted, AcceptError> {
     if ci_is_set(std::env::var_os("CI").as_deref()) {
-        return Err("not written: goldens are not recorded while CI is set".to_owned());
+        return Err(AcceptError::CiIsSet);
     }
     let mut entry = check
         .recorded()
-        .ok_or_else(|| format!("a {} has no golden to record", check.summary.kind.name()))?;
+        .ok_or(AcceptError::NoGolden(check.summary.kind))?;
     entry.content = recorded_content(check, &entry, options);
     let (dir, key) = manifest_key(&check.summary.source);
-    let existing = read_manifest(&dir)
-        .map_err(|error| format!("{}: {error}", manifest_path(&dir).display()))?;
+    let existing = read_manifest(&dir).map_err(|error| AcceptError::Manifest {
+        path: manifest_path(&dir),
+        error,
+    })?;
     let modes: Vec<_> = check
         .summary
         .evaluated_modes()
@@ -46,12 +92,15 @@ pub fn accept_golden(check: &PacketCheck, options: &CheckOptions) -> Result<Acce
         &options.evaluate.conversion,
         &|_| true,
         false,
-    )?;
+    )
+    .map_err(AcceptError::Merge)?;
     let manifest = if plan.is_unchanged() {
         manifest_path(&dir)
     } else {
-        write_manifest(&dir, &plan.manifest)
-            .map_err(|error| format!("{}: {error}", manifest_path(&dir).display()))?
+        write_manifest(&dir, &plan.manifest).map_err(|error| AcceptError::Write {
+            path: manifest_path(&dir),
+            error,
+        })?
     };
     Ok(Accepted {
         manifest,
@@ -124,9 +173,9 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             std::fs::write(dir.path().join("a.json"), r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":{"id":"t","kind":"delegation"}}"#).unwrap();
             let checks = check_dir(dir.path());
-            assert!(accept_golden(&checks[0], &CheckOptions::default())
-                .unwrap_err()
-                .contains("CI is set"));
+            let refused = accept_golden(&checks[0], &CheckOptions::default()).unwrap_err();
+            assert!(matches!(refused, AcceptError::CiIsSet));
+            assert!(refused.to_string().contains("CI is set"));
             return;
         }
         let dir = tempfile::tempdir().unwrap();
@@ -168,7 +217,10 @@ mod tests {
         std::fs::write(dir.path().join("a.json"), r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":{"id":"t"}}"#).unwrap();
         let checks = check_dir(dir.path());
         std::fs::write(dir.path().join("goldens.json"), "{ not a manifest").unwrap();
-        assert!(accept_golden(&checks[0], &CheckOptions::default()).is_err());
+        assert!(matches!(
+            accept_golden(&checks[0], &CheckOptions::default()),
+            Err(AcceptError::Manifest { .. })
+        ));
         assert_eq!(
             std::fs::read_to_string(dir.path().join("goldens.json")).unwrap(),
             "{ not a manifest"

@@ -41,7 +41,10 @@ pub fn accept_golden(app: &App, source: &Source) -> (String, Vec<PathBuf>) {
             app.files_in_dir_of(source),
         ),
         Err(reason) => (
-            format!("not recorded: {}", crate::json::safe_text(&reason)),
+            format!(
+                "not recorded: {}",
+                crate::json::safe_text(&reason.to_string())
+            ),
             Vec::new(),
         ),
     }

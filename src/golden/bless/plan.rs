@@ -1,7 +1,7 @@
 //! A bless planned in memory, for a few entries (the inspector's accept of one packet).
 
 use super::change::Change;
-use super::merge::{merge_bless, BlessSink, Existing};
+use super::merge::{merge_bless, BlessSink, Existing, MergeError};
 use crate::a2a::{ConvertOptions, Mode};
 use crate::golden::{GoldenEntry, GoldenManifest, PacketKey};
 use std::collections::BTreeMap;
@@ -53,7 +53,7 @@ pub fn plan_bless(
     options: &ConvertOptions,
     still_exists: &dyn Fn(&PacketKey) -> bool,
     prune: bool,
-) -> Result<BlessPlan, String> {
+) -> Result<BlessPlan, MergeError> {
     let mut sink = PlanSink {
         manifest: GoldenManifest::new(options),
         changes: Vec::new(),
@@ -67,8 +67,7 @@ pub fn plan_bless(
         still_exists,
         prune,
         &mut sink,
-    )
-    .map_err(|error| error.to_string())?;
+    )?;
     Ok(BlessPlan {
         manifest: sink.manifest,
         changes: sink.changes,

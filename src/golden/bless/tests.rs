@@ -144,7 +144,9 @@ fn changed_options_need_every_entry_recorded_again() {
         &|_| true,
         false,
     );
-    assert!(partial.unwrap_err().contains("--adapter-version 3.4.0"));
+    let refused = partial.unwrap_err();
+    assert!(matches!(refused, MergeError::Refused(_)));
+    assert!(refused.to_string().contains("--adapter-version 3.4.0"));
     let full = plan_bless(
         Some(&existing),
         BTreeMap::from([

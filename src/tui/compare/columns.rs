@@ -30,7 +30,10 @@ impl CompareApp {
                     };
                     side_lines(&source.to_string(), kind.tag(), state, &explained)
                 }
-                Err(error) => vec![(false, format!("cannot read again: {}", safe_text(&error)))],
+                Err(error) => vec![(
+                    false,
+                    format!("cannot read again: {}", safe_text(&error.to_string())),
+                )],
             },
         };
         let (mut base, mut candidate) = (side(false, pair.base), side(true, pair.candidate));
