@@ -1,7 +1,7 @@
 //! A readable difference between an expected and an actual JSON value: the JSON paths that
 //! changed (with both values), and a line diff of their canonical, indented forms.
 
-use crate::json::{canonical_pretty, safe_text, shown_json, JsonPath};
+use crate::json::{canonical_pretty, safe_text, shown_json, text_hunks, write_unified, JsonPath};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -174,24 +174,63 @@ fn removed(path: &JsonPath, value: &Value) -> PathChange {
     }
 }
 
-/// A unified diff with two lines of context; every line made terminal-safe.
+/// A unified diff with two lines of context, `--- expected_name` / `+++ actual_name` first,
+/// lines joined by newlines (no newline after the last); every line terminal-safe. Empty when
+/// the texts are equal. `json::line_diff`'s model, written by `json::write_unified`.
 pub fn line_diff(expected: &str, actual: &str, expected_name: &str, actual_name: &str) -> String {
-    let diff = crate::json::bounded_line_diff(expected, actual);
-    let text = diff
-        .unified_diff()
-        .context_radius(2)
-        .header(expected_name, actual_name)
-        .to_string();
-    text.lines()
-        .map(|line| safe_text(line).into_owned())
-        .collect::<Vec<_>>()
-        .join("\n")
+    let hunks = text_hunks(expected, actual, 2);
+    if hunks.is_empty() {
+        return String::new();
+    }
+    let mut text = format!(
+        "--- {}\n+++ {}\n",
+        safe_text(expected_name),
+        safe_text(actual_name)
+    );
+    write_unified(hunks.iter().map(Vec::as_slice), &mut text);
+    text.pop();
+    text
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The line diff as it was written before the one model: `similar`'s unified diff.
+    fn former_line_diff(expected: &str, actual: &str) -> String {
+        let diff = crate::json::bounded_line_diff(expected, actual);
+        let text = diff
+            .unified_diff()
+            .context_radius(2)
+            .header("expected", "actual")
+            .to_string();
+        text.lines()
+            .map(|line| safe_text(line).into_owned())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn line_diffs_are_what_they_were() {
+        let base =
+            json!({"a": {"b": [1, 2, 3], "c": "x\u{202e}"}, "d": [{"e": 1}, {"e": 2}], "z": true});
+        for other in [
+            json!({"a": {"b": [1, 2, 4], "c": "x\u{202e}"}, "d": [{"e": 1}, {"e": 2}], "z": true}),
+            json!({"a": {"b": [], "c": "y"}, "d": [{"e": 2}], "z": false, "new": null}),
+            json!([1, 2]),
+            base.clone(),
+        ] {
+            let (old, new) = (
+                canonical_pretty(&base) + "\n",
+                canonical_pretty(&other) + "\n",
+            );
+            assert_eq!(
+                line_diff(&old, &new, "expected", "actual"),
+                former_line_diff(&old, &new)
+            );
+        }
+    }
 
     #[test]
     fn lists_changed_added_and_removed_paths() {

@@ -22,7 +22,10 @@ pub use hex::{hex_into, push_hex};
 pub use jcs::{
     jcs_bytes, number_text as jcs_number_text, write_jcs, write_jcs_string, JcsContainer, JcsTree,
 };
-pub use line_diff::{bounded_line_diff, LINE_DIFF_TIMEOUT};
+pub use line_diff::{
+    all_lines, bounded_line_diff, text_hunks, with_text_hunk_lines, with_text_lines, write_unified,
+    DiffLine, LineTag, LINE_DIFF_TIMEOUT,
+};
 pub use path::{JsonPath, Segment};
 pub use safe_json::{escape_unsafe_in_json, safe_json_bytes, to_safe_json, to_safe_json_pretty};
 pub use safe_text::{is_unsafe_char, safe_text};

@@ -6,13 +6,13 @@ use super::text::{heading, safe};
 use super::ViewState;
 use crate::a2a::Mode;
 use crate::corpus::PacketDetail;
-use crate::json::{canonical_pretty, digest_value};
+use crate::json::{all_lines, canonical_pretty, digest_value, DiffLine, LineTag};
 use crate::tui::app::{App, DiffLayout, Focus};
 use crate::tui::theme::Theme;
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
-use similar::ChangeTag;
 
 const PARTS: [&str; 3] = ["payload", "handoff", "discovery"];
 
@@ -259,20 +259,25 @@ fn part_line(app: &App, cursor: usize, row: &PartRow, _width: u16, theme: &Theme
 }
 
 fn unified(expected: &str, actual: &str, theme: &Theme) -> Vec<Line<'static>> {
-    let diff = crate::json::bounded_line_diff(expected, actual);
     let mut lines = vec![Line::from(vec![
         Span::styled("--- expected  ", theme.diff_removed()),
         Span::styled("+++ actual", theme.diff_added()),
     ])];
-    for change in diff.iter_all_changes() {
-        let text = safe(change.value().trim_end_matches('\n'));
-        lines.push(match change.tag() {
-            ChangeTag::Delete => {
-                Line::from(Span::styled(format!("- {text}"), theme.diff_removed()))
-            }
-            ChangeTag::Insert => Line::from(Span::styled(format!("+ {text}"), theme.diff_added())),
-            ChangeTag::Equal => Line::from(Span::styled(format!("  {text}"), theme.dim())),
-        });
+    for line in all_lines(expected, actual) {
+        let style = match line.tag {
+            LineTag::Removed => theme.diff_removed(),
+            LineTag::Added => theme.diff_added(),
+            LineTag::Same => theme.dim(),
+        };
+        let sign = if line.tag == LineTag::Same {
+            ' '
+        } else {
+            line.tag.sign()
+        };
+        lines.push(Line::from(Span::styled(
+            format!("{sign} {}", line.text),
+            style,
+        )));
     }
     lines
 }
@@ -281,47 +286,60 @@ fn side_by_side(expected: &str, actual: &str, width: usize, theme: &Theme) -> Ve
     let column = width.saturating_sub(3) / 2;
     // A line longer than its column ends in … (d switches to the unified diff, which wraps).
     let fit = |text: &str| {
-        let text = safe(text.trim_end_matches('\n'));
         let shown: String = if text.chars().count() > column {
-            let keep: String = text.chars().take(column.saturating_sub(1)).collect();
+            let keep = crate::json::char_prefix(text, column.saturating_sub(1));
             format!("{keep}…")
         } else {
-            text
+            text.to_owned()
         };
         format!("{shown:<column$}")
     };
-    let diff = crate::json::bounded_line_diff(expected, actual);
-    let mut lines = vec![Line::from(vec![
-        Span::styled(fit("expected"), theme.diff_removed()),
-        Span::raw(" │ "),
-        Span::styled(fit("actual"), theme.diff_added()),
-    ])];
-    for op in diff.ops() {
-        let (left, right): (Vec<_>, Vec<_>) = diff
-            .iter_changes(op)
-            .partition(|change| change.tag() != ChangeTag::Insert);
-        let left: Vec<_> = left.into_iter().collect();
-        let right: Vec<_> = right.into_iter().collect();
-        let equal = left.iter().all(|change| change.tag() == ChangeTag::Equal) && right.is_empty();
-        if equal {
-            for change in left {
-                lines.push(Line::from(vec![
-                    Span::styled(fit(change.value()), theme.dim()),
-                    Span::raw(" │ "),
-                    Span::styled(fit(change.value()), theme.dim()),
-                ]));
-            }
+    let row = |left: &str, right: &str, styles: (Style, Style)| {
+        Line::from(vec![
+            Span::styled(fit(left), styles.0),
+            Span::raw(" │ "),
+            Span::styled(fit(right), styles.1),
+        ])
+    };
+    let mut lines = vec![row(
+        "expected",
+        "actual",
+        (theme.diff_removed(), theme.diff_added()),
+    )];
+    let diff = all_lines(expected, actual);
+    let mut at = 0;
+    while at < diff.len() {
+        if diff[at].tag == LineTag::Same {
+            lines.push(row(
+                &diff[at].text,
+                &diff[at].text,
+                (theme.dim(), theme.dim()),
+            ));
+            at += 1;
             continue;
         }
-        for row in 0..left.len().max(right.len()) {
-            let left_text = left.get(row).map(|change| change.value()).unwrap_or("");
-            let right_text = right.get(row).map(|change| change.value()).unwrap_or("");
-            lines.push(Line::from(vec![
-                Span::styled(fit(left_text), theme.diff_removed()),
-                Span::raw(" │ "),
-                Span::styled(fit(right_text), theme.diff_added()),
-            ]));
+        // One change: removed lines (left) facing the added lines that follow them (right).
+        let removed = diff[at..]
+            .iter()
+            .take_while(|line| line.tag == LineTag::Removed)
+            .count();
+        let added = diff[at + removed..]
+            .iter()
+            .take_while(|line| line.tag == LineTag::Added)
+            .count();
+        let (left, right) = diff[at..at + removed + added].split_at(removed);
+        for index in 0..removed.max(added) {
+            let text = |side: &[DiffLine]| {
+                side.get(index)
+                    .map_or(String::new(), |line| line.text.clone())
+            };
+            lines.push(row(
+                &text(left),
+                &text(right),
+                (theme.diff_removed(), theme.diff_added()),
+            ));
         }
+        at += removed + added;
     }
     lines
 }
@@ -359,4 +377,114 @@ pub fn has_payload_diff(app: &App) -> bool {
             _ => false,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use similar::ChangeTag;
+
+    // The two layouts as they were drawn before the one line-diff model (`similar`'s changes
+    // and ops read directly): the oracle the model's layouts are held to.
+    fn former_unified(expected: &str, actual: &str, theme: &Theme) -> Vec<Line<'static>> {
+        let diff = crate::json::bounded_line_diff(expected, actual);
+        let mut lines = vec![Line::from(vec![
+            Span::styled("--- expected  ", theme.diff_removed()),
+            Span::styled("+++ actual", theme.diff_added()),
+        ])];
+        for change in diff.iter_all_changes() {
+            let text = safe(change.value().trim_end_matches('\n'));
+            lines.push(match change.tag() {
+                ChangeTag::Delete => {
+                    Line::from(Span::styled(format!("- {text}"), theme.diff_removed()))
+                }
+                ChangeTag::Insert => {
+                    Line::from(Span::styled(format!("+ {text}"), theme.diff_added()))
+                }
+                ChangeTag::Equal => Line::from(Span::styled(format!("  {text}"), theme.dim())),
+            });
+        }
+        lines
+    }
+
+    fn former_side_by_side(
+        expected: &str,
+        actual: &str,
+        width: usize,
+        theme: &Theme,
+    ) -> Vec<Line<'static>> {
+        let column = width.saturating_sub(3) / 2;
+        // A line longer than its column ends in … (d switches to the unified diff, which wraps).
+        let fit = |text: &str| {
+            let text = safe(text.trim_end_matches('\n'));
+            let shown: String = if text.chars().count() > column {
+                let keep: String = text.chars().take(column.saturating_sub(1)).collect();
+                format!("{keep}…")
+            } else {
+                text
+            };
+            format!("{shown:<column$}")
+        };
+        let diff = crate::json::bounded_line_diff(expected, actual);
+        let mut lines = vec![Line::from(vec![
+            Span::styled(fit("expected"), theme.diff_removed()),
+            Span::raw(" │ "),
+            Span::styled(fit("actual"), theme.diff_added()),
+        ])];
+        for op in diff.ops() {
+            let (left, right): (Vec<_>, Vec<_>) = diff
+                .iter_changes(op)
+                .partition(|change| change.tag() != ChangeTag::Insert);
+            let left: Vec<_> = left.into_iter().collect();
+            let right: Vec<_> = right.into_iter().collect();
+            let equal =
+                left.iter().all(|change| change.tag() == ChangeTag::Equal) && right.is_empty();
+            if equal {
+                for change in left {
+                    lines.push(Line::from(vec![
+                        Span::styled(fit(change.value()), theme.dim()),
+                        Span::raw(" │ "),
+                        Span::styled(fit(change.value()), theme.dim()),
+                    ]));
+                }
+                continue;
+            }
+            for row in 0..left.len().max(right.len()) {
+                let left_text = left.get(row).map(|change| change.value()).unwrap_or("");
+                let right_text = right.get(row).map(|change| change.value()).unwrap_or("");
+                lines.push(Line::from(vec![
+                    Span::styled(fit(left_text), theme.diff_removed()),
+                    Span::raw(" │ "),
+                    Span::styled(fit(right_text), theme.diff_added()),
+                ]));
+            }
+        }
+        lines
+    }
+
+    #[test]
+    fn layouts_over_the_model_draw_what_they_drew() {
+        let theme = Theme::new(true);
+        let base = json!({"a": {"b": [1, 2, 3], "c": "x\u{202e}"}, "d": [{"e": 1}, {"e": 2}], "long": "y".repeat(90)});
+        for other in [
+            json!({"a": {"b": [1, 2, 4], "c": "x\u{202e}"}, "d": [{"e": 1}, {"e": 2}], "long": "y".repeat(90)}),
+            json!({"a": {"b": [], "c": "y"}, "d": [{"e": 2}], "new": null, "long": "z"}),
+            json!({"a": {"b": [1, 2, 3], "c": "x\u{202e}"}, "d": [{"e": 1}, {"e": 2}, {"e": 3}, {"e": 4}], "long": "y".repeat(90)}),
+            json!([1, 2]),
+            base.clone(),
+        ] {
+            let (expected, actual) = (canonical_pretty(&base), canonical_pretty(&other));
+            assert_eq!(
+                unified(&expected, &actual, &theme),
+                former_unified(&expected, &actual, &theme)
+            );
+            for width in [20, 61, 120] {
+                assert_eq!(
+                    side_by_side(&expected, &actual, width, &theme),
+                    former_side_by_side(&expected, &actual, width, &theme)
+                );
+            }
+        }
+    }
 }
