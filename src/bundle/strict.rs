@@ -12,6 +12,7 @@
 
 use super::error::{ErrorCode, VerifyError};
 use super::limits::{MAX_KEYS_PER_OBJECT, MAX_STRING_CHARS};
+use crate::json::{hex4, short_escape, surrogate_pair};
 use std::borrow::Cow;
 use std::collections::HashSet;
 
@@ -294,8 +295,7 @@ impl<'a> Scanner<'a> {
                             (None, 0xD800..=0xDBFF) => high = Some(code),
                             (Some(first), 0xDC00..=0xDFFF) => {
                                 high = None;
-                                let code = 0x10000 + ((first - 0xD800) << 10) + (code - 0xDC00);
-                                let c = char::from_u32(code)
+                                let c = surrogate_pair(first, code)
                                     .ok_or(StrictError::InvalidUnicodeEscape)?;
                                 push(&mut decoded, c, &mut chars)?;
                             }
@@ -313,17 +313,7 @@ impl<'a> Scanner<'a> {
                     if high.is_some() {
                         return Err(StrictError::UnpairedSurrogate);
                     }
-                    let c = match escape {
-                        b'n' => '\n',
-                        b'r' => '\r',
-                        b't' => '\t',
-                        b'\\' => '\\',
-                        b'/' => '/',
-                        b'"' => '"',
-                        b'b' => '\u{8}',
-                        b'f' => '\u{c}',
-                        _ => return Err(StrictError::NotWellFormed),
-                    };
+                    let c = short_escape(escape).ok_or(StrictError::NotWellFormed)?;
                     self.pos = stop + 2;
                     push(&mut decoded, c, &mut chars)?;
                 }
@@ -333,14 +323,8 @@ impl<'a> Scanner<'a> {
 
     /// The four characters after `\u`: each must be an ASCII hex digit.
     fn hex4(&self, from: usize) -> Result<u32, StrictError> {
-        let digits = self.text.as_bytes().get(from..from + 4);
-        match digits {
-            Some(d) if d.iter().all(u8::is_ascii_hexdigit) => d
-                .iter()
-                .try_fold(0u32, |code, &b| Some(code * 16 + (b as char).to_digit(16)?))
-                .ok_or(StrictError::InvalidUnicodeEscape),
-            _ => Err(StrictError::InvalidUnicodeEscape),
-        }
+        let digits = self.text.as_bytes().get(from..from + 4).unwrap_or_default();
+        hex4(digits).ok_or(StrictError::InvalidUnicodeEscape)
     }
 
     /// A member name (at its quote), then the colon.

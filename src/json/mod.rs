@@ -4,6 +4,7 @@
 
 mod canonical;
 mod duplicates;
+mod escape;
 mod hex;
 mod jcs;
 mod line_diff;
@@ -18,6 +19,7 @@ pub use canonical::{canonical_bytes, canonical_pretty, digest_bytes, digest_valu
 pub use duplicates::{
     count_duplicate_keys, for_each_duplicate_key, scan_duplicate_keys, DuplicateKey,
 };
+pub use escape::{hex4, is_high_surrogate, is_low_surrogate, short_escape, surrogate_pair};
 pub use hex::{hex_into, push_hex};
 pub use jcs::{
     jcs_bytes, number_text as jcs_number_text, write_jcs, write_jcs_string, JcsContainer, JcsTree,

@@ -2,11 +2,11 @@
 //! the `data` flags found on the way.
 
 use super::parse::Parser;
-use super::scan::{has_control, hex4, is_short_integer, is_wide};
+use super::scan::{has_control, is_short_integer, is_wide};
 use super::Node;
 use crate::bundle::event::{DataFlags, DataMember};
 use crate::bundle::limits::{MAX_KEYS_PER_OBJECT, MAX_STRING_CHARS};
-use crate::json::jcs_number_text as number_text;
+use crate::json::{hex4, jcs_number_text as number_text};
 
 /// Where `Parser::canonical` is on the way to the members `DataFlags` reads.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -4,6 +4,7 @@
 use super::parse::Parser;
 use super::Node;
 use crate::bundle::limits::MAX_STRING_CHARS;
+use crate::json::{hex4, is_high_surrogate, short_escape, surrogate_pair};
 use std::borrow::Cow;
 
 impl<'a> Parser<'a> {
@@ -105,40 +106,27 @@ impl<'a> Parser<'a> {
                 }
                 b'\\' => {
                     let out = decoded.get_or_insert_with(|| self.text[start..self.pos].to_owned());
-                    let c = match bytes.get(self.pos + 1)? {
-                        b'"' => '"',
-                        b'\\' => '\\',
-                        b'/' => '/',
-                        b'b' => '\u{8}',
-                        b'f' => '\u{c}',
-                        b'n' => '\n',
-                        b'r' => '\r',
-                        b't' => '\t',
-                        b'u' => {
-                            let high = hex4(bytes.get(self.pos + 2..self.pos + 6)?)?;
-                            self.pos += 6;
-                            let code = match high {
-                                0xD800..=0xDBFF => {
-                                    if bytes.get(self.pos..self.pos + 2)? != b"\\u" {
-                                        return None;
-                                    }
-                                    let low = hex4(bytes.get(self.pos + 2..self.pos + 6)?)?;
-                                    if !(0xDC00..=0xDFFF).contains(&low) {
-                                        return None;
-                                    }
-                                    self.pos += 6;
-                                    0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-                                }
-                                0xDC00..=0xDFFF => return None,
-                                code => code,
-                            };
-                            out.push(char::from_u32(code)?);
-                            continue;
+                    let letter = *bytes.get(self.pos + 1)?;
+                    if letter != b'u' {
+                        out.push(short_escape(letter)?);
+                        self.pos += 2;
+                        continue;
+                    }
+                    let code = hex4(bytes.get(self.pos + 2..self.pos + 6)?)?;
+                    self.pos += 6;
+                    let c = if is_high_surrogate(code) {
+                        if bytes.get(self.pos..self.pos + 2)? != b"\\u" {
+                            return None;
                         }
-                        _ => return None,
+                        let low = hex4(bytes.get(self.pos + 2..self.pos + 6)?)?;
+                        self.pos += 6;
+                        // None when the second half is not a low surrogate.
+                        surrogate_pair(code, low)?
+                    } else {
+                        // A lone low surrogate is no character: None.
+                        char::from_u32(code)?
                     };
                     out.push(c);
-                    self.pos += 2;
                 }
                 // A raw control character: serde_json refuses it.
                 _ => return None,
@@ -158,14 +146,6 @@ pub(super) fn has_control(bytes: &[u8]) -> bool {
 /// byte order stops being UTF-16 order. A fold, as `has_control`.
 pub(super) fn is_wide(bytes: &[u8]) -> bool {
     bytes.iter().fold(0u8, |most, &b| most.max(b)) >= 0xEE
-}
-
-pub(super) fn hex4(digits: &[u8]) -> Option<u32> {
-    let text = std::str::from_utf8(digits).ok()?;
-    if !text.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    u32::from_str_radix(text, 16).ok()
 }
 
 /// Short integers print as written (what an IEEE double prints for them); everything else
