@@ -130,7 +130,23 @@ fn golden_drift_of_one_field_shows_on_the_digests_tab() {
     insta::assert_snapshot!("golden_drift_lenient_80x24", screen);
 }
 
-/// `d` with no payload diff says why instead of doing nothing visible.
+/// The bottom `rows` of a screen as one text: wrapped lines joined again at spaces, rules
+/// and pane borders dropped.
+fn bottom_text(screen: &str, rows: usize) -> String {
+    let lines: Vec<&str> = screen.lines().collect();
+    lines[lines.len().saturating_sub(rows)..]
+        .iter()
+        .map(|line| line.trim_matches(|c: char| c.is_whitespace() || "─│└┘┴".contains(c)))
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `d` with no payload diff says why instead of doing nothing visible, and at 80x24 the
+/// whole sentence is on the screen (it used to be cut at the 80th column).
 #[test]
 fn d_explains_when_there_is_nothing_to_diff() {
     let mut driver = driver("screenshots/demo-golden-drift", (80, 24));
@@ -138,6 +154,38 @@ fn d_explains_when_there_is_nothing_to_diff() {
     press(&mut driver, KeyCode::Char('d'));
     let message = driver.app.message.clone().unwrap_or_default();
     assert!(message.contains("nothing to diff here"), "{message}");
+    let screen = text(driver.buffer());
+    assert!(
+        bottom_text(&screen, 6).contains(&message),
+        "the message is cut:\n{message}\n{screen}"
+    );
+    insta::assert_snapshot!("d_nothing_to_diff_80x24", screen);
+}
+
+/// A status-bar message longer than the line wraps onto the rows above it instead of being
+/// cut, the rest of the screen as it was; the next key clears it.
+#[test]
+fn long_status_messages_wrap_instead_of_being_cut_at_80_columns() {
+    let mut driver = driver("fixtures/a2a", (80, 24));
+    press(&mut driver, KeyCode::Char('j'));
+    let before = text(driver.buffer());
+    let path = "fixtures/a2a/some/deeply/nested/directory/of/packets/goldens.json";
+    let message =
+        format!("golden recorded in {path} (3 change(s)); 12 packets in this directory reread");
+    assert!(message.chars().count() > 80);
+    driver.app.message = Some(message.clone());
+    driver.apply(&Step::Deliver(0)).unwrap();
+    let screen = text(driver.buffer());
+    assert!(
+        bottom_text(&screen, 4).contains(&message),
+        "the message is cut:\n{screen}"
+    );
+    // Only the bottom rows changed: the list's top rows are untouched.
+    let top = |screen: &str| screen.lines().take(18).collect::<Vec<_>>().join("\n");
+    assert_eq!(top(&before), top(&screen));
+    press(&mut driver, KeyCode::Char('k'));
+    let cleared = text(driver.buffer());
+    assert!(!cleared.contains("reread"), "{cleared}");
 }
 
 /// The Migrate tab counts warnings and notes as the CLI's `migrate` reports them.
