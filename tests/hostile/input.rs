@@ -633,15 +633,14 @@ fn bless_removes_the_temp_files_of_killed_runs_and_says_so() {
     assert!(corpus.join(".goldens.live00.tmp").exists());
 }
 
-#[test]
-fn step_diffs_of_large_documents_finish() {
-    // A v0.3 Task with 4,000 history messages: steps rewrite thousands of lines, which the
-    // unbounded line diff took quadratic time over (kept small: a debug build runs it).
+/// The fixtures' v0.3 Task (migrate/task.v03.jsonrpc.json) with `messages` history messages,
+/// copies of its first one with distinct ids, as JSON text.
+fn task_with_history(messages: usize) -> String {
     let fixture = crate::common::fixtures().join("migrate/task.v03.jsonrpc.json");
     let mut task: serde_json::Value =
         serde_json::from_slice(&std::fs::read(fixture).unwrap()).unwrap();
     let message = task["history"][0].clone();
-    let history: Vec<serde_json::Value> = (0..4_000)
+    let history: Vec<serde_json::Value> = (0..messages)
         .map(|index| {
             let mut message = message.clone();
             message["messageId"] = format!("msg-{index}").into();
@@ -649,8 +648,15 @@ fn step_diffs_of_large_documents_finish() {
         })
         .collect();
     task["history"] = history.into();
+    task.to_string()
+}
+
+#[test]
+fn step_diffs_of_large_documents_finish() {
+    // A v0.3 Task with 4,000 history messages: steps rewrite thousands of lines, which the
+    // unbounded line diff took quadratic time over (kept small: a debug build runs it).
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("big.json"), task.to_string()).unwrap();
+    std::fs::write(dir.path().join("big.json"), task_with_history(4_000)).unwrap();
     let outcome = run_guarded(dir.path(), &["migrate", "--steps", "big.json"], None);
     assert_eq!(outcome.code, 0, "{}", outcome.stderr);
     assert!(
@@ -665,19 +671,7 @@ fn migrate_memory_does_not_grow_with_the_step_count() {
     // A 1.2 MB v0.3 Task: every step used to keep the whole document before and after it
     // (about 130 times the input at peak); now the migration keeps the input, the result and
     // the document of the step it is on, and diffs stream.
-    let fixture = crate::common::fixtures().join("migrate/task.v03.jsonrpc.json");
-    let mut task: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(fixture).unwrap()).unwrap();
-    let message = task["history"][0].clone();
-    let history: Vec<serde_json::Value> = (0..6_000)
-        .map(|index| {
-            let mut message = message.clone();
-            message["messageId"] = format!("msg-{index}").into();
-            message
-        })
-        .collect();
-    task["history"] = history.into();
-    let text = task.to_string();
+    let text = task_with_history(6_000);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("big.json"), &text).unwrap();
     for args in [
