@@ -7,6 +7,7 @@ mod coverage;
 mod derive;
 mod explain;
 mod relabel;
+mod row_set;
 mod states;
 mod table;
 
@@ -19,9 +20,10 @@ pub use coverage::{unreachable_reason, UNREACHABLE_CELLS};
 pub use derive::{derive_negatives, DerivedPacket, Expected};
 pub use explain::{
     explain, explain_conversion, explain_payload, matched_rows, Explanation, FieldDecision,
-    PayloadExplanation, RowSet,
+    PayloadExplanation,
 };
 pub use relabel::{relabel_outcome, RelabelOutcome, RELABELLED_VERSION};
+pub use row_set::RowSet;
 pub use states::{handoff_state, HandoffState};
 pub use table::{
     HandoffField, CONVERSION_TABLE, COVERAGE_ROW_IDS, GUARDRAIL, HANDOFF_FIELDS, K1A_TABLE,
