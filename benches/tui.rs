@@ -274,11 +274,16 @@ impl Jobs {
         let began = Instant::now();
         let mut samples = Vec::new();
         let mut keys = cycle.iter().cycle();
+        // The slowest key: in all, its wait behind the loop, its update, the answers taken
+        // after it, the draw.
+        let mut slowest: Option<[Duration; 5]> = None;
         loop {
             let due = began + Duration::from_millis(20) * samples.len() as u32;
             if let Some(wait) = due.checked_duration_since(Instant::now()) {
                 std::thread::sleep(wait);
             }
+            let waited = due.elapsed();
+            let pressed = Instant::now();
             if samples.is_empty() {
                 for code in start {
                     self.press(app, *code);
@@ -286,7 +291,9 @@ impl Jobs {
             } else if let Some(code) = keys.next() {
                 self.press(app, *code);
             }
+            let answers = Instant::now();
             handoff_inspector::tui::take_answers(app, &self.loader, &self.receiver);
+            let drawn = Instant::now();
             app.sync_list_geometry();
             let view = &mut self.view;
             if self
@@ -297,7 +304,17 @@ impl Jobs {
                 return;
             }
             app.clamp_detail_scroll(self.view.scroll_max);
-            samples.push(due.elapsed());
+            let sample = due.elapsed();
+            if slowest.is_none_or(|[worst, ..]| sample > worst) {
+                slowest = Some([
+                    sample,
+                    waited,
+                    answers - pressed,
+                    drawn - answers,
+                    drawn.elapsed(),
+                ]);
+            }
+            samples.push(sample);
             if (!busy(app) && samples.len() >= 25) || began.elapsed() > Duration::from_secs(600) {
                 break;
             }
@@ -313,6 +330,15 @@ impl Jobs {
             ms(percentile(&samples, 0.95)),
             ms(*samples.last().unwrap_or(&Duration::ZERO)),
         );
+        if let Some([_, waited, key, answers, draw]) = slowest {
+            println!(
+                "  slowest key: waited {:.2} ms, key {:.2} ms, answers {:.2} ms, draw {:.2} ms",
+                ms(waited),
+                ms(key),
+                ms(answers),
+                ms(draw)
+            );
+        }
     }
 }
 

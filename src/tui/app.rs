@@ -233,6 +233,14 @@ pub struct ListBuild {
     pub done: Option<String>,
 }
 
+/// What the state no longer holds, to be freed elsewhere: a million packets or rows take tens
+/// of milliseconds to free.
+#[derive(Clone, Debug)]
+pub enum Discarded {
+    Packets(Packets),
+    Rows(Vec<ListRow>, Vec<usize>),
+}
+
 /// Why the list is built again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ListWhy {
@@ -385,6 +393,8 @@ pub struct App {
     pub bundles: Vec<(Arc<Path>, Arc<crate::bundle::BundleReport>)>,
     /// Reads asked for since `update` last returned its effects.
     reads: Vec<Read>,
+    /// What the state let go of since then (freed by the runtime off the UI thread).
+    discarded: Vec<Discarded>,
     /// The generation of the last detail read asked for.
     detail_generation: u64,
 }
@@ -419,6 +429,7 @@ impl App {
             size: (120, 40),
             bundles: Vec::new(),
             reads: Vec::new(),
+            discarded: Vec::new(),
             detail_generation: 0,
         }
     }
@@ -541,6 +552,16 @@ impl App {
         std::mem::take(&mut self.reads)
     }
 
+    /// Hands over something big the state lets go of, to be freed off the UI thread
+    /// (`update` returns it as an effect).
+    pub(super) fn discard(&mut self, discarded: Discarded) {
+        self.discarded.push(discarded);
+    }
+
+    pub(super) fn take_discarded(&mut self) -> Vec<Discarded> {
+        std::mem::take(&mut self.discarded)
+    }
+
     /// The expected payload paired with the selected packet in `mode`.
     pub fn expected_payload(&self, mode: Mode) -> Option<&Result<serde_json::Value, String>> {
         let read = self.detail_read()?;
@@ -613,19 +634,18 @@ impl App {
     }
 
     /// Forgets every packet (before a reload), remembering which one was selected so that the
-    /// selection comes back when it is loaded again; returns them (to be freed elsewhere).
-    #[must_use = "the packets forgotten are freed where they are dropped"]
-    pub fn clear_packets(&mut self) -> Packets {
+    /// selection comes back when it is loaded again.
+    pub fn clear_packets(&mut self) {
         if let Some(source) = self.selected_source() {
             self.reselect = Some(source);
         }
         self.forget_rows();
         let forgotten = std::mem::take(&mut self.packets);
+        self.discard(Discarded::Packets(forgotten));
         self.load_errors.clear();
         self.coverage = vec![[0, 0]; COVERAGE_ROW_IDS.len()];
         self.progress = LoadProgress::default();
         super::list_job::packets_forgotten(self);
-        forgotten
     }
 
     /// Keeps the detail scroll inside the content the last frame drew (`max`: how far it

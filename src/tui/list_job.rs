@@ -254,6 +254,46 @@ mod tests {
     }
 
     #[test]
+    fn a_landing_build_keeps_the_selected_packet_in_any_group() {
+        let reader = Reader::new(CheckOptions::default());
+        let mut app = App::new(
+            vec![std::path::PathBuf::from("fixtures/migrate")],
+            CheckOptions::default(),
+            false,
+        );
+        crate::tui::drive::load_blocking(&mut app, &reader);
+        let packet_rows: Vec<usize> = (0..app.list.rows.len())
+            .filter(|row| matches!(app.list.rows[*row], crate::tui::app::ListRow::Packet(_)))
+            .collect();
+        for fold in [false, true] {
+            if fold {
+                // A folded group before the selection: the rows no longer follow `listed`.
+                app.list.selected = packet_rows[0];
+                app.fold_selected_group();
+            }
+            for row in packet_rows.iter().copied() {
+                if !app
+                    .list
+                    .rows
+                    .get(row)
+                    .is_some_and(|row| row.is_selectable())
+                {
+                    continue;
+                }
+                app.list.selected = row;
+                let selected = app.selected_packet();
+                start(&mut app, Filter::default(), ListWhy::Load, None);
+                let request = asked(&mut app);
+                for action in answer(&request) {
+                    update(&mut app, action);
+                }
+                assert_eq!(app.selected_packet(), selected, "row {row}, folded {fold}");
+                assert_eq!(app.list.selected, row);
+            }
+        }
+    }
+
+    #[test]
     fn esc_stops_only_a_filters_build() {
         let mut app = loaded();
         start(&mut app, Filter::default(), ListWhy::Load, None);

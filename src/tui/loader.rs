@@ -19,6 +19,9 @@ use std::sync::Arc;
 
 const BATCH: usize = 4096;
 
+/// Lists of up to this many packets are built on the calling thread (see `Loader::read`).
+const LIST_AT_ONCE: usize = 16_384;
+
 #[derive(Debug)]
 pub enum LoaderEvent {
     /// Checked packets, each kept as its list row (see `listed`).
@@ -56,6 +59,7 @@ impl Loader {
         let (details, requests) = std::sync::mpsc::channel::<DetailRequest>();
         let (answers, detail_reader) = (sender.clone(), Arc::clone(&reader));
         std::thread::spawn(move || {
+            super::priority::lower_this_thread();
             while let Ok(mut request) = requests.recv() {
                 while let Ok(newer) = requests.try_recv() {
                     request = newer;
@@ -92,6 +96,16 @@ impl Loader {
                     });
                 });
             }
+            // A short list is built at once (under a millisecond or two): its answer is taken
+            // before the next frame, so the screen never shows the list before it.
+            Read::List(request) if request.packets.len() <= LIST_AT_ONCE => {
+                self.list.store(request.generation, Ordering::SeqCst);
+                build_list(&request, &|| true, &mut |event| {
+                    self.sender
+                        .send(Action::List(request.generation, event))
+                        .is_ok()
+                });
+            }
             Read::List(request) => {
                 let generation = request.generation;
                 self.spawn_job(&self.list, generation, move |current, send| {
@@ -114,6 +128,7 @@ impl Loader {
         slot.store(generation, Ordering::SeqCst);
         let (slot, sender) = (Arc::clone(slot), self.sender.clone());
         std::thread::spawn(move || {
+            super::priority::lower_this_thread();
             let current = || slot.load(Ordering::SeqCst) == generation;
             job(&current, &mut |action| sender.send(action).is_ok());
         });
@@ -137,6 +152,8 @@ impl Loader {
         let generation = self.current.fetch_add(1, Ordering::SeqCst) + 1;
         let this = self.clone();
         std::thread::spawn(move || {
+            super::priority::lower_this_thread();
+            super::priority::lower_check_workers();
             load(&roots, &this.options, &mut |event| {
                 this.send(generation, event)
             });
@@ -149,6 +166,7 @@ impl Loader {
         let generation = self.generation();
         let this = self.clone();
         std::thread::spawn(move || {
+            super::priority::lower_this_thread();
             for path in paths {
                 let event = check_file(path, &this.options);
                 if !this.send(generation, event) {

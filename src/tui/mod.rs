@@ -15,6 +15,7 @@ pub mod loader;
 mod memory;
 pub mod packets;
 mod pairing;
+mod priority;
 pub mod reads;
 pub mod render;
 mod review;
@@ -159,8 +160,11 @@ pub fn perform(app: &mut App, loader: &Loader, effect: Effect) {
         Effect::Copy(text) => terminal::copy_osc52(&text),
         Effect::AcceptGolden(source) => accept(app, loader, &source),
         // Freeing a million packets takes a tenth of a second: not on the UI thread.
-        Effect::Discard(packets) => {
-            std::thread::spawn(move || drop(packets));
+        Effect::Discard(discarded) => {
+            std::thread::spawn(move || {
+                priority::lower_this_thread();
+                drop(discarded);
+            });
         }
     }
 }

@@ -56,14 +56,19 @@ pub enum Effect {
     Copy(String),
     /// Record the packet's current outcome as its golden (confirmed in the review).
     AcceptGolden(crate::corpus::Source),
-    /// Packets no longer held (a reload forgot them), to be freed off the UI thread.
-    Discard(super::packets::Packets),
+    /// What the state no longer holds (a reload's forgotten packets, a replaced list's rows),
+    /// to be freed off the UI thread.
+    Discard(Vec<super::app::Discarded>),
 }
 
 pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
     let mut effects = apply(app, action);
     // What the state asked to read while changing is read by the runtime.
     effects.extend(app.take_reads().into_iter().map(Effect::Read));
+    let discarded = app.take_discarded();
+    if !discarded.is_empty() {
+        effects.push(Effect::Discard(discarded));
+    }
     effects
 }
 
@@ -382,9 +387,9 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
             });
         }
         Command::Reload => {
-            let forgotten = app.clear_packets();
+            app.clear_packets();
             app.progress.reloading = true;
-            return vec![Effect::Discard(forgotten), Effect::ReloadAll];
+            return vec![Effect::ReloadAll];
         }
         Command::Copy => {
             if let Some(text) = super::views::copy_target(app) {

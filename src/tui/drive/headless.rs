@@ -88,7 +88,7 @@ impl Headless {
     /// Loads the roots (again: packets loaded before are forgotten first).
     pub fn load(&mut self) {
         // With nothing left to select, forgetting asks for no read.
-        drop(self.app.clear_packets());
+        self.app.clear_packets();
         load_blocking(&mut self.app, &self.reader);
     }
 

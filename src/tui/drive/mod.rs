@@ -228,7 +228,7 @@ impl Driver {
                 // Reports of a cancelled job still pending are dropped by `update`, as in the
                 // runtime (where some may already be on their way).
                 Effect::Cancel(_) => {}
-                Effect::Discard(packets) => drop(packets),
+                Effect::Discard(discarded) => drop(discarded),
                 Effect::ReloadAll => {
                     // A new generation: results of the superseded load still pending are
                     // delivered later and must be ignored by `update`, as in the runtime.

@@ -454,6 +454,8 @@ fn empty_message(app: &App) -> String {
         "loading…".to_owned()
     } else if app.packets.is_empty() {
         "no packets loaded".to_owned()
+    } else if app.list.built_over < app.packets.len() {
+        "listing…".to_owned()
     } else {
         "no packet matches the filter (Esc clears it)".to_owned()
     }
