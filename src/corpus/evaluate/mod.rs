@@ -1,5 +1,6 @@
-//! Evaluating packets. A `PacketSummary` is what a list of a million packets holds: kind,
-//! per-mode result, digests, named handoff state and matched rows, in a few hundred bytes.
+//! Evaluating packets. A `PacketSummary` is what a check concludes about a packet's
+//! evaluation: kind, per-mode result, digests, named handoff state and matched rows, in a few
+//! hundred bytes (the inspector keeps less per packet: `tui::listed`).
 //! A `PacketDetail` is everything a view shows for one packet, derived again on demand from
 //! its bytes (converting one packet takes microseconds, holding every tree would not fit).
 //!

@@ -1,4 +1,4 @@
-//! The summary of one packet (what a list of a million packets holds) and the options
+//! The summary of one packet (what its check is made from) and the options
 //! packets are evaluated with.
 
 use crate::a2a::{CanonicalType, ConvertOptions, ErrorKind, Mode};
