@@ -216,13 +216,7 @@ pub fn check_corpus_shard<T: Send>(
     post: &(dyn Fn(CheckItem) -> T + Sync),
     sink: &mut dyn FnMut(T),
 ) -> Result<CorpusRun, String> {
-    let run = RunSpec {
-        paths,
-        options,
-        pipeline,
-        require_matching_options,
-        shard,
-    };
+    let run = RunSpec::new(paths, options, pipeline, require_matching_options, shard);
     run_checked(run, &mut |_| {}, post, sink)
 }
 
@@ -237,13 +231,7 @@ pub fn check_corpus_sharing(
     share: &mut dyn FnMut(&Arc<PacketChecker>),
     sink: &mut dyn FnMut(CheckItem),
 ) -> Result<CorpusRun, String> {
-    let run = RunSpec {
-        paths,
-        options,
-        pipeline,
-        require_matching_options,
-        shard: None,
-    };
+    let run = RunSpec::new(paths, options, pipeline, require_matching_options, None);
     run_checked(run, share, &|item| item, &mut |item| sink(item))
 }
 
@@ -254,6 +242,24 @@ struct RunSpec<'a> {
     pipeline: PipelineOptions,
     require_matching_options: bool,
     shard: Option<Shard>,
+}
+
+impl<'a> RunSpec<'a> {
+    fn new(
+        paths: &'a [PathBuf],
+        options: &'a CheckOptions,
+        pipeline: PipelineOptions,
+        require_matching_options: bool,
+        shard: Option<Shard>,
+    ) -> RunSpec<'a> {
+        RunSpec {
+            paths,
+            options,
+            pipeline,
+            require_matching_options,
+            shard,
+        }
+    }
 }
 
 /// What every packet of a run is checked against: the options, the directories' golden
