@@ -231,7 +231,12 @@ impl<'a> ManifestJson<'a> {
                 let options: Vec<String> = self
                     .options
                     .iter()
-                    .map(|(key, value)| format!("{key} {}", safe_text(&value.to_string())))
+                    .map(|(key, value)| {
+                        format!(
+                            "{key} {}",
+                            crate::json::shown_json(value, crate::rules::EVIDENCE_VALUE_CHARS)
+                        )
+                    })
                     .collect();
                 out.push_str(&format!("recorded with: {}\n", options.join(", ")));
             }

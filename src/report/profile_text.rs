@@ -276,7 +276,7 @@ fn seam(report: &ProfileReport, out: &mut String) {
             (Some(field), None) => format!("{field} (absent)"),
             (Some(field), Some(seen)) => format!(
                 "{field} = {}",
-                safe_text(&serde_json::to_string(seen).unwrap_or_default())
+                crate::json::shown_json(seen, crate::rules::EVIDENCE_VALUE_CHARS)
             ),
         };
         let _ = writeln!(out, "  {:<22} {shown}", value.role.label());

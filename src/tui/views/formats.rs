@@ -68,7 +68,7 @@ pub fn draw(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, the
                 (Some(field), Some(value)) => {
                     format!(
                         "{field} = {}",
-                        serde_json::to_string(value).unwrap_or_default()
+                        crate::json::shown_json(value, crate::rules::EVIDENCE_VALUE_CHARS)
                     )
                 }
                 (Some(field), None) => format!("{field} (absent)"),
