@@ -8,8 +8,10 @@
 //! holds). A manifest the scan cannot index is read the old way (`read_manifest`), which
 //! gives the error it always gave; if that read succeeds after all, its entries are held.
 
-use super::index_scan::{member_value, parse_member, scan, Slot};
-use super::manifest::{parse_entry, GoldenEntry, GoldenManifest, PacketKey, RecordedOptions};
+use super::index_scan::{member_value, member_value_text, parse_member, scan, Slot};
+use super::manifest::{
+    parse_entry, read_entry_typed, GoldenEntry, GoldenManifest, PacketKey, RecordedOptions,
+};
 use super::write::{manifest_path, read_manifest, MAX_MANIFEST_BYTES};
 use super::ManifestError;
 use std::cell::RefCell;
@@ -222,6 +224,16 @@ fn read_entry(file: &File, id: u64, slot: &Slot) -> Result<GoldenEntry, Manifest
     let changed = |reason: String| ManifestError {
         reason: format!("the manifest changed while it was in use: {reason}"),
     };
+    // The manifest was checked when it was indexed: the entry is read straight into its
+    // fields. Only where that fails (the file was edited since) is it read as a tree, for
+    // `parse_entry`'s words.
+    let typed = with_slot_text(file, id, slot, |text| {
+        member_value_text(text).ok().and_then(read_entry_typed)
+    })
+    .map_err(|error| changed(error.to_string()))?;
+    if let Some(entry) = typed {
+        return Ok(entry);
+    }
     let text = with_slot_text(file, id, slot, <[u8]>::to_vec)
         .map_err(|error| changed(error.to_string()))?;
     let tree = member_value(&text).map_err(changed)?;

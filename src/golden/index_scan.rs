@@ -8,7 +8,7 @@
 //! entry, a repeated key, an I/O error) makes the caller read the manifest the old way, which
 //! gives the same message it always gave. So the messages stay exactly `parse_manifest`'s.
 
-use super::manifest::{check_format, parse_entry, parse_options, PacketKey, RecordedOptions};
+use super::manifest::{check_format, parse_options, read_entry_typed, PacketKey, RecordedOptions};
 use crate::json::for_each_duplicate_key;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -249,15 +249,28 @@ impl Blocks<'_> {
         }
     }
 
-    /// The value at `start..end` as a tree, refused if it repeats a key.
-    fn tree(&self, start: u64, end: u64) -> Result<Value, NotIndexable> {
+    /// The text at `start..end`, refused if it repeats a key.
+    fn unrepeated(&self, start: u64, end: u64) -> Result<&[u8], NotIndexable> {
         let text = self.slice(start, end);
         let mut repeated = false;
         for_each_duplicate_key(text, |_| repeated = true);
         if repeated {
             return Err(NotIndexable);
         }
-        serde_json::from_slice(text).map_err(|_| NotIndexable)
+        Ok(text)
+    }
+
+    /// The value at `start..end` as a tree, refused if it repeats a key.
+    fn tree(&self, start: u64, end: u64) -> Result<Value, NotIndexable> {
+        serde_json::from_slice(self.unrepeated(start, end)?).map_err(|_| NotIndexable)
+    }
+
+    /// The entry at `start..end` checked as `parse_entry` checks it (through typed fields,
+    /// with no tree), refused if it repeats a key.
+    fn check_entry(&self, start: u64, end: u64) -> Result<(), NotIndexable> {
+        read_entry_typed(self.unrepeated(start, end)?)
+            .map(drop)
+            .ok_or(NotIndexable)
     }
 }
 
@@ -330,8 +343,7 @@ fn scan_packets(blocks: &mut Blocks<'_>, at: u64) -> Result<(Packets, u64), NotI
     while let Some(member) = next {
         let (name, start, value) = blocks.key(member)?;
         let end = blocks.value_end(value, start)?;
-        let tree = blocks.tree(value, end)?;
-        parse_entry(&tree, "$.packets").map_err(|_| NotIndexable)?;
+        blocks.check_entry(value, end)?;
         let key = PacketKey::parse(&name);
         let id = match name_ids.get(&key.file) {
             Some(&id) => id,
@@ -369,6 +381,12 @@ pub(super) fn parse_member(text: &[u8]) -> Result<(String, Value), String> {
 
 /// The value of an entry's text as a slot gives it (`"KEY": {...}`), the key skipped unread.
 pub(super) fn member_value(text: &[u8]) -> Result<Value, String> {
+    serde_json::from_slice(member_value_text(text)?).map_err(|error| error.to_string())
+}
+
+/// The text of an entry's value in its text as a slot gives it (`"KEY": {...}`): what
+/// follows the key and its colon.
+pub(super) fn member_value_text(text: &[u8]) -> Result<&[u8], String> {
     let mut position = 1;
     let key_end = loop {
         let found = memchr::memchr2(b'"', b'\\', text.get(position..).unwrap_or_default())
@@ -381,5 +399,5 @@ pub(super) fn member_value(text: &[u8]) -> Result<Value, String> {
     };
     let rest = text.get(key_end..).unwrap_or_default();
     let colon = memchr::memchr(b':', rest).ok_or("no colon after the key")?;
-    serde_json::from_slice(&rest[colon + 1..]).map_err(|error| error.to_string())
+    Ok(&rest[colon + 1..])
 }

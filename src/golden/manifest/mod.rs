@@ -9,7 +9,8 @@
 //!
 //! One job a file: `key` (a packet's name), `options` (the recorded conversion options),
 //! `model` (what is recorded per packet and mode), `error`, `fields` (typed field access for
-//! the reader), `parse` (reading and validating), `render` (the one fixed layout).
+//! the reader), `parse` (reading and validating), `typed` (an entry read with no tree, as `check` reads
+//! each one), `render` (the one fixed layout).
 
 mod error;
 mod fields;
@@ -20,6 +21,7 @@ mod parse;
 mod render;
 #[cfg(test)]
 mod round_trip;
+mod typed;
 
 pub use error::ManifestError;
 pub use key::PacketKey;
@@ -33,6 +35,7 @@ pub use render::{render_manifest, ManifestEncoder};
 pub(super) use error::bad;
 pub(super) use parse::{check_format, parse_entry, parse_entry_json, parse_options};
 pub(super) use render::{entry_json, quoted};
+pub(super) use typed::read_entry_typed;
 
 /// The value of the manifest's `format` field, as this tool writes it. v2 added each golden's
 /// recorded content (`content`); v1 manifests (digests only) are still read.

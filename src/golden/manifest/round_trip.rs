@@ -143,7 +143,8 @@ fn empty_manifest_round_trips() {
     );
 }
 
-fn arbitrary_entry() -> impl proptest::strategy::Strategy<Value = GoldenEntry> {
+/// Entries of every shape a raw packet's golden takes (also what `typed` tests read).
+pub(super) fn arbitrary_entry() -> impl proptest::strategy::Strategy<Value = GoldenEntry> {
     use proptest::prelude::*;
     let digest = proptest::option::of(any::<[u8; 32]>().prop_map(Digest));
     let rows = proptest::option::of(
