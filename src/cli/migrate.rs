@@ -5,7 +5,7 @@
 use super::{CliError, Exit, Output};
 use crate::a2a::ConvertOptions;
 use crate::freeze::relabel_outcome;
-use crate::json::{for_each_duplicate_key, safe_text};
+use crate::json::{for_each_duplicate_key, read_root, safe_text, RootReading};
 use crate::migrate::{
     choices_for, help, Choices, Direction, Hints, Migration, ObjectKind, Version,
 };
@@ -135,8 +135,17 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
     if args.lines {
         return migrate_lines(&bytes, &hints, direction, &choices, out);
     }
-    let input: Value = match serde_json::from_slice(&bytes) {
-        Ok(value) => value,
+    // An array or a scalar is refused from its type, read without a tree (a tree of a
+    // million small objects costs 50 times the text).
+    let input: Value = match read_root(&bytes) {
+        Ok(RootReading::Object(value)) => value,
+        Ok(RootReading::Other(json_type)) => {
+            complain(&format!(
+                "{name}: not an A2A object: {}",
+                crate::migrate::not_an_object(json_type)
+            ));
+            return Ok(Exit::Findings);
+        }
         Err(error) => {
             complain(&format!("{name}: not an A2A object: not JSON ({error})"));
             return Ok(Exit::Findings);

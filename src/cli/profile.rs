@@ -92,9 +92,21 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         ..args.profile.options()?
     };
     let bytes = read(&args.file)?;
-    let report = match serde_json::from_slice::<serde_json::Value>(&bytes) {
-        Ok(value) => profiles::evaluate(&value, &bytes, Some(&args.file), &options),
-        Err(error) => profiles::evaluate_unparsable(&error.to_string(), Some(&args.file), &options),
+    let path = Some(args.file.as_path());
+    let evaluate_tree = |bytes: &[u8]| match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(value) => profiles::evaluate(&value, bytes, path, &options),
+        Err(error) => profiles::evaluate_unparsable(&error.to_string(), path, &options),
+    };
+    // An array or a scalar is read without its tree, unless a forced profile reads it.
+    let report = match crate::json::read_root(&bytes) {
+        Ok(crate::json::RootReading::Object(value)) => {
+            profiles::evaluate(&value, &bytes, path, &options)
+        }
+        Ok(crate::json::RootReading::Other(_)) => {
+            profiles::evaluate_not_an_object(&bytes, path, &options)
+                .unwrap_or_else(|| evaluate_tree(&bytes))
+        }
+        Err(_) => evaluate_tree(&bytes),
     };
     match args.format {
         Format::Text => {

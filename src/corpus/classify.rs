@@ -2,6 +2,7 @@
 //! a file is before it says anything about it.
 
 use crate::freeze::{detect_canonical, CanonicalShape};
+use crate::json::{JsonType, RootReading};
 use crate::migrate::Version;
 use crate::packet::PacketKind;
 use crate::profiles::ProfileKind;
@@ -65,20 +66,46 @@ pub fn forceable(kind: PacketKind) -> bool {
     !matches!(kind, PacketKind::Bundle | PacketKind::NotJson)
 }
 
+/// What the classifier reads of a packet: its tree, or only the type of a root that is not
+/// an object. Nothing but an object carries another kind's evidence, so an array or a scalar
+/// is classified without its tree (`json::read_root` reads it in constant memory: a tree of a
+/// million small objects costs 50 times the text).
+#[derive(Clone, Copy, Debug)]
+pub enum Root<'a> {
+    Tree(&'a Value),
+    Other(JsonType),
+}
+
+impl<'a> Root<'a> {
+    /// The classifier's view of a reading (`json::read_root`'s answer).
+    pub fn of(reading: &'a RootReading) -> Root<'a> {
+        match reading {
+            RootReading::Object(value) => Root::Tree(value),
+            RootReading::Other(json_type) => Root::Other(*json_type),
+        }
+    }
+}
+
 /// Classifies a packet from its parse (`Err` holds the parser's message) and file name, with
 /// the reading `--as` forced, if any.
 pub fn classify(parsed: Result<&Value, &str>, file_name: Option<&str>) -> Classification {
-    classify_as(parsed, file_name, forced_reading())
+    classify_root(parsed.map(Root::Tree), file_name)
 }
 
-/// [`classify`] with the forced reading given.
+/// [`classify`] from what the classifier reads: a tree, or the type of a root that is not
+/// an object.
+pub fn classify_root(root: Result<Root<'_>, &str>, file_name: Option<&str>) -> Classification {
+    classify_as(root, file_name, forced_reading())
+}
+
+/// [`classify_root`] with the forced reading given.
 pub fn classify_as(
-    parsed: Result<&Value, &str>,
+    root: Result<Root<'_>, &str>,
     file_name: Option<&str>,
     forced: Option<PacketKind>,
 ) -> Classification {
-    let value = match parsed {
-        Ok(value) => value,
+    let root = match root {
+        Ok(root) => root,
         Err(message) => {
             return Classification::new(
                 PacketKind::NotJson,
@@ -88,7 +115,7 @@ pub fn classify_as(
             )
         }
     };
-    let read = classify_value(value, file_name);
+    let read = classify_value(root, file_name);
     match forced {
         Some(kind) if forceable(kind) && kind != read.kind => Classification::new(
             kind,
@@ -106,16 +133,24 @@ pub fn classify_as(
 
 /// The reading of a parsed value: another kind only on that kind's positive evidence (see
 /// [`KIND_TABLE`]), the adapter's input otherwise.
-fn classify_value(value: &Value, file_name: Option<&str>) -> Classification {
-    if let Some(reason) = golden_manifest(value, file_name) {
+fn classify_value(root: Root<'_>, file_name: Option<&str>) -> Classification {
+    let tree = match root {
+        Root::Tree(value) => Some(value),
+        Root::Other(_) => None,
+    };
+    if let Some(reason) = golden_manifest(tree, file_name) {
         return Classification::new(PacketKind::GoldenManifest, reason);
     }
-    let Some(object) = value.as_object() else {
+    let Some((value, object)) = tree.and_then(|value| Some((value, value.as_object()?))) else {
+        let json_type = match root {
+            Root::Tree(value) => JsonType::of(value),
+            Root::Other(json_type) => json_type,
+        };
         return Classification::new(
             PacketKind::RawA2a,
             format!(
                 "the JSON root is {}: no other kind's evidence, so the adapter's input",
-                crate::json::type_with_article(value)
+                json_type.with_article()
             ),
         );
     };
@@ -156,8 +191,10 @@ fn classify_value(value: &Value, file_name: Option<&str>) -> Classification {
 
 /// A golden manifest's evidence: its `format` member, or the name `check` reads a
 /// directory's manifest under.
-fn golden_manifest(value: &Value, file_name: Option<&str>) -> Option<String> {
-    let format = value.get("format").and_then(Value::as_str);
+fn golden_manifest(value: Option<&Value>, file_name: Option<&str>) -> Option<String> {
+    let format = value
+        .and_then(|value| value.get("format"))
+        .and_then(Value::as_str);
     if let Some(format) = format.filter(|format| crate::golden::MANIFEST_FORMATS.contains(format)) {
         return Some(format!("`format` is \"{format}\""));
     }
@@ -303,7 +340,31 @@ mod tests {
     }
 
     fn kind_and_reason(value: &Value) -> Classification {
-        classify_as(Ok(value), None, None)
+        classify_as(Ok(Root::Tree(value)), None, None)
+    }
+
+    /// One verdict: a root that is not an object, classified from its type alone (as `ls`,
+    /// `check` and the inspector read it, without a tree), gets what its tree would get.
+    #[test]
+    fn a_root_read_without_its_tree_is_classified_as_its_tree_would_be() {
+        for text in ["[1,{\"a\":1}]", "[]", "\"s\"", "7", "null", "true"] {
+            let value: Value = serde_json::from_str(text).unwrap();
+            let reading = crate::json::read_root(text.as_bytes()).unwrap();
+            assert!(reading.tree().is_none(), "{text}");
+            for name in [None, Some("goldens.json"), Some("x.v03.jsonrpc.v10.json")] {
+                for forced in [
+                    None,
+                    Some(PacketKind::EvidenceEvent),
+                    Some(PacketKind::RawA2a),
+                ] {
+                    assert_eq!(
+                        classify_as(Ok(Root::of(&reading)), name, forced),
+                        classify_as(Ok(Root::Tree(&value)), name, forced),
+                        "{text} {name:?} {forced:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
@@ -323,7 +384,11 @@ mod tests {
     #[test]
     fn a_forced_reading_wins_except_over_bytes_that_are_not_json() {
         let raw = json!({"protocol": "a2a", "event_type": "task.requested"});
-        let forced = classify_as(Ok(&raw), None, Some(PacketKind::CanonicalPayload));
+        let forced = classify_as(
+            Ok(Root::Tree(&raw)),
+            None,
+            Some(PacketKind::CanonicalPayload),
+        );
         assert_eq!(forced.kind, PacketKind::CanonicalPayload);
         assert!(forced.reason.contains("--as payload"), "{}", forced.reason);
         assert!(
@@ -331,8 +396,8 @@ mod tests {
             "{}",
             forced.reason
         );
-        let same = classify_as(Ok(&raw), None, Some(PacketKind::RawA2a));
-        assert_eq!(same, classify_as(Ok(&raw), None, None));
+        let same = classify_as(Ok(Root::Tree(&raw)), None, Some(PacketKind::RawA2a));
+        assert_eq!(same, classify_as(Ok(Root::Tree(&raw)), None, None));
         let bytes = classify_as(Err("expected value"), None, Some(PacketKind::EvidenceEvent));
         assert_eq!(bytes.kind, PacketKind::NotJson);
     }

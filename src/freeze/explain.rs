@@ -345,7 +345,10 @@ pub fn explain_payload(
 type Evaluated = (Vec<RuleOutcome>, Vec<FieldDecision>, Option<HandoffState>);
 
 fn evaluate_rows(conversion: &Conversion) -> Evaluated {
-    let (Some(packet), Some(facts)) = (conversion.packet.as_ref(), Facts::of(conversion)) else {
+    // The facts first: a packet rejected before its fields were read (an array of a million
+    // small objects, say) never builds the tree the rows would read.
+    let read = Facts::of(conversion).and_then(|facts| Some((conversion.packet.as_ref()?, facts)));
+    let Some((packet, facts)) = read else {
         // Rejected before the typed fields were read: no K1-A row can apply.
         let rows = COVERAGE_ROW_IDS
             .iter()

@@ -19,6 +19,11 @@ pub const RELABELLED_VERSION: &str = "1.0";
 
 /// `None` when the bytes are not a JSON object (nothing to relabel).
 pub fn relabel_outcome(bytes: &[u8], options: &ConvertOptions) -> Option<RelabelOutcome> {
+    // Only an object has a version to relabel: an array of a million small objects is not
+    // parsed into the tree that would cost 50 times its text.
+    if !crate::json::may_be_an_object(bytes) {
+        return None;
+    }
     let mut packet: Value = serde_json::from_slice(bytes).ok()?;
     let object = packet.as_object_mut()?;
     let sent_version = object
@@ -27,6 +32,8 @@ pub fn relabel_outcome(bytes: &[u8], options: &ConvertOptions) -> Option<Relabel
         .map(str::to_owned);
     object.insert("version".into(), Value::String(RELABELLED_VERSION.into()));
     let relabelled = serde_json::to_vec(&packet).ok()?;
+    // The text is what is converted; the tree would only sit beside four conversions.
+    drop(packet);
     let modes = Mode::BOTH
         .into_iter()
         .map(|mode| {

@@ -9,6 +9,7 @@ mod hex;
 mod jcs;
 mod line_diff;
 mod path;
+mod root;
 mod safe_json;
 mod safe_text;
 mod shown;
@@ -29,6 +30,7 @@ pub use line_diff::{
     DiffLine, LineTag, LINE_DIFF_TIMEOUT,
 };
 pub use path::{JsonPath, Segment};
+pub use root::{may_be_an_object, read_root, JsonType, RootReading};
 pub use safe_json::{escape_unsafe_in_json, safe_json_bytes, to_safe_json, to_safe_json_pretty};
 pub use safe_text::{is_unsafe_char, safe_text};
 pub use shown::{char_prefix, shown_json, shown_text, CUT_MARK};

@@ -16,12 +16,5 @@ pub fn type_name(value: &Value) -> &'static str {
 
 /// `a string`, `an object`, `null`... as in "handoff must be an object, found a string".
 pub fn type_with_article(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
+    super::JsonType::of(value).with_article()
 }

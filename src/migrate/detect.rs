@@ -158,13 +158,19 @@ pub(crate) fn proto_names_reason(names: &[super::proto_names::ProtoName]) -> Str
     )
 }
 
+/// Why a JSON text whose root is not an object is no A2A object (said without its tree:
+/// `migrate` reads such a root with `json::read_root`).
+pub fn not_an_object(json_type: crate::json::JsonType) -> NotA2a {
+    NotA2a(format!(
+        "the top-level JSON value is {}, not an object",
+        json_type.with_article()
+    ))
+}
+
 /// [`detect_with`] on an object whose members carry their JSON names.
 fn detect_renamed(value: &Value, hints: &Hints) -> Result<Detection, NotA2a> {
     let Some(obj) = value.as_object() else {
-        return Err(NotA2a(format!(
-            "the top-level JSON value is {}, not an object",
-            crate::json::type_with_article(value)
-        )));
+        return Err(not_an_object(crate::json::JsonType::of(value)));
     };
     if let Some(reason) = adapter_artifact(obj) {
         return Err(NotA2a(reason));

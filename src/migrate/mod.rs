@@ -74,7 +74,9 @@ pub mod timestamp;
 mod walk;
 
 pub use choices::{ChoiceDef, ChoiceTaken, Choices};
-pub use detect::{detect, detect_explained, detect_with, Detection, Dialect, NotA2a, Version};
+pub use detect::{
+    detect, detect_explained, detect_with, not_an_object, Detection, Dialect, NotA2a, Version,
+};
 pub use diff::{DiffLine, LineTag};
 pub use hints::{HintSource, Hints, VersionHint};
 pub use model::ObjectKind;

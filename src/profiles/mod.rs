@@ -101,6 +101,22 @@ pub fn evaluate(
     report
 }
 
+/// [`evaluate`] on JSON whose root is not an object, read without its tree (see
+/// `json::read_root`): no profile is detected on one, so the report is the one `evaluate`
+/// gives an unrecognised packet. `None` when a profile is forced: its rows read the tree.
+pub fn evaluate_not_an_object(
+    raw_bytes: &[u8],
+    source_path: Option<&Path>,
+    options: &ProfileOptions,
+) -> Option<ProfileReport> {
+    if options.force.is_some() {
+        return None;
+    }
+    let mut report = ProfileReport::unrecognised(source_path);
+    report.note_duplicate_keys(raw_bytes);
+    Some(report)
+}
+
 /// The report for bytes that are not JSON. Only the master/sub profile has a row for that
 /// (AHC-01), so `--as ahc` gives an AHC report; otherwise the report has no profile and one
 /// `PARSE` finding.
@@ -128,6 +144,27 @@ pub fn evaluate_unparsable(
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    /// An array or a scalar gets, without its tree, the report its tree would give.
+    #[test]
+    fn a_root_that_is_not_an_object_is_reported_as_its_tree_would_be() {
+        let options = ProfileOptions::default();
+        for text in [r#"[{"a":1,"a":2},{"b":1}]"#, "3", r#""x""#, "null", "[]"] {
+            let value: Value = serde_json::from_str(text).unwrap();
+            let with_tree = evaluate(&value, text.as_bytes(), None, &options);
+            let without = evaluate_not_an_object(text.as_bytes(), None, &options).unwrap();
+            assert_eq!(
+                serde_json::to_value(&without).unwrap(),
+                serde_json::to_value(&with_tree).unwrap(),
+                "{text}"
+            );
+        }
+        let forced = ProfileOptions {
+            force: Some(ProfileKind::Ahc),
+            ..ProfileOptions::default()
+        };
+        assert!(evaluate_not_an_object(b"[]", None, &forced).is_none());
+    }
 
     #[test]
     fn row_ids_are_unique_across_profile_tables() {

@@ -133,11 +133,11 @@ fn convert_cli_prints_upstreams_batches() {
 /// each event's payload reads as what it is: in both modes, all of them.
 #[test]
 fn every_recorded_packet_and_upstream_output_reads_as_what_it_is() {
-    use handoff_inspector::corpus::{classify_as, PacketKind};
+    use handoff_inspector::corpus::{classify_as, PacketKind, Root};
     let kind_of = |bytes: &[u8]| {
         let parsed = serde_json::from_slice::<Value>(bytes).map_err(|error| error.to_string());
         let parsed = parsed.as_ref().map_err(String::as_str);
-        classify_as(parsed, Some("capture.json"), None)
+        classify_as(parsed.map(Root::Tree), Some("capture.json"), None)
     };
     let mut misread = Vec::new();
     for (index, packet) in gz_lines("a2a-mixed-20k.ndjson.gz").iter().enumerate() {

@@ -423,6 +423,39 @@ fn a_million_repeats_of_one_key_cost_memory_linear_in_the_input() {
     within_memory_bound("dup.json", text.as_bytes(), EVERY_ONE_PACKET_READER);
 }
 
+/// `[{"a":1,"a":2},...]`: an array of many small objects, each repeating a key. serde_json's
+/// tree of it costs about 50 times the text (690-712 MiB for 1M objects in `explain`,
+/// `migrate`, `profile`, `ls`, `digest`, 2.8 GiB in `render`); a root that is not an object
+/// is now read without a tree (`json::read_root`) in every command. 500k objects (7 MB) keep
+/// the debug build's run short; docs/hostile-input.md gives the release figures for 1M.
+#[test]
+fn an_array_of_small_objects_with_repeated_keys_costs_memory_linear_in_the_input() {
+    let mut text = String::with_capacity(7_000_002);
+    text.push('[');
+    for index in 0..500_000 {
+        if index > 0 {
+            text.push(',');
+        }
+        text.push_str(r#"{"a":1,"a":2}"#);
+    }
+    text.push(']');
+    within_memory_bound(
+        "array.json",
+        text.as_bytes(),
+        &[
+            &["ls"],
+            &["explain"],
+            &["migrate"],
+            &["profile"],
+            &["digest"],
+            &["convert"],
+            &["check"],
+            &["render", "--view", "raw"],
+            &["render", "--view", "handoff"],
+        ],
+    );
+}
+
 /// `{"k0":1,"k0":1,"k1":1,"k1":1,...}`: `count` different keys, each given twice.
 fn distinct_repeated_keys(count: usize) -> String {
     let mut text = String::from("{");

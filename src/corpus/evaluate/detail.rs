@@ -1,15 +1,16 @@
 //! Everything a view shows for one packet, derived again on demand from its bytes.
 
 use super::migration::migration_reading;
-use super::reading::{converted_kind, parse};
+use super::reading::{converted_kind, parse, read};
 use super::summarize::unaudited_bundle_event;
 use super::summary::EvaluateOptions;
 use crate::a2a::{convert, Mode};
-use crate::corpus::{classify, Classification, PacketKind, Source};
+use crate::corpus::classify::{classify_root, Root};
+use crate::corpus::{Classification, PacketKind, Source};
 use crate::freeze::{
     audit, explain_conversion, relabel_outcome, Audit, Explanation, RelabelOutcome,
 };
-use crate::json::{scan_duplicate_keys, DuplicateKey};
+use crate::json::{scan_duplicate_keys, DuplicateKey, RootReading};
 use crate::migrate::{Choices, Migration};
 use crate::profiles::{self, ProfileReport};
 use serde_json::Value;
@@ -165,7 +166,12 @@ pub fn detail_with_bundle(
     bundle: Option<&crate::bundle::BundleReport>,
 ) -> PacketDetail {
     // Kept by the detail until its migration takes it (see `PacketDetail::tree`).
-    let parsed = parse(&bytes);
+    // An object's tree; an array or a scalar is read without one (see `json::read_root`).
+    let reading = read(&bytes);
+    let parsed = match &reading {
+        Ok(reading) => reading.tree().ok_or(()),
+        Err(_) => Err(()),
+    };
     let classification = if source.line.is_none() && crate::bundle::is_bundle_path(&source.path) {
         // A bundle's own packet (its bytes are its manifest): the kind is the bundle's,
         // whatever its manifest holds.
@@ -174,7 +180,10 @@ pub fn detail_with_bundle(
             None => bundle_classification(&source.path),
         }
     } else {
-        classify(parsed.as_ref().map_err(String::as_str), source.file_name())
+        classify_root(
+            reading.as_ref().map(Root::of).map_err(String::as_str),
+            source.file_name(),
+        )
     };
     let explanations = if converted_kind(classification.kind) {
         options
@@ -185,12 +194,12 @@ pub fn detail_with_bundle(
     } else {
         Vec::new()
     };
-    let audit = match (classification.kind.canonical_shape(), &parsed) {
+    let audit = match (classification.kind.canonical_shape(), parsed) {
         (Some(_), Ok(value)) if unaudited_bundle_event(&source, value) => None,
         (Some(shape), Ok(value)) => Some(audit(value, shape)),
         _ => None,
     };
-    let profile = match &parsed {
+    let profile = match parsed {
         Ok(value) if classification.kind.is_profile() => Some(profiles::evaluate(
             value,
             &bytes,
@@ -206,8 +215,8 @@ pub fn detail_with_bundle(
         source,
         classification,
         bytes,
-        is_json: parsed.is_ok(),
-        tree: KeptTree::new(parsed.ok()),
+        is_json: reading.is_ok(),
+        tree: KeptTree::new(reading.ok().and_then(RootReading::into_tree)),
         duplicate_keys: std::sync::OnceLock::new(),
         explanations,
         audit,

@@ -1,12 +1,50 @@
 //! Parsing a packet for classification, the reasons bytes are not JSON, and a packet's kind
 //! (from its bytes alone, or from its conversion).
 
+use crate::corpus::classify::{classify_root, Root};
 use crate::corpus::{classify, Classification, PacketKind, RawPacket};
+use crate::json::{may_be_an_object, read_root, RootReading};
 use serde_json::Value;
 
-/// Parses for classification; `Err` carries the reason in plain words.
+/// Parses into a tree; `Err` carries the reason in plain words.
 pub(super) fn parse(bytes: &[u8]) -> Result<Value, String> {
     serde_json::from_slice(bytes).map_err(|error| not_json_reason(bytes, &error))
+}
+
+/// Reads for classification: the tree of an object root, only the type of any other (see
+/// `json::read_root`); `Err` carries the reason in plain words, as [`parse`] gives it.
+pub(super) fn read(bytes: &[u8]) -> Result<RootReading, String> {
+    read_root(bytes).map_err(|error| not_json_reason(bytes, &error))
+}
+
+/// What a reader that wants a tree is told of a packet whose root is not an object: it was
+/// classified by its type, and no tree was built.
+pub const NOT_AN_OBJECT: &str = "not parsed: the JSON root is not an object";
+
+/// Classifies a packet by reading its bytes: an object's tree goes to `reparsed` and is
+/// lent back, any other root is classified by its type alone ([`NOT_AN_OBJECT`] for the tree).
+pub(super) fn classify_by_reading<'a>(
+    packet: &RawPacket,
+    reparsed: &'a mut Option<Result<Value, String>>,
+) -> (PacketKind, Result<&'a Value, &'a str>) {
+    let file_name = packet.source.file_name();
+    match read(&packet.bytes) {
+        Ok(RootReading::Other(json_type)) => (
+            classify_root(Ok(Root::Other(json_type)), file_name).kind,
+            Err(NOT_AN_OBJECT),
+        ),
+        Ok(RootReading::Object(value)) => {
+            let parsed = reparsed.insert(Ok(value)).as_ref().map_err(String::as_str);
+            (classify(parsed, file_name).kind, parsed)
+        }
+        Err(reason) => {
+            let parsed = reparsed
+                .insert(Err(reason))
+                .as_ref()
+                .map_err(String::as_str);
+            (classify(parsed, file_name).kind, parsed)
+        }
+    }
 }
 
 /// Why bytes are not JSON: a byte-order mark or invalid UTF-8 named as such (the parser
@@ -43,9 +81,9 @@ pub fn classify_packet(packet: &RawPacket) -> Classification {
     if let Some(report) = &packet.bundle {
         return crate::corpus::classify_bundle(report);
     }
-    let parsed = parse(&packet.bytes);
-    classify(
-        parsed.as_ref().map_err(String::as_str),
+    let reading = read(&packet.bytes);
+    classify_root(
+        reading.as_ref().map(Root::of).map_err(String::as_str),
         packet.source.file_name(),
     )
 }
@@ -90,21 +128,17 @@ pub fn kind_after_conversion<'a>(
             Err("not parsed: a raw A2A packet is summarized from its typed fields"),
         );
     }
-    let parsed = match conversion.packet.as_ref() {
-        Some(value) => Ok(value),
-        None => {
-            let fresh: &'a Result<Value, String> = reparsed.insert(parse(&packet.bytes));
-            fresh.as_ref().map_err(String::as_str)
-        }
-    };
-    (classify(parsed, packet.source.file_name()).kind, parsed)
-}
-
-pub(super) fn reparse_ref(parsed: &Option<Result<Value, String>>) -> Result<&Value, &str> {
-    match parsed {
-        Some(Ok(value)) => Ok(value),
-        Some(Err(reason)) => Err(reason),
-        None => Err("not parsed"),
+    // The conversion's tree is built on demand: only for an object (an array of a million
+    // small objects is classified from its type, without the tree that costs 50 times it).
+    let tree = may_be_an_object(&packet.bytes)
+        .then(|| conversion.packet.as_ref())
+        .flatten();
+    match tree {
+        Some(value) => (
+            classify(Ok(value), packet.source.file_name()).kind,
+            Ok(value),
+        ),
+        None => classify_by_reading(packet, reparsed),
     }
 }
 

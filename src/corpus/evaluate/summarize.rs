@@ -2,10 +2,10 @@
 //! cannot differ), the audit of canonical input, the profile report, the migration judgement.
 
 use super::migration::migration_reading;
-use super::reading::{converted_kind, kind_after_conversion, parse, reparse_ref};
+use super::reading::{classify_by_reading, converted_kind, kind_after_conversion};
 use super::summary::{DigestSet, EvaluateOptions, ModeResult, ModeSummary, PacketSummary};
 use crate::a2a::{convert, convert_from_read, convert_keeping_read, Mode};
-use crate::corpus::{classify, PacketKind, RawPacket, Source};
+use crate::corpus::{PacketKind, RawPacket, Source};
 use crate::freeze::{audit, matched_rows, Audit};
 use crate::json::count_duplicate_keys;
 use crate::migrate::Judgement;
@@ -92,11 +92,7 @@ pub fn summarize_keeping(
     let mut reparsed = None;
     let (kind, parsed) = match &first {
         Some((_, conversion)) => kind_after_conversion(packet, conversion, &mut reparsed),
-        None => {
-            reparsed = Some(parse(&packet.bytes));
-            let parsed = reparse_ref(&reparsed);
-            (classify(parsed, packet.source.file_name()).kind, parsed)
-        }
+        None => classify_by_reading(packet, &mut reparsed),
     };
     let mut summary = PacketSummary::of_kind(packet, kind, duplicate_keys);
     if converted_kind(kind) {
