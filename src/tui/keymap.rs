@@ -278,7 +278,7 @@ pub static KEYMAP: &[Binding] = &[
         [ch('q'), key(KeyCode::Esc), ctrl('c')],
         Command::Quit,
         "q quit",
-        "quit (Esc first steps back: panel, search)"
+        "quit (Esc first: job, panel, filter, search)"
     ),
     bind!(
         WhatIf,

@@ -405,7 +405,8 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
     Vec::new()
 }
 
-/// q and Ctrl-C quit; Esc first steps back (detail focus, filter, search), then quits. The
+/// q and Ctrl-C quit; Esc first stops a running job (search or list build), then steps back
+/// (detail focus, filter, search), then quits. The
 /// filter goes before the search: it is what the title bar shows and what the message after
 /// setting it says Esc clears, while a search only waits for n/N.
 fn quit_or_back(app: &mut App, key: KeyEvent) -> Vec<Effect> {
