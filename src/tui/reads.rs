@@ -77,8 +77,24 @@ pub struct SearchRequest {
     pub generation: u64,
     /// Lower-cased.
     pub needle: String,
-    /// Each packet to look at: its index, source and offset.
-    pub order: Vec<(usize, Source, u64)>,
+    /// The packets as the state holds them (a snapshot: one `Arc` per 4,096 packets), so
+    /// starting a search on a million packets copies no packet on the UI thread.
+    pub packets: super::packets::Packets,
+    /// The listed packets' indices, in list order; the scan goes from `start` and wraps.
+    pub listed: Vec<usize>,
+    pub start: usize,
+}
+
+impl SearchRequest {
+    /// Each packet to look at, in search order: its index, source and offset.
+    fn order(&self) -> impl Iterator<Item = (usize, &Source, u64)> + '_ {
+        let count = self.listed.len();
+        (0..count).filter_map(move |offset| {
+            let index = self.listed[(self.start + offset) % count];
+            let packet = self.packets.get(index)?;
+            Some((index, &packet.source, packet.offset))
+        })
+    }
 }
 
 /// What a search reports while it runs, and when it ends.
@@ -254,7 +270,7 @@ impl Reader {
         report: &mut dyn FnMut(SearchEvent) -> bool,
     ) {
         let mut matches = Vec::new();
-        for (scanned, (index, source, offset)) in request.order.iter().enumerate() {
+        for (scanned, (index, source, offset)) in request.order().enumerate() {
             if scanned % SEARCH_REPORT_EVERY == 0 && scanned > 0 {
                 if !current() {
                     return;
@@ -268,14 +284,14 @@ impl Reader {
                     return;
                 }
             }
-            if self.matches(source, *offset, &request.needle) {
-                matches.push(*index);
+            if self.matches(source, offset, &request.needle) {
+                matches.push(index);
                 // The first match is what Enter selects: say so at once, not at the next report.
                 if matches.len() == 1 {
                     let found = SearchEvent::Progress {
                         scanned: scanned + 1,
                         matches: 1,
-                        first: Some(*index),
+                        first: Some(index),
                     };
                     if !current() || !report(found) {
                         return;
@@ -347,19 +363,12 @@ mod tests {
     #[test]
     fn a_search_reports_progress_and_its_matches_in_order() {
         let (app, reader) = loaded("fixtures/a2a");
-        let order: Vec<(usize, Source, u64)> = app
-            .list
-            .listed
-            .iter()
-            .map(|index| {
-                let packet = &app.packets[*index];
-                (*index, packet.source.clone(), packet.offset)
-            })
-            .collect();
         let request = SearchRequest {
             generation: 1,
             needle: "agent://worker".to_owned(),
-            order,
+            packets: app.packets.clone(),
+            listed: app.list.listed.clone(),
+            start: 0,
         };
         let mut events = Vec::new();
         reader.search(&request, &|| true, &mut |event| {
@@ -372,9 +381,8 @@ mod tests {
         assert!(matches.len() > 1, "{matches:?}");
         assert!(events.contains(&SearchEvent::Progress {
             scanned: request
-                .order
-                .iter()
-                .position(|(index, ..)| *index == matches[0])
+                .order()
+                .position(|(index, ..)| index == matches[0])
                 .unwrap()
                 + 1,
             matches: 1,

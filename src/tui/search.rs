@@ -16,15 +16,7 @@ pub(super) fn start(app: &mut App, then: SearchThen) {
     app.search.generation += 1;
     app.search.results = None;
     let (start, _) = start_position(app);
-    let listed = &app.list.listed;
-    let count = listed.len();
-    let order = (0..count)
-        .map(|offset| listed[(start + offset) % count])
-        .map(|index| {
-            let packet = &app.packets[index];
-            (index, packet.source.clone(), packet.offset)
-        })
-        .collect();
+    let count = app.list.listed.len();
     app.search.running = Some(SearchRun {
         generation: app.search.generation,
         total: count,
@@ -37,7 +29,12 @@ pub(super) fn start(app: &mut App, then: SearchThen) {
     app.request(Read::Search(SearchRequest {
         generation: app.search.generation,
         needle: query.to_lowercase(),
-        order,
+        // Cheap on the UI thread at a million packets: the chunks are shared, and the list
+        // order is one copy of its indices (building a (index, source, offset) per packet
+        // here held Enter for 39 ms on 1M packets).
+        packets: app.packets.clone(),
+        listed: app.list.listed.clone(),
+        start,
     }));
 }
 
