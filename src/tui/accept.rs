@@ -2,13 +2,14 @@
 //! driver, so both report the same thing and re-check the same files.
 
 use super::app::App;
-use crate::corpus::Source;
+use crate::corpus::PacketCheck;
 use std::path::PathBuf;
 
-/// Records the golden of the packet from `source` (the library refuses under CI and never
+/// Records `check`'s outcome as its packet's golden (the library refuses under CI and never
 /// overwrites a malformed manifest). Returns the status message and the packet files to check
 /// again: those of the packet's directory, whose verdicts the manifest decides.
-pub fn accept_golden(app: &App, source: &Source) -> (String, Vec<PathBuf>) {
+pub fn accept_golden(app: &App, check: &PacketCheck) -> (String, Vec<PathBuf>) {
+    let source = &check.summary.source;
     if !app.packets.iter().any(|packet| &packet.source == source) {
         return (
             format!(
@@ -18,19 +19,6 @@ pub fn accept_golden(app: &App, source: &Source) -> (String, Vec<PathBuf>) {
             Vec::new(),
         );
     }
-    // The review selects the packet it shows: its full check came with its detail.
-    let Some(check) = app
-        .selected_check()
-        .filter(|check| &check.summary.source == source)
-    else {
-        return (
-            format!(
-                "not recorded: {} is still being read; accept it again",
-                crate::json::safe_text(&source.to_string())
-            ),
-            Vec::new(),
-        );
-    };
     match crate::corpus::accept_golden(check, &app.options) {
         Ok(accepted) => (
             format!(

@@ -158,7 +158,7 @@ pub fn perform(app: &mut App, loader: &Loader, effect: Effect) {
         Effect::ReloadAll => app.load_generation = loader.load_all(app.roots.clone()),
         Effect::ReloadFiles(paths) => loader.reload_files(paths),
         Effect::Copy(text) => terminal::copy_osc52(&text),
-        Effect::AcceptGolden(source) => accept(app, loader, &source),
+        Effect::AcceptGolden(check) => accept(app, loader, &check),
         // Freeing a million packets takes a tenth of a second: not on the UI thread.
         Effect::Discard(discarded) => {
             std::thread::spawn(move || {
@@ -210,8 +210,8 @@ impl RootSpelling {
 }
 
 /// Records the reviewed packet's golden, then checks that packet's directory again.
-fn accept(app: &mut App, loader: &Loader, source: &crate::corpus::Source) {
-    let (message, files) = accept::accept_golden(app, source);
+fn accept(app: &mut App, loader: &Loader, check: &crate::corpus::PacketCheck) {
+    let (message, files) = accept::accept_golden(app, check);
     if !files.is_empty() {
         loader.reload_files(files);
     }

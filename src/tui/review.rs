@@ -136,11 +136,24 @@ pub(super) fn on_review_key(app: &mut App, key: KeyEvent, mut review: ReviewStat
             app.overlay = Some(Overlay::Review(review));
             return effects;
         }
+        // The check shown when accept was asked for (it was there: see Command::Accept).
+        let Some(check) = shown_check(app, &source).cloned() else {
+            app.message = Some(still_reading(&source));
+            app.overlay = Some(Overlay::Review(review));
+            return effects;
+        };
         review.accepted += 1;
-        effects.push(Effect::AcceptGolden(source));
+        effects.push(Effect::AcceptGolden(Box::new(check)));
     } else {
         match lookup(Context::Review, &key) {
             Some(Command::Accept) => {
+                // What would be recorded is the packet's full check, which comes with its
+                // detail: until it is read there is nothing to confirm.
+                if shown_check(app, &source).is_none() {
+                    app.message = Some(still_reading(&source));
+                    app.overlay = Some(Overlay::Review(review));
+                    return effects;
+                }
                 review.confirming = true;
                 app.overlay = Some(Overlay::Review(review));
                 return effects;
@@ -173,6 +186,22 @@ pub(super) fn on_review_key(app: &mut App, key: KeyEvent, mut review: ReviewStat
         None => app.message = Some(review_summary(&review, "review done")),
     }
     effects
+}
+
+/// The selected packet's full check when it is the reviewed packet's and has been read.
+fn shown_check<'a>(
+    app: &'a App,
+    source: &crate::corpus::Source,
+) -> Option<&'a crate::corpus::PacketCheck> {
+    app.selected_check()
+        .filter(|check| &check.summary.source == source)
+}
+
+fn still_reading(source: &crate::corpus::Source) -> String {
+    format!(
+        "{} is still being read; press a again when its digests show",
+        crate::json::safe_text(&source.to_string())
+    )
 }
 
 fn review_summary(review: &ReviewState, what: &str) -> String {

@@ -54,8 +54,10 @@ pub enum Effect {
     ReloadAll,
     ReloadFiles(Vec<PathBuf>),
     Copy(String),
-    /// Record the packet's current outcome as its golden (confirmed in the review).
-    AcceptGolden(crate::corpus::Source),
+    /// Record this check's outcome as its packet's golden (confirmed in the review). The
+    /// check is the one shown when `y` was pressed: the review moves on to the next packet in
+    /// the same update, so the selection no longer names the accepted one.
+    AcceptGolden(Box<crate::corpus::PacketCheck>),
     /// What the state no longer holds (a reload's forgotten packets, a replaced list's rows),
     /// to be freed off the UI thread.
     Discard(Vec<super::app::Discarded>),

@@ -134,12 +134,12 @@ fn run(corpus: usize, steps: &[Step]) -> Result<(), String> {
     driver.settle()
 }
 
-// 256 sequences (and 64 decoded sessions below) by default, so the whole `cargo test` stays
+// 128 sequences (and 64 decoded sessions below) by default, so the whole `cargo test` stays
 // within its time; HANDOFF_DEEP_TESTS=1 (a nightly-style job, a developer) runs 2,000 (and 300).
 proptest! {
     #![proptest_config(ProptestConfig {
         max_shrink_iters: 2000,
-        ..crate::common::proptest_config(256, 2000)
+        ..crate::common::proptest_config(128, 2000)
     })]
 
     #[test]

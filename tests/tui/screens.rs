@@ -512,10 +512,6 @@ fn golden_review_shows_what_changed_and_counts_what_the_list_counts() {
 
 #[test]
 fn golden_review_accepts_with_confirmation_and_skips() {
-    if std::env::var_os("CI").is_some_and(|value| !value.is_empty()) {
-        // Under CI nothing may be written; the library's refusal is tested in corpus::accept.
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let raw = std::fs::read_to_string("fixtures/a2a/happy_task_requested.json").unwrap();
     std::fs::write(dir.path().join("one.json"), &raw).unwrap();
@@ -560,26 +556,29 @@ fn golden_review_accepts_with_confirmation_and_skips() {
         KeyCode::Char('y'),
         KeyModifiers::NONE,
     )));
-    let [handoff_inspector::tui::update::Effect::AcceptGolden(source)] = effects.as_slice() else {
+    let [handoff_inspector::tui::update::Effect::AcceptGolden(check)] = effects.as_slice() else {
         panic!("expected one accept, got {effects:?}")
     };
-    assert!(source.to_string().ends_with("one.json"));
-
-    // What the runtime does with the effect, then a fresh check.
-    // The list keeps a row per packet; the selected packet's full check comes with its
-    // detail (the review selected it).
-    let check = app
-        .selected_check()
-        .filter(|check| &check.summary.source == source)
-        .unwrap()
-        .clone();
-    handoff_inspector::corpus::accept_golden(&check, &app.options).unwrap();
+    // The effect carries the accepted packet's own check: the review has already moved the
+    // selection on to the next packet (taking the selection then recorded the wrong one).
+    assert!(check.summary.source.to_string().ends_with("one.json"));
+    let selected = app
+        .selected_summary()
+        .map(|packet| packet.source.to_string());
+    assert!(selected.is_some_and(|name| name.ends_with("two.json")));
+    let check = check.clone();
     keys(&mut app, "s");
     assert!(app.overlay.is_none());
     assert_eq!(
         app.message.as_deref(),
         Some("review done: 1 accepted, 0 rejected, 1 skipped")
     );
+    if std::env::var_os("CI").is_some_and(|value| !value.is_empty()) {
+        // Under CI nothing may be written; the library's refusal is tested in corpus::accept.
+        return;
+    }
+    // What the runtime does with the effect, then a fresh check.
+    handoff_inspector::corpus::accept_golden(&check, &app.options).unwrap();
     let mut reloaded = Headless::new(
         vec![dir.path().to_path_buf()],
         crate::common::fixture_options(),
@@ -602,6 +601,42 @@ fn golden_review_accepts_with_confirmation_and_skips() {
         app.message.as_deref(),
         Some("nothing new to review: 1 rejected this session (they still differ; their goldens were kept)")
     );
+}
+
+/// Accept needs the packet's full check, which comes with its detail: while the detail is
+/// still being read, `a` says so and asks for nothing (no confirmation, no effect).
+#[test]
+fn golden_review_waits_for_the_detail_before_it_confirms() {
+    use handoff_inspector::tui::update::update;
+    let dir = tempfile::tempdir().unwrap();
+    let raw = std::fs::read_to_string("fixtures/a2a/happy_task_requested.json").unwrap();
+    std::fs::write(dir.path().join("one.json"), &raw).unwrap();
+    std::fs::write(
+        dir.path().join("two.json"),
+        raw.replace("delegation", "analysis"),
+    )
+    .unwrap();
+    let mut app = Headless::new(
+        vec![dir.path().to_path_buf()],
+        crate::common::fixture_options(),
+        true,
+    );
+    app.load();
+    keys(&mut app, "a");
+    let key = |c| Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    // From here the reads the review asks for are left unanswered, as a slow disk would.
+    assert!(update(&mut app.app, key('a')).is_empty());
+    let effects = update(&mut app.app, key('y'));
+    assert!(matches!(
+        effects.first(),
+        Some(handoff_inspector::tui::update::Effect::AcceptGolden(_))
+    ));
+    assert!(app.selected_check().is_none(), "the next packet is unread");
+    let effects = update(&mut app.app, key('a'));
+    assert!(effects.is_empty(), "{effects:?}");
+    assert!(matches!(&app.overlay, Some(Overlay::Review(review)) if !review.confirming));
+    let message = app.message.clone().unwrap_or_default();
+    assert!(message.contains("still being read"), "{message}");
 }
 
 #[test]

@@ -247,10 +247,11 @@ impl Driver {
                 }
                 Effect::ReloadFiles(paths) => self.queue_file_checks(paths),
                 Effect::Copy(text) => self.copied.push(text),
-                Effect::AcceptGolden(source) => {
+                Effect::AcceptGolden(check) => {
+                    let source = check.summary.source.clone();
                     self.accepted.push(source.clone());
                     if self.writes == GoldenWrites::ToDisk {
-                        let (message, files) = super::accept::accept_golden(&self.app, &source);
+                        let (message, files) = super::accept::accept_golden(&self.app, &check);
                         self.app.message = Some(message);
                         if let Some(manifest) =
                             source.path.parent().map(|dir| dir.join("goldens.json"))
