@@ -383,8 +383,13 @@ fn options() -> impl Strategy<Value = ConvertOptions> {
         )
 }
 
+// Depths: 1,024 generated packets and 512 strict-to-lenient pairs by default (19 and 10 s in a
+// debug build, the slowest of the library's tests); 4,096 and 2,048 under HANDOFF_DEEP_TESTS=1.
+// The 20,000 recorded packets of tests/conversion hold the realistic shapes in every run.
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(4096))]
+    #![proptest_config(ProptestConfig::with_cases(
+        crate::json::test_depth::property_cases(1024, 4096)
+    ))]
 
     #[test]
     fn generated_packets_convert_as_the_reference_does(bytes in packet_text(), options in options()) {
@@ -413,7 +418,9 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2048))]
+    #![proptest_config(ProptestConfig::with_cases(
+        crate::json::test_depth::property_cases(512, 2048)
+    ))]
 
     /// A strict conversion that fails a strict check hands back what it read, and the
     /// lenient conversion made from it is the reference's lenient conversion.

@@ -13,6 +13,8 @@ mod root;
 mod safe_json;
 mod safe_text;
 mod shown;
+#[cfg(test)]
+pub(crate) mod test_depth;
 mod type_name;
 mod write;
 
