@@ -33,6 +33,26 @@ pub fn convert(payload: &[u8], options: &ConvertOptions) -> Conversion {
     convert_keeping_read(payload, options).0
 }
 
+/// `convert`, its conversion sharing `payload` instead of keeping a copy: for a caller that
+/// converts the same bytes several times and keeps every conversion (the inspector's detail).
+pub fn convert_shared(payload: &Arc<[u8]>, options: &ConvertOptions) -> Conversion {
+    let (mut packet, mut fields) = (Packet::default(), None);
+    let result = convert_into(
+        payload,
+        Some(payload),
+        options,
+        &mut packet,
+        &mut fields,
+        &mut None,
+    );
+    Conversion {
+        mode: options.mode,
+        packet,
+        fields,
+        result,
+    }
+}
+
 /// What the mode-independent steps (size, raw reference, JSON, protocol, version) read from
 /// a packet. A conversion that then fails a strict check hands it back, so the same bytes'
 /// conversion in another mode starts from it instead of reading and hashing them again
@@ -52,7 +72,14 @@ pub fn convert_keeping_read(
     options: &ConvertOptions,
 ) -> (Conversion, Option<ModeFreeRead>) {
     let (mut packet, mut fields, mut leftover) = (Packet::default(), None, None);
-    let result = convert_into(payload, options, &mut packet, &mut fields, &mut leftover);
+    let result = convert_into(
+        payload,
+        None,
+        options,
+        &mut packet,
+        &mut fields,
+        &mut leftover,
+    );
     let conversion = Conversion {
         mode: options.mode,
         packet,
@@ -79,8 +106,10 @@ pub fn convert_from_read(
     }
 }
 
+/// `shared`: `payload` itself, held by the caller, for the conversion to keep without a copy.
 fn convert_into(
     payload: &[u8],
+    shared: Option<&Arc<[u8]>>,
     options: &ConvertOptions,
     packet_slot: &mut Packet,
     fields_slot: &mut Option<Arc<TypedFields>>,
@@ -102,7 +131,10 @@ fn convert_into(
         size_bytes: payload.len(),
         media_type: MEDIA_TYPE,
     };
-    *packet_slot = Packet::of(payload);
+    *packet_slot = match shared {
+        Some(shared) => Packet::shared(Arc::clone(shared)),
+        None => Packet::of(payload),
+    };
     // Steps 3 and 4: JSON (serde_json also rejects invalid UTF-8 here), structure limits.
     let checked;
     let mut raw = if options.max_json_depth.is_some() || options.max_array_length.is_some() {

@@ -18,7 +18,7 @@ mod equivalence;
 mod reference;
 
 pub use checks::{limits_violation, parse_version};
-pub use convert::{convert, convert_from_read, convert_keeping_read, ModeFreeRead};
+pub use convert::{convert, convert_from_read, convert_keeping_read, convert_shared, ModeFreeRead};
 pub use event::{canonical_type_for, CanonicalType, DEFAULT_EVENT_TIME};
 pub use fields::{TypedFields, RECOGNISED_TOP_LEVEL_KEYS};
 pub use options::{ConvertOptions, Mode, DEFAULT_ADAPTER_VERSION};

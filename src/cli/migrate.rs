@@ -160,7 +160,9 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
             // A raw adapter packet: say what relabelling it 1.0 would do at the adapter (four
             // conversions, so only when it is printed).
             if adapter_shaped {
-                if let Some(relabel) = relabel_outcome(&bytes, &ConvertOptions::default()) {
+                if let Some(relabel) =
+                    relabel_outcome(&bytes[..].into(), &ConvertOptions::default())
+                {
                     for line in relabel_text(&relabel).lines() {
                         complain(line);
                     }

@@ -4,8 +4,9 @@
 //! relabelled, per mode.
 
 use super::explain::{explain_conversion, Explanation};
-use crate::a2a::{convert, ConvertOptions, Mode};
+use crate::a2a::{convert_shared, ConvertOptions, Mode};
 use serde_json::Value;
+use std::sync::Arc;
 
 #[derive(Clone, Debug)]
 pub struct RelabelOutcome {
@@ -17,8 +18,9 @@ pub struct RelabelOutcome {
 
 pub const RELABELLED_VERSION: &str = "1.0";
 
-/// `None` when the bytes are not a JSON object (nothing to relabel).
-pub fn relabel_outcome(bytes: &[u8], options: &ConvertOptions) -> Option<RelabelOutcome> {
+/// `None` when the bytes are not a JSON object (nothing to relabel). The four conversions
+/// share `bytes` and the one relabelled text (no copy of the packet each).
+pub fn relabel_outcome(bytes: &Arc<[u8]>, options: &ConvertOptions) -> Option<RelabelOutcome> {
     // Only an object has a version to relabel: an array of a million small objects is not
     // parsed into the tree that would cost 50 times its text.
     if !crate::json::may_be_an_object(bytes) {
@@ -31,7 +33,7 @@ pub fn relabel_outcome(bytes: &[u8], options: &ConvertOptions) -> Option<Relabel
         .and_then(Value::as_str)
         .map(str::to_owned);
     object.insert("version".into(), Value::String(RELABELLED_VERSION.into()));
-    let relabelled = serde_json::to_vec(&packet).ok()?;
+    let relabelled: Arc<[u8]> = serde_json::to_vec(&packet).ok()?.into();
     // The text is what is converted; the tree would only sit beside four conversions.
     drop(packet);
     let modes = Mode::BOTH
@@ -40,8 +42,8 @@ pub fn relabel_outcome(bytes: &[u8], options: &ConvertOptions) -> Option<Relabel
             let options = options.with_mode(mode);
             (
                 mode,
-                explain_conversion(convert(bytes, &options)),
-                explain_conversion(convert(&relabelled, &options)),
+                explain_conversion(convert_shared(bytes, &options)),
+                explain_conversion(convert_shared(&relabelled, &options)),
             )
         })
         .collect();
@@ -59,7 +61,7 @@ mod tests {
     #[test]
     fn a_positive_packet_relabelled_1_0_is_rejected_by_c7() {
         let packet = br#"{"protocol":"a2a","version":"0.3","event_type":"task.requested","agent":{"id":"a"},"task":{"id":"t","kind":"delegation"}}"#;
-        let outcome = relabel_outcome(packet, &ConvertOptions::default()).unwrap();
+        let outcome = relabel_outcome(&Arc::from(&packet[..]), &ConvertOptions::default()).unwrap();
         assert_eq!(outcome.sent_version.as_deref(), Some("0.3"));
         for (_, sent, relabelled) in &outcome.modes {
             assert_eq!(sent.state, Some(HandoffState::TaskRefOnly));
