@@ -287,3 +287,34 @@ fn check_limits(packet: &Value, options: &ConvertOptions) -> Result<(), Conversi
         None => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shared_conversion_is_the_copying_one() {
+        let packets: [&[u8]; 4] = [
+            br#"{"protocol":"a2a","version":"0.3","event_type":"task.requested","agent":{"id":"a"},"task":{"id":"t","kind":"delegation"}}"#,
+            br#"{"protocol":"other"}"#,
+            b"{not json",
+            br#"{"protocol":"a2a","version":"0.3","pad":"0123456789"}"#,
+        ];
+        let small = ConvertOptions {
+            max_payload_bytes: Some(40),
+            ..ConvertOptions::default()
+        };
+        for bytes in packets {
+            let shared: Arc<[u8]> = bytes.into();
+            for options in [ConvertOptions::default(), small.clone()] {
+                for mode in Mode::BOTH {
+                    let options = options.with_mode(mode);
+                    let (copied, shared) =
+                        (convert(bytes, &options), convert_shared(&shared, &options));
+                    assert_eq!(format!("{copied:?}"), format!("{shared:?}"));
+                    assert_eq!(copied.packet.as_ref(), shared.packet.as_ref());
+                }
+            }
+        }
+    }
+}
