@@ -31,11 +31,7 @@ impl Packet {
     /// against the former `Option<Value>` field reads the same.
     pub fn as_ref(&self) -> Option<&Value> {
         self.parsed
-            .get_or_init(|| {
-                self.bytes
-                    .as_deref()
-                    .and_then(|bytes| serde_json::from_slice(bytes).ok())
-            })
+            .get_or_init(|| self.bytes.as_deref().and_then(within_cap))
             .as_ref()
     }
 
@@ -48,11 +44,10 @@ impl Packet {
     /// The parsed packet, given up (parsed now if it was not yet): for a caller that edits
     /// the tree in place rather than copy it. Later `as_ref()` calls parse the bytes again.
     pub fn take(&mut self) -> Option<Value> {
-        let parsed = self.parsed.take().unwrap_or_else(|| {
-            self.bytes
-                .as_deref()
-                .and_then(|bytes| serde_json::from_slice(bytes).ok())
-        });
+        let parsed = self
+            .parsed
+            .take()
+            .unwrap_or_else(|| self.bytes.as_deref().and_then(within_cap));
         parsed
     }
 
@@ -63,6 +58,15 @@ impl Packet {
     pub fn is_none(&self) -> bool {
         !self.is_some()
     }
+}
+
+/// The packet's tree, unless it would pass `json::tree_cap` (then `None`, as for bytes
+/// that are not JSON: the classifier reads such a packet from its bytes, see
+/// `json::read_root`).
+fn within_cap(bytes: &[u8]) -> Option<Value> {
+    crate::json::parse_tree_within(bytes, crate::json::tree_cap(bytes.len()))
+        .ok()
+        .flatten()
 }
 
 #[cfg(test)]

@@ -146,6 +146,13 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
             ));
             return Ok(Exit::Findings);
         }
+        Ok(RootReading::ObjectOverCap { cap }) => {
+            complain(&format!(
+                "{name}: not migrated: the JSON root is an object whose tree would pass the memory cap ({} MiB: 32 MiB + twice the text)",
+                cap >> 20
+            ));
+            return Ok(Exit::Findings);
+        }
         Err(error) => {
             complain(&format!("{name}: not an A2A object: not JSON ({error})"));
             return Ok(Exit::Findings);

@@ -106,6 +106,13 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             profiles::evaluate_not_an_object(&bytes, path, &options)
                 .unwrap_or_else(|| evaluate_tree(&bytes))
         }
+        Ok(crate::json::RootReading::ObjectOverCap { cap }) => {
+            return Err(CliError::Usage(format!(
+                "{}: the JSON root is an object whose tree would pass the memory cap ({} MiB: 32 MiB + twice the text); not read",
+                safe_path(&args.file),
+                cap >> 20
+            )))
+        }
         Err(_) => evaluate_tree(&bytes),
     };
     match args.format {

@@ -74,6 +74,11 @@ pub fn forceable(kind: PacketKind) -> bool {
 pub enum Root<'a> {
     Tree(&'a Value),
     Other(JsonType),
+    /// An object whose tree would pass `json::tree_cap` (`cap` bytes): no evidence is read
+    /// from it, so it is the adapter's input, and the reason says why.
+    ObjectOverCap {
+        cap: usize,
+    },
 }
 
 impl<'a> Root<'a> {
@@ -82,6 +87,7 @@ impl<'a> Root<'a> {
         match reading {
             RootReading::Object(value) => Root::Tree(value),
             RootReading::Other(json_type) => Root::Other(*json_type),
+            RootReading::ObjectOverCap { cap } => Root::ObjectOverCap { cap: *cap },
         }
     }
 }
@@ -136,7 +142,7 @@ pub fn classify_as(
 fn classify_value(root: Root<'_>, file_name: Option<&str>) -> Classification {
     let tree = match root {
         Root::Tree(value) => Some(value),
-        Root::Other(_) => None,
+        Root::Other(_) | Root::ObjectOverCap { .. } => None,
     };
     if let Some(reason) = golden_manifest(tree, file_name) {
         return Classification::new(PacketKind::GoldenManifest, reason);
@@ -145,6 +151,15 @@ fn classify_value(root: Root<'_>, file_name: Option<&str>) -> Classification {
         let json_type = match root {
             Root::Tree(value) => JsonType::of(value),
             Root::Other(json_type) => json_type,
+            Root::ObjectOverCap { cap } => {
+                return Classification::new(
+                    PacketKind::RawA2a,
+                    format!(
+                        "the JSON root is an object whose tree would pass the memory cap ({} MiB: 32 MiB + twice the text); no other kind's evidence was read, so the adapter's input",
+                        cap >> 20
+                    ),
+                )
+            }
         };
         return Classification::new(
             PacketKind::RawA2a,

@@ -5,7 +5,7 @@
 //! walks the text with serde_json's own parser, as [`serde_json::Value`] is read (the same
 //! grammar, recursion limit, number range and messages), keeping nothing.
 
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 /// The type of a JSON value, as [`super::type_name`] names a parsed one.
@@ -45,17 +45,23 @@ impl JsonType {
 }
 
 /// A JSON text read as far as its readers need: the tree of an object root, only the type
-/// of any other.
+/// of any other, or of an object whose tree would pass [`tree_cap`] (valid JSON all the
+/// same: the text was read to its end).
 #[derive(Debug)]
 pub enum RootReading {
     Object(Value),
     Other(JsonType),
+    /// An object root whose tree would take more than `cap` bytes: it was read and checked,
+    /// not kept.
+    ObjectOverCap {
+        cap: usize,
+    },
 }
 
 impl RootReading {
     pub fn json_type(&self) -> JsonType {
         match self {
-            RootReading::Object(_) => JsonType::Object,
+            RootReading::Object(_) | RootReading::ObjectOverCap { .. } => JsonType::Object,
             RootReading::Other(json_type) => *json_type,
         }
     }
@@ -63,14 +69,14 @@ impl RootReading {
     pub fn tree(&self) -> Option<&Value> {
         match self {
             RootReading::Object(value) => Some(value),
-            RootReading::Other(_) => None,
+            RootReading::Other(_) | RootReading::ObjectOverCap { .. } => None,
         }
     }
 
     pub fn into_tree(self) -> Option<Value> {
         match self {
             RootReading::Object(value) => Some(value),
-            RootReading::Other(_) => None,
+            RootReading::Other(_) | RootReading::ObjectOverCap { .. } => None,
         }
     }
 }
@@ -78,11 +84,156 @@ impl RootReading {
 /// Reads `bytes` as `serde_json::from_slice::<Value>` would, with the same errors, but builds
 /// the tree only when the root is an object: an array or a scalar is checked and dropped as
 /// it is read, in constant memory (but for the parser's nesting).
+/// An object's tree is kept only within [`tree_cap`]; past it the rest of the text is still
+/// read (so a valid text is never called invalid) and [`RootReading::ObjectOverCap`] says so.
 pub fn read_root(bytes: &[u8]) -> Result<RootReading, serde_json::Error> {
     if may_be_an_object(bytes) {
-        return serde_json::from_slice(bytes).map(RootReading::Object);
+        let cap = tree_cap(bytes.len());
+        return match parse_tree_within(bytes, cap) {
+            Ok(Some(value)) => Ok(RootReading::Object(value)),
+            Ok(None) => {
+                serde_json::from_slice::<Skipped>(bytes).map(|_| RootReading::ObjectOverCap { cap })
+            }
+            Err(error) => Err(error),
+        };
     }
     serde_json::from_slice::<Skipped>(bytes).map(|skipped| RootReading::Other(skipped.0))
+}
+
+/// The most a text's tree may take: 32 MiB plus twice the text. With the text itself held and
+/// the process's own 20-odd MiB this keeps a one-file command within 64 MiB + 4x the input
+/// (docs/hostile-input.md). serde_json's tree of small objects costs about 50 times the
+/// text (a B-tree node per object), of ordinary packets 5 to 10 times.
+pub fn tree_cap(text_len: usize) -> usize {
+    (32usize << 20).saturating_add(text_len.saturating_mul(2))
+}
+
+/// Parses `bytes` as `serde_json::from_slice::<Value>` would (the same tree, the same
+/// errors), giving up with `Ok(None)` as soon as the tree's estimated size passes `cap`
+/// bytes: what was built is dropped then, so the peak stays near `cap`.
+pub fn parse_tree_within(bytes: &[u8], cap: usize) -> Result<Option<Value>, serde_json::Error> {
+    let budget = Budget {
+        left: std::cell::Cell::new(cap),
+        passed: std::cell::Cell::new(false),
+    };
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let parsed = BudgetedValue(&budget).deserialize(&mut deserializer);
+    if budget.passed.get() {
+        return Ok(None);
+    }
+    let value = parsed?;
+    deserializer.end()?;
+    Ok(Some(value))
+}
+
+/// The budget a tree is built within: bytes left, and whether it ran out.
+struct Budget {
+    left: std::cell::Cell<usize>,
+    passed: std::cell::Cell<bool>,
+}
+
+impl Budget {
+    /// Spends `bytes` of the budget; an error (which stops the parse) when it runs out.
+    fn spend<E: serde::de::Error>(&self, bytes: usize) -> Result<(), E> {
+        match self.left.get().checked_sub(bytes) {
+            Some(left) => {
+                self.left.set(left);
+                Ok(())
+            }
+            None => {
+                self.passed.set(true);
+                Err(E::custom("the tree would pass its memory cap"))
+            }
+        }
+    }
+}
+
+/// What a tree's parts cost, near enough (x86-64, serde_json's default `Map`, a B-tree): a
+/// non-empty object allocates a B-tree leaf of about 640 bytes, each member 56 more in
+/// interior nodes and slack, an array element 32 (its `Value`) doubled by the vector's growth,
+/// a string its bytes plus the allocator's rounding.
+const OBJECT_COST: usize = 640;
+const MEMBER_COST: usize = 56;
+const ELEMENT_COST: usize = 64;
+const STRING_COST: usize = 24;
+
+/// A `Value` read within a [`Budget`]: serde_json's own `Value` visitor, step for step, with
+/// each part paid for before it is kept.
+struct BudgetedValue<'b>(&'b Budget);
+
+impl<'de> serde::de::DeserializeSeed<'de> for BudgetedValue<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BudgetedValue<'_> {
+    type Value = Value;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("any valid JSON value")
+    }
+
+    fn visit_bool<E>(self, value: bool) -> Result<Value, E> {
+        Ok(Value::Bool(value))
+    }
+
+    fn visit_i64<E>(self, value: i64) -> Result<Value, E> {
+        Ok(Value::Number(value.into()))
+    }
+
+    fn visit_u64<E>(self, value: u64) -> Result<Value, E> {
+        Ok(Value::Number(value.into()))
+    }
+
+    fn visit_f64<E>(self, value: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<Value, E> {
+        self.0.spend(value.len() + STRING_COST)?;
+        Ok(Value::String(value.to_owned()))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, value: String) -> Result<Value, E> {
+        self.0.spend(value.len() + STRING_COST)?;
+        Ok(Value::String(value))
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut elements = Vec::new();
+        while let Some(element) = seq.next_element_seed(BudgetedValue(self.0))? {
+            self.0.spend(ELEMENT_COST)?;
+            elements.push(element);
+        }
+        Ok(Value::Array(elements))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut members = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let first = if members.is_empty() { OBJECT_COST } else { 0 };
+            self.0
+                .spend(first + MEMBER_COST + key.len() + STRING_COST)?;
+            let value = map.next_value_seed(BudgetedValue(self.0))?;
+            members.insert(key, value);
+        }
+        Ok(Value::Object(members))
+    }
 }
 
 /// Whether the text's first byte after white space opens an object: only such a text can

@@ -29,8 +29,8 @@ pub(super) fn classify_by_reading<'a>(
 ) -> (PacketKind, Result<&'a Value, &'a str>) {
     let file_name = packet.source.file_name();
     match read(&packet.bytes) {
-        Ok(RootReading::Other(json_type)) => (
-            classify_root(Ok(Root::Other(json_type)), file_name).kind,
+        Ok(reading @ (RootReading::Other(_) | RootReading::ObjectOverCap { .. })) => (
+            classify_root(Ok(Root::of(&reading)), file_name).kind,
             Err(NOT_AN_OBJECT),
         ),
         Ok(RootReading::Object(value)) => {
