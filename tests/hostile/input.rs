@@ -423,6 +423,26 @@ fn a_million_repeats_of_one_key_cost_memory_linear_in_the_input() {
     within_memory_bound("dup.json", text.as_bytes(), EVERY_ONE_PACKET_READER);
 }
 
+/// `open`, then `{"a":1,"a":2}` repeated (250k times, 1M under `HANDOFF_DEEP_TESTS=1`),
+/// comma-separated, then `close`.
+fn small_objects_with_repeated_keys(open: &str, close: &str) -> String {
+    let objects = if crate::common::deep_tests() {
+        1_000_000
+    } else {
+        250_000
+    };
+    let mut text = String::with_capacity(objects * 14 + open.len() + close.len());
+    text.push_str(open);
+    for index in 0..objects {
+        if index > 0 {
+            text.push(',');
+        }
+        text.push_str(r#"{"a":1,"a":2}"#);
+    }
+    text.push_str(close);
+    text
+}
+
 /// `[{"a":1,"a":2},...]`: an array of many small objects, each repeating a key. serde_json's
 /// tree of it costs about 50 times the text (690-712 MiB for 1M objects in `explain`,
 /// `migrate`, `profile`, `ls`, `digest`, 2.8 GiB in `render`); a root that is not an object
@@ -432,20 +452,7 @@ fn a_million_repeats_of_one_key_cost_memory_linear_in_the_input() {
 /// docs/hostile-input.md gives the release figures for 1M.
 #[test]
 fn an_array_of_small_objects_with_repeated_keys_costs_memory_linear_in_the_input() {
-    let objects = if crate::common::deep_tests() {
-        1_000_000
-    } else {
-        250_000
-    };
-    let mut text = String::with_capacity(objects * 14 + 2);
-    text.push('[');
-    for index in 0..objects {
-        if index > 0 {
-            text.push(',');
-        }
-        text.push_str(r#"{"a":1,"a":2}"#);
-    }
-    text.push(']');
+    let text = small_objects_with_repeated_keys("[", "]");
     within_memory_bound(
         "array.json",
         text.as_bytes(),
@@ -471,20 +478,7 @@ fn an_array_of_small_objects_with_repeated_keys_costs_memory_linear_in_the_input
 /// is not held to it yet (806 MiB for 1M objects: its views build their own trees).
 #[test]
 fn an_object_holding_small_objects_with_repeated_keys_costs_memory_linear_in_the_input() {
-    let objects = if crate::common::deep_tests() {
-        1_000_000
-    } else {
-        250_000
-    };
-    let mut text = String::with_capacity(objects * 14 + 8);
-    text.push_str(r#"{"x":["#);
-    for index in 0..objects {
-        if index > 0 {
-            text.push(',');
-        }
-        text.push_str(r#"{"a":1,"a":2}"#);
-    }
-    text.push_str("]}");
+    let text = small_objects_with_repeated_keys(r#"{"x":["#, "]}");
     within_memory_bound(
         "object.json",
         text.as_bytes(),
