@@ -6,8 +6,8 @@ use crate::corpus::{
     check_corpus, manifest_key, CheckItem, CheckOptions, LoadError, Source, WalkItem,
 };
 use crate::golden::{
-    ci_is_set, manifest_path, merge_bless, remove_stale_temps, BlessSink, Change, DiscardSink,
-    EntrySpool, Existing, GoldenEntry, ManifestWriter, MergeError, PacketKey, RecordedOptions,
+    ci_is_set, manifest_path, merge_bless, remove_stale_temps, write_bless, BlessWriteError,
+    DiscardSink, EntrySpool, Existing, MergeError, MergeSpec, PacketKey, RecordedOptions,
 };
 use crate::json::safe_text;
 use std::collections::HashSet;
@@ -35,27 +35,6 @@ pub struct Args {
     /// Files, directories or NDJSON streams.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-}
-
-/// Prints a merge's changes as they come and writes its entries to the new manifest (none in
-/// a dry run): nothing per packet is kept.
-struct StreamSink<'a> {
-    output: &'a mut Output,
-    writer: Option<&'a mut ManifestWriter>,
-}
-
-impl BlessSink for StreamSink<'_> {
-    fn entry(&mut self, key: &PacketKey, entry: &GoldenEntry) -> std::io::Result<()> {
-        match self.writer.as_mut() {
-            Some(writer) => writer.entry(key, entry),
-            None => Ok(()),
-        }
-    }
-
-    fn change(&mut self, change: &Change) -> std::io::Result<()> {
-        self.output.line(&format!("  {change}"));
-        Ok(())
-    }
 }
 
 pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
@@ -202,33 +181,33 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             error,
         };
         output.line(&format!("{shown}:"));
-        // The new manifest goes to a temporary file as it is merged; it replaces the old one
-        // only when something changed.
-        // A directory that cannot take the temporary file is an error only if something
-        // changed (a bless with nothing to write never needed to write there).
-        let (mut writer, mut unwritable) = (None, None);
-        if !args.dry_run {
-            match ManifestWriter::create(dir, &current) {
-                Ok(created) => writer = Some(created),
-                Err(error) => unwritable = Some(error),
-            }
-        }
-        let counts = merge_bless(
+        // The new manifest goes to a temporary file as it is merged (the writer the
+        // inspector's accept shares); it replaces the old one only when something changed.
+        let written = write_bless(
+            dir,
             run.manifests.get(dir).map(Existing::from),
             &mut cursor.entries_of(dir),
-            &modes,
-            conversion,
-            &|key| still_exists(dir, key),
-            args.prune,
-            &mut StreamSink {
-                output,
-                writer: writer.as_mut(),
+            &MergeSpec {
+                modes: &modes,
+                options: conversion,
+                still_exists: &|key| still_exists(dir, key),
+                prune: args.prune,
+            },
+            args.dry_run,
+            &mut |change| {
+                output.line(&format!("  {change}"));
+                Ok(())
             },
         )
         .map_err(|error| match error {
-            MergeError::Refused(reason) => CliError::Usage(format!("{shown}: {reason}")),
-            MergeError::Io(error) => io_error(error),
+            BlessWriteError::Merge(MergeError::Refused(reason)) => {
+                CliError::Usage(format!("{shown}: {reason}"))
+            }
+            BlessWriteError::Merge(MergeError::Io(error)) | BlessWriteError::Write(error) => {
+                io_error(error)
+            }
         })?;
+        let counts = written.counts;
         let mut notes = vec![format!("{} unchanged", counts.unchanged)];
         if counts.kept_gone > 0 {
             notes.push(format!(
@@ -238,14 +217,10 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             ));
         }
         output.line(&format!("  {}", notes.join("; ")));
-        let verdict = match (writer, unwritable.take()) {
+        let verdict = match written.written {
             _ if counts.changes == 0 => "no changes".to_owned(),
-            (_, Some(error)) => return Err(io_error(error)),
-            (None, None) => format!("would write {} change(s) (dry run)", counts.changes),
-            (Some(writer), None) => {
-                writer.commit().map_err(io_error)?;
-                format!("wrote {} change(s)", counts.changes)
-            }
+            None => format!("would write {} change(s) (dry run)", counts.changes),
+            Some(_) => format!("wrote {} change(s)", counts.changes),
         };
         output.line(&format!("  {verdict}"));
         if !args.dry_run {

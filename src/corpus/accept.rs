@@ -1,12 +1,15 @@
-//! Accepting one packet's current outcome as its golden (the TUI's review): the same bless
-//! planning as `bless`, for a single packet, keeping every other entry, written atomically.
+//! Accepting one packet's current outcome as its golden (the TUI's review): the same merge
+//! and the same writer as `bless` (`golden::write_bless`), for a single packet, keeping every
+//! other entry, written atomically. The existing manifest is read through its on-disk index
+//! one entry at a time, never as a whole tree: accepting into a manifest of a million entries
+//! holds the index (24 bytes an entry), not the entries.
 
 use super::check::PacketCheck;
 use super::pair::manifest_key;
 use super::CheckOptions;
 use crate::golden::{
-    ci_is_set, keeps_content, manifest_path, plan_bless, read_manifest, write_manifest, Change,
-    Content, Contents, GoldenEntry, ManifestError, MergeError,
+    ci_is_set, keeps_content, manifest_path, write_bless, BlessWriteError, Change, Content,
+    Contents, Existing, GoldenEntry, ManifestError, ManifestIndex, MergeError, MergeSpec,
 };
 use crate::json::{digest_value, Digest};
 use serde_json::Value;
@@ -70,12 +73,19 @@ pub fn accept_golden(check: &PacketCheck, options: &CheckOptions) -> Result<Acce
     if ci_is_set(std::env::var_os("CI").as_deref()) {
         return Err(AcceptError::CiIsSet);
     }
+    record_golden(check, options)
+}
+
+/// `accept_golden` without its refusal under `CI`: for callers that write only manifests of
+/// their own making (tests and benches in a temporary directory). The inspector goes through
+/// `accept_golden`.
+pub fn record_golden(check: &PacketCheck, options: &CheckOptions) -> Result<Accepted, AcceptError> {
     let mut entry = check
         .recorded()
         .ok_or(AcceptError::NoGolden(check.summary.kind))?;
     entry.content = recorded_content(check, &entry, options);
     let (dir, key) = manifest_key(&check.summary.source);
-    let existing = read_manifest(&dir).map_err(|error| AcceptError::Manifest {
+    let existing = ManifestIndex::open(&dir).map_err(|error| AcceptError::Manifest {
         path: manifest_path(&dir),
         error,
     })?;
@@ -84,27 +94,35 @@ pub fn accept_golden(check: &PacketCheck, options: &CheckOptions) -> Result<Acce
         .evaluated_modes()
         .map(|mode| mode.mode)
         .collect();
+    // At most the options' change and this entry's: the rest stream to the file.
+    let mut changes = Vec::new();
     // Only this packet is recorded; every other entry stays as it is, gone or not.
-    let plan = plan_bless(
-        existing.as_ref(),
-        std::collections::BTreeMap::from([(key, entry)]),
-        &modes,
-        &options.evaluate.conversion,
-        &|_| true,
+    let written = write_bless(
+        &dir,
+        existing.as_ref().map(Existing::from),
+        &mut std::iter::once(Ok((key, entry))),
+        &MergeSpec {
+            modes: &modes,
+            options: &options.evaluate.conversion,
+            still_exists: &|_| true,
+            prune: false,
+        },
         false,
+        &mut |change| {
+            changes.push(change.clone());
+            Ok(())
+        },
     )
-    .map_err(AcceptError::Merge)?;
-    let manifest = if plan.is_unchanged() {
-        manifest_path(&dir)
-    } else {
-        write_manifest(&dir, &plan.manifest).map_err(|error| AcceptError::Write {
+    .map_err(|error| match error {
+        BlessWriteError::Merge(error) => AcceptError::Merge(error),
+        BlessWriteError::Write(error) => AcceptError::Write {
             path: manifest_path(&dir),
             error,
-        })?
-    };
+        },
+    })?;
     Ok(Accepted {
-        manifest,
-        changes: plan.changes,
+        manifest: written.written.unwrap_or_else(|| manifest_path(&dir)),
+        changes,
     })
 }
 

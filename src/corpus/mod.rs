@@ -15,7 +15,7 @@ mod shard;
 mod status;
 mod walk;
 
-pub use accept::{accept_golden, AcceptError, Accepted};
+pub use accept::{accept_golden, record_golden, AcceptError, Accepted};
 pub use bundle_packets::{
     open_packets, packets_of, reread_event, reread_manifest, take_event, BundlePackets,
 };

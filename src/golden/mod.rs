@@ -13,8 +13,8 @@ mod spool;
 mod write;
 
 pub use bless::{
-    merge_bless, plan_bless, BlessCounts, BlessPlan, BlessSink, Change, DiscardSink, Existing,
-    MergeError,
+    merge_bless, plan_bless, write_bless, BlessCounts, BlessPlan, BlessSink, BlessWriteError,
+    BlessWritten, Change, DiscardSink, Existing, MergeError, MergeSpec,
 };
 pub use content::{
     before, keeps_content, Before, Content, Contents, BEFORE_CONTENT_MISMATCH, BEFORE_DIGEST_ONLY,

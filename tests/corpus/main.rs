@@ -1,11 +1,12 @@
 //! Directories and streams of packets: `ls`, `check`, `bless`, `derive` through the binary,
-//! bad input, the fixture tree as a gate, and one verdict per
-//! file in every command.
+//! the inspector's accept against `bless`, bad input, the fixture tree as a gate, and one
+//! verdict per file in every command.
 
 // The helpers every area shares (running the real binary, reading a drawn screen).
 #[path = "../common/mod.rs"]
 mod common;
 
+mod accept;
 mod bad_input;
 mod commands;
 mod fixture_gate;

@@ -3,17 +3,20 @@
 //! that still exists; entries of packets that are gone are dropped only when asked (`prune`).
 //!
 //! By job: the streaming merge (`merge.rs`), the changes it reports field by field
-//! (`change.rs`) in the words of `describe.rs`, and the plan held in memory for a few
-//! entries (`plan.rs`).
+//! (`change.rs`) in the words of `describe.rs`, the one writer of a merge that `bless` and
+//! the inspector's accept share (`write.rs`), and the plan held in memory (`plan.rs`, for
+//! tests and callers that want every change before deciding).
 
 mod change;
 mod describe;
 mod merge;
 mod plan;
+mod write;
 
 pub use change::Change;
 pub use merge::{merge_bless, BlessCounts, BlessSink, DiscardSink, Existing, MergeError};
 pub use plan::{plan_bless, BlessPlan};
+pub use write::{write_bless, BlessWriteError, BlessWritten, MergeSpec};
 
 #[cfg(test)]
 mod tests;

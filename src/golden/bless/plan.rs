@@ -1,4 +1,5 @@
-//! A bless planned in memory, for a few entries (the inspector's accept of one packet).
+//! A bless planned in memory, for a few entries (tests, and callers that want every change
+//! before deciding). Nothing writes a plan: `write_bless` streams the merge to the file.
 
 use super::change::Change;
 use super::merge::{merge_bless, BlessSink, Existing, MergeError};
@@ -23,7 +24,7 @@ impl BlessPlan {
     }
 }
 
-/// Collects a merge in memory (the TUI's accept, and tests).
+/// Collects a merge in memory.
 struct PlanSink {
     manifest: GoldenManifest,
     changes: Vec<Change>,
@@ -44,8 +45,8 @@ impl BlessSink for PlanSink {
     }
 }
 
-/// `merge_bless` into a plan held in memory, for a few entries (the TUI's accept of one
-/// packet); `bless` streams instead.
+/// `merge_bless` into a plan held in memory, for a few entries; `bless` and the inspector's
+/// accept stream through `write_bless` instead.
 pub fn plan_bless(
     existing: Option<&GoldenManifest>,
     recorded: BTreeMap<PacketKey, GoldenEntry>,
