@@ -510,8 +510,8 @@ fn golden_review_shows_what_changed_and_counts_what_the_list_counts() {
     insta::assert_snapshot!("golden_review_paired_payload", second);
 }
 
-#[test]
-fn golden_review_accepts_with_confirmation_and_skips() {
+/// Two packets without goldens in a directory of their own (so both are reviewed), loaded.
+fn two_unrecorded_packets() -> (tempfile::TempDir, Headless) {
     let dir = tempfile::tempdir().unwrap();
     let raw = std::fs::read_to_string("fixtures/a2a/happy_task_requested.json").unwrap();
     std::fs::write(dir.path().join("one.json"), &raw).unwrap();
@@ -527,6 +527,12 @@ fn golden_review_accepts_with_confirmation_and_skips() {
     );
     app.size = (120, 40);
     app.load();
+    (dir, app)
+}
+
+#[test]
+fn golden_review_accepts_with_confirmation_and_skips() {
+    let (dir, mut app) = two_unrecorded_packets();
     assert!(app
         .packets
         .iter()
@@ -608,20 +614,7 @@ fn golden_review_accepts_with_confirmation_and_skips() {
 #[test]
 fn golden_review_waits_for_the_detail_before_it_confirms() {
     use handoff_inspector::tui::update::update;
-    let dir = tempfile::tempdir().unwrap();
-    let raw = std::fs::read_to_string("fixtures/a2a/happy_task_requested.json").unwrap();
-    std::fs::write(dir.path().join("one.json"), &raw).unwrap();
-    std::fs::write(
-        dir.path().join("two.json"),
-        raw.replace("delegation", "analysis"),
-    )
-    .unwrap();
-    let mut app = Headless::new(
-        vec![dir.path().to_path_buf()],
-        crate::common::fixture_options(),
-        true,
-    );
-    app.load();
+    let (_dir, mut app) = two_unrecorded_packets();
     keys(&mut app, "a");
     let key = |c| Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
     // From here the reads the review asks for are left unanswered, as a slow disk would.
