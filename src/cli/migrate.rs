@@ -148,8 +148,8 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
         }
         Ok(RootReading::ObjectOverCap { cap }) => {
             complain(&format!(
-                "{name}: not migrated: the JSON root is an object whose tree would pass the memory cap ({} MiB: 32 MiB + twice the text)",
-                cap >> 20
+                "{name}: not migrated: {}",
+                crate::json::over_tree_cap(cap)
             ));
             return Ok(Exit::Findings);
         }

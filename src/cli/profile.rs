@@ -108,9 +108,9 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         }
         Ok(crate::json::RootReading::ObjectOverCap { cap }) => {
             return Err(CliError::Usage(format!(
-                "{}: the JSON root is an object whose tree would pass the memory cap ({} MiB: 32 MiB + twice the text); not read",
+                "{}: {}; not read",
                 safe_path(&args.file),
-                cap >> 20
+                crate::json::over_tree_cap(cap)
             )))
         }
         Err(_) => evaluate_tree(&bytes),

@@ -155,8 +155,8 @@ fn classify_value(root: Root<'_>, file_name: Option<&str>) -> Classification {
                 return Classification::new(
                     PacketKind::RawA2a,
                     format!(
-                        "the JSON root is an object whose tree would pass the memory cap ({} MiB: 32 MiB + twice the text); no other kind's evidence was read, so the adapter's input",
-                        cap >> 20
+                        "{}; no other kind's evidence was read, so the adapter's input",
+                        crate::json::over_tree_cap(cap)
                     ),
                 )
             }

@@ -32,7 +32,9 @@ pub use line_diff::{
     DiffLine, LineTag, LINE_DIFF_TIMEOUT,
 };
 pub use path::{JsonPath, Segment};
-pub use root::{may_be_an_object, parse_tree_within, read_root, tree_cap, JsonType, RootReading};
+pub use root::{
+    may_be_an_object, over_tree_cap, parse_tree_within, read_root, tree_cap, JsonType, RootReading,
+};
 pub use safe_json::{escape_unsafe_in_json, safe_json_bytes, to_safe_json, to_safe_json_pretty};
 pub use safe_text::{is_unsafe_char, safe_text};
 pub use shown::{char_prefix, shown_json, shown_text, CUT_MARK};

@@ -105,7 +105,20 @@ pub fn read_root(bytes: &[u8]) -> Result<RootReading, serde_json::Error> {
 /// (docs/hostile-input.md). serde_json's tree of small objects costs about 50 times the
 /// text (a B-tree node per object), of ordinary packets 5 to 10 times.
 pub fn tree_cap(text_len: usize) -> usize {
-    (32usize << 20).saturating_add(text_len.saturating_mul(2))
+    TREE_CAP_BASE.saturating_add(text_len.saturating_mul(2))
+}
+
+/// The fixed part of [`tree_cap`].
+const TREE_CAP_BASE: usize = 32 << 20;
+
+/// Why a text was read without its tree, in every command that says so: "the JSON root is an
+/// object whose tree would pass the memory cap (N MiB: 32 MiB + twice the text)".
+pub fn over_tree_cap(cap: usize) -> String {
+    format!(
+        "the JSON root is an object whose tree would pass the memory cap ({} MiB: {} MiB + twice the text)",
+        cap >> 20,
+        TREE_CAP_BASE >> 20
+    )
 }
 
 /// Parses `bytes` as `serde_json::from_slice::<Value>` would (the same tree, the same
@@ -318,6 +331,14 @@ impl<'de> Visitor<'de> for SkipVisitor {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_over_cap_sentence_names_the_cap_and_its_parts() {
+        assert_eq!(
+            over_tree_cap(tree_cap(5 << 20)),
+            "the JSON root is an object whose tree would pass the memory cap (42 MiB: 32 MiB + twice the text)"
+        );
+    }
 
     /// The reading's verdict as `serde_json::from_slice::<Value>` gives it.
     fn agrees(bytes: &[u8]) {
