@@ -13,9 +13,11 @@ mod spool;
 mod write;
 
 pub use bless::{
-    merge_bless, plan_bless, write_bless, BlessCounts, BlessPlan, BlessSink, BlessWriteError,
-    BlessWritten, Change, DiscardSink, Existing, MergeError, MergeSpec,
+    merge_bless, write_bless, BlessCounts, BlessSink, BlessWriteError, BlessWritten, Change,
+    DiscardSink, Existing, MergeError, MergeSpec,
 };
+#[cfg(test)]
+pub use bless::{plan_bless, BlessPlan};
 pub use content::{
     before, keeps_content, Before, Content, Contents, BEFORE_CONTENT_MISMATCH, BEFORE_DIGEST_ONLY,
     BEFORE_STREAM_LINE, MAX_CONTENT_BYTES,

@@ -4,17 +4,19 @@
 //!
 //! By job: the streaming merge (`merge.rs`), the changes it reports field by field
 //! (`change.rs`) in the words of `describe.rs`, the one writer of a merge that `bless` and
-//! the inspector's accept share (`write.rs`), and the plan held in memory (`plan.rs`, for
-//! tests and callers that want every change before deciding).
+//! the inspector's accept share (`write.rs`), and, for tests, the plan held in memory
+//! (`plan.rs`).
 
 mod change;
 mod describe;
 mod merge;
+#[cfg(test)]
 mod plan;
 mod write;
 
 pub use change::Change;
 pub use merge::{merge_bless, BlessCounts, BlessSink, DiscardSink, Existing, MergeError};
+#[cfg(test)]
 pub use plan::{plan_bless, BlessPlan};
 pub use write::{write_bless, BlessWriteError, BlessWritten, MergeSpec};
 

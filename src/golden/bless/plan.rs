@@ -1,5 +1,5 @@
-//! A bless planned in memory, for a few entries (tests, and callers that want every change
-//! before deciding). Nothing writes a plan: `write_bless` streams the merge to the file.
+//! A bless planned in memory, for the tests' few entries. Nothing writes a plan:
+//! `write_bless` streams the merge to the file.
 
 use super::change::Change;
 use super::merge::{merge_bless, BlessSink, Existing, MergeError};
