@@ -26,3 +26,4 @@ pub use outcome::{
     Conversion, ConversionError, Converted, ErrorKind, Lossiness, RawPayloadRef, Substitution,
 };
 pub use packet::Packet;
+pub use raw::RawPacket;

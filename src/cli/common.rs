@@ -301,8 +301,10 @@ pub fn for_each_packet_found(
 
 /// Writes a serializable value as one JSON line.
 pub fn json_line(output: &mut Output, value: &impl serde::Serialize) -> Result<(), CliError> {
-    let text = crate::json::to_safe_json(value)
+    // Written as it is serialized, not built as one string first: `explain --format json` of
+    // a packet that repeats a million keys is a 40 MB line.
+    crate::json::write_safe_json(&mut *output, value)
         .map_err(|error| CliError::Usage(format!("cannot encode output: {error}")))?;
-    output.line(&text);
+    output.line("");
     Ok(())
 }

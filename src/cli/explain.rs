@@ -8,7 +8,7 @@ use crate::corpus::{
     classify, kind_after_conversion, migration_owned, take_tree, unaudited_bundle_event, PacketKind,
 };
 use crate::freeze::{audit, explain_conversion};
-use crate::json::{count_duplicate_keys, for_each_duplicate_key, scan_duplicate_keys};
+use crate::json::{count_duplicate_keys, for_each_duplicate_key};
 use crate::profiles;
 use crate::report::bundle_explain::BundleExplanation;
 use crate::report::explain::{
@@ -81,7 +81,6 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             // Counted first, listed only where they are printed: a list of a million repeated
             // keys held beside the packet's tree is what this command's memory was.
             let duplicate_count = count_duplicate_keys(&packet.bytes);
-            let duplicates = || scan_duplicate_keys(&packet.bytes);
             // The one classifier, as `ls` and `check` ask it: after the conversion.
             let mut conversion = convert(&packet.bytes, &options);
             let mut reparsed = None;
@@ -117,25 +116,24 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                         return;
                     };
                     let audit = audit(value, shape);
-                    let duplicates = duplicates();
                     let in_bundle = bundle_event_lines(&packet);
                     let written = match args.format {
                         TextOrJson::Text => {
                             // The event's place in its bundle goes first, under the heading: a
                             // content hash that does not match is what a reviewer must see.
-                            let audited = audit_text(&source, kind, &audit, &duplicates);
+                            // Then the repeated keys, as the scan finds them.
+                            let audited = audit_text(&source, kind, &audit);
                             let (heading, rest) =
                                 audited.split_once('\n').unwrap_or((&audited, ""));
-                            let mut explained = format!("{heading}\n");
+                            output.line(heading);
                             for line in &in_bundle.lines {
-                                explained.push_str(line);
-                                explained.push('\n');
+                                output.line(line);
                             }
-                            explained.push_str(rest);
-                            text(output, &explained)
+                            duplicate_lines(output, &packet.bytes);
+                            text(output, rest)
                         }
                         TextOrJson::Json => {
-                            let json = AuditJson::new(&source, kind, &audit, &duplicates);
+                            let json = AuditJson::new(&source, kind, &audit, &packet.bytes);
                             match (serde_json::to_value(&json), in_bundle.json) {
                                 (Ok(serde_json::Value::Object(mut object)), Some(extra)) => {
                                     object.extend(extra);
@@ -249,17 +247,15 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                         TextOrJson::Text => {
                             // The repeated keys go out as the scan finds them, under the heading,
                             // not collected beside the tree and the text.
-                            let whole = explanation_text(&source, kind, &explanation, &[]);
+                            let whole = explanation_text(&source, kind, &explanation);
                             let (heading, rest) = whole.split_once('\n').unwrap_or((&whole, ""));
                             output.line(heading);
-                            for_each_duplicate_key(&packet.bytes, |duplicate| {
-                                output.line(&duplicate_line(&duplicate))
-                            });
+                            duplicate_lines(output, &packet.bytes);
                             text(output, rest)
                         }
                         TextOrJson::Json => json_line(
                             output,
-                            &ExplanationJson::new(&source, kind, &explanation, &duplicates()),
+                            &ExplanationJson::new(&source, kind, &explanation, &packet.bytes),
                         ),
                     };
                     (explanation.conversion.error().is_none(), written)
@@ -275,6 +271,12 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     );
     result?;
     Ok(Exit::from_counts(load_errors, findings))
+}
+
+/// The warning line of each repeated key in `text`, printed as the scan finds them (a packet
+/// may repeat a million keys).
+fn duplicate_lines(output: &mut Output, text: &[u8]) {
+    for_each_duplicate_key(text, |duplicate| output.line(&duplicate_line(&duplicate)));
 }
 
 /// What an event of a bundle adds to its audit: whether its content hash matches (recomputed

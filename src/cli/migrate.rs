@@ -149,7 +149,7 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
         Ok(RootReading::ObjectOverCap { cap }) => {
             complain(&format!(
                 "{name}: not migrated: {}",
-                crate::json::over_tree_cap(cap)
+                crate::json::over_tree_cap(crate::json::JsonType::Object, cap)
             ));
             return Ok(Exit::Findings);
         }

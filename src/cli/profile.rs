@@ -110,7 +110,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             return Err(CliError::Usage(format!(
                 "{}: {}; not read",
                 safe_path(&args.file),
-                crate::json::over_tree_cap(cap)
+                crate::json::over_tree_cap(crate::json::JsonType::Object, cap)
             )))
         }
         Err(_) => evaluate_tree(&bytes),

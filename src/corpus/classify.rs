@@ -156,7 +156,7 @@ fn classify_value(root: Root<'_>, file_name: Option<&str>) -> Classification {
                     PacketKind::RawA2a,
                     format!(
                         "{}; no other kind's evidence was read, so the adapter's input",
-                        crate::json::over_tree_cap(cap)
+                        crate::json::over_tree_cap(JsonType::Object, cap)
                     ),
                 )
             }

@@ -68,6 +68,59 @@ pub fn scan_duplicate_keys(bytes: &[u8]) -> Vec<DuplicateKey> {
     found
 }
 
+/// The first repeated keys of a text and how many it repeats in all: what a view lists, where
+/// a packet may repeat a million keys (a path each, about 150 bytes: 1M objects of
+/// `[{"a":1,"a":2},...]` held 870 MiB in the inspector's findings view).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DuplicateKeys {
+    /// The first repeated keys in text order, at most the limit asked for.
+    pub first: Vec<DuplicateKey>,
+    /// Every repeated key, listed or not.
+    pub total: usize,
+}
+
+impl DuplicateKeys {
+    /// How many repeated keys are not in `first`.
+    pub fn unlisted(&self) -> usize {
+        self.total - self.first.len()
+    }
+}
+
+/// [`scan_duplicate_keys`], keeping the first `limit` and counting the rest.
+pub fn scan_duplicate_keys_up_to(bytes: &[u8], limit: usize) -> DuplicateKeys {
+    let mut found = DuplicateKeys::default();
+    for_each_duplicate_key(bytes, |duplicate| {
+        if found.first.len() < limit {
+            found.first.push(duplicate);
+        }
+        found.total += 1;
+    });
+    found
+}
+
+/// The repeated keys of a text as the JSON array [`scan_duplicate_keys`]'s list serializes
+/// to, written element by element as the scan finds them: a JSON report of a packet that
+/// repeats a million keys does not hold them all first (244 MiB for `explain --format json`
+/// of 1M objects `[{"a":1,"a":2},...]`, 14 MB).
+pub struct DuplicateKeysIn<'a>(pub &'a [u8]);
+
+impl serde::Serialize for DuplicateKeysIn<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(None)?;
+        let mut failed = None;
+        for_each_duplicate_key(self.0, |duplicate| {
+            if failed.is_none() {
+                failed = seq.serialize_element(&duplicate).err();
+            }
+        });
+        match failed {
+            Some(error) => Err(error),
+            None => seq.end(),
+        }
+    }
+}
+
 /// How many keys [`scan_duplicate_keys`] would report, holding none of them.
 pub fn count_duplicate_keys(bytes: &[u8]) -> usize {
     let mut count = 0;
@@ -280,6 +333,30 @@ fn decode_string(quoted: &[u8]) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_capped_scan_lists_the_first_keys_and_counts_all() {
+        let text = br#"[{"a":1,"a":2},{"b":1,"b":2},{"c":1,"c":2,"c":3}]"#;
+        let all = scan_duplicate_keys(text);
+        let capped = scan_duplicate_keys_up_to(text, 2);
+        assert_eq!(capped.first, all[..2]);
+        assert_eq!((capped.total, capped.unlisted()), (3, 1));
+        assert_eq!(scan_duplicate_keys_up_to(text, 10).first, all);
+    }
+
+    #[test]
+    fn the_streamed_list_serializes_as_the_collected_one() {
+        for text in [
+            &br#"[{"a":1,"a":2},{"b":{"x":1,"x":2},"b":3}]"#[..],
+            br#"{"k":1}"#,
+            b"not json",
+        ] {
+            assert_eq!(
+                serde_json::to_string(&DuplicateKeysIn(text)).unwrap(),
+                serde_json::to_string(&scan_duplicate_keys(text)).unwrap()
+            );
+        }
+    }
 
     fn paths(text: &str) -> Vec<String> {
         scan_duplicate_keys(text.as_bytes())

@@ -20,7 +20,8 @@ mod write;
 
 pub use canonical::{canonical_bytes, canonical_pretty, digest_bytes, digest_value, Digest};
 pub use duplicates::{
-    count_duplicate_keys, for_each_duplicate_key, scan_duplicate_keys, DuplicateKey,
+    count_duplicate_keys, for_each_duplicate_key, scan_duplicate_keys, scan_duplicate_keys_up_to,
+    DuplicateKey, DuplicateKeys, DuplicateKeysIn,
 };
 pub use escape::{hex4, is_high_surrogate, is_low_surrogate, short_escape, surrogate_pair};
 pub use hex::{hex_into, push_hex};
@@ -35,7 +36,9 @@ pub use path::{JsonPath, Segment};
 pub use root::{
     may_be_an_object, over_tree_cap, parse_tree_within, read_root, tree_cap, JsonType, RootReading,
 };
-pub use safe_json::{escape_unsafe_in_json, safe_json_bytes, to_safe_json, to_safe_json_pretty};
+pub use safe_json::{
+    escape_unsafe_in_json, safe_json_bytes, to_safe_json, to_safe_json_pretty, write_safe_json,
+};
 pub use safe_text::{is_unsafe_char, safe_text};
 pub use shown::{char_prefix, shown_json, shown_text, CUT_MARK};
 pub use type_name::{type_name, type_with_article};

@@ -111,11 +111,12 @@ pub fn tree_cap(text_len: usize) -> usize {
 /// The fixed part of [`tree_cap`].
 const TREE_CAP_BASE: usize = 32 << 20;
 
-/// Why a text was read without its tree, in every command that says so: "the JSON root is an
-/// object whose tree would pass the memory cap (N MiB: 32 MiB + twice the text)".
-pub fn over_tree_cap(cap: usize) -> String {
+/// Why a text was read without its tree, in every command and view that says so: "the JSON
+/// root is an object whose tree would pass the memory cap (N MiB: 32 MiB + twice the text)".
+pub fn over_tree_cap(root: JsonType, cap: usize) -> String {
     format!(
-        "the JSON root is an object whose tree would pass the memory cap ({} MiB: {} MiB + twice the text)",
+        "the JSON root is {} whose tree would pass the memory cap ({} MiB: {} MiB + twice the text)",
+        root.with_article(),
         cap >> 20,
         TREE_CAP_BASE >> 20
     )
@@ -335,9 +336,10 @@ mod tests {
     #[test]
     fn the_over_cap_sentence_names_the_cap_and_its_parts() {
         assert_eq!(
-            over_tree_cap(tree_cap(5 << 20)),
+            over_tree_cap(JsonType::Object, tree_cap(5 << 20)),
             "the JSON root is an object whose tree would pass the memory cap (42 MiB: 32 MiB + twice the text)"
         );
+        assert!(over_tree_cap(JsonType::Array, 0).starts_with("the JSON root is an array whose"));
     }
 
     /// The reading's verdict as `serde_json::from_slice::<Value>` gives it.

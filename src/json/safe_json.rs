@@ -43,12 +43,19 @@ impl Formatter for SafeFormatter {
 /// Serializes `value` as compact, terminal-safe JSON.
 pub fn to_safe_json(value: &impl Serialize) -> serde_json::Result<String> {
     let mut out = Vec::with_capacity(512);
-    value.serialize(&mut serde_json::Serializer::with_formatter(
-        &mut out,
-        SafeFormatter,
-    ))?;
+    write_safe_json(&mut out, value)?;
     // The formatter writes only whole UTF-8 sequences and ASCII escapes.
     Ok(String::from_utf8(out).unwrap_or_default())
+}
+
+/// [`to_safe_json`] written to `writer` as it is serialized, never held whole: a report that
+/// lists a million repeated keys is 40 MB of text. On an error the writer holds what was
+/// written before it.
+pub fn write_safe_json(writer: impl Write, value: &impl Serialize) -> serde_json::Result<()> {
+    value.serialize(&mut serde_json::Serializer::with_formatter(
+        writer,
+        SafeFormatter,
+    ))
 }
 
 /// Makes JSON bytes written by a direct writer terminal-safe, as `to_safe_json` would have

@@ -6,7 +6,7 @@ use crate::corpus::PacketKind;
 use crate::freeze::{
     Audit, Explanation, HandoffState, CONVERSION_TABLE, GUARDRAIL, HANDOFF_FIELDS, K1A_TABLE,
 };
-use crate::json::{safe_text, DuplicateKey};
+use crate::json::{safe_text, DuplicateKey, DuplicateKeysIn};
 use crate::rules::{Evidence, Finding, RuleOutcome, Verdict};
 use serde::Serialize;
 use serde_json::Value;
@@ -48,17 +48,11 @@ pub fn heading(source: &str, kind: PacketKind, detail: Option<&str>) -> String {
 
 /// Human-readable explanation of one packet handed to the adapter (`kind`: a raw packet, or
 /// bytes that are not JSON).
-pub fn explanation_text(
-    source: &str,
-    kind: PacketKind,
-    explanation: &Explanation,
-    duplicates: &[DuplicateKey],
-) -> String {
+pub fn explanation_text(source: &str, kind: PacketKind, explanation: &Explanation) -> String {
     let mut out = String::new();
     let mode = explanation.mode();
     let detail = format!("{mode} mode");
     let _ = writeln!(out, "{}", heading(source, kind, Some(&detail)));
-    duplicate_lines(&mut out, duplicates);
     match &explanation.conversion.result {
         Err(error) => {
             let _ = writeln!(out, "rejected: {error}");
@@ -181,14 +175,8 @@ fn ignored_signals(explanation: &Explanation) -> Vec<String> {
     shown
 }
 
-fn duplicate_lines(out: &mut String, duplicates: &[DuplicateKey]) {
-    for duplicate in duplicates {
-        let _ = writeln!(out, "{}", duplicate_line(duplicate));
-    }
-}
-
-/// The warning line for one repeated key (printed as the scan finds them, where a packet
-/// may repeat a million keys).
+/// The warning line for one repeated key: `explain` prints them under the heading as the
+/// scan finds them, where a packet may repeat a million keys.
 pub fn duplicate_line(duplicate: &DuplicateKey) -> String {
     format!(
         "warning: duplicate key {} appears {} times; the last value is the one converted",
@@ -197,19 +185,13 @@ pub fn duplicate_line(duplicate: &DuplicateKey) -> String {
 }
 
 /// Human-readable audit of canonical input.
-pub fn audit_text(
-    source: &str,
-    kind: PacketKind,
-    audit: &Audit,
-    duplicates: &[DuplicateKey],
-) -> String {
+pub fn audit_text(source: &str, kind: PacketKind, audit: &Audit) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
         "{}",
         heading(source, kind, Some("audited against the K1-A freeze"))
     );
-    duplicate_lines(&mut out, duplicates);
     for (index, state) in audit.states.iter().enumerate() {
         let label = state
             .map(HandoffState::name)
@@ -264,7 +246,8 @@ pub struct ExplanationJson<'a> {
     pub fields: &'a [crate::freeze::FieldDecision],
     pub rows: Vec<RowJson<'a>>,
     pub conversion_rows: &'a [&'static str],
-    pub duplicate_keys: &'a [DuplicateKey],
+    /// The packet's repeated keys, written as they are scanned from its text.
+    pub duplicate_keys: DuplicateKeysIn<'a>,
 }
 
 #[derive(Serialize)]
@@ -279,7 +262,7 @@ impl<'a> ExplanationJson<'a> {
         source: &'a str,
         kind: PacketKind,
         explanation: &'a Explanation,
-        duplicates: &'a [DuplicateKey],
+        text: &'a [u8],
     ) -> Self {
         let converted = explanation.conversion.converted();
         ExplanationJson {
@@ -294,7 +277,7 @@ impl<'a> ExplanationJson<'a> {
             fields: &explanation.fields,
             rows: explanation.rows.iter().map(row_json).collect(),
             conversion_rows: &explanation.conversion_rows,
-            duplicate_keys: duplicates,
+            duplicate_keys: DuplicateKeysIn(text),
         }
     }
 }
@@ -316,16 +299,12 @@ pub struct AuditJson<'a> {
     pub conforms: bool,
     pub states: Vec<Option<&'static str>>,
     pub findings: &'a [Finding],
-    pub duplicate_keys: &'a [DuplicateKey],
+    /// The packet's repeated keys, written as they are scanned from its text.
+    pub duplicate_keys: DuplicateKeysIn<'a>,
 }
 
 impl<'a> AuditJson<'a> {
-    pub fn new(
-        source: &'a str,
-        kind: PacketKind,
-        audit: &'a Audit,
-        duplicates: &'a [DuplicateKey],
-    ) -> Self {
+    pub fn new(source: &'a str, kind: PacketKind, audit: &'a Audit, text: &'a [u8]) -> Self {
         AuditJson {
             source,
             kind: kind.tag(),
@@ -336,7 +315,7 @@ impl<'a> AuditJson<'a> {
                 .map(|state| state.map(HandoffState::name))
                 .collect(),
             findings: &audit.findings,
-            duplicate_keys: duplicates,
+            duplicate_keys: DuplicateKeysIn(text),
         }
     }
 }

@@ -574,13 +574,19 @@ fn open_whatif(app: &mut App) {
         app.message = Some("select a packet first".to_owned());
         return;
     };
-    let whatif = match (&detail.classification.kind, detail.parsed()) {
-        (crate::corpus::PacketKind::RawA2a, Some(packet)) => WhatIf::new(
+    let whatif = match (&detail.classification.kind, detail.tree()) {
+        (crate::corpus::PacketKind::RawA2a, Ok(packet)) => WhatIf::new(
             detail.source.to_string(),
             &packet,
             &app.options.evaluate.conversion,
             app.mode,
         ),
+        (crate::corpus::PacketKind::RawA2a, Err(crate::corpus::NoTree::OverCap(reason))) => {
+            app.message = Some(format!(
+                "the what-if panel needs the packet's tree: {reason}"
+            ));
+            return;
+        }
         _ => None,
     };
     match whatif {

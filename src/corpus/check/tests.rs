@@ -201,3 +201,28 @@ fn paired_payload_is_compared_with_a_diff() {
     assert!(diff.lines.contains("--- p.lenient.payload.json"));
     assert_eq!(result.mode(Mode::Strict).unwrap().status, Status::NoGolden);
 }
+
+#[test]
+fn a_duplicate_key_finding_names_twenty_paths_and_counts_the_rest() {
+    let members: Vec<String> = (0..25)
+        .map(|index| format!(r#""k{index}":1,"k{index}":2"#))
+        .collect();
+    let bytes = format!(
+        r#"{{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{{"id":"a"}},{}}}"#,
+        members.join(",")
+    );
+    let checked = check(bytes.as_bytes(), GoldenLookup::Missing("none"));
+    assert_eq!(checked.duplicate_key_paths.len(), 25);
+    let message = &checked
+        .findings
+        .iter()
+        .find(|finding| finding.kind == FindingKind::DuplicateKeys)
+        .unwrap()
+        .message;
+    assert!(
+        message.starts_with("duplicate keys at $.k0 $.k1 ")
+            && message.contains(" $.k19 and 5 more: a JSON parser keeps the last value")
+            && !message.contains("$.k20"),
+        "{message}"
+    );
+}

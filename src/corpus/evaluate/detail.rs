@@ -10,7 +10,10 @@ use crate::corpus::{Classification, PacketKind, Source};
 use crate::freeze::{
     audit, explain_conversion, relabel_outcome, Audit, Explanation, RelabelOutcome,
 };
-use crate::json::{scan_duplicate_keys, DuplicateKey, RootReading};
+use crate::json::{
+    over_tree_cap, parse_tree_within, scan_duplicate_keys_up_to, tree_cap, DuplicateKeys, JsonType,
+    RootReading,
+};
 use crate::migrate::{Choices, Migration};
 use crate::profiles::{self, ProfileReport};
 use serde_json::Value;
@@ -38,16 +41,19 @@ pub struct PacketDetail {
     pub classification: Classification,
     /// The packet's text, shared with its conversions (each explanation's packet).
     pub bytes: Arc<[u8]>,
-    /// Whether `bytes` parse as JSON.
-    is_json: bool,
+    /// The JSON root's type (`None`: `bytes` are not JSON).
+    root: Option<JsonType>,
+    /// Why there is no tree of the packet, once a reading found it over `json::tree_cap`:
+    /// asked again, the answer comes without building the capped tree once more.
+    over_cap: std::sync::OnceLock<String>,
     /// The parsed tree, until the migration takes it to migrate in place: views read it
     /// ([`PacketDetail::parsed`]) without parsing again, and a big object is never two trees
     /// (the detail's and the migration's).
     tree: KeptTree,
     /// Repeated keys, scanned when a view first asks ([`PacketDetail::duplicate_keys`]): an
     /// object of 500k different repeated keys holds a path each, about 50 MB, and only the
-    /// findings view lists them.
-    duplicate_keys: std::sync::OnceLock<Vec<DuplicateKey>>,
+    /// findings view lists them, the first [`LISTED_DUPLICATE_KEYS`] of them.
+    duplicate_keys: std::sync::OnceLock<DuplicateKeys>,
     /// Raw packets: the explanation in each evaluated mode, strict first.
     pub explanations: Vec<Explanation>,
     /// Canonical input: the freeze audit.
@@ -62,29 +68,65 @@ pub struct PacketDetail {
     pub relabel: Option<RelabelOutcome>,
 }
 
+/// How many repeated keys a detail keeps with their paths; the rest are counted. A screen
+/// shows a few dozen lines; `explain` lists every one.
+pub const LISTED_DUPLICATE_KEYS: usize = 1000;
+
+/// Why a packet's detail gives no tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoTree {
+    /// The bytes are not JSON.
+    NotJson,
+    /// Valid JSON whose tree would pass `json::tree_cap`: the sentence that says so.
+    OverCap(String),
+}
+
 impl PacketDetail {
-    /// Every repeated key of the packet with its path (scanned on the first call).
-    pub fn duplicate_keys(&self) -> &[DuplicateKey] {
+    /// The packet's first `LISTED_DUPLICATE_KEYS` (1,000) repeated keys with their paths, and how
+    /// many it repeats in all (scanned on the first call).
+    pub fn duplicate_keys(&self) -> &DuplicateKeys {
         self.duplicate_keys
-            .get_or_init(|| scan_duplicate_keys(&self.bytes))
+            .get_or_init(|| scan_duplicate_keys_up_to(&self.bytes, LISTED_DUPLICATE_KEYS))
     }
 
-    /// The packet as a JSON tree (`None`: not JSON): the detail's own until the migration
-    /// has taken it, then parsed again on every call. Callers keep what they build from it,
-    /// not the tree.
+    /// The packet as a JSON tree (`None`: not JSON, or over the tree's memory cap; see
+    /// [`PacketDetail::tree`] for which).
     pub fn parsed(&self) -> Option<Arc<Value>> {
-        if !self.is_json {
-            return None;
-        }
+        self.tree().ok()
+    }
+
+    /// The packet as a JSON tree: the detail's own until the migration has taken it, then
+    /// parsed again on every call, within `json::tree_cap` like every tree of a packet (an
+    /// array of a million small objects is valid JSON whose tree costs 50 times its text).
+    /// Callers keep what they build from it, not the tree.
+    pub fn tree(&self) -> Result<Arc<Value>, NoTree> {
         match self.tree.get() {
-            Some(tree) => Some(tree),
-            None => parse(&self.bytes).ok().map(Arc::new),
+            Some(tree) => Ok(tree),
+            None => self.parse_within_cap().map(Arc::new),
+        }
+    }
+
+    /// A tree of the packet's bytes of its own, within `json::tree_cap`.
+    fn parse_within_cap(&self) -> Result<Value, NoTree> {
+        let root = self.root.ok_or(NoTree::NotJson)?;
+        if let Some(reason) = self.over_cap.get() {
+            return Err(NoTree::OverCap(reason.clone()));
+        }
+        let cap = tree_cap(self.bytes.len());
+        match parse_tree_within(&self.bytes, cap) {
+            Ok(Some(value)) => Ok(value),
+            Ok(None) => Err(NoTree::OverCap(
+                self.over_cap
+                    .get_or_init(|| over_tree_cap(root, cap))
+                    .clone(),
+            )),
+            Err(_) => Err(NoTree::NotJson),
         }
     }
 
     /// Whether the packet is JSON (without parsing it again).
     pub fn is_json(&self) -> bool {
-        self.is_json
+        self.root.is_some()
     }
 
     /// The migration of an A2A protocol object (run on the first call, on a tree of its own
@@ -98,7 +140,7 @@ impl PacketDetail {
                 // lines are built), otherwise parsed again: never a copy beside another.
                 let value = match self.tree.take().map(Arc::try_unwrap) {
                     Some(Ok(value)) => value,
-                    _ => parse(&self.bytes).ok()?,
+                    _ => self.parse_within_cap().ok()?,
                 };
                 let mut migration =
                     Migration::run_owned_with(value, &hints, direction, &Choices::none()).ok()?;
@@ -183,7 +225,11 @@ pub fn detail_with_bundle(
             source.file_name(),
         )
     };
-    let is_json = reading.is_ok();
+    let root = reading.as_ref().ok().map(RootReading::json_type);
+    let over_cap = std::sync::OnceLock::new();
+    if let Ok(RootReading::ObjectOverCap { cap }) = &reading {
+        let _ = over_cap.set(over_tree_cap(JsonType::Object, *cap));
+    }
     let mut reading = reading.ok();
     // A converted packet's conversions (six with the relabel outcome, which parses a tree of
     // its own) read the text, not the detail's tree: it is dropped while they run and parsed
@@ -225,6 +271,7 @@ pub fn detail_with_bundle(
         .flatten();
     let tree = match reading {
         Some(reading) => reading.into_tree(),
+        // Within the cap: it was read within it before the conversions.
         None if tree_dropped_while_converting => parse(&bytes).ok(),
         None => None,
     };
@@ -232,7 +279,8 @@ pub fn detail_with_bundle(
         source,
         classification,
         bytes,
-        is_json,
+        root,
+        over_cap,
         tree: KeptTree::new(tree),
         duplicate_keys: std::sync::OnceLock::new(),
         explanations,
@@ -259,6 +307,48 @@ mod tests {
         assert_eq!(
             detail.explanation(Mode::Lenient).unwrap().state,
             Some(HandoffState::TaskRefOnly)
+        );
+    }
+
+    /// `open`, `count` small objects `{"a":1,"a":2}` comma-separated, `close`: 50k of them
+    /// (700 kB) make a tree over `json::tree_cap` (about 40 MB against 33).
+    fn small_objects(open: &str, count: usize, close: &str) -> Vec<u8> {
+        let objects = vec![r#"{"a":1,"a":2}"#; count];
+        format!("{open}{}{close}", objects.join(",")).into_bytes()
+    }
+
+    #[test]
+    fn a_tree_over_the_cap_is_refused_with_the_reason_for_either_root() {
+        for (bytes, root) in [
+            (small_objects(r#"{"x":["#, 50_000, "]}"), "an object"),
+            (small_objects("[", 50_000, "]"), "an array"),
+        ] {
+            let detail = detail(Source::file("big.json"), bytes, &EvaluateOptions::default());
+            assert_eq!(detail.classification.kind, PacketKind::RawA2a);
+            assert!(detail.is_json() && detail.parsed().is_none());
+            for _ in 0..2 {
+                match detail.tree() {
+                    Err(NoTree::OverCap(reason)) => assert!(
+                        reason
+                            .starts_with(&format!("the JSON root is {root} whose tree would pass")),
+                        "{reason}"
+                    ),
+                    other => panic!("{root}: {other:?}"),
+                }
+            }
+            // Its repeated keys: the first listed, all counted.
+            let duplicates = detail.duplicate_keys();
+            assert_eq!(duplicates.first.len(), LISTED_DUPLICATE_KEYS);
+            assert_eq!(duplicates.total, 50_000);
+        }
+        let small = detail(
+            Source::file("small.json"),
+            small_objects("[", 3, "]"),
+            &EvaluateOptions::default(),
+        );
+        assert_eq!(
+            small.tree().map(|tree| tree.as_array().map(Vec::len)),
+            Ok(Some(3))
         );
     }
 

@@ -15,7 +15,7 @@ mod reading;
 mod summarize;
 mod summary;
 
-pub use detail::{detail, detail_with_bundle, PacketDetail};
+pub use detail::{detail, detail_with_bundle, NoTree, PacketDetail};
 pub use migration::{migrated_digest, migration_hints, migration_owned, migration_reading};
 pub(crate) use reading::not_json_reason_of;
 pub use reading::{

@@ -5,7 +5,7 @@ use super::text::{heading, json_value_lines, safe};
 use super::window::cached;
 use super::ViewState;
 use crate::a2a::Mode;
-use crate::corpus::PacketDetail;
+use crate::corpus::{NoTree, PacketDetail};
 use crate::freeze::Explanation;
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
@@ -30,9 +30,16 @@ pub fn draw(
             );
             let mut lines = vec![heading(&title, theme)];
             lines.push(super::text::classified_as(detail, theme));
-            if let Some(value) = detail.parsed() {
-                lines.push(Line::default());
-                lines.extend(json_value_lines(&value, theme));
+            match detail.tree() {
+                Ok(value) => {
+                    lines.push(Line::default());
+                    lines.extend(json_value_lines(&value, theme));
+                }
+                Err(NoTree::OverCap(reason)) => {
+                    lines.push(Line::default());
+                    lines.push(Line::styled(format!("Not shown: {reason}."), theme.dim()));
+                }
+                Err(NoTree::NotJson) => {}
             }
             lines
         });

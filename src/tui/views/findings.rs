@@ -108,12 +108,23 @@ pub fn draw(
     } else {
         ("  warning [duplicate key] ", theme.warn())
     };
-    for duplicate in detail.duplicate_keys() {
+    let duplicates = detail.duplicate_keys();
+    for duplicate in &duplicates.first {
         lines.push(Line::from(vec![
             Span::styled(label, style),
             Span::raw(format!(
                 "{} appears {} times; the last value is the one converted",
                 duplicate.path, duplicate.occurrences
+            )),
+        ]));
+    }
+    if duplicates.unlisted() > 0 {
+        // A line a key for the first ones only: a packet may repeat a million keys.
+        lines.push(Line::from(vec![
+            Span::styled(label, style),
+            Span::raw(format!(
+                "and {} more repeated keys, not listed here (`explain` lists every one)",
+                duplicates.unlisted()
             )),
         ]));
     }
