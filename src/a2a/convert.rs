@@ -5,6 +5,7 @@
 //! digest taken from bytes written directly. `reference.rs` (test-only) keeps the first,
 //! `Value`-building version of this file as the oracle both are compared against.
 
+use super::attributes::Attributes;
 use super::checks::{limits_violation, version_supported, LimitViolation};
 use super::event::MEDIA_TYPE;
 use super::flags::DiscoveryFlags;
@@ -61,7 +62,7 @@ pub fn convert_shared(payload: &Arc<[u8]>, options: &ConvertOptions) -> Conversi
 #[derive(Debug)]
 pub struct ModeFreeRead {
     fields: Arc<TypedFields>,
-    attributes: Option<Value>,
+    attributes: Option<Attributes>,
     version: String,
     raw_payload_ref: RawPayloadRef,
 }
@@ -250,7 +251,9 @@ fn convert_read(
         canonical_type,
         adapter_version,
         protocol_version: version,
-        discovery: DiscoveryFlags::of(attributes.as_ref()),
+        discovery: attributes
+            .as_ref()
+            .map_or(DiscoveryFlags::of(None), Attributes::discovery),
         attributes,
         unmapped_fields_count,
     };

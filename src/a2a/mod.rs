@@ -1,6 +1,7 @@
 //! The reference A2A adapter conversion (`spec/a2a-adapter-conversion.md`): raw packet bytes
 //! -> canonical payload, evidence event and batch, or an error as data.
 
+mod attributes;
 mod checks;
 mod convert;
 mod event;
@@ -17,6 +18,7 @@ mod equivalence;
 #[cfg(test)]
 mod reference;
 
+pub use attributes::Attributes;
 pub use checks::{limits_violation, parse_version};
 pub use convert::{convert, convert_from_read, convert_keeping_read, convert_shared, ModeFreeRead};
 pub use event::{canonical_type_for, CanonicalType, DEFAULT_EVENT_TIME};

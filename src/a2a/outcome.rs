@@ -182,9 +182,9 @@ impl PartialEq for Converted {
 }
 
 impl Converted {
-    /// The packet's `attributes` as received (the payload carries them normalized, with the
-    /// same JSON types), without building the event.
-    pub fn raw_attributes(&self) -> Option<&Value> {
+    /// The packet's `attributes`, normalized as the payload carries them, without building
+    /// the event.
+    pub fn attributes(&self) -> Option<&super::Attributes> {
         self.payload.attributes.as_ref()
     }
 

@@ -4,10 +4,10 @@
 //! rendered either straight to canonical bytes, for digests, with no intermediate `Value`,
 //! or to the `Value` that `event()` and the output carry.
 
+use super::attributes::Attributes;
 use super::event::{event_time, insert_producer_envelope, EVENT_SOURCE, MEDIA_TYPE};
 use super::flags::{DiscoveryFlags, HandoffFlags};
 use super::{CanonicalType, Substitution, TypedFields};
-use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -22,8 +22,8 @@ pub struct Payload {
     pub canonical_type: CanonicalType,
     pub adapter_version: Cow<'static, str>,
     pub protocol_version: String,
-    /// The raw `attributes`; normalized when written.
-    pub attributes: Option<Value>,
+    /// The packet's `attributes`, normalized.
+    pub attributes: Option<Attributes>,
     pub discovery: DiscoveryFlags,
     pub unmapped_fields_count: usize,
 }
@@ -252,8 +252,8 @@ enum Node<'a> {
     Object(&'a [(&'static str, Option<Node<'a>>)]),
     /// A handoff or discovery object, with its canonical bytes.
     Fixed(&'static Value, &'static [u8]),
-    /// Raw attributes, normalized when rendered.
-    Attributes(&'a Value),
+    /// Normalized attributes.
+    Attributes(&'a Attributes),
 }
 
 /// Canonical bytes, exactly as `serde_json` writes the equivalent `Value` (see the module
@@ -292,8 +292,7 @@ fn write_node(node: &Node<'_>, out: &mut Vec<u8>) {
         }
         Node::Fixed(_, bytes) => out.extend_from_slice(bytes),
         Node::Attributes(attributes) => {
-            // Writing into a `Vec` cannot fail: there is no I/O and every key is a string.
-            let _ = serde_json::to_writer(&mut *out, &Normalized(attributes));
+            out.extend_from_slice(attributes.normalized_text().as_bytes())
         }
     }
 }
@@ -340,35 +339,7 @@ fn node_value(node: &Node<'_>) -> Value {
                 .collect(),
         ),
         Node::Fixed(value, _) => (*value).clone(),
-        Node::Attributes(attributes) => {
-            serde_json::to_value(Normalized(attributes)).unwrap_or(Value::Null)
-        }
-    }
-}
-
-/// Attributes normalized: object keys sorted at every level (the map already iterates in
-/// byte order); an array whose items are all strings is sorted; other arrays keep their
-/// order with items normalized.
-struct Normalized<'a>(&'a Value);
-
-impl Serialize for Normalized<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self.0 {
-            Value::Object(members) => {
-                let mut map = serializer.serialize_map(Some(members.len()))?;
-                for (key, item) in members {
-                    map.serialize_entry(key, &Normalized(item))?;
-                }
-                map.end()
-            }
-            Value::Array(items) if items.iter().all(Value::is_string) => {
-                let mut sorted: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
-                sorted.sort_unstable();
-                serializer.collect_seq(sorted)
-            }
-            Value::Array(items) => serializer.collect_seq(items.iter().map(Normalized)),
-            scalar => scalar.serialize(serializer),
-        }
+        Node::Attributes(attributes) => attributes.to_value(),
     }
 }
 
@@ -401,7 +372,9 @@ mod tests {
             canonical_type,
             adapter_version: Cow::Borrowed("3.4.0"),
             protocol_version: "0.2".into(),
-            attributes: Some(json!({"z": ["b", "a"], "a": [2, 1, {"y": 1, "x": ["d", "c"]}]})),
+            attributes: Some(Attributes::of_value(
+                &json!({"z": ["b", "a"], "a": [2, 1, {"y": 1, "x": ["d", "c"]}]}),
+            )),
             discovery: DiscoveryFlags::of(None),
             unmapped_fields_count: 1,
         }

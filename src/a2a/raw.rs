@@ -7,6 +7,7 @@
 //! takes (the parser's cheaper `ignored_any` skips numbers without range-checking them, and
 //! `1e400` must stay an error), and no visitor here ever rejects a JSON type.
 
+use super::attributes::{Attributes, AttributesSeed};
 use super::fields::RECOGNISED_TOP_LEVEL_KEYS;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -43,8 +44,8 @@ pub struct RawPacket<'de> {
     pub task: Members<'de>,
     pub artifact: Members<'de>,
     pub message: Members<'de>,
-    /// The raw `attributes` value, of any JSON type, when the key was present.
-    pub attributes: Option<Value>,
+    /// The `attributes` value, of any JSON type, normalized, when the key was present.
+    pub attributes: Option<Attributes>,
     /// Unmapped top-level keys, distinct, in byte order.
     pub unmapped_keys: Vec<Text<'de>>,
 }
@@ -275,7 +276,7 @@ impl<'de> Visitor<'de> for RawPacketVisitor {
                 "message" => {
                     packet.message = map.next_value_seed(nested(MESSAGE_MEMBERS, false))?
                 }
-                "attributes" => packet.attributes = Some(map.next_value::<Value>()?),
+                "attributes" => packet.attributes = Some(map.next_value_seed(AttributesSeed)?),
                 _ => {
                     debug_assert!(!RECOGNISED_TOP_LEVEL_KEYS.contains(&key.as_ref()));
                     map.next_value::<Skip>()?;
@@ -314,7 +315,7 @@ mod tests {
             Some(vec![Cow::Borrowed("b"), Cow::Borrowed("a")])
         );
         assert_eq!(packet.task.strings, [None, None, text("delegation")]);
-        assert_eq!(packet.attributes, Some(Value::Null));
+        assert_eq!(packet.attributes, Some(Attributes::of_value(&Value::Null)));
         assert_eq!(packet.unmapped_keys, vec!["y", "z"]);
     }
 

@@ -60,9 +60,9 @@ struct Facts<'a> {
     mode: Mode,
     substitutions: &'a [Substitution],
     rejected_rule: Option<&'static str>,
-    /// The packet's `attributes`, when it was converted (read without building the event).
-    /// Looked up once: the rows ask for it many times per packet.
-    attributes: Option<&'a Value>,
+    /// Whether the packet carried `attributes` (when it was converted), and whether their
+    /// `assay_g4` is an object: looked up once, the rows ask many times per packet.
+    has_attributes: bool,
     has_assay_g4: bool,
     /// Unmapped top-level keys plus substitutions (the payload's `unmapped_fields_count`).
     unmapped: usize,
@@ -72,12 +72,10 @@ impl<'a> Facts<'a> {
     fn of(conversion: &'a Conversion) -> Option<Facts<'a>> {
         let fields = conversion.fields.as_ref()?;
         let converted = conversion.converted();
-        let attributes = converted.and_then(|converted| converted.raw_attributes());
+        let attributes = converted.and_then(|converted| converted.attributes());
         Some(Facts {
-            attributes,
-            has_assay_g4: attributes
-                .and_then(|attributes| attributes.get("assay_g4"))
-                .is_some_and(Value::is_object),
+            has_attributes: attributes.is_some(),
+            has_assay_g4: attributes.is_some_and(crate::a2a::Attributes::has_assay_g4),
             fields,
             emitted: converted.map(|converted| converted.canonical_type),
             mapped: canonical_type_for(fields.event_type.as_deref()),
@@ -103,8 +101,8 @@ impl<'a> Facts<'a> {
         self.is(CanonicalType::TaskRequested) && self.delegation()
     }
 
-    fn attributes(&self) -> Option<&Value> {
-        self.attributes
+    fn has_attributes(&self) -> bool {
+        self.has_attributes
     }
 
     fn has_assay_g4(&self) -> bool {
@@ -121,7 +119,7 @@ impl<'a> Facts<'a> {
         let emitted = self.emitted.is_some();
         let weak = || {
             self.fields.agent_role.is_some()
-                || self.attributes().is_some()
+                || self.has_attributes()
                 || self.has_assay_g4()
                 || self.unmapped_count() > 0
         };
@@ -149,7 +147,7 @@ impl<'a> Facts<'a> {
             "X4" => self.is(TaskRequested) && self.fields.task_kind.is_none(),
             "X5" => self.is(TaskRequested) && self.fields.task_kind.is_some() && !self.delegation(),
             "X6" => emitted && !self.positive() && self.fields.agent_role.is_some(),
-            "X7" => emitted && !self.positive() && self.attributes().is_some(),
+            "X7" => emitted && !self.positive() && self.has_attributes(),
             "X8" => emitted && !self.positive() && self.has_assay_g4(),
             "X9" => emitted && !self.positive() && self.unmapped_count() > 0,
             _ => false,
@@ -305,7 +303,7 @@ pub fn explain_payload(
         },
         substitutions: &substitutions,
         rejected_rule: None,
-        attributes,
+        has_attributes: attributes.is_some(),
         has_assay_g4: attributes
             .and_then(|attributes| attributes.get("assay_g4"))
             .is_some_and(Value::is_object),
