@@ -449,7 +449,15 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(crate::json::test_depth::property_cases(512, 4096)))]
         #[test]
         fn any_text_reads_as_its_tree_normalizes(text in json_text()) {
-            prop_assert_eq!(read(&text), via_tree(&text));
+            let read = read(&text);
+            prop_assert_eq!(&read, &via_tree(&text));
+            if let Ok(attributes) = read {
+                // The normalized text is canonical: laid out without a tree, it is the tree's.
+                prop_assert_eq!(
+                    crate::json::canonical_pretty_of(attributes.normalized_text().as_bytes(), usize::MAX),
+                    crate::json::canonical_pretty(&attributes.to_value())
+                );
+            }
         }
     }
 }

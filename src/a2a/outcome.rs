@@ -211,6 +211,16 @@ impl Converted {
         &self.event()["data"]
     }
 
+    /// The event without its `data`, built without the payload's tree.
+    pub fn envelope(&self) -> Value {
+        Value::Object(self.payload.envelope())
+    }
+
+    /// The payload's canonical bytes, written without building its tree.
+    pub fn payload_bytes(&self) -> Vec<u8> {
+        self.payload.canonical_bytes()
+    }
+
     pub fn handoff(&self) -> &Value {
         self.payload.handoff().object()
     }

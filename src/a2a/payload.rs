@@ -221,6 +221,14 @@ impl Payload {
 
     /// The CloudEvents envelope with this payload as `data`.
     pub fn event(&self) -> Value {
+        let mut event = self.envelope();
+        event.insert("data".into(), self.to_value());
+        Value::Object(event)
+    }
+
+    /// The event's members but `data` (the payload): what a view shows beside the payload,
+    /// without building the payload's tree.
+    pub fn envelope(&self) -> Map<String, Value> {
         let primary_id = self.primary_id();
         let run_id = format!("a2a:{primary_id}");
         let text = |value: &str| Value::String(value.to_owned());
@@ -238,8 +246,7 @@ impl Payload {
         event.insert("assayrunid".into(), Value::String(run_id));
         event.insert("assayseq".into(), Value::from(0));
         insert_producer_envelope(&mut event, &self.adapter_version);
-        event.insert("data".into(), self.to_value());
-        Value::Object(event)
+        event
     }
 }
 

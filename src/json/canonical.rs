@@ -83,6 +83,74 @@ pub fn canonical_pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
+/// [`canonical_pretty`] of the value whose canonical bytes are `compact`, laid out from the
+/// text without a tree, and only its first `max_lines` lines (a payload whose `attributes`
+/// hold a million small objects is 14 MB of text and 700 MB as a tree).
+pub fn canonical_pretty_of(compact: &[u8], max_lines: usize) -> String {
+    let mut out = Vec::with_capacity(compact.len().min(1 << 20) * 2);
+    let mut lines = 1;
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut bytes = compact.iter().copied().peekable();
+    let newline = |out: &mut Vec<u8>, depth: usize, lines: &mut usize| {
+        out.push(b'\n');
+        out.resize(out.len() + 2 * depth, b' ');
+        *lines += 1;
+    };
+    while let Some(byte) = bytes.next() {
+        if lines > max_lines {
+            break;
+        }
+        if in_string {
+            out.push(byte);
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => {
+                in_string = true;
+                out.push(byte);
+            }
+            b'{' | b'[' => {
+                out.push(byte);
+                let close = if byte == b'{' { b'}' } else { b']' };
+                if bytes.peek() == Some(&close) {
+                    out.push(close);
+                    bytes.next();
+                } else {
+                    depth += 1;
+                    newline(&mut out, depth, &mut lines);
+                }
+            }
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth, &mut lines);
+                out.push(byte);
+            }
+            b',' => {
+                out.push(byte);
+                newline(&mut out, depth, &mut lines);
+            }
+            b':' => out.extend_from_slice(b": "),
+            _ => out.push(byte),
+        }
+    }
+    // The last line started may be cut: only whole lines are kept.
+    if lines > max_lines {
+        if let Some(end) = out.iter().rposition(|&byte| byte == b'\n') {
+            out.truncate(end);
+        }
+    }
+    String::from_utf8(out)
+        .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
+}
+
 pub fn digest_bytes(bytes: &[u8]) -> Digest {
     Digest(Sha256::digest(bytes).into())
 }
@@ -96,6 +164,30 @@ pub fn digest_value(value: &Value) -> Digest {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn pretty_from_canonical_text_equals_pretty_from_the_tree() {
+        for value in [
+            json!({"a": [1, {"b": [], "c": {}}, "x\"y\\,:{"], "d": {"e": null, "f": [true]}}),
+            json!([]),
+            json!({}),
+            json!("s"),
+            json!([[[[]]], {"k": [{}]}]),
+        ] {
+            let pretty = canonical_pretty(&value);
+            assert_eq!(
+                canonical_pretty_of(&canonical_bytes(&value), usize::MAX),
+                pretty
+            );
+            for max in 1..pretty.lines().count() + 2 {
+                let cut: Vec<&str> = pretty.lines().take(max).collect();
+                assert_eq!(
+                    canonical_pretty_of(&canonical_bytes(&value), max),
+                    cut.join("\n")
+                );
+            }
+        }
+    }
 
     #[test]
     fn map_is_sorted_by_bytes() {

@@ -18,7 +18,9 @@ pub(crate) mod test_depth;
 mod type_name;
 mod write;
 
-pub use canonical::{canonical_bytes, canonical_pretty, digest_bytes, digest_value, Digest};
+pub use canonical::{
+    canonical_bytes, canonical_pretty, canonical_pretty_of, digest_bytes, digest_value, Digest,
+};
 pub use duplicates::{
     count_duplicate_keys, for_each_duplicate_key, scan_duplicate_keys, scan_duplicate_keys_up_to,
     DuplicateKey, DuplicateKeys, DuplicateKeysIn,

@@ -509,8 +509,10 @@ fn an_object_holding_small_objects_with_repeated_keys_costs_memory_linear_in_the
 
 /// A raw packet whose `attributes` hold such an array: the converter copies `attributes`
 /// into the payload, normalized, and kept them as a tree (721-744 MiB for 1M objects in
-/// `convert`, `check`, `explain`, `digest`); it now writes their normalized text as the packet
-/// is read (`a2a::Attributes`), with the facts the rules read. 250k objects by default.
+/// `convert`, `check`, `explain`, `digest`; 1.4 GiB in `render --view conversion`); it now
+/// writes their normalized text as the packet is read (`a2a::Attributes`), with the facts the
+/// rules read, and the inspector lays the payload out from its canonical text. 250k objects
+/// by default.
 #[test]
 fn a_raw_packet_with_small_objects_in_its_attributes_costs_memory_linear_in_the_input() {
     let text = small_objects_with_repeated_keys(
@@ -526,6 +528,9 @@ fn a_raw_packet_with_small_objects_in_its_attributes_costs_memory_linear_in_the_
             &["check"],
             &["explain"],
             &["explain", "--format", "json"],
+            &["render", "--view", "raw"],
+            &["render", "--view", "conversion"],
+            &["render", "--view", "digests"],
         ],
     );
 }

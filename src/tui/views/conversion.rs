@@ -1,7 +1,7 @@
 //! Conversion tab: the canonical event and payload, lossiness and notes; strict and lenient
 //! side by side when the width allows, stacked otherwise.
 
-use super::text::{heading, json_value_lines, safe};
+use super::text::{canonical_text_lines, heading, json_value_lines, safe};
 use super::window::cached;
 use super::ViewState;
 use crate::a2a::Mode;
@@ -49,7 +49,7 @@ pub fn draw(
     let strict = detail.explanation(Mode::Strict);
     let lenient = detail.explanation(Mode::Lenient);
     let differ = match (strict, lenient) {
-        (Some(strict), Some(lenient)) => outcome_key(strict) != outcome_key(lenient),
+        (Some(strict), Some(lenient)) => !same_outcome(strict, lenient),
         _ => false,
     };
     // Side by side when both modes converted the packet and each column gets 40 columns.
@@ -111,12 +111,10 @@ fn stacked_lines(
     lines
 }
 
-/// What makes two modes' outcomes the same for display.
-fn outcome_key(explanation: &Explanation) -> Option<Vec<u8>> {
-    explanation
-        .conversion
-        .converted()
-        .map(|converted| crate::json::canonical_bytes(&converted.batch()))
+/// Whether two modes' outcomes show the same: both rejected, or both converted from the same
+/// facts (the batch is written from them; comparing them builds no bytes of it).
+fn same_outcome(a: &Explanation, b: &Explanation) -> bool {
+    a.conversion.converted() == b.conversion.converted()
 }
 
 fn mode_lines(explanation: &Explanation, theme: &Theme) -> Vec<Line<'static>> {
@@ -157,13 +155,9 @@ fn mode_lines(explanation: &Explanation, theme: &Theme) -> Vec<Line<'static>> {
             }
             lines.push(Line::default());
             lines.push(heading("envelope", theme));
-            let mut envelope = converted.event().clone();
-            if let Some(object) = envelope.as_object_mut() {
-                object.remove("data");
-            }
-            lines.extend(json_value_lines(&envelope, theme));
+            lines.extend(json_value_lines(&converted.envelope(), theme));
             lines.push(heading("payload (data)", theme));
-            lines.extend(json_value_lines(converted.payload(), theme));
+            lines.extend(canonical_text_lines(&converted.payload_bytes(), theme));
         }
     }
     lines

@@ -6,7 +6,9 @@ use super::text::{heading, safe};
 use super::ViewState;
 use crate::a2a::Mode;
 use crate::corpus::PacketDetail;
-use crate::json::{all_lines, canonical_pretty, digest_value, DiffLine, LineTag};
+use crate::json::{
+    all_lines, canonical_pretty, canonical_pretty_of, digest_value, DiffLine, Digest, LineTag,
+};
 use crate::tui::app::{App, DiffLayout, Focus};
 use crate::tui::theme::Theme;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -104,22 +106,24 @@ pub fn draw(
                 value.get(part).cloned()
             }
         };
+        // Digests from the conversion's facts: the payload's tree may be 50 times its text.
         let actual = [
-            converted.payload(),
-            converted.handoff(),
-            converted.discovery(),
+            (converted.payload_digest(), None),
+            (converted.handoff_digest(), Some(converted.handoff())),
+            (converted.discovery_digest(), None),
         ];
         for (index, part) in PARTS.iter().enumerate() {
             let expected_part = expected_value.and_then(|value| pick(value, part));
             let cursor = if mode == app.mode { index } else { usize::MAX };
-            let row = PartRow::new(part, actual[index], expected_part.as_ref());
+            let (digest, handoff) = actual[index];
+            let row = PartRow::new(part, digest, handoff, expected_part.as_ref());
             lines.extend(part_lines(app, cursor, &row, area.width, theme));
         }
         if let Some(expected) = expected_value {
             if diff.is_none() && digest_value(expected) != converted.payload_digest() {
                 diff = Some((
                     canonical_pretty(expected),
-                    canonical_pretty(converted.payload()),
+                    canonical_pretty_of(&converted.payload_bytes(), usize::MAX),
                 ));
             }
         }
@@ -169,8 +173,9 @@ pub struct ObjectDigests {
 fn object_digests(detail: &PacketDetail) -> Option<ObjectDigests> {
     let value = detail.parsed()?;
     Some(ObjectDigests {
-        object: digest_text("object", &value),
-        handoff: handoff_of(&value).map(|handoff| digest_text("handoff", handoff)),
+        object: digest_text(digest_value(&value), None),
+        handoff: handoff_of(&value)
+            .map(|handoff| digest_text(digest_value(handoff), Some(handoff))),
     })
 }
 
@@ -190,29 +195,37 @@ struct PartRow {
     same: Option<bool>,
 }
 
-fn digest_text(part: &str, value: &serde_json::Value) -> String {
-    let digest = digest_value(value);
-    if part == "handoff" {
-        let state = crate::freeze::handoff_state(value)
-            .map(|state| state.name())
-            .unwrap_or("NOT a legal state");
-        format!("{} {state}", digest.short(12))
-    } else {
-        digest.to_hex()
+/// A part's digest as shown: a handoff's short, with its named state (read from `handoff`,
+/// the handoff object), any other in full.
+fn digest_text(digest: Digest, handoff: Option<&serde_json::Value>) -> String {
+    match handoff {
+        Some(handoff) => {
+            let state = crate::freeze::handoff_state(handoff)
+                .map(|state| state.name())
+                .unwrap_or("NOT a legal state");
+            format!("{} {state}", digest.short(12))
+        }
+        None => digest.to_hex(),
     }
 }
 
 impl PartRow {
+    /// The row of `part`: its `actual` digest (with the handoff object for a handoff) beside
+    /// the expected part's.
     fn new(
         part: &'static str,
-        actual: &serde_json::Value,
+        actual: Digest,
+        handoff: Option<&serde_json::Value>,
         expected: Option<&serde_json::Value>,
     ) -> PartRow {
+        let is_handoff = part == "handoff";
         PartRow {
             part,
-            actual: digest_text(part, actual),
-            expected: expected.map(|expected| digest_text(part, expected)),
-            same: expected.map(|expected| digest_value(expected) == digest_value(actual)),
+            actual: digest_text(actual, handoff),
+            expected: expected.map(|expected| {
+                digest_text(digest_value(expected), is_handoff.then_some(expected))
+            }),
+            same: expected.map(|expected| digest_value(expected) == actual),
         }
     }
 }

@@ -121,6 +121,15 @@ pub fn json_value_lines(value: &serde_json::Value, theme: &Theme) -> Vec<Line<'s
         .collect()
 }
 
+/// [`json_value_lines`] of the value whose canonical bytes are `compact`, laid out from the
+/// text (a payload may be 700 MB as a tree and 14 MB as text).
+pub fn canonical_text_lines(compact: &[u8], theme: &Theme) -> Vec<Line<'static>> {
+    crate::json::canonical_pretty_of(compact, super::window::MAX_LINES)
+        .lines()
+        .map(|line| json_line(line, theme))
+        .collect()
+}
+
 /// Re-indents JSON text without parsing it, so key order and duplicate keys stay exactly as
 /// in the file. Text that is not JSON comes out with the same characters.
 pub fn reindent(text: &str) -> String {
