@@ -211,6 +211,11 @@ impl Converted {
         &self.event()["data"]
     }
 
+    /// The payload as a tree without its `attributes` member, built without theirs.
+    pub fn payload_without_attributes(&self) -> Value {
+        self.payload.to_value_without_attributes()
+    }
+
     /// The event without its `data`, built without the payload's tree.
     pub fn envelope(&self) -> Value {
         Value::Object(self.payload.envelope())

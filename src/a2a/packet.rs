@@ -31,7 +31,7 @@ impl Packet {
     /// against the former `Option<Value>` field reads the same.
     pub fn as_ref(&self) -> Option<&Value> {
         self.parsed
-            .get_or_init(|| self.bytes.as_deref().and_then(within_cap))
+            .get_or_init(|| self.bytes.as_deref().and_then(crate::json::tree_within_cap))
             .as_ref()
     }
 
@@ -47,7 +47,7 @@ impl Packet {
         let parsed = self
             .parsed
             .take()
-            .unwrap_or_else(|| self.bytes.as_deref().and_then(within_cap));
+            .unwrap_or_else(|| self.bytes.as_deref().and_then(crate::json::tree_within_cap));
         parsed
     }
 
@@ -58,15 +58,6 @@ impl Packet {
     pub fn is_none(&self) -> bool {
         !self.is_some()
     }
-}
-
-/// The packet's tree, unless it would pass `json::tree_cap` (then `None`, as for bytes
-/// that are not JSON: the classifier reads such a packet from its bytes, see
-/// `json::read_root`).
-fn within_cap(bytes: &[u8]) -> Option<Value> {
-    crate::json::parse_tree_within(bytes, crate::json::tree_cap(bytes.len()))
-        .ok()
-        .flatten()
 }
 
 #[cfg(test)]

@@ -126,6 +126,20 @@ impl Payload {
         self.with_tree(node_value)
     }
 
+    /// The payload as a tree without its `attributes` member (they may be any size).
+    pub fn to_value_without_attributes(&self) -> Value {
+        Payload {
+            fields: Arc::clone(&self.fields),
+            canonical_type: self.canonical_type,
+            adapter_version: self.adapter_version.clone(),
+            protocol_version: self.protocol_version.clone(),
+            attributes: None,
+            discovery: self.discovery,
+            unmapped_fields_count: self.unmapped_fields_count,
+        }
+        .to_value()
+    }
+
     /// The payload as a tree of members in byte order of their keys (absent ones `None`),
     /// borrowing its leaves; both renderings above walk this one description.
     fn with_tree<R>(&self, render: impl FnOnce(&Node<'_>) -> R) -> R {

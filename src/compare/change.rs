@@ -87,7 +87,7 @@ pub fn explain_side(
     };
     // The one classifier, as when the side was read.
     let kind = classify_packet(&packet).kind;
-    let parsed: Option<Value> = serde_json::from_slice(&packet.bytes).ok();
+    let parsed: Option<Value> = crate::json::tree_within_cap(&packet.bytes);
     let explained = if converted_kind(kind) {
         let explanation = explain_conversion(convert(&packet.bytes, options));
         let rows = explanation

@@ -27,7 +27,7 @@ pub fn document_of(
     if converted_kind(kind) {
         let conversion = convert(bytes, options);
         let value = match conversion.converted() {
-            Some(converted) => converted.payload().clone(),
+            Some(converted) => compared_payload(converted),
             None => match conversion.error() {
                 Some(error) => json!({"rejected": {
                     "kind": error.kind.name(),
@@ -48,6 +48,31 @@ pub fn document_of(
         value,
         stable: None,
     }
+}
+
+/// A converted packet's payload as compared: its tree, or, when its `attributes` would take
+/// that tree past `json::tree_cap`, the payload with its attributes compared by their digest
+/// (a million small objects in them made a changed pair 2.1 GB of trees).
+fn compared_payload(converted: &crate::a2a::Converted) -> Value {
+    let Some(attributes) = converted.attributes() else {
+        return converted.payload().clone();
+    };
+    let text = attributes.normalized_text().as_bytes();
+    if crate::json::tree_within_cap(text).is_some() {
+        return converted.payload().clone();
+    }
+    let mut payload = converted.payload_without_attributes();
+    if let Some(object) = payload.as_object_mut() {
+        object.insert(
+            "attributes".into(),
+            Value::String(format!(
+                "sha256:{} ({} bytes normalized, compared by digest: their tree would pass the memory cap)",
+                crate::json::digest_bytes(text).to_hex(),
+                text.len()
+            )),
+        );
+    }
+    payload
 }
 
 /// Takes the run-scoped members out of an event, or of each event of a batch.
@@ -134,6 +159,33 @@ mod tests {
             (facts.run_id.as_deref(), facts.time.as_deref()),
             (Some("r"), Some("t"))
         );
+    }
+
+    #[test]
+    fn attributes_past_the_tree_cap_are_compared_by_digest() {
+        let packet = |objects: usize| {
+            let attributes = vec![r#"{"a":1}"#; objects].join(",");
+            format!(
+                r#"{{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{{"id":"a"}},"task":{{"id":"t","kind":"delegation"}},"attributes":[{attributes}]}}"#
+            )
+        };
+        let options = ConvertOptions::default();
+        let small = document_of(PacketKind::RawA2a, packet(2).as_bytes(), None, &options);
+        assert_eq!(small.value["attributes"], json!([{"a": 1}, {"a": 1}]));
+        // 50k objects: 400 kB of text, about 40 MB as a tree against a cap of 33.
+        let big = document_of(
+            PacketKind::RawA2a,
+            packet(50_000).as_bytes(),
+            None,
+            &options,
+        );
+        let shown = big.value["attributes"].as_str().unwrap();
+        assert!(
+            shown.starts_with("sha256:") && shown.ends_with("would pass the memory cap)"),
+            "{shown}"
+        );
+        assert_eq!(big.value["handoff"], small.value["handoff"]);
+        assert_eq!(big.value["agent"], small.value["agent"]);
     }
 
     #[test]

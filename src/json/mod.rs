@@ -36,7 +36,8 @@ pub use line_diff::{
 };
 pub use path::{JsonPath, Segment};
 pub use root::{
-    may_be_an_object, over_tree_cap, parse_tree_within, read_root, tree_cap, JsonType, RootReading,
+    may_be_an_object, over_tree_cap, parse_tree_within, read_root, tree_cap, tree_within_cap,
+    JsonType, RootReading,
 };
 pub use safe_json::{
     escape_unsafe_in_json, safe_json_bytes, to_safe_json, to_safe_json_pretty, write_safe_json,

@@ -205,6 +205,14 @@ fn structure_passes(bytes: &[u8], cap: usize) -> bool {
     false
 }
 
+/// The tree of `bytes` when they are JSON and it stays within [`tree_cap`]; `None` otherwise.
+/// For readers that use a tree when there is one and read on without it.
+pub fn tree_within_cap(bytes: &[u8]) -> Option<Value> {
+    parse_tree_within(bytes, tree_cap(bytes.len()))
+        .ok()
+        .flatten()
+}
+
 /// The budget a tree is built within: bytes left, and whether it ran out.
 struct Budget {
     left: std::cell::Cell<usize>,
