@@ -22,7 +22,11 @@ pub struct Content(Box<str>);
 impl Content {
     /// `value`'s canonical text, or `None` when it is longer than `MAX_CONTENT_BYTES`.
     pub fn of(value: &Value) -> Option<Content> {
-        let bytes = canonical_bytes(value);
+        Content::of_canonical(canonical_bytes(value))
+    }
+
+    /// [`Content::of`] the value whose canonical bytes are `bytes` (written without a tree).
+    pub fn of_canonical(bytes: Vec<u8>) -> Option<Content> {
         if bytes.len() > MAX_CONTENT_BYTES {
             return None;
         }

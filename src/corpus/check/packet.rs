@@ -81,7 +81,8 @@ pub fn check_packet(
                 current: &current,
             };
             if options.record_content && is_file {
-                content.modes[mode.index()] = current().as_ref().and_then(Content::of);
+                content.modes[mode.index()] =
+                    converted_payload_bytes(packet, options, mode).and_then(Content::of_canonical);
             }
             verdicts[mode.index()] = match expected {
                 Some(expected) => match golden_finding(mode, expected, mode_summary, &sides) {
@@ -161,15 +162,26 @@ pub fn check_packet(
     }
 }
 
-/// The payload `mode` converts the packet to, converted again (a check keeps digests only).
+/// The payload `mode` converts the packet to, converted again (a check keeps digests only),
+/// as a tree for a drift's field-by-field diff: `None` when that tree would pass
+/// `json::tree_cap` (`attributes` of a million small objects are 700 MB as a tree).
 fn converted_payload(
     packet: &RawPacket,
     options: &CheckOptions,
     mode: Mode,
 ) -> Option<serde_json::Value> {
+    crate::json::tree_within_cap(&converted_payload_bytes(packet, options, mode)?)
+}
+
+/// The canonical bytes of the payload `mode` converts the packet to, written without a tree.
+fn converted_payload_bytes(
+    packet: &RawPacket,
+    options: &CheckOptions,
+    mode: Mode,
+) -> Option<Vec<u8>> {
     let conversion =
         crate::a2a::convert(&packet.bytes, &options.evaluate.conversion.with_mode(mode));
     conversion
         .converted()
-        .map(|converted| converted.payload().clone())
+        .map(crate::a2a::Converted::payload_bytes)
 }

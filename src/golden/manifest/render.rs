@@ -7,7 +7,10 @@ use crate::json::to_safe_json;
 use std::fmt::Write as _;
 
 pub(in crate::golden) fn quoted(text: &str) -> String {
-    to_safe_json(&text).unwrap_or_default()
+    let mut out = Vec::with_capacity(text.len() + 2);
+    // Writing a string into a `Vec` cannot fail.
+    let _ = crate::json::write_safe_json(&mut out, &text);
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// Writes the manifest in its one fixed layout.
@@ -81,12 +84,17 @@ impl ManifestEncoder {
 fn entry_fields(entry: &GoldenEntry) -> Vec<String> {
     let mut parts = Vec::new();
     if !entry.duplicate_keys.is_empty() {
-        let paths: Vec<String> = entry
-            .duplicate_keys
-            .iter()
-            .map(|path| quoted(path))
-            .collect();
-        parts.push(format!("      \"duplicate_keys\": [{}]", paths.join(", ")));
+        // One string for the list: a packet may repeat a million keys, and a string per path
+        // and their join held them three times over.
+        let mut list = String::from("      \"duplicate_keys\": [");
+        for (index, path) in entry.duplicate_keys.iter().enumerate() {
+            if index > 0 {
+                list.push_str(", ");
+            }
+            list.push_str(&quoted(path));
+        }
+        list.push(']');
+        parts.push(list);
     }
     for mode in Mode::BOTH {
         if let Some(golden) = entry.mode(mode) {
