@@ -368,14 +368,48 @@ fn jobs_while_keys(session: Headless, terminal: Terminal<TestBackend>) {
     let mut with_mode = moves.to_vec();
     with_mode.push(KeyCode::Char('m'));
 
+    // TUI_BENCH_JOBS=recheck: only the watched file's re-check (the other rows take minutes).
+    let only_recheck = std::env::var("TUI_BENCH_JOBS").is_ok_and(|jobs| jobs == "recheck");
+    if !only_recheck {
+        searches_filters_reload(&mut jobs, &mut app, &moves, &with_mode);
+    }
+
+    // The watcher reports the corpus file changed: the loader checks it again on its thread,
+    // then its million packets replace the old ones in the list (the rows the keys move over
+    // meanwhile are the old ones). Over when the replaced list is shown.
+    let corpus: Vec<PathBuf> = app.roots.clone();
+    let epoch = app.packets_epoch;
+    let effects = update(&mut app, Action::FilesChanged(corpus));
+    jobs.perform(&mut app, effects);
+    jobs.keys_during(
+        "watched file changed (re-check of the 1M-line file, its packets spliced in)",
+        &mut app,
+        &[],
+        &moves,
+        &move |app| app.packets_epoch == epoch || filter_busy(app),
+    );
+    println!(
+        "  listed {} packets, message: {}",
+        app.list.listed.len(),
+        app.message.as_deref().unwrap_or("")
+    );
+}
+
+/// Search, filters and a reload, each while keys arrive.
+fn searches_filters_reload(
+    jobs: &mut Jobs,
+    app: &mut App,
+    moves: &[KeyCode],
+    with_mode: &[KeyCode],
+) {
     for code in "/msg-999998".chars().map(KeyCode::Char) {
-        jobs.press(&mut app, code);
+        jobs.press(app, code);
     }
     jobs.keys_during(
         &format!("search /msg-999998 over {} packets", app.list.listed.len()),
-        &mut app,
+        app,
         &[KeyCode::Enter],
-        &with_mode,
+        with_mode,
         &|app| app.search.running.is_some(),
     );
     println!(
@@ -385,7 +419,7 @@ fn jobs_while_keys(session: Headless, terminal: Terminal<TestBackend>) {
             .as_ref()
             .map_or(0, |results| results.matches.len())
     );
-    jobs.press(&mut app, KeyCode::Esc);
+    jobs.press(app, KeyCode::Esc);
 
     // The filter menu's 5th entry (status "no golden": most of the mix), then the coverage
     // matrix's first cell (`6`, Enter to the matrix, Enter), then Esc (the whole list back).
@@ -397,41 +431,41 @@ fn jobs_while_keys(session: Headless, terminal: Terminal<TestBackend>) {
         KeyCode::Char('j'),
         KeyCode::Char('j'),
     ] {
-        jobs.press(&mut app, code);
+        jobs.press(app, code);
     }
     jobs.keys_during(
         "filter status (menu, Enter)",
-        &mut app,
+        app,
         &[KeyCode::Enter],
-        &moves,
+        moves,
         &filter_busy,
     );
     println!("  listed {} packets", app.list.listed.len());
-    jobs.press(&mut app, KeyCode::Char('6'));
-    jobs.press(&mut app, KeyCode::Enter);
+    jobs.press(app, KeyCode::Char('6'));
+    jobs.press(app, KeyCode::Enter);
     jobs.keys_during(
         "filter rule (coverage matrix cell, Enter)",
-        &mut app,
+        app,
         &[KeyCode::Enter],
-        &moves,
+        moves,
         &filter_busy,
     );
     println!("  listed {} packets", app.list.listed.len());
-    jobs.press(&mut app, KeyCode::Char('3'));
+    jobs.press(app, KeyCode::Char('3'));
     jobs.keys_during(
         "filter cleared (Esc)",
-        &mut app,
+        app,
         &[KeyCode::Esc],
-        &moves,
+        moves,
         &filter_busy,
     );
     println!("  listed {} packets", app.list.listed.len());
 
     jobs.keys_during(
         "reload (r)",
-        &mut app,
+        app,
         &[KeyCode::Char('r')],
-        &moves,
+        moves,
         &|app| !app.progress.done || filter_busy(app),
     );
     println!("  listed {} packets", app.list.listed.len());
