@@ -461,13 +461,9 @@ fn searches_filters_reload(
     );
     println!("  listed {} packets", app.list.listed.len());
 
-    jobs.keys_during(
-        "reload (r)",
-        app,
-        &[KeyCode::Char('r')],
-        moves,
-        &|app| !app.progress.done || filter_busy(app),
-    );
+    jobs.keys_during("reload (r)", app, &[KeyCode::Char('r')], moves, &|app| {
+        !app.progress.done || filter_busy(app)
+    });
     println!("  listed {} packets", app.list.listed.len());
 }
 

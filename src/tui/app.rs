@@ -6,8 +6,9 @@
 
 pub use super::list_rows::{group_key, group_label, GroupKey, ListRow};
 
+use super::list_rows::Spliced;
 pub use super::listed::ListedPacket;
-use super::packets::Packets;
+use super::packets::{Packets, Replacement};
 use super::reads::{DetailAnswer, DetailRequest, Read};
 use super::status::Status;
 use super::whatif::WhatIf;
@@ -138,6 +139,20 @@ pub enum Overlay {
     Message(String),
 }
 
+/// The coverage matrix cells (rule row, mode column) a packet counts in.
+pub(super) fn coverage_cells(summary: &ListedPacket) -> impl Iterator<Item = (usize, usize)> + '_ {
+    Mode::BOTH
+        .into_iter()
+        .enumerate()
+        .filter_map(|(column, mode)| Some((column, summary.mode(mode)?)))
+        .flat_map(|(column, mode_summary)| {
+            mode_summary.rows.ids().filter_map(move |id| {
+                let row = COVERAGE_ROW_IDS.iter().position(|row| *row == id)?;
+                Some((row, column))
+            })
+        })
+}
+
 /// A golden review in progress: the packets to go through (by source, so a reload between
 /// steps cannot confuse them), where we are, and what was decided.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -216,6 +231,9 @@ pub struct ListState {
     pub built_over: usize,
     /// The list build under way, if any (see `list_job`).
     pub building: Option<ListBuild>,
+    /// Files checked again whose packets are not swapped in yet: every build started carries
+    /// them until one lands.
+    pub replacing: Vec<Arc<Replacement>>,
     pub generation: u64,
 }
 
@@ -248,8 +266,10 @@ pub enum ListWhy {
     Filter,
     /// The mode changed under a status filter: a progress line (the rows must follow the mode).
     Mode,
-    /// Packets arrived or were replaced: the load's own progress shows.
+    /// Packets arrived: the load's own progress shows.
     Load,
+    /// Files changed on disk were checked again: their packets are spliced into the list.
+    Replace,
 }
 
 /// The Handoff tab: the selected field line (what `y` copies).
@@ -577,35 +597,69 @@ impl App {
         super::list_job::packets_added(self);
     }
 
-    /// Replaces every packet of `path` (a file that changed on disk).
+    /// Replaces every packet of `path` (a file that changed on disk): the list job splices
+    /// them into a new snapshot off the UI thread, and the packets and rows shown stay until
+    /// it lands (`swap_in`).
     pub fn replace_file(
         &mut self,
-        path: &Path,
+        path: PathBuf,
         summaries: Vec<ListedPacket>,
         errors: Vec<LoadError>,
     ) {
-        // The rows index `packets`, which is about to shift: remember the selection by source.
-        if let Some(source) = self.selected_source() {
-            self.reselect = Some(source);
+        let replacement = Replacement {
+            path,
+            checks: summaries,
+            errors,
+        };
+        super::list_job::file_rechecked(self, replacement);
+    }
+
+    /// Swaps in the packets a list build spliced the replacements into (the old ones are
+    /// freed off the UI thread); returns where the selected packet went, if it is still there.
+    pub(super) fn swap_in(&mut self, spliced: Spliced) -> Option<usize> {
+        let Spliced {
+            mut packets,
+            over,
+            splices,
+            replaced,
+            coverage,
+        } = spliced;
+        let keep = self.selected_packet().and_then(|old| {
+            let source = &self.packets[old].source;
+            splices
+                .iter()
+                .zip(&replaced)
+                .try_fold(old, |index, (splice, replacement)| {
+                    splice.moved(index).or_else(|| {
+                        let at = replacement
+                            .checks
+                            .iter()
+                            .position(|packet| packet.source == *source)?;
+                        Some(splice.at + at)
+                    })
+                })
+        });
+        // Packets loaded while the build ran follow (their coverage is counted already).
+        packets.extend((over..self.packets.len()).map(|index| self.packets[index].clone()));
+        let old = std::mem::replace(&mut self.packets, packets);
+        self.discard(Discarded::Packets(old));
+        for (cell, delta) in self.coverage.iter_mut().zip(coverage) {
+            for (count, delta) in cell.iter_mut().zip(delta) {
+                *count = (i64::from(*count) + delta).max(0) as u32;
+            }
         }
-        self.forget_rows();
-        let (removed, mut kept): (Vec<_>, Vec<_>) = self
-            .packets
-            .take()
-            .into_iter()
-            .partition(|p| &*p.source.path == path);
-        for check in &removed {
-            self.count_coverage(check, -1);
+        for replacement in &replaced {
+            self.load_errors
+                .retain(|error| *error.source.path != *replacement.path);
+            self.load_errors.extend(replacement.errors.iter().cloned());
         }
-        self.load_errors.retain(|error| &*error.source.path != path);
-        self.load_errors.extend(errors);
-        for packet in &summaries {
-            self.count_coverage(packet, 1);
-        }
-        let at = kept.partition_point(|packet| packet.source.path.as_ref() < path);
-        kept.splice(at..at, summaries);
-        self.packets = Packets::from(kept);
-        super::list_job::packets_replaced(self);
+        self.list
+            .replacing
+            .retain(|pending| !replaced.iter().any(|done| Arc::ptr_eq(done, pending)));
+        // Indices changed: what was read or searched by index belongs to the old packets.
+        self.packets_epoch += 1;
+        self.detail = None;
+        keep
     }
 
     /// The rows name packets by index, which are about to change: no rows until the list is
@@ -621,15 +675,9 @@ impl App {
     }
 
     fn count_coverage(&mut self, summary: &ListedPacket, delta: i64) {
-        for (column, mode) in Mode::BOTH.into_iter().enumerate() {
-            if let Some(mode_summary) = summary.mode(mode) {
-                for id in mode_summary.rows.ids() {
-                    if let Some(row) = COVERAGE_ROW_IDS.iter().position(|row| *row == id) {
-                        let cell = &mut self.coverage[row][column];
-                        *cell = (i64::from(*cell) + delta).max(0) as u32;
-                    }
-                }
-            }
+        for (row, column) in coverage_cells(summary) {
+            let cell = &mut self.coverage[row][column];
+            *cell = (i64::from(*cell) + delta).max(0) as u32;
         }
     }
 

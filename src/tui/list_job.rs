@@ -5,11 +5,16 @@
 //! that was superseded or cancelled is dropped by generation. A filter's build shows a
 //! progress line and Esc cancels it (the list stays as it was); while packets keep arriving, a
 //! build that lands starts the next, so a reload's list grows without one build per batch.
+//! A file checked again after the watcher saw it change is spliced into the packets by the
+//! build too (the replacement rides on every build started until one lands, so a filter
+//! chosen meanwhile does not lose it); the packets and rows shown stay until then.
 
 use super::app::{App, Filter, ListBuild, ListWhy};
 use super::list_rows::ListEvent;
+use super::packets::Replacement;
 use super::reads::Read;
 use super::search::thousands;
+use std::sync::Arc;
 
 /// Starts building the list for `filter` (replacing any build under way); `done` is what the
 /// status bar says when it lands.
@@ -44,14 +49,19 @@ pub(super) fn packets_added(app: &mut App) {
     }
 }
 
-/// Packets were replaced or forgotten: the rows were cleared and a build under way read other
-/// packets; build again for what was asked.
-pub(super) fn packets_replaced(app: &mut App) {
-    let (why, done) = match app.list.building.take() {
-        Some(build) => (build.why, build.done),
-        None => (ListWhy::Load, None),
-    };
+/// A file was checked again: its packets are spliced in by a new build, which supersedes the
+/// one under way (keeping what that one was for); an earlier replacement of the same file not
+/// yet landed is superseded too.
+pub(super) fn file_rechecked(app: &mut App, replacement: Replacement) {
+    app.list
+        .replacing
+        .retain(|pending| pending.path != replacement.path);
+    app.list.replacing.push(Arc::new(replacement));
     let filter = wanted_filter(app);
+    let (why, done) = match app.list.building.take() {
+        Some(build) if build.why != ListWhy::Load => (build.why, build.done),
+        _ => (ListWhy::Replace, None),
+    };
     start(app, filter, why, done);
 }
 
@@ -59,6 +69,8 @@ pub(super) fn packets_replaced(app: &mut App) {
 /// filter asked for meanwhile is what they will be listed with.
 pub(super) fn packets_forgotten(app: &mut App) {
     app.list.filter = wanted_filter(app);
+    // The reload checks every file again.
+    app.list.replacing.clear();
     if app.list.building.take().is_some() {
         app.list.generation += 1;
     }
@@ -79,11 +91,9 @@ pub(super) fn cancel(app: &mut App) -> bool {
         thousands(build.scanned),
         thousands(build.total)
     ));
-    // Rows that cover fewer packets than are loaded (packets arrived, or were replaced, while
-    // the filter's build ran) are built again for the filter shown.
-    if app.list.built_over != app.packets.len() {
-        start(app, app.list.filter, ListWhy::Load, None);
-    }
+    // Rows that cover fewer packets than are loaded (packets arrived while the filter's
+    // build ran), or files checked again not yet spliced in: built again for the filter shown.
+    restart_if_behind(app);
     true
 }
 
@@ -105,14 +115,23 @@ pub(super) fn on_event(app: &mut App, generation: u64, event: ListEvent) {
             if build.done.is_some() {
                 app.message = build.done;
             }
-            if app.list.built_over < app.packets.len() {
-                start(app, app.list.filter, ListWhy::Load, None);
-            }
+            restart_if_behind(app);
         }
     }
 }
 
-/// What the status bar shows while a filter's list is built, or a reload runs.
+/// Starts a build when the rows are behind the packets: some arrived since they were built,
+/// or files checked again wait to be spliced in.
+fn restart_if_behind(app: &mut App) {
+    if !app.list.replacing.is_empty() {
+        start(app, app.list.filter, ListWhy::Replace, None);
+    } else if app.list.built_over < app.packets.len() {
+        start(app, app.list.filter, ListWhy::Load, None);
+    }
+}
+
+/// What the status bar shows while a filter's list is built, a reload runs, or files changed
+/// on disk are spliced in.
 pub fn progress_line(app: &App) -> Option<String> {
     let reloading = || {
         (app.progress.reloading && !app.progress.done).then(|| {
@@ -134,6 +153,20 @@ pub fn progress_line(app: &App) -> Option<String> {
             )
         }
         ListWhy::Filter => "clearing the filter".to_owned(),
+        ListWhy::Replace => {
+            let names: Vec<String> = app
+                .list
+                .replacing
+                .iter()
+                .map(|replacement| {
+                    crate::json::safe_text(&replacement.path.display().to_string()).into_owned()
+                })
+                .collect();
+            format!(
+                "updating the list for {} (changed on disk)",
+                names.join(", ")
+            )
+        }
         ListWhy::Mode => format!(
             "listing {} in {} mode",
             crate::json::safe_text(&build.filter.describe()),
@@ -291,6 +324,108 @@ mod tests {
                 assert_eq!(app.list.selected, row);
             }
         }
+    }
+
+    /// The packets of the file the first packet is in, as a check of it would give them
+    /// again, plus one more (told apart by its line).
+    fn rechecked_first_file(app: &App) -> Replacement {
+        let path = app.packets[0].source.path.to_path_buf();
+        let mut checks: Vec<_> = app
+            .packets
+            .iter()
+            .filter(|packet| *packet.source.path == *path)
+            .cloned()
+            .collect();
+        let mut extra = checks[0].clone();
+        extra.source.line = Some(2);
+        checks.push(extra);
+        Replacement {
+            path,
+            checks,
+            errors: Vec::new(),
+        }
+    }
+
+    fn key(code: char) -> Action {
+        Action::Key(ratatui::crossterm::event::KeyEvent::new(
+            ratatui::crossterm::event::KeyCode::Char(code),
+            ratatui::crossterm::event::KeyModifiers::NONE,
+        ))
+    }
+
+    #[test]
+    fn a_changed_file_is_spliced_in_by_the_job_and_a_key_meanwhile_is_kept() {
+        let mut app = loaded();
+        let before = app.packets.len();
+        let (rows, epoch) = (app.list.rows.clone(), app.packets_epoch);
+        app.list.selected = 3;
+        let replacement = rechecked_first_file(&app);
+        app.replace_file(replacement.path, replacement.checks, replacement.errors);
+        let request = asked(&mut app);
+        // Nothing changed on the UI thread: the same packets and rows until the job lands.
+        assert_eq!(app.packets.len(), before);
+        assert_eq!(app.list.rows, rows);
+        assert_eq!(app.packets_epoch, epoch);
+        assert_eq!(request.replacing.len(), 1);
+        let line = progress_line(&app).expect("a progress line while it runs");
+        assert!(line.starts_with("updating the list for "), "{line}");
+        // A key pressed meanwhile moves over the rows shown.
+        update(&mut app, key('j'));
+        let selected = app.selected_summary().map(|packet| packet.source.clone());
+        assert!(selected.is_some());
+        for action in answer(&request) {
+            update(&mut app, action);
+        }
+        assert_eq!(app.packets.len(), before + 1);
+        assert_eq!(app.list.listed.len(), before + 1);
+        assert!(app.list.replacing.is_empty() && app.list.building.is_none());
+        assert_ne!(app.packets_epoch, epoch);
+        assert_eq!(
+            app.selected_summary().map(|packet| packet.source.clone()),
+            selected,
+            "the selection stays on the packet the key moved to"
+        );
+        assert!(progress_line(&app).is_none());
+    }
+
+    #[test]
+    fn a_newer_change_or_a_filter_supersedes_a_splice_and_keeps_it() {
+        let mut app = loaded();
+        let before = app.packets.len();
+        let replacement = rechecked_first_file(&app);
+        let path = replacement.path.clone();
+        app.replace_file(replacement.path, replacement.checks, replacement.errors);
+        let first = asked(&mut app);
+        // A filter chosen meanwhile: its build carries the replacement too.
+        let no_golden = Filter {
+            status: Some(Status::NoGolden),
+            ..Default::default()
+        };
+        start(&mut app, no_golden, ListWhy::Filter, None);
+        let filtered = asked(&mut app);
+        assert_eq!(filtered.replacing.len(), 1);
+        // The same file changed again (now gone): it supersedes both.
+        app.replace_file(path.clone(), Vec::new(), Vec::new());
+        let last = asked(&mut app);
+        assert_eq!(last.filter, no_golden, "the filter asked for is kept");
+        assert_eq!(last.replacing.len(), 1);
+        for stale in [&first, &filtered] {
+            for action in answer(stale) {
+                update(&mut app, action);
+            }
+            assert_eq!(app.packets.len(), before, "a superseded splice is dropped");
+        }
+        for action in answer(&last) {
+            update(&mut app, action);
+        }
+        let gone = before - app.packets.len();
+        assert!(gone >= 1);
+        assert!(app
+            .packets
+            .iter()
+            .all(|packet| *packet.source.path != *path));
+        assert_eq!(app.list.filter, no_golden);
+        assert!(app.list.replacing.is_empty());
     }
 
     #[test]

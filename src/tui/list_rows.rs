@@ -5,7 +5,7 @@
 
 use super::app::{App, Discarded, Filter};
 use super::listed::ListedPacket;
-use super::packets::Packets;
+use super::packets::{Packets, Replacement, Splice};
 use crate::a2a::Mode;
 use crate::corpus::Source;
 use std::collections::{HashMap, HashSet};
@@ -111,6 +111,16 @@ pub struct ListRequest {
     pub mode: Mode,
     pub folded: HashSet<String>,
     pub reselect: Option<Source>,
+    /// Files checked again: spliced into the packets (in order) before they are listed.
+    pub replacing: Vec<Arc<Replacement>>,
+}
+
+impl ListRequest {
+    /// How many packets the build goes through (the snapshot's, and the replacements').
+    pub fn size(&self) -> usize {
+        let replacing: usize = self.replacing.iter().map(|r| r.checks.len()).sum();
+        self.packets.len() + replacing
+    }
 }
 
 /// The list as built for a request.
@@ -129,6 +139,49 @@ pub struct BuiltList {
     pub folded: HashSet<String>,
     /// Where each group's packets start in `listed`.
     pub group_starts: Vec<usize>,
+    /// The packets listed, when the build spliced replacements in (they replace the state's).
+    pub spliced: Option<Box<Spliced>>,
+}
+
+/// The packets a build made by splicing files checked again into its snapshot.
+#[derive(Clone, Debug)]
+pub struct Spliced {
+    pub packets: Packets,
+    /// How many packets the snapshot had (those loaded since are appended when it lands).
+    pub over: usize,
+    /// Where each replacement went, in the order they were spliced.
+    pub splices: Vec<Splice>,
+    pub replaced: Vec<Arc<Replacement>>,
+    /// What to add to the coverage matrix: the replaced packets' rows out, the new ones' in.
+    pub coverage: Vec<[i64; 2]>,
+}
+
+/// Splices the request's replacements into its snapshot, one after the other.
+fn splice(request: &ListRequest) -> Spliced {
+    let mut coverage = vec![[0i64; 2]; crate::freeze::COVERAGE_ROW_IDS.len()];
+    let mut count = |packet: &ListedPacket, delta: i64| {
+        for (row, column) in super::app::coverage_cells(packet) {
+            coverage[row][column] += delta;
+        }
+    };
+    let mut packets = request.packets.clone();
+    let mut splices = Vec::with_capacity(request.replacing.len());
+    for replacement in &request.replacing {
+        replacement
+            .checks
+            .iter()
+            .for_each(|packet| count(packet, 1));
+        let (next, splice) = packets.with_file_replaced(replacement, &mut |gone| count(gone, -1));
+        packets = next;
+        splices.push(splice);
+    }
+    Spliced {
+        packets,
+        over: request.packets.len(),
+        splices,
+        replaced: request.replacing.clone(),
+        coverage,
+    }
 }
 
 /// What a list build reports while it runs, and when it ends.
@@ -150,7 +203,13 @@ pub fn build_list(
     current: &dyn Fn() -> bool,
     report: &mut dyn FnMut(ListEvent) -> bool,
 ) {
-    let packets = &request.packets;
+    let spliced = (!request.replacing.is_empty()).then(|| splice(request));
+    if !current() {
+        return;
+    }
+    let packets = spliced
+        .as_ref()
+        .map_or(&request.packets, |spliced| &spliced.packets);
     // Packets arrive grouped in walk order (a stream's lines, a directory's files), so the
     // group of the previous packet is tried first: no key is built or looked up for most.
     let mut groups: Vec<(GroupKey, Vec<usize>)> = Vec::new();
@@ -233,6 +292,7 @@ pub fn build_list(
             .copied()
             .find(|index| packets[*index].source == *source)
     });
+    built.spliced = spliced.map(Box::new);
     if current() {
         report(ListEvent::Done(Box::new(built)));
     }
@@ -263,14 +323,19 @@ impl App {
             mode: self.mode,
             folded: self.list.folded.clone(),
             reselect: self.reselect.clone(),
+            replacing: self.list.replacing.clone(),
         }
     }
 
     /// Shows a built list, keeping the selected packet (by index: a build covers the packets
     /// loaded when it started, which keep their indices until they are replaced) or folded
     /// group, else the packet to select again after a reload.
-    pub(super) fn apply_list(&mut self, built: BuiltList) {
-        let keep = self.selected_packet();
+    pub(super) fn apply_list(&mut self, mut built: BuiltList) {
+        let keep = match built.spliced.take() {
+            // The packets change under the rows: the selected one is found by where it went.
+            Some(spliced) => self.swap_in(*spliced),
+            None => self.selected_packet(),
+        };
         let keep_group = self.selected_group_label();
         // A million rows take tens of milliseconds to free: not here.
         let rows = std::mem::replace(&mut self.list.rows, built.rows);

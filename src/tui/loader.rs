@@ -98,7 +98,7 @@ impl Loader {
             }
             // A short list is built at once (under a millisecond or two): its answer is taken
             // before the next frame, so the screen never shows the list before it.
-            Read::List(request) if request.packets.len() <= LIST_AT_ONCE => {
+            Read::List(request) if request.size() <= LIST_AT_ONCE => {
                 self.list.store(request.generation, Ordering::SeqCst);
                 build_list(&request, &|| true, &mut |event| {
                     self.sender

@@ -167,7 +167,7 @@ fn on_loader(app: &mut App, event: LoaderEvent) {
             path,
             checks,
             errors,
-        } => app.replace_file(&path, checks, errors),
+        } => app.replace_file(path, checks, errors),
     }
 }
 

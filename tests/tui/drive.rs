@@ -305,3 +305,73 @@ fn every_bundle_row_on_every_tab_keeps_the_invariants() {
     }
     driver.settle().unwrap();
 }
+
+/// A watched file changes while the list shows it: its packets are spliced in by a list job
+/// (the driver holds the job's answer until `Deliver`), a key pressed before the answer lands
+/// moves over the rows shown, and the landing keeps the selection on the packet the key chose
+/// although that packet's index moved.
+#[test]
+fn a_watched_files_change_lands_and_a_key_meanwhile_is_handled() {
+    let press = |c| Step::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    let happy = std::fs::read_to_string("fixtures/a2a/happy_task_requested.json").unwrap();
+    let line = happy.split_whitespace().collect::<Vec<_>>().join(" ");
+    let scratch = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(scratch.path().join(name), text).unwrap();
+    write("a_first.json", &happy);
+    write("m_stream.ndjson", &format!("{line}\n{line}\n"));
+    write("z_last.json", &happy);
+    let mut driver = Driver::new(
+        vec![scratch.path().to_path_buf()],
+        crate::common::fixture_options(),
+        (120, 40),
+        false,
+    )
+    .unwrap()
+    .with_scratch(scratch.path().to_path_buf());
+    let selected = |driver: &Driver| {
+        driver.app.selected_summary().map(|packet| {
+            (
+                packet
+                    .source
+                    .path
+                    .file_name()
+                    .map(|name| name.to_os_string()),
+                packet.source.line,
+            )
+        })
+    };
+    assert_eq!(driver.app.packets.len(), 4);
+    driver
+        .apply(&Step::WriteFile {
+            name: "m_stream.ndjson".to_owned(),
+            contents: format!("{line}\n{line}\n{line}\n"),
+        })
+        .unwrap();
+    driver.apply(&Step::Notify).unwrap();
+    // The re-check's result arrives; the list job it starts has not answered yet.
+    driver.apply(&Step::Deliver(1)).unwrap();
+    assert!(driver.app.list.building.is_some(), "a list job runs");
+    assert_eq!(
+        driver.app.packets.len(),
+        4,
+        "the old packets stay until it lands"
+    );
+    let shown = screen_text(driver.buffer());
+    assert!(shown.contains("updating the list for"), "{shown}");
+    // The key is handled at once, over the rows shown: the directory's second file.
+    driver.apply(&press('j')).unwrap();
+    let chosen = selected(&driver);
+    assert_eq!(chosen, Some((Some("z_last.json".into()), None)));
+    driver.settle().unwrap();
+    assert!(driver.app.list.building.is_none());
+    assert_eq!(driver.app.packets.len(), 5, "the third line is listed");
+    assert_eq!(driver.app.packet_count(), 5);
+    assert_eq!(
+        selected(&driver),
+        chosen,
+        "the selection stays on z_last.json"
+    );
+    let shown = screen_text(driver.buffer());
+    assert!(!shown.contains("updating the list for"), "{shown}");
+    assert!(shown.contains(" ○ :3 "), "{shown}");
+}
