@@ -12,6 +12,8 @@
 //! | check-1m-goldens | `check` of the mix 50 times over with its goldens.json | 128 MiB |
 //! | inspector-1m-goldens | `render --view handoff` on that 1M-line directory with its manifest | 1 GiB |
 //! | array-CMD | `explain`/`migrate`/`profile`/`ls`/`digest` on `[{"a":1,"a":2},...]`, 1M objects (14 MB) | 64 MiB + 4x the input |
+//! | array-VIEW | `explain --format json`, `render --view findings` / `what-if`, `diff` with itself, on that array | 64 MiB + 4x the input(s) |
+//! | attributes-CMD | `convert --mode lenient`, `check`, `render --view conversion` on a raw packet with that array in `attributes` | 64 MiB + 4x the input |
 //!
 //! Run: `cargo bench --bench bounds`. `BASELINE=/path/to/an/older/handoff-inspector` runs
 //! every row with that binary too, interleaved run by run, for before/after figures under the
@@ -149,16 +151,22 @@ fn mix_bundle(binary: &Path, lines: usize, copies: usize) -> PathBuf {
 
 /// `[{"a":1,"a":2},...]`, `count` objects with a repeated key.
 fn repeated_key_array(count: usize) -> PathBuf {
-    let path = scratch_dir().join(format!("array-{count}-repeated-key.json"));
+    small_objects_file(&format!("array-{count}-repeated-key.json"), "[", count, "]")
+}
+
+/// `open`, then `count` objects `{"a":1,"a":2}` comma-separated, then `close`, written once
+/// under the scratch directory as `name`.
+fn small_objects_file(name: &str, open: &str, count: usize, close: &str) -> PathBuf {
+    let path = scratch_dir().join(name);
     write_once(&path, |out| {
-        out.write_all(b"[").expect("write");
+        out.write_all(open.as_bytes()).expect("write");
         for index in 0..count {
             let separator: &[u8] = if index == 0 { b"" } else { b"," };
             out.write_all(separator)
                 .and_then(|_| out.write_all(br#"{"a":1,"a":2}"#))
                 .expect("write");
         }
-        out.write_all(b"]").expect("write");
+        out.write_all(close.as_bytes()).expect("write");
     });
     path
 }
@@ -254,7 +262,59 @@ fn rows(binary: &Path, full: bool) -> Vec<Row> {
             others: Vec::new(),
         });
     }
+    // The same array in the inspector's heaviest views, as JSON, and compared with itself.
+    for (id, args) in [
+        ("array-explain-json", &["explain", "--format", "json"][..]),
+        ("array-render-findings", &["render", "--view", "findings"]),
+        ("array-render-what-if", &["render", "--view", "what-if"]),
+        ("array-diff", &["diff", &text(&array)]),
+    ] {
+        let mut args = strings(args);
+        args.push(text(&array));
+        let inputs = if id == "array-diff" { 2 } else { 1 };
+        rows.push(Row {
+            id: id.into(),
+            what: format!("`{}` on that array", args[..args.len() - 1].join(" ")),
+            args,
+            bound_bytes: 64.0 * MIB + 4.0 * (inputs * size) as f64,
+            others: Vec::new(),
+        });
+    }
+    // A raw packet whose `attributes` hold that array: the converter copies them.
+    let packet = attributes_packet(count);
+    let size = std::fs::metadata(&packet).map_or(0, |meta| meta.len());
+    for (id, args) in [
+        ("attributes-convert", &["convert", "--mode", "lenient"][..]),
+        ("attributes-check", &["check"]),
+        (
+            "attributes-render-conversion",
+            &["render", "--view", "conversion"],
+        ),
+    ] {
+        let mut args = strings(args);
+        args.push(text(&packet));
+        rows.push(Row {
+            id: id.into(),
+            what: format!(
+                "`{}` on a raw packet with {count} such objects in `attributes`",
+                args[..args.len() - 1].join(" ")
+            ),
+            args,
+            bound_bytes: 64.0 * MIB + 4.0 * size as f64,
+            others: Vec::new(),
+        });
+    }
     rows
+}
+
+/// A raw A2A packet whose `attributes` are [`repeated_key_array`]'s array.
+fn attributes_packet(count: usize) -> PathBuf {
+    small_objects_file(
+        &format!("attributes-{count}-repeated-key.json"),
+        r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"attributes":["#,
+        count,
+        "]}",
+    )
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
