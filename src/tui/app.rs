@@ -257,6 +257,7 @@ pub struct ListBuild {
 pub enum Discarded {
     Packets(Packets),
     Rows(Vec<ListRow>, Vec<usize>),
+    Spliced(Vec<Arc<Replacement>>, Vec<super::packets::Splice>),
 }
 
 /// Why the list is built again.
@@ -630,13 +631,19 @@ impl App {
                 .iter()
                 .zip(&replaced)
                 .try_fold(old, |index, (splice, replacement)| {
-                    splice.moved(index).or_else(|| {
-                        let at = replacement
-                            .checks
-                            .iter()
-                            .position(|packet| packet.source == *source)?;
-                        Some(splice.at + at)
-                    })
+                    // A packet of a replaced file: its line in the same place first (a
+                    // million-line file edited keeps most lines where they were), else
+                    // looked for.
+                    let place = match splice.moved(index) {
+                        Ok(new) => return Some(new),
+                        Err(place) => place,
+                    };
+                    let checks = &replacement.checks;
+                    let at = match checks.get(place) {
+                        Some(packet) if packet.source == *source => place,
+                        _ => checks.iter().position(|packet| packet.source == *source)?,
+                    };
+                    Some(splice.at + at)
                 })
         });
         // Packets loaded while the build ran follow (their coverage is counted already).
@@ -656,6 +663,9 @@ impl App {
         self.list
             .replacing
             .retain(|pending| !replaced.iter().any(|done| Arc::ptr_eq(done, pending)));
+        // The last hold on a million re-checked packets (the new packets are copies) and on
+        // the removed indices: freed elsewhere too.
+        self.discard(Discarded::Spliced(replaced, splices));
         // Indices changed: what was read or searched by index belongs to the old packets.
         self.packets_epoch += 1;
         self.detail = None;

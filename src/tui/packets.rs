@@ -85,13 +85,14 @@ pub struct Splice {
 }
 
 impl Splice {
-    /// The new index of old packet `old` (`None`: it was one of the replaced file's).
-    pub fn moved(&self, old: usize) -> Option<usize> {
-        if self.removed.binary_search(&old).is_ok() {
-            return None;
+    /// The new index of old packet `old`, or, for one of the replaced file's packets, its
+    /// place among them (where its line most likely is among the new ones).
+    pub fn moved(&self, old: usize) -> Result<usize, usize> {
+        if let Ok(place) = self.removed.binary_search(&old) {
+            return Err(place);
         }
         let kept = old - self.removed.partition_point(|removed| *removed < old);
-        Some(if kept < self.at {
+        Ok(if kept < self.at {
             kept
         } else {
             kept + self.inserted
@@ -267,8 +268,11 @@ mod tests {
         // Every packet of `a` and `c` found again where it went; `b`'s are gone.
         for old in 0..packets.len() {
             match splice.moved(old) {
-                Some(new) => assert_eq!(names(&replaced)[new], names(&packets)[old], "old {old}"),
-                None => assert_eq!(&*packets[old].source.path, Path::new("b")),
+                Ok(new) => assert_eq!(names(&replaced)[new], names(&packets)[old], "old {old}"),
+                Err(place) => {
+                    assert_eq!(&*packets[old].source.path, Path::new("b"));
+                    assert_eq!(place, old - (CHUNK + 5));
+                }
             }
         }
     }
@@ -283,7 +287,7 @@ mod tests {
         };
         let (without, splice) = packets.with_file_replaced(&gone, &mut |_| {});
         assert_eq!(without.len(), packets.len() - 3);
-        assert_eq!(splice.moved(CHUNK + 8), Some(CHUNK + 5));
+        assert_eq!(splice.moved(CHUNK + 8), Ok(CHUNK + 5));
         let back = Replacement {
             path: PathBuf::from("b"),
             checks: new_b,
