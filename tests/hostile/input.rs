@@ -426,10 +426,17 @@ fn a_million_repeats_of_one_key_cost_memory_linear_in_the_input() {
 /// `open`, then `{"a":1,"a":2}` repeated (250k times, 1M under `HANDOFF_DEEP_TESTS=1`),
 /// comma-separated, then `close`.
 fn small_objects_with_repeated_keys(open: &str, close: &str) -> String {
+    small_objects_with_repeated_keys_at(250_000, open, close)
+}
+
+/// [`small_objects_with_repeated_keys`] with `objects` objects by default (1M under
+/// `HANDOFF_DEEP_TESTS=1`): the cases whose trees cost most per object (a payload's
+/// attributes, both sides of a diff) fail their bound well below 250k, and run in less time.
+fn small_objects_with_repeated_keys_at(objects: usize, open: &str, close: &str) -> String {
     let objects = if crate::common::deep_tests() {
         1_000_000
     } else {
-        250_000
+        objects
     };
     let mut text = String::with_capacity(objects * 14 + open.len() + close.len());
     text.push_str(open);
@@ -494,11 +501,12 @@ fn an_object_holding_small_objects_with_repeated_keys_costs_memory_linear_in_the
 /// into the payload, normalized, and kept them as a tree (721-744 MiB for 1M objects in
 /// `convert`, `check`, `explain`, `digest`; 1.4 GiB in `render --view conversion`); it now
 /// writes their normalized text as the packet is read (`a2a::Attributes`), with the facts the
-/// rules read, and the inspector lays the payload out from its canonical text. 250k objects
-/// by default.
+/// rules read, and the inspector lays the payload out from its canonical text. 100k objects
+/// by default (1.4 MB: the debug build of e3cd77c took 87 MiB to convert it, against 69).
 #[test]
 fn a_raw_packet_with_small_objects_in_its_attributes_costs_memory_linear_in_the_input() {
-    let text = small_objects_with_repeated_keys(
+    let text = small_objects_with_repeated_keys_at(
+        100_000,
         r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"attributes":["#,
         "]}",
     );
@@ -519,11 +527,14 @@ fn a_raw_packet_with_small_objects_in_its_attributes_costs_memory_linear_in_the_
 /// `diff` of two runs of one such packet each: it parsed each side's tree to read the
 /// packet's identity (1.4 GiB for 1M objects, either shape) and, for a changed pair, built both
 /// payloads' trees with their attributes (2.1 GiB). Now the identity is read within the tree
-/// cap and attributes past it are compared by digest. Bound: 64 MiB + 4x both inputs.
+/// cap and attributes past it are compared by digest. Bound: 64 MiB + 4x both inputs. 100k
+/// objects a file by default (the debug build of e3cd77c took 156 MiB on the array pair,
+/// against 75).
 #[test]
 fn diff_of_small_objects_with_repeated_keys_costs_memory_linear_in_the_inputs() {
     let attributes = |agent: &str| {
-        small_objects_with_repeated_keys(
+        small_objects_with_repeated_keys_at(
+            100_000,
             &format!(
                 r#"{{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{{"id":"{agent}"}},"attributes":["#
             ),
@@ -532,12 +543,12 @@ fn diff_of_small_objects_with_repeated_keys_costs_memory_linear_in_the_inputs() 
     };
     let pairs = [
         (
-            small_objects_with_repeated_keys("[", "]"),
-            small_objects_with_repeated_keys("[", "]"),
+            small_objects_with_repeated_keys_at(100_000, "[", "]"),
+            small_objects_with_repeated_keys_at(100_000, "[", "]"),
         ),
         (
-            small_objects_with_repeated_keys(r#"{"x":["#, "]}"),
-            small_objects_with_repeated_keys(r#"{"x":["#, "]}"),
+            small_objects_with_repeated_keys_at(100_000, r#"{"x":["#, "]}"),
+            small_objects_with_repeated_keys_at(100_000, r#"{"x":["#, "]}"),
         ),
         (attributes("a"), attributes("b")),
     ];
