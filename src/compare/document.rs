@@ -54,23 +54,22 @@ pub fn document_of(
 /// that tree past `json::tree_cap`, the payload with its attributes compared by their digest
 /// (a million small objects in them made a changed pair 2.1 GB of trees).
 fn compared_payload(converted: &crate::a2a::Converted) -> Value {
+    // Built without the event's tree: the attributes' tree is parsed once, from their
+    // normalized text, and only within the cap.
+    let mut payload = converted.payload_without_attributes();
     let Some(attributes) = converted.attributes() else {
-        return converted.payload().clone();
+        return payload;
     };
     let text = attributes.normalized_text().as_bytes();
-    if crate::json::tree_within_cap(text).is_some() {
-        return converted.payload().clone();
-    }
-    let mut payload = converted.payload_without_attributes();
+    let compared = crate::json::tree_within_cap(text).unwrap_or_else(|| {
+        Value::String(format!(
+            "sha256:{} ({} bytes normalized, compared by digest: their tree would pass the memory cap)",
+            crate::json::digest_bytes(text).to_hex(),
+            text.len()
+        ))
+    });
     if let Some(object) = payload.as_object_mut() {
-        object.insert(
-            "attributes".into(),
-            Value::String(format!(
-                "sha256:{} ({} bytes normalized, compared by digest: their tree would pass the memory cap)",
-                crate::json::digest_bytes(text).to_hex(),
-                text.len()
-            )),
-        );
+        object.insert("attributes".into(), compared);
     }
     payload
 }
@@ -172,6 +171,9 @@ mod tests {
         let options = ConvertOptions::default();
         let small = document_of(PacketKind::RawA2a, packet(2).as_bytes(), None, &options);
         assert_eq!(small.value["attributes"], json!([{"a": 1}, {"a": 1}]));
+        // Within the cap it is the payload itself, as the event carries it.
+        let converted = convert(packet(2).as_bytes(), &options);
+        assert_eq!(&small.value, converted.converted().unwrap().payload());
         // 50k objects: 400 kB of text, about 40 MB as a tree against a cap of 33.
         let big = document_of(
             PacketKind::RawA2a,
