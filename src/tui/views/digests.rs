@@ -219,13 +219,13 @@ impl PartRow {
         expected: Option<&serde_json::Value>,
     ) -> PartRow {
         let is_handoff = part == "handoff";
+        let expected = expected.map(|value| (digest_value(value), value));
         PartRow {
             part,
             actual: digest_text(actual, handoff),
-            expected: expected.map(|expected| {
-                digest_text(digest_value(expected), is_handoff.then_some(expected))
-            }),
-            same: expected.map(|expected| digest_value(expected) == actual),
+            expected: expected
+                .map(|(digest, value)| digest_text(digest, is_handoff.then_some(value))),
+            same: expected.map(|(digest, _)| digest == actual),
         }
     }
 }
