@@ -20,8 +20,8 @@ pub enum DiffFormat {
 /// converted in --mode; canonical input and bundle events are taken as they are. Two
 /// directories pair by relative path (NDJSON lines by path and line); anything else pairs by
 /// event sequence, aligned over each event's identity (type, subject, task/message/artifact
-/// ids, then content), never over run-scoped ids or times, which are reported once in the
-/// header. Each pair is unchanged, changed, added or removed; a change shows the named handoff
+/// ids, then content; what is left between two paired events pairs by type, in order), never
+/// over run-scoped ids or times, which are reported once in the header. Each pair is unchanged, changed, added or removed; a change shows the named handoff
 /// state before and after, each handoff.* and discovery.* flag that changed with the rule row
 /// that decided it on each side, and the other paths that changed.
 ///

@@ -3,10 +3,14 @@
 //! each record's identity-and-content key pairs what is the same in both runs; inside what is
 //! left, a diff over the identity alone (type, subject, task/message/artifact ids) pairs what
 //! changed; inside what is still left, a diff over type and subject pairs packets whose ids
-//! changed. Whatever is left is added or removed. Myers keeps memory linear; a deadline bounds
-//! its time on inputs with few common runs (it then settles for a longer edit script).
+//! changed; inside what is still left (a gap between two paired packets), a diff over the type
+//! alone pairs packets of the same type in order, as a line diff shows a replaced line as a
+//! change: a packet whose task id (and with it its subject) changed is one change, with its
+//! state and flags. Only a gap's surplus is added or removed. Myers keeps memory linear; a
+//! deadline bounds its time on inputs with few common runs (it then settles for a longer edit
+//! script).
 
-use super::record::Record;
+use super::record::{Record, NO_TYPE};
 use super::side::Side;
 use serde::Serialize;
 use similar::{capture_diff_deadline, Algorithm, DiffTag};
@@ -80,11 +84,18 @@ pub fn align_sequences(base: &[Record], candidate: &[Record]) -> Vec<Pair> {
 }
 
 type Key = fn(&Record) -> u64;
-const LEVELS: [Key; 3] = [
+const LEVELS: [Key; 4] = [
     |record| record.full,
     |record| record.identity,
     |record| u64::from(record.loose),
+    |record| u64::from(record.event_type),
 ];
+
+/// Whether two records a level's diff found equal may pair: a type that did not fit the type
+/// table (`NO_TYPE` on both sides) says nothing about the packets.
+fn may_pair(level: usize, base: &Record, candidate: &Record) -> bool {
+    level + 1 < LEVELS.len() || base.event_type != NO_TYPE && candidate.event_type != NO_TYPE
+}
 
 fn align_level(
     sides: (&[Record], &[Record]),
@@ -112,7 +123,12 @@ fn align_level(
         match tag {
             DiffTag::Equal => {
                 for (b, c) in old_range.zip(new_range) {
-                    pairs.push(Pair::of(Some(b), Some(c), sides));
+                    if may_pair(level, &sides.0[b], &sides.1[c]) {
+                        pairs.push(Pair::of(Some(b), Some(c), sides));
+                    } else {
+                        pairs.push(Pair::of(Some(b), None, sides));
+                        pairs.push(Pair::of(None, Some(c), sides));
+                    }
                 }
             }
             DiffTag::Replace if level + 1 < LEVELS.len() => {
@@ -182,6 +198,10 @@ mod tests {
     use crate::corpus::PacketKind;
 
     fn record(identity: u64, content: u64) -> Record {
+        typed(identity, content, 0)
+    }
+
+    fn typed(identity: u64, content: u64, event_type: u16) -> Record {
         Record {
             file: 0,
             line: 0,
@@ -191,6 +211,7 @@ mod tests {
             full: identity * 1000 + content,
             identity,
             loose: (identity / 10) as u32,
+            event_type,
         }
     }
 
@@ -215,6 +236,43 @@ mod tests {
                 ("added", None, Some(2)),
                 ("changed", Some(3), Some(3)),
             ]
+        );
+    }
+
+    #[test]
+    fn what_is_left_in_a_gap_pairs_by_type_and_only_the_surplus_is_added_or_removed() {
+        // 1..4 anchor the gaps; 20 -> 70 and 30 -> 80 share nothing but their types (0 and 1),
+        // 60 (type 2) has no counterpart of its type: removed, as 90 (type 3) is added.
+        let base = [
+            typed(1, 0, 5),
+            typed(20, 0, 0),
+            typed(30, 0, 1),
+            typed(60, 0, 2),
+            typed(4, 0, 5),
+        ];
+        let candidate = [
+            typed(1, 0, 5),
+            typed(70, 0, 0),
+            typed(90, 0, 3),
+            typed(80, 0, 1),
+            typed(4, 0, 5),
+        ];
+        assert_eq!(
+            kinds(&align_sequences(&base, &candidate)),
+            vec![
+                ("unchanged", Some(0), Some(0)),
+                ("changed", Some(1), Some(1)),
+                ("added", None, Some(2)),
+                ("changed", Some(2), Some(3)),
+                ("removed", Some(3), None),
+                ("unchanged", Some(4), Some(4)),
+            ]
+        );
+        // A type past the type table's numbers pairs with nothing, not with another such.
+        let (base, candidate) = ([typed(20, 0, NO_TYPE)], [typed(70, 0, NO_TYPE)]);
+        assert_eq!(
+            kinds(&align_sequences(&base, &candidate)),
+            vec![("removed", Some(0), None), ("added", None, Some(0))]
         );
     }
 
@@ -257,6 +315,29 @@ mod tests {
             }
             let itself = align_sequences(&base, &base);
             proptest::prop_assert!(itself.iter().all(|pair| pair.change == ChangeKind::Unchanged));
+        }
+
+        /// A run with one packet replaced by another of its type (other ids, subject and
+        /// content): exactly one change, at its position, and nothing added or removed.
+        #[test]
+        fn one_replaced_packet_is_one_change(
+            run in proptest::collection::vec((0u64..8, 0u64..3, 0u16..4), 1..60),
+            at in proptest::prelude::any::<proptest::sample::Index>(),
+            content in 0u64..3,
+        ) {
+            let base: Vec<Record> = run.into_iter().map(|(i, c, t)| typed(i, c, t)).collect();
+            let at = at.index(base.len());
+            let mut candidate = base.clone();
+            candidate[at] = typed(10_000, content, base[at].event_type);
+            let pairs = align_sequences(&base, &candidate);
+            let count = |kind: ChangeKind| pairs.iter().filter(|pair| pair.change == kind).count();
+            proptest::prop_assert_eq!(count(ChangeKind::Added) + count(ChangeKind::Removed), 0);
+            proptest::prop_assert_eq!(count(ChangeKind::Changed), 1);
+            let changed = pairs.iter().find(|pair| pair.change == ChangeKind::Changed);
+            proptest::prop_assert_eq!(
+                changed.map(|pair| (pair.base, pair.candidate)),
+                Some((Some(at as u32), Some(at as u32)))
+            );
         }
     }
 }

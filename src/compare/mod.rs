@@ -111,7 +111,8 @@ pub fn compare(
 
 impl Comparison {
     /// Pairs two sides already read: by path when both are directories, else by sequence.
-    pub fn of(base: Side, candidate: Side, options: CompareOptions) -> Comparison {
+    pub fn of(base: Side, mut candidate: Side, options: CompareOptions) -> Comparison {
+        side::share_types(&base, &mut candidate);
         let pairs = if base.shape == SideShape::Directory && candidate.shape == SideShape::Directory
         {
             align_paths(&base, &candidate)

@@ -1,6 +1,6 @@
 //! What a comparison keeps of one packet: a few dozen bytes (where to read it again, its kind
-//! and named handoff state, and three keys), so that a million packets a side fit. Everything
-//! else is derived again from the packet's bytes for the pairs that changed.
+//! and named handoff state, three keys and its type's index), so that a million packets a side
+//! fit. Everything else is derived again from the packet's bytes for the pairs that changed.
 
 use super::document::{document_of, run_facts, RunFacts};
 use crate::a2a::Mode;
@@ -27,7 +27,14 @@ pub struct Record {
     /// Type and subject alone: pairs a packet whose ids changed with its counterpart (half
     /// a hash: it only proposes pairs, and a record stays 40 bytes).
     pub loose: u32,
+    /// Its type, as an index into the comparison's type table (see `side::TypeTable`): what
+    /// is left in a gap pairs by position when the types are the same. [`NO_TYPE`] pairs with
+    /// nothing.
+    pub event_type: u16,
 }
+
+/// The type index of a packet whose type did not fit the table: it pairs with nothing.
+pub const NO_TYPE: u16 = u16::MAX;
 
 /// No line: the packet is its whole file.
 pub const WHOLE_FILE: u32 = u32::MAX;
@@ -39,6 +46,8 @@ pub struct Scanned {
     pub full: u64,
     pub identity: u64,
     pub loose: u32,
+    /// A hash of its type (the event's `type`, else its kind's tag).
+    pub event_type: u64,
     pub facts: RunFacts,
 }
 
@@ -62,6 +71,7 @@ pub fn scan(packet: &RawPacket, mode: Mode, options: &EvaluateOptions) -> Scanne
             full: keys.full_of(&digests.payload),
             identity: keys.identity,
             loose: keys.loose,
+            event_type: keys.event_type,
             facts,
         };
     }
@@ -78,6 +88,7 @@ pub fn scan(packet: &RawPacket, mode: Mode, options: &EvaluateOptions) -> Scanne
         full: keys.full_of(&crate::json::digest_value(&document.value)),
         identity: keys.identity,
         loose: keys.loose,
+        event_type: keys.event_type,
         facts,
     }
 }
@@ -85,6 +96,7 @@ pub fn scan(packet: &RawPacket, mode: Mode, options: &EvaluateOptions) -> Scanne
 struct Keys {
     identity: u64,
     loose: u32,
+    event_type: u64,
 }
 
 fn hash_of(parts: &[Option<&str>]) -> u64 {
@@ -111,6 +123,7 @@ impl Keys {
                 ids.object,
             ]),
             loose: hash_of(&[type_, ids.subject]) as u32,
+            event_type: hash_of(&[type_]),
         }
     }
 
@@ -197,7 +210,14 @@ mod tests {
         let other = json!({"specversion":"1.0","type":"t","subject":"s","id":"run-1:0",
             "data":{"task":{"id":"y"}}});
         assert_ne!(keys(one.clone()).identity, keys(other.clone()).identity);
-        assert_eq!(keys(one).loose, keys(other).loose);
+        assert_eq!(keys(one.clone()).loose, keys(other.clone()).loose);
+        let renamed = json!({"specversion":"1.0","type":"t","subject":"z","id":"run-1:0",
+            "data":{}});
+        assert_ne!(keys(one.clone()).loose, keys(renamed.clone()).loose);
+        assert_eq!(keys(one.clone()).event_type, keys(renamed).event_type);
+        let other_type = json!({"specversion":"1.0","type":"u","subject":"s","id":"run-1:0",
+            "data":{"task":{"id":"x"}}});
+        assert_ne!(keys(one).event_type, keys(other_type).event_type);
     }
 
     #[test]

@@ -1,13 +1,13 @@
 //! Reading one side of a comparison (a directory, a bundle, an NDJSON stream or one file)
 //! through the corpus pipeline `check` uses, into a record per packet and the run's facts.
 
-use super::record::{scan, Record, WHOLE_FILE};
+use super::record::{scan, Record, NO_TYPE, WHOLE_FILE};
 use crate::a2a::Mode;
 use crate::corpus::{
     stream_packets, walk, EvaluateOptions, LoadError, PacketKind, RawPacket, Source,
 };
 use serde::Serialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -65,6 +65,54 @@ impl RunSummary {
     }
 }
 
+/// The distinct packet types of a side, each a hash of the type and numbered in order of first
+/// sight, so that a record names its type in two bytes. A run has a few dozen types; past
+/// `NO_TYPE` of them (a hostile stream) the rest are `NO_TYPE` and pair by identity only.
+#[derive(Default)]
+pub struct TypeTable {
+    numbers: HashMap<u64, u16>,
+}
+
+impl TypeTable {
+    fn number(&mut self, hash: u64) -> u16 {
+        let next = self.numbers.len();
+        match self.numbers.get(&hash) {
+            Some(&number) => number,
+            None if next < usize::from(NO_TYPE) => {
+                self.numbers.insert(hash, next as u16);
+                next as u16
+            }
+            None => NO_TYPE,
+        }
+    }
+
+    /// Per number of `other`, the number of the same type here (`NO_TYPE` if it has none).
+    fn renumbering(&self, other: &TypeTable) -> Vec<u16> {
+        let mut renumbered = vec![NO_TYPE; other.numbers.len()];
+        for (hash, &number) in &other.numbers {
+            if let Some(&shared) = self.numbers.get(hash) {
+                renumbered[usize::from(number)] = shared;
+            }
+        }
+        renumbered
+    }
+}
+
+/// Renumbers the candidate's records in the base's type numbers, so that equal numbers are
+/// equal types across the sides; a type only the candidate has becomes `NO_TYPE`.
+pub fn share_types(base: &Side, candidate: &mut Side) {
+    let renumbered = base.types.renumbering(&candidate.types);
+    for record in &mut candidate.records {
+        record.event_type = renumbered
+            .get(usize::from(record.event_type))
+            .copied()
+            .unwrap_or(NO_TYPE);
+    }
+    candidate.types = TypeTable {
+        numbers: base.types.numbers.clone(),
+    };
+}
+
 /// One side, read.
 pub struct Side {
     pub path: PathBuf,
@@ -72,6 +120,8 @@ pub struct Side {
     /// The files packets came from, in walk order (records name them by index).
     pub files: Vec<Arc<Path>>,
     pub records: Vec<Record>,
+    /// The numbers `Record::event_type` refers to.
+    pub types: TypeTable,
     /// Inputs that yielded no packet, named (file, line, reason); the rest is compared.
     pub errors: Vec<LoadError>,
     pub run: RunSummary,
@@ -122,6 +172,7 @@ pub fn read_side(path: &Path, options: &super::CompareOptions) -> Result<Side, L
         shape,
         files: Vec::new(),
         records: Vec::new(),
+        types: TypeTable::default(),
         errors: Vec::new(),
         run: RunSummary::default(),
         max_file_bytes: pipeline.max_file_bytes,
@@ -206,6 +257,26 @@ impl Side {
             full: scanned.full,
             identity: scanned.identity,
             loose: scanned.loose,
+            event_type: self.types.number(scanned.event_type),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_candidate_is_renumbered_in_the_base_types_and_a_full_table_numbers_no_more() {
+        let (mut base, mut candidate) = (TypeTable::default(), TypeTable::default());
+        assert_eq!([base.number(7), base.number(8), base.number(7)], [0, 1, 0]);
+        assert_eq!([candidate.number(9), candidate.number(8)], [0, 1]);
+        assert_eq!(base.renumbering(&candidate), vec![NO_TYPE, 1]);
+        let mut full = TypeTable::default();
+        for hash in 0..u64::from(NO_TYPE) {
+            full.number(hash);
+        }
+        assert_eq!(full.number(1), 1);
+        assert_eq!(full.number(u64::MAX), NO_TYPE);
     }
 }

@@ -726,6 +726,108 @@ mod diff {
         }
     }
 
+    /// Two runs of 40 packets where the candidate drops one, adds one, changes `agent.id` in
+    /// one and removes `task.id` in another (lenient: its task becomes `unknown-task`, its
+    /// subject with it, and its state `typed positive: no refs`): as directories, bundles
+    /// and NDJSON streams, the packet whose state changed is one change with both states.
+    #[test]
+    fn forty_packets_pair_the_packet_whose_ids_changed_as_one_change_in_every_shape() {
+        let dir = tempfile::tempdir().unwrap();
+        let packet = |agent: &str, task: Option<&str>| {
+            let task = task.map_or(String::new(), |task| format!(r#""id":"{task}","#));
+            format!(
+                r#"{{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{{"id":"agent://{agent}"}},"task":{{{task}"kind":"delegation"}}}}"#
+            )
+        };
+        let write_run = |name: &str, packets: &[(usize, String)]| {
+            let root = dir.path().join(name);
+            fs::create_dir_all(&root).unwrap();
+            for (n, packet) in packets {
+                fs::write(root.join(format!("p{n:02}.json")), packet).unwrap();
+            }
+            let stream = dir.path().join(format!("{name}.ndjson"));
+            let lines: Vec<&str> = packets.iter().map(|(_, packet)| packet.as_str()).collect();
+            fs::write(&stream, lines.join("\n") + "\n").unwrap();
+            let bundle = dir.path().join(format!("{name}.tar.gz"));
+            let written = run(&[
+                "bundle",
+                "--mode",
+                "lenient",
+                "--run-id",
+                name,
+                "--out",
+                &s(&bundle),
+                &s(&root),
+            ]);
+            assert_eq!(written.code, 0, "{}", written.stderr);
+            (s(&root), s(&bundle), s(&stream))
+        };
+        let base: Vec<(usize, String)> = (0..40)
+            .map(|n| {
+                (
+                    n,
+                    packet(&format!("worker-{n}"), Some(&format!("task-{n}"))),
+                )
+            })
+            .collect();
+        let mut candidate: Vec<(usize, String)> =
+            base.iter().filter(|(n, _)| *n != 5).cloned().collect();
+        candidate.push((40, packet("worker-40", Some("task-40"))));
+        for (n, text) in &mut candidate {
+            match n {
+                10 => *text = packet("worker-ten", Some("task-10")),
+                20 => *text = packet("worker-20", None),
+                _ => {}
+            }
+        }
+        let (base, candidate) = (write_run("run-a", &base), write_run("run-b", &candidate));
+        for sides in [
+            (&base.0, &candidate.0),
+            (&base.1, &candidate.1),
+            (&base.2, &candidate.2),
+        ] {
+            let json = run(&[
+                "diff", "--mode", "lenient", "--format", "json", sides.0, sides.1,
+            ]);
+            assert_eq!(json.code, 1, "{}", json.stderr);
+            let report: Value = serde_json::from_str(&json.stdout).unwrap();
+            assert_eq!(
+                report["summary"],
+                serde_json::json!({"added": 1, "removed": 1, "changed": 2, "unchanged": 37,
+                    "state_changes": 1}),
+                "{sides:?}"
+            );
+            let changed: Vec<&Value> = report["changes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|change| change["change"] == "changed")
+                .collect();
+            let states: Vec<&Value> = changed.iter().map(|change| &change["state"]).collect();
+            assert!(
+                states.contains(
+                    &&serde_json::json!({"base": "task_ref_only", "candidate": "no_refs"})
+                ),
+                "{sides:?}: {states:?}"
+            );
+            let flags: Vec<&Value> = changed
+                .iter()
+                .map(|change| &change["flags"][0]["path"])
+                .collect();
+            assert!(
+                flags.contains(&&Value::from("handoff.task_ref_visible")),
+                "{flags:?}"
+            );
+            let text = run(&["diff", "--mode", "lenient", sides.0, sides.1]);
+            assert!(
+                text.stdout
+                    .contains("== typed positive: task ref only -> typed positive: no refs (1)"),
+                "{}",
+                text.stdout
+            );
+        }
+    }
+
     #[test]
     fn a_run_against_itself_changes_nothing_and_bundles_report_run_facts_once() {
         let runs = runs();
