@@ -7,6 +7,7 @@ use super::event::{parse_event, DataFlags, DataMember, A2A_TYPE_PREFIX};
 use super::fast::{self, Node};
 use super::hash::{hex_digest, sha256_text, write_content_hash_input, DATA_OPEN};
 use super::strict::validate;
+use chrono::{DateTime, FixedOffset, Utc};
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 
@@ -17,6 +18,8 @@ pub struct Fields<'a> {
     pub id: Cow<'a, str>,
     pub run_id: Cow<'a, str>,
     pub seq: u64,
+    /// `time` as the instant upstream's `DateTime<Utc>` holds (an attestation's time window).
+    pub time: DateTime<Utc>,
     pub content_hash: Option<Cow<'a, str>>,
     /// Recomputed from `data`, `datacontenttype`, `specversion`, `subject`, `type`.
     pub computed_hash: String,
@@ -44,6 +47,9 @@ pub fn read_fields(text: &str, max_depth: u64) -> Result<Fields<'_>, VerifyError
 fn slow_fields(text: &str, max_depth: u64) -> Result<Fields<'_>, VerifyError> {
     validate(text, max_depth).map_err(|e| e.at_step(14, "Event"))?;
     let event = parse_event(text).map_err(|e| VerifyError::new(14, C::ContractInvalidJson, e))?;
+    // serde's visitor parsed the same text already; this cannot fail, but is not trusted to.
+    let time = instant(&event.time)
+        .ok_or_else(|| VerifyError::new(14, C::ContractInvalidJson, "time is not RFC 3339"))?;
     let computed_hash = super::hash::content_hash(
         &event.data,
         &event.datacontenttype,
@@ -59,6 +65,7 @@ fn slow_fields(text: &str, max_depth: u64) -> Result<Fields<'_>, VerifyError> {
         id: event.id.into(),
         run_id: event.run_id.into(),
         seq: event.seq,
+        time,
         content_hash: event.content_hash.map(Cow::Owned),
         computed_hash,
         flags,
@@ -166,7 +173,7 @@ impl<'a> FieldsBuilder<'a> {
         if !(pii && secrets) {
             return None;
         }
-        time.parse::<chrono::DateTime<chrono::FixedOffset>>().ok()?;
+        let time = instant(&time)?;
         let computed_hash = node_content_hash(
             &data,
             &datacontenttype,
@@ -185,11 +192,19 @@ impl<'a> FieldsBuilder<'a> {
             id,
             run_id,
             seq,
+            time,
             content_hash,
             computed_hash,
             flags,
         })
     }
+}
+
+/// An event's `time` as chrono parses it (`T`, `t` or a space, an offset required), as the
+/// instant it names.
+fn instant(text: &str) -> Option<DateTime<Utc>> {
+    let parsed = text.parse::<DateTime<FixedOffset>>().ok()?;
+    Some(parsed.with_timezone(&Utc))
 }
 
 /// `DataFlags` of a `data` parsed into the fast tree (one that was not already canonical).

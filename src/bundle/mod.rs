@@ -10,6 +10,7 @@
 //! `time`, `source`, `id` and producer fields are covered only by the file hash, which the
 //! same editor reseals. It says nothing about whether a handoff was correct or authorized.
 
+pub mod attest;
 pub mod cache;
 pub mod error;
 pub mod event;

@@ -3,7 +3,7 @@
 
 use super::errors::read_error;
 use super::lenient::{lenient_facts, read_rest};
-use super::EVENTS;
+use super::{TimeWindow, EVENTS};
 use crate::bundle::error::{ErrorCode as C, VerifyError};
 use crate::bundle::event::Manifest;
 use crate::bundle::hash::{hex_digest, normalize_file_hash, RunRoot};
@@ -38,6 +38,8 @@ pub(super) struct EventsCheck<'m> {
     run_root: RunRoot,
     prev_seq: Option<u64>,
     first_source: Option<String>,
+    /// The events' earliest and latest `time` so far.
+    time_window: Option<TimeWindow>,
     /// False after a read error: nothing more can come from the member.
     pub(super) readable: bool,
     /// The check stopped at a line over `max_line_bytes`, not yet read to its end.
@@ -56,6 +58,7 @@ impl<'m> EventsCheck<'m> {
             run_root: RunRoot::default(),
             prev_seq: None,
             first_source: None,
+            time_window: None,
             readable: true,
             long_line: false,
         }
@@ -65,7 +68,7 @@ impl<'m> EventsCheck<'m> {
         &mut self,
         reader: &mut LineReader<impl Read>,
         tripped: &Cell<bool>,
-    ) -> Result<(u64, String), VerifyError> {
+    ) -> Result<(u64, String, TimeWindow), VerifyError> {
         let limits = self.limits;
         loop {
             let span = match reader.next_line(&mut self.lines.text, limits.max_line_bytes) {
@@ -217,6 +220,10 @@ impl<'m> EventsCheck<'m> {
         }
         self.run_root.push(&event.computed_hash);
         self.check_contract(&event, number)?;
+        match &mut self.time_window {
+            Some(window) => window.widen(event.time),
+            None => self.time_window = Some(TimeWindow::at(event.time)),
+        }
         let listed = self.keep == Keep::Lines;
         Ok(LineFacts {
             object: true,
@@ -315,8 +322,8 @@ impl<'m> EventsCheck<'m> {
         Ok(())
     }
 
-    /// Steps 23-24.
-    fn finish(&mut self) -> Result<(u64, String), VerifyError> {
+    /// Steps 23-24: the event count, the run root and the events' time window.
+    fn finish(&mut self) -> Result<(u64, String, TimeWindow), VerifyError> {
         let meta = &self.manifest.files[EVENTS];
         if self.bytes_read != meta.bytes {
             return Err(VerifyError::new(
@@ -348,13 +355,14 @@ impl<'m> EventsCheck<'m> {
             ));
         }
         let count = self.lines.counts.lines;
-        if count == 0 {
+        // Every line counted passed its checks (and widened the window) by now.
+        let Some(time_window) = self.time_window.filter(|_| count > 0) else {
             return Err(VerifyError::new(
                 24,
                 C::ContractInvalidEvent,
                 "a bundle must carry at least one event",
             ));
-        }
+        };
         if count != self.manifest.event_count as u64 {
             return Err(
                 VerifyError::new(24, C::ContractSequenceGap, "Event count mismatch").comparing(
@@ -386,6 +394,6 @@ impl<'m> EventsCheck<'m> {
                 &run_root,
             ));
         }
-        Ok((count, run_root))
+        Ok((count, run_root, time_window))
     }
 }

@@ -202,11 +202,12 @@ fn member<R: Read>(
         events.lines.text = Vec::new();
     }
     walk.events = Some(events.lines);
-    let (event_count, run_root) = result?;
+    let (event_count, run_root, time_window) = result?;
     Ok(Some(Verified {
         manifest,
         event_count,
         run_root,
+        time_window,
     }))
 }
 

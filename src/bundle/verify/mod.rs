@@ -18,7 +18,7 @@ mod sequence;
 
 pub use events::Keep;
 pub use lenient::{collect_rest, lenient_facts};
-pub use outcome::{Verified, Walk};
+pub use outcome::{TimeWindow, Verified, Walk};
 pub use sequence::{bundle_too_big, walk, Source};
 
 // The only two member names upstream's layout allows (step 5), the manifest first (step 7).
