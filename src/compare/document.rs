@@ -5,6 +5,7 @@
 
 use crate::a2a::{convert, ConvertOptions};
 use crate::corpus::{converted_kind, PacketKind};
+use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
 
 /// An event's members that differ from run to run by construction.
@@ -99,11 +100,29 @@ fn is_event(object: &Map<String, Value>) -> bool {
 #[derive(Clone, Debug, Default)]
 pub struct RunFacts {
     pub run_id: Option<String>,
-    pub time: Option<String>,
+    /// Its time, when it carries one.
+    pub time: Option<Time>,
 }
 
-/// The run id and time a packet carries (an event's, a batch's first event's, a raw packet's
-/// `timestamp`).
+/// A packet's time: an instant when it is an RFC 3339 date-time, else unreadable (text such
+/// as `yesterday`, a date without an offset, a number), which the header counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Time {
+    Instant(DateTime<Utc>),
+    NotRfc3339,
+}
+
+impl Time {
+    fn of(value: &Value) -> Time {
+        value
+            .as_str()
+            .and_then(|text| DateTime::parse_from_rfc3339(text).ok())
+            .map_or(Time::NotRfc3339, |time| Time::Instant(time.to_utc()))
+    }
+}
+
+/// The run id and time a packet carries (an event's `time`, a batch's first event's, a raw
+/// packet's `timestamp`).
 pub fn run_facts(value: &Value) -> RunFacts {
     if let Some(first) = value
         .get("events")
@@ -112,10 +131,15 @@ pub fn run_facts(value: &Value) -> RunFacts {
     {
         return run_facts(first);
     }
-    let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
     RunFacts {
-        run_id: text("assayrunid"),
-        time: text("time").or_else(|| text("timestamp")),
+        run_id: value
+            .get("assayrunid")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        time: value
+            .get("time")
+            .or_else(|| value.get("timestamp"))
+            .map(Time::of),
     }
 }
 
@@ -155,8 +179,41 @@ mod tests {
         );
         let facts = run_facts(&json!({"events":[{"assayrunid":"r","time":"t"}]}));
         assert_eq!(
-            (facts.run_id.as_deref(), facts.time.as_deref()),
-            (Some("r"), Some("t"))
+            (facts.run_id.as_deref(), facts.time),
+            (Some("r"), Some(Time::NotRfc3339))
+        );
+    }
+
+    #[test]
+    fn a_time_is_an_instant_only_when_it_is_rfc_3339() {
+        let time = |value: Value| run_facts(&json!({ "timestamp": value })).time;
+        let instant = |text: &str| {
+            Some(Time::Instant(
+                DateTime::parse_from_rfc3339(text).unwrap().to_utc(),
+            ))
+        };
+        // The offset is part of the instant: 12:05+02:00 is 10:05 UTC.
+        assert_eq!(
+            time(json!("2026-02-27T12:05:00+02:00")),
+            instant("2026-02-27T10:05:00Z")
+        );
+        for unreadable in [
+            json!("yesterday"),
+            json!(1_700_000_000),
+            json!("2026-02-27 10:05:00"),
+            json!(null),
+        ] {
+            assert_eq!(
+                time(unreadable.clone()),
+                Some(Time::NotRfc3339),
+                "{unreadable}"
+            );
+        }
+        assert_eq!(run_facts(&json!({"id": "x"})).time, None);
+        // An event's own `time` comes before a `timestamp` in its data.
+        assert_eq!(
+            run_facts(&json!({"time": "2026-01-01T00:00:00Z", "timestamp": "no"})).time,
+            instant("2026-01-01T00:00:00Z")
         );
     }
 

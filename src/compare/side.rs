@@ -1,11 +1,13 @@
 //! Reading one side of a comparison (a directory, a bundle, an NDJSON stream or one file)
 //! through the corpus pipeline `check` uses, into a record per packet and the run's facts.
 
+use super::document::Time;
 use super::record::{scan, Record, NO_TYPE, WHOLE_FILE};
 use crate::a2a::Mode;
 use crate::corpus::{
     stream_packets, walk, EvaluateOptions, LoadError, PacketKind, RawPacket, Source,
 };
+use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -38,15 +40,20 @@ pub struct RunSummary {
     /// Distinct run ids, at most `MAX_RUN_IDS` of them.
     pub run_ids: BTreeSet<String>,
     pub more_run_ids: usize,
-    pub first_time: Option<String>,
-    pub last_time: Option<String>,
+    /// The earliest and latest instants of the packets' RFC 3339 times.
+    #[serde(skip)]
+    pub first_time: Option<DateTime<Utc>>,
+    #[serde(skip)]
+    pub last_time: Option<DateTime<Utc>>,
+    /// Times that are not RFC 3339 (not counted in the range).
+    pub times_not_rfc3339: usize,
     pub bundle: Option<BundleFacts>,
 }
 
 pub const MAX_RUN_IDS: usize = 8;
 
 impl RunSummary {
-    fn note(&mut self, run_id: Option<String>, time: Option<String>) {
+    fn note(&mut self, run_id: Option<String>, time: Option<Time>) {
         if let Some(run_id) = run_id {
             if self.run_ids.len() < MAX_RUN_IDS || self.run_ids.contains(&run_id) {
                 self.run_ids.insert(run_id);
@@ -54,14 +61,20 @@ impl RunSummary {
                 self.more_run_ids += 1;
             }
         }
-        if let Some(time) = time {
-            if self.first_time.as_ref().is_none_or(|first| time < *first) {
-                self.first_time = Some(time.clone());
+        match time {
+            Some(Time::Instant(time)) => {
+                self.first_time = Some(self.first_time.map_or(time, |first| first.min(time)));
+                self.last_time = Some(self.last_time.map_or(time, |last| last.max(time)));
             }
-            if self.last_time.as_ref().is_none_or(|last| time > *last) {
-                self.last_time = Some(time);
-            }
+            Some(Time::NotRfc3339) => self.times_not_rfc3339 += 1,
+            None => {}
         }
+    }
+
+    /// The range's ends as RFC 3339 in UTC (`2026-02-27T10:05:00Z`).
+    pub fn time_range(&self) -> Option<(String, String)> {
+        let utc = |time: DateTime<Utc>| time.to_rfc3339_opts(SecondsFormat::AutoSi, true);
+        Some((utc(self.first_time?), utc(self.last_time?)))
     }
 }
 
@@ -265,6 +278,31 @@ impl Side {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_time_range_is_over_instants_and_the_rest_is_counted() {
+        let mut run = RunSummary::default();
+        let instant = |text: &str| {
+            Some(Time::Instant(
+                DateTime::parse_from_rfc3339(text).unwrap().to_utc(),
+            ))
+        };
+        // As text, "...+02:00" sorts after "...Z" of a later instant.
+        run.note(None, instant("2026-02-27T11:00:00+02:00"));
+        run.note(None, instant("2026-02-27T10:05:00Z"));
+        run.note(None, Some(Time::NotRfc3339));
+        run.note(None, instant("2026-02-27T09:30:00.5Z"));
+        run.note(None, None);
+        assert_eq!(
+            run.time_range(),
+            Some((
+                "2026-02-27T09:00:00Z".to_owned(),
+                "2026-02-27T10:05:00Z".to_owned()
+            ))
+        );
+        assert_eq!(run.times_not_rfc3339, 1);
+        assert_eq!(RunSummary::default().time_range(), None);
+    }
 
     #[test]
     fn the_candidate_is_renumbered_in_the_base_types_and_a_full_table_numbers_no_more() {

@@ -12,6 +12,7 @@ use std::io::Write;
 
 /// A side's header: what it is and its run-scoped facts.
 pub fn side_header(side: &Side) -> Value {
+    let range = side.run.time_range();
     json!({
         "path": side.path.to_string_lossy(),
         "shape": side.shape,
@@ -19,8 +20,9 @@ pub fn side_header(side: &Side) -> Value {
         "errors": side.errors,
         "run_ids": side.run.run_ids,
         "more_run_ids": side.run.more_run_ids,
-        "first_time": side.run.first_time,
-        "last_time": side.run.last_time,
+        "first_time": range.as_ref().map(|range| &range.0),
+        "last_time": range.as_ref().map(|range| &range.1),
+        "times_not_rfc3339": side.run.times_not_rfc3339,
         "bundle": side.run.bundle,
     })
 }

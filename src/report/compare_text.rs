@@ -60,11 +60,19 @@ pub fn side_line(side: &Side) -> String {
             let _ = write!(line, " and {} more", side.run.more_run_ids);
         }
     }
-    if let (Some(first), Some(last)) = (&side.run.first_time, &side.run.last_time) {
+    // Instants written by us in UTC: nothing of the packet's text is in them.
+    if let Some((first, last)) = side.run.time_range() {
         if first == last {
-            let _ = write!(line, "; time {}", safe_text(first));
+            let _ = write!(line, "; time {first}");
         } else {
-            let _ = write!(line, "; times {} .. {}", safe_text(first), safe_text(last));
+            let _ = write!(line, "; times {first} .. {last}");
+        }
+    }
+    match side.run.times_not_rfc3339 {
+        0 => {}
+        1 => line.push_str("; 1 time not RFC 3339, not counted"),
+        n => {
+            let _ = write!(line, "; {n} times not RFC 3339, not counted");
         }
     }
     line.push(')');

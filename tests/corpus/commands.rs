@@ -828,6 +828,53 @@ mod diff {
         }
     }
 
+    /// The header's range is over instants: an offset is compared as the instant it is and
+    /// written in UTC; text, a number and a date without an offset are counted, not ranged.
+    #[test]
+    fn the_header_ranges_instants_and_counts_the_times_it_cannot_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let stream = dir.path().join("times.ndjson");
+        let lines: Vec<String> = [
+            r#""yesterday""#,
+            "1700000000",
+            r#""2026-02-27 10:05:00""#,
+            r#""2026-02-27T12:05:00+02:00""#,
+            r#""2026-02-27T10:30:00Z""#,
+        ]
+        .iter()
+        .map(|time| {
+            format!(
+                r#"{{"protocol":"a2a","version":"0.2","event_type":"task.requested","timestamp":{time},"agent":{{"id":"agent://a"}},"task":{{"id":"task-1","kind":"delegation"}}}}"#
+            )
+        })
+        .collect();
+        fs::write(&stream, lines.join("\n") + "\n").unwrap();
+        let text = run(&["diff", &s(&stream), &s(&stream)]);
+        assert_eq!(text.code, 0, "{}", text.stderr);
+        assert!(
+            text.stdout.contains(
+                "times 2026-02-27T10:05:00Z .. 2026-02-27T10:30:00Z; 3 times not RFC 3339, not counted)"
+            ),
+            "{}",
+            text.stdout
+        );
+        let json = run(&["diff", "--format", "json", &s(&stream), &s(&stream)]);
+        let report: Value = serde_json::from_str(&json.stdout).unwrap();
+        let header = &report["header"]["candidate"];
+        assert_eq!(
+            (
+                &header["first_time"],
+                &header["last_time"],
+                &header["times_not_rfc3339"]
+            ),
+            (
+                &Value::from("2026-02-27T10:05:00Z"),
+                &Value::from("2026-02-27T10:30:00Z"),
+                &Value::from(3)
+            )
+        );
+    }
+
     #[test]
     fn a_run_against_itself_changes_nothing_and_bundles_report_run_facts_once() {
         let runs = runs();
