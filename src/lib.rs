@@ -9,7 +9,7 @@
 //! | layer | modules | what they hold |
 //! |---|---|---|
 //! | 1 | `json` | canonical bytes and digests, RFC 8785 (JCS), JSON paths, the duplicate-key scan, terminal-safe text |
-//! | 2 | `input`, `rules` | the one door every file is read through (caps, special files refused, the walk); the rule-row type |
+//! | 2 | `input`, `persist`, `rules` | the one door every file is read through (caps, special files refused, the walk); the one door every file is written through (atomic, the umask, removed on interrupt, the writers' lock); the rule-row type |
 //! | 3 | `a2a` | the reference adapter conversion |
 //! | 4 | `freeze` | the K1-A freeze as data: explanations, audits, coverage |
 //! | 5 | `migrate`, `profiles` | A2A v0.3 <-> v1.0 migration; the other handoff profiles |
@@ -32,6 +32,7 @@ pub mod input;
 pub mod json;
 pub mod migrate;
 pub mod packet;
+pub mod persist;
 pub mod profiles;
 pub mod report;
 pub mod rules;

@@ -6,11 +6,13 @@ use crate::corpus::{
     check_corpus, manifest_key, CheckItem, CheckOptions, LoadError, Source, WalkItem,
 };
 use crate::golden::{
-    ci_is_set, manifest_path, merge_bless, remove_stale_temps, write_bless, BlessWriteError,
-    DiscardSink, EntrySpool, Existing, MergeError, MergeSpec, PacketKey, RecordedOptions,
+    ci_refuses_writes, ci_writes_values_text, manifest_path, merge_bless, remove_stale_temps,
+    write_bless, BlessWriteError, DiscardSink, EntrySpool, MergeError, MergeSpec, PacketKey,
+    RecordedOptions, Writing,
 };
 use crate::json::safe_text;
 use std::collections::HashSet;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Record the current conversion of every raw packet under PATH as its golden, in the
@@ -32,16 +34,21 @@ pub struct Args {
     /// Print the changes without writing anything.
     #[arg(long)]
     pub dry_run: bool,
+    /// How long to wait for another bless (or the inspector's accept) writing the same
+    /// manifest before giving up with exit 2.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub lock_timeout: u64,
     /// Files, directories or NDJSON streams.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 }
 
 pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
-    if !args.dry_run && ci_is_set(std::env::var_os("CI").as_deref()) {
-        return Err(CliError::Usage(
-            "refusing to write golden manifests while CI is set: goldens are recorded by a person and only checked in CI (--dry-run shows what would change)".to_owned(),
-        ));
+    if !args.dry_run && ci_refuses_writes() {
+        return Err(CliError::Usage(format!(
+            "refusing to write golden manifests while CI is set: goldens are recorded by a person and only checked in CI (CI {} lets bless write, in any case and with any surrounding spaces; --dry-run shows what would change)",
+            ci_writes_values_text()
+        )));
     }
     let modes = args.run.modes();
     let options = CheckOptions {
@@ -182,10 +189,10 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         };
         output.line(&format!("{shown}:"));
         // The new manifest goes to a temporary file as it is merged (the writer the
-        // inspector's accept shares); it replaces the old one only when something changed.
+        // inspector's accept shares), under the manifest's lock, into the manifest as it is
+        // then; it replaces the old one only when something changed.
         let written = write_bless(
             dir,
-            run.manifests.get(dir).map(Existing::from),
             &mut cursor.entries_of(dir),
             &MergeSpec {
                 modes: &modes,
@@ -193,13 +200,29 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 still_exists: &|key| still_exists(dir, key),
                 prune: args.prune,
             },
-            args.dry_run,
+            Writing {
+                dry_run: args.dry_run,
+                lock_wait: std::time::Duration::from_secs(args.lock_timeout),
+                waiting: &mut |lock| {
+                    // Before a wait of up to a minute: why nothing seems to happen.
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "handoff-inspector: {}: another bless or accept is writing this manifest; waiting up to {} s",
+                        safe_text(&lock.display().to_string()),
+                        args.lock_timeout
+                    );
+                },
+            },
             &mut |change| {
                 output.line(&format!("  {change}"));
                 Ok(())
             },
         )
         .map_err(|error| match error {
+            BlessWriteError::Manifest(error) => CliError::Usage(format!(
+                "{shown}: malformed golden manifest, not overwritten: {error}"
+            )),
+            BlessWriteError::Busy(error) => CliError::Usage(error.to_string()),
             BlessWriteError::Merge(MergeError::Refused(reason)) => {
                 CliError::Usage(format!("{shown}: {reason}"))
             }

@@ -6,8 +6,8 @@ use crate::a2a::convert;
 use crate::bundle::write::{assign_run, default_run_id, write_bundle};
 use crate::corpus::{classify_packet, PacketKind};
 use crate::json::safe_text;
+use crate::persist::{write_atomically, Replace};
 use serde_json::Value;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Write an assay evidence bundle (.tar.gz) that upstream's verifier accepts.
@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 /// of adapter batches are taken as they are; other packets are named on stderr and left out. In the order found they get one
 /// colon-free run id, seq 0, 1, 2, ..., ids RUN_ID:SEQ and their content hashes, and are
 /// written as upstream's writer writes them: the same input gives the same bytes. The file is
-/// written to a temporary name beside --out and renamed into place.
+/// written to a temporary name beside --out and renamed into place, with the permissions the
+/// umask gives a new file (a file replaced with --force keeps its own).
 ///
 /// Exit 0 when every packet went in, 1 when some could not be converted (they are named on
 /// stderr and left out; the bundle is still written), 2 when nothing could be written.
@@ -54,6 +55,9 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let options = args.conversion.options();
     let mut events = Vec::new();
     let mut skipped = 0usize;
+    // Packets named on stderr and left out, whatever the reason (for the last line when none
+    // went in).
+    let mut left_out = 0usize;
     // A bundle's events are taken like any events, but never those of a bundle that fails
     // verification: re-sealing them would turn tampered lines into a bundle that verifies.
     let mut rejected_bundle: Option<std::sync::Arc<Path>> = None;
@@ -66,6 +70,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         if packet.source.is_bundle_event() && rejected_bundle.as_ref() == Some(&packet.source.path)
         {
             skipped += 1;
+            left_out += 1;
             eprintln!(
                 "handoff-inspector: {}: event of a bundle that fails verification, left out",
                 packet.source
@@ -90,6 +95,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                     Ok(converted) => events.push(converted.event().clone()),
                     Err(error) => {
                         skipped += 1;
+                        left_out += 1;
                         eprintln!(
                             "handoff-inspector: {}: not converted, left out: {}",
                             packet.source,
@@ -98,15 +104,30 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                     }
                 }
             }
-            other => eprintln!(
-                "handoff-inspector: {}: {}, left out",
-                packet.source,
-                other.name()
-            ),
+            other => {
+                left_out += 1;
+                eprintln!(
+                    "handoff-inspector: {}: {}, left out",
+                    packet.source,
+                    other.name()
+                )
+            }
         }
     });
+    let out = safe_text(&args.out.display().to_string()).into_owned();
     if load_errors > 0 {
-        return Ok(Exit::Usage);
+        return Err(CliError::Usage(format!(
+            "{out}: nothing written: {load_errors} input(s) could not be read (named above)"
+        )));
+    }
+    if events.is_empty() {
+        return Err(CliError::Usage(if left_out == 0 {
+            format!(
+                "{out}: nothing written: no packets found, and a bundle needs at least one event"
+            )
+        } else {
+            format!("{out}: nothing written: every packet found ({left_out}) was left out (named above), and a bundle needs at least one event")
+        }));
     }
     let usage = |e: crate::bundle::write::WriteError| CliError::Usage(format!("bundle: {e}"));
     let run_id = match &args.run_id {
@@ -115,7 +136,12 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     };
     assign_run(&mut events, &run_id).map_err(usage)?;
     let written = write_bundle(&events).map_err(usage)?;
-    write_atomically(&args.out, &written.bytes, args.force).map_err(io_error)?;
+    let replace = if args.force {
+        Replace::Keep
+    } else {
+        Replace::Never
+    };
+    write_atomically(&args.out, &written.bytes, replace).map_err(io_error)?;
     output.line(&format!(
         "wrote {}: {} events, run_id {}, run_root {}",
         safe_text(&args.out.display().to_string()),
@@ -128,22 +154,4 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     } else {
         Exit::Ok
     })
-}
-
-/// A temporary file in the target's directory, then a rename: readers never see half a
-/// bundle, and without `force` an existing file is never replaced.
-fn write_atomically(out: &Path, bytes: &[u8], force: bool) -> std::io::Result<()> {
-    let dir = match out.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut temp = tempfile::NamedTempFile::new_in(dir)?;
-    temp.write_all(bytes)?;
-    temp.as_file().sync_all()?;
-    if force {
-        temp.persist(out).map_err(|e| e.error)?;
-    } else {
-        temp.persist_noclobber(out).map_err(|e| e.error)?;
-    }
-    Ok(())
 }

@@ -98,7 +98,9 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         if text.last() != Some(&b'\n') {
             text.push(b'\n');
         }
-        std::fs::write(&path, text).map_err(io_error(&path))?;
+        // Whole or not at all, with the umask's mode (a file --force replaces keeps its own).
+        crate::persist::write_atomically(&path, &text, crate::persist::Replace::Keep)
+            .map_err(io_error(&path))?;
         manifest.packets.insert(
             PacketKey::file(name.clone()),
             GoldenEntry {

@@ -129,6 +129,13 @@ impl Command {
 /// Parses the process arguments, runs, and returns the process exit code.
 pub fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
+    // SIGINT, SIGTERM, SIGHUP: a write cut short leaves no temporary file (persist/).
+    if let Err(error) = crate::persist::install_interrupt_cleanup() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "handoff-inspector: interrupts will not remove temporary files: {error}"
+        );
+    }
     let walk = match &cli.command {
         None => Some(cli.walk),
         Some(command) => command.walk_flags(),

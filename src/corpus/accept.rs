@@ -1,6 +1,7 @@
 //! Accepting one packet's current outcome as its golden (the TUI's review): the same merge
 //! and the same writer as `bless` (`golden::write_bless`), for a single packet, keeping every
-//! other entry, written atomically. The existing manifest is read through its on-disk index
+//! other entry, written atomically under the manifest's lock (a `bless` of the directory at
+//! the same time waits, or is waited for). The existing manifest is read through its on-disk index
 //! one entry at a time, never as a whole tree: accepting into a manifest of a million entries
 //! holds the index (24 bytes an entry), not the entries.
 
@@ -8,12 +9,18 @@ use super::check::PacketCheck;
 use super::pair::manifest_key;
 use super::CheckOptions;
 use crate::golden::{
-    ci_is_set, keeps_content, manifest_path, write_bless, BlessWriteError, Change, Content,
-    Contents, Existing, GoldenEntry, ManifestError, ManifestIndex, MergeError, MergeSpec,
+    ci_refuses_writes, keeps_content, manifest_path, write_bless, BlessWriteError, Change, Content,
+    Contents, GoldenEntry, ManifestError, MergeError, MergeSpec, Writing,
 };
 use crate::json::{digest_value, Digest};
+use crate::persist::LockError;
 use serde_json::Value;
 use std::path::PathBuf;
+use std::time::Duration;
+
+/// How long an accept waits for a `bless` of the same directory: the inspector waits with it,
+/// so not long; the message says to try again.
+pub const ACCEPT_LOCK_WAIT: Duration = Duration::from_secs(5);
 
 /// What an accepted golden changed.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,6 +39,8 @@ pub enum AcceptError {
     NoGolden(super::PacketKind),
     /// The directory's manifest cannot be read; it is left as it is.
     Manifest { path: PathBuf, error: ManifestError },
+    /// Another writer held the manifest's lock for all of `ACCEPT_LOCK_WAIT`.
+    Busy(LockError),
     /// The merge was refused (the manifest was recorded under other options) or failed.
     Merge(MergeError),
     /// Writing the manifest failed; the one there (if any) is unchanged.
@@ -49,6 +58,7 @@ impl std::fmt::Display for AcceptError {
             }
             AcceptError::NoGolden(kind) => write!(f, "a {} has no golden to record", kind.name()),
             AcceptError::Manifest { path, error } => write!(f, "{}: {error}", path.display()),
+            AcceptError::Busy(error) => error.fmt(f),
             AcceptError::Merge(error) => error.fmt(f),
             AcceptError::Write { path, error } => write!(f, "{}: {error}", path.display()),
         }
@@ -60,6 +70,7 @@ impl std::error::Error for AcceptError {
         match self {
             AcceptError::CiIsSet | AcceptError::NoGolden(_) => None,
             AcceptError::Manifest { error, .. } => Some(error),
+            AcceptError::Busy(error) => Some(error),
             AcceptError::Merge(error) => Some(error),
             AcceptError::Write { error, .. } => Some(error),
         }
@@ -70,7 +81,7 @@ impl std::error::Error for AcceptError {
 /// Refuses while `CI` is set, for kinds that are not converted, and when the existing manifest
 /// cannot be read or was recorded under other options: an existing golden is never lost.
 pub fn accept_golden(check: &PacketCheck, options: &CheckOptions) -> Result<Accepted, AcceptError> {
-    if ci_is_set(std::env::var_os("CI").as_deref()) {
+    if ci_refuses_writes() {
         return Err(AcceptError::CiIsSet);
     }
     record_golden(check, options)
@@ -85,10 +96,6 @@ pub fn record_golden(check: &PacketCheck, options: &CheckOptions) -> Result<Acce
         .ok_or(AcceptError::NoGolden(check.summary.kind))?;
     entry.content = recorded_content(check, &entry, options);
     let (dir, key) = manifest_key(&check.summary.source);
-    let existing = ManifestIndex::open(&dir).map_err(|error| AcceptError::Manifest {
-        path: manifest_path(&dir),
-        error,
-    })?;
     let modes: Vec<_> = check
         .summary
         .evaluated_modes()
@@ -99,7 +106,6 @@ pub fn record_golden(check: &PacketCheck, options: &CheckOptions) -> Result<Acce
     // Only this packet is recorded; every other entry stays as it is, gone or not.
     let written = write_bless(
         &dir,
-        existing.as_ref().map(Existing::from),
         &mut std::iter::once(Ok((key, entry))),
         &MergeSpec {
             modes: &modes,
@@ -107,13 +113,22 @@ pub fn record_golden(check: &PacketCheck, options: &CheckOptions) -> Result<Acce
             still_exists: &|_| true,
             prune: false,
         },
-        false,
+        Writing {
+            dry_run: false,
+            lock_wait: ACCEPT_LOCK_WAIT,
+            waiting: &mut |_| {},
+        },
         &mut |change| {
             changes.push(change.clone());
             Ok(())
         },
     )
     .map_err(|error| match error {
+        BlessWriteError::Manifest(error) => AcceptError::Manifest {
+            path: manifest_path(&dir),
+            error,
+        },
+        BlessWriteError::Busy(error) => AcceptError::Busy(error),
         BlessWriteError::Merge(error) => AcceptError::Merge(error),
         BlessWriteError::Write(error) => AcceptError::Write {
             path: manifest_path(&dir),
@@ -186,7 +201,7 @@ mod tests {
 
     #[test]
     fn accepting_records_one_packet_and_keeps_the_others() {
-        if ci_is_set(std::env::var_os("CI").as_deref()) {
+        if ci_refuses_writes() {
             // Under CI the refusal is the behaviour; it is asserted below instead.
             let dir = tempfile::tempdir().unwrap();
             std::fs::write(dir.path().join("a.json"), r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":{"id":"t","kind":"delegation"}}"#).unwrap();
@@ -228,7 +243,7 @@ mod tests {
 
     #[test]
     fn a_malformed_manifest_is_never_overwritten() {
-        if ci_is_set(std::env::var_os("CI").as_deref()) {
+        if ci_refuses_writes() {
             return;
         }
         let dir = tempfile::tempdir().unwrap();

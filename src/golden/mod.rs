@@ -14,7 +14,7 @@ mod write;
 
 pub use bless::{
     merge_bless, write_bless, BlessCounts, BlessSink, BlessWriteError, BlessWritten, Change,
-    DiscardSink, Existing, MergeError, MergeSpec,
+    DiscardSink, Existing, MergeError, MergeSpec, Writing,
 };
 #[cfg(test)]
 pub use bless::{plan_bless, BlessPlan};
@@ -32,6 +32,7 @@ pub use manifest::{
 pub use object::{records_object, ObjectGolden, OBJECT_KEYS};
 pub use spool::{EntryCursor, EntrySpool, SortedEntries};
 pub use write::{
-    ci_is_set, manifest_path, read_manifest, remove_stale_temps, write_manifest, ManifestWriter,
+    ci_is_set, ci_refuses_writes, ci_writes_values_text, manifest_lock_path, manifest_path,
+    read_manifest, remove_stale_temps, write_manifest, ManifestWriter, CI_WRITES_VALUES,
     MANIFEST_FILE_NAME, MAX_MANIFEST_BYTES,
 };

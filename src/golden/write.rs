@@ -6,6 +6,7 @@ use super::manifest::{
     parse_manifest, GoldenEntry, GoldenManifest, ManifestEncoder, ManifestError, PacketKey,
     RecordedOptions,
 };
+use crate::persist::{AtomicFile, Replace};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -46,21 +47,24 @@ pub fn write_manifest(dir: &Path, manifest: &GoldenManifest) -> std::io::Result<
     writer.commit()
 }
 
+/// The lock file writers of `dir`'s manifest take turns on (`persist::LockFile`): hidden,
+/// and no `.json`, so no walk reads it as a packet.
+pub fn manifest_lock_path(dir: &Path) -> PathBuf {
+    dir.join(".goldens.json.lock")
+}
+
 /// A manifest being written one entry at a time (in key order) to a temporary file in its
 /// directory; `commit` renames it over `goldens.json`, dropping it without `commit` removes
 /// it and leaves the old manifest as it was. Holds a buffer, never the whole text.
 pub struct ManifestWriter {
     dir: PathBuf,
     encoder: ManifestEncoder,
-    out: std::io::BufWriter<tempfile::NamedTempFile>,
+    out: std::io::BufWriter<AtomicFile>,
 }
 
 impl ManifestWriter {
     pub fn create(dir: &Path, options: &RecordedOptions) -> std::io::Result<ManifestWriter> {
-        let temp = tempfile::Builder::new()
-            .prefix(".goldens.")
-            .suffix(".tmp")
-            .tempfile_in(dir)?;
+        let temp = AtomicFile::create_in(dir, ".goldens.", ".tmp")?;
         let mut out = std::io::BufWriter::with_capacity(1 << 16, temp);
         out.write_all(ManifestEncoder::head(options).as_bytes())?;
         Ok(ManifestWriter {
@@ -77,20 +81,13 @@ impl ManifestWriter {
     }
 
     /// Finishes the text and renames it over `goldens.json`, keeping the old file's
-    /// permissions. On an error the temporary file is removed.
+    /// permissions (a new manifest gets the umask's). On an error the temporary file is
+    /// removed.
     pub fn commit(mut self) -> std::io::Result<PathBuf> {
         let path = manifest_path(&self.dir);
         self.out.write_all(self.encoder.tail().as_bytes())?;
         let temp = self.out.into_inner().map_err(|error| error.into_error())?;
-        temp.as_file().sync_all()?;
-        let permissions = match std::fs::metadata(&path) {
-            Ok(meta) => Some(meta.permissions()),
-            Err(_) => default_permissions(),
-        };
-        if let Some(permissions) = permissions {
-            temp.as_file().set_permissions(permissions)?;
-        }
-        temp.persist(&path).map_err(|error| error.error)?;
+        temp.commit(&path, Replace::Keep)?;
         Ok(path)
     }
 }
@@ -133,24 +130,43 @@ pub fn remove_stale_temps(dir: &Path) -> Vec<String> {
     removed
 }
 
-#[cfg(unix)]
-fn default_permissions() -> Option<std::fs::Permissions> {
-    use std::os::unix::fs::PermissionsExt;
-    // A temp file is created 0600; a manifest is meant to be committed and read by all.
-    Some(std::fs::Permissions::from_mode(0o644))
-}
+/// The values of `CI` that let goldens be written: compared after leading and trailing
+/// whitespace are dropped, ignoring ASCII case (`False`, ` OFF `). Every other value, one
+/// that is not UTF-8 included, is a CI run, where goldens are only checked; an unset `CI`
+/// lets them be written. docs/goldens.md shows this table, and a test holds the two equal.
+pub const CI_WRITES_VALUES: &[&str] = &["", "0", "false", "no", "off"];
 
-#[cfg(not(unix))]
-fn default_permissions() -> Option<std::fs::Permissions> {
-    None
-}
-
-/// Whether the `CI` environment variable asks for a read-only run (set and not empty,
-/// `0` or `false`), given its value.
+/// Whether the `CI` environment variable, given its value, refuses a write of goldens.
 pub fn ci_is_set(value: Option<&std::ffi::OsStr>) -> bool {
-    match value.and_then(|value| value.to_str()) {
-        Some(text) => !matches!(text.trim(), "" | "0" | "false" | "False" | "FALSE"),
-        None => value.is_some(),
+    match value.map(|value| value.to_str()) {
+        None => false,
+        Some(None) => true,
+        Some(Some(text)) => {
+            let text = text.trim();
+            !CI_WRITES_VALUES
+                .iter()
+                .any(|writes| text.eq_ignore_ascii_case(writes))
+        }
+    }
+}
+
+/// `ci_is_set` of this process's `CI`.
+pub fn ci_refuses_writes() -> bool {
+    ci_is_set(std::env::var_os("CI").as_deref())
+}
+
+/// The values that let goldens be written, as a refusal names them: "empty, `0`, ... or `off`".
+pub fn ci_writes_values_text() -> String {
+    let shown: Vec<String> = CI_WRITES_VALUES
+        .iter()
+        .map(|value| match *value {
+            "" => "empty".to_owned(),
+            value => format!("`{value}`"),
+        })
+        .collect();
+    match shown.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => shown.join(""),
     }
 }
 
@@ -210,10 +226,23 @@ mod tests {
 
     #[test]
     fn ci_values() {
-        assert!(ci_is_set(Some(OsStr::new("true"))));
-        assert!(ci_is_set(Some(OsStr::new("1"))));
-        assert!(!ci_is_set(Some(OsStr::new(""))));
-        assert!(!ci_is_set(Some(OsStr::new("false"))));
+        for refuses in ["true", "1", "yes", "on", "falsey", "0 0", "f", "n"] {
+            assert!(ci_is_set(Some(OsStr::new(refuses))), "{refuses:?}");
+        }
+        for writes in [
+            "", " ", "\t", "0", "0 ", " false", "False", "FALSE", "No", " OFF ",
+        ] {
+            assert!(!ci_is_set(Some(OsStr::new(writes))), "{writes:?}");
+        }
         assert!(!ci_is_set(None));
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            assert!(ci_is_set(Some(OsStr::from_bytes(b"\xff"))));
+        }
+        assert_eq!(
+            ci_writes_values_text(),
+            "empty, `0`, `false`, `no` or `off`"
+        );
     }
 }

@@ -1,6 +1,7 @@
-//! Entering and leaving the terminal. The guard restores the screen when dropped, and the
-//! panic hook restores it before the panic message prints, so no exit path leaves the
-//! terminal in raw mode or on the alternate screen.
+//! Entering and leaving the terminal. The guard restores the screen when dropped, the panic
+//! hook restores it before the panic message prints, and the interrupt hook before a signal
+//! ends the process, so no exit path leaves the terminal in raw mode or on the alternate
+//! screen.
 
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
@@ -36,25 +37,37 @@ impl TerminalGuard {
             restore();
             previous(info);
         }));
-        enable_raw_mode()?;
+        // A SIGTERM or SIGHUP (Ctrl-C is a key in raw mode) ends the process from the
+        // interrupt cleanup's thread: the screen is restored there first.
+        crate::persist::set_interrupt_hook(Some(restore));
+        if let Err(error) = enable_raw_mode() {
+            crate::persist::set_interrupt_hook(None);
+            return Err(error);
+        }
         let mut stdout = io::stdout();
         if let Err(error) = execute!(stdout, EnterAlternateScreen, EnableMouseCapture) {
-            restore();
+            leave();
             return Err(error);
         }
         match Terminal::new(CrosstermBackend::new(stdout)) {
             Ok(terminal) => Ok(TerminalGuard { terminal }),
             Err(error) => {
-                restore();
+                leave();
                 Err(error)
             }
         }
     }
 }
 
+/// Restores the terminal and tells the interrupt cleanup there is nothing to restore.
+fn leave() {
+    crate::persist::set_interrupt_hook(None);
+    restore();
+}
+
 impl Drop for TerminalGuard {
     fn drop(&mut self) {
-        restore();
+        leave();
     }
 }
 

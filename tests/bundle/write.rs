@@ -148,3 +148,71 @@ fn never_replaces_a_file_without_force_and_leaves_no_temporary_file() {
     assert!(colon.stderr.contains("RunIdHasNoColon"), "{}", colon.stderr);
     assert_eq!(crate::common::dir_names(dir.path()), vec!["out.tar.gz"]);
 }
+
+/// A new bundle gets the permissions the umask gives (0644 under 022, 0600 under 077), as
+/// the user's other tools would; one replaced with --force keeps its own. Before, every bundle
+/// was 0600 (the temporary file's mode, carried by the rename).
+#[cfg(unix)]
+#[test]
+fn a_written_bundle_takes_the_umask_and_a_replaced_one_keeps_its_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let input = bundles().join("valid-02-two-events.tar.gz");
+    let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    for (umask, expected) in [("022", 0o644), ("077", 0o600), ("002", 0o664)] {
+        let out = dir.path().join(format!("u{umask}.tar.gz"));
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "umask {umask} && exec \"$0\" bundle --out \"$1\" \"$2\""
+            ))
+            .arg(env!("CARGO_BIN_EXE_handoff-inspector"))
+            .arg(&out)
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "{status:?}");
+        assert_eq!(mode(&out), expected, "umask {umask}");
+    }
+    let replaced = dir.path().join("u022.tar.gz");
+    std::fs::set_permissions(&replaced, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let again = run(&["bundle", "--force", "--out", s(&replaced), s(&input)]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(mode(&replaced), 0o640);
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
+}
+
+/// When every input is left out (or cannot be read), nothing is written and the last line
+/// says so and why, after the lines that name each input; exit 2.
+#[test]
+fn a_bundle_of_nothing_is_not_written_and_the_last_line_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = dir.path().join("in");
+    std::fs::create_dir(&inputs).unwrap();
+    std::fs::write(inputs.join("a.json"), r#"{"protocol":"other"}"#).unwrap();
+    std::fs::write(inputs.join("b.json"), "not json").unwrap();
+    let out = dir.path().join("out.tar.gz");
+    let cases = [
+        (inputs.clone(), "nothing written: every packet found (2) was left out (named above), and a bundle needs at least one event"),
+        (dir.path().join("empty"), "nothing written: no packets found, and a bundle needs at least one event"),
+        (dir.path().join("missing"), "nothing written: 1 input(s) could not be read (named above)"),
+    ];
+    std::fs::create_dir(dir.path().join("empty")).unwrap();
+    for (input, reason) in cases {
+        let result = run(&["bundle", "--out", s(&out), s(&input)]);
+        assert_eq!(result.code, 2, "{}", result.stderr);
+        let last = result.stderr.lines().last().unwrap_or_default();
+        assert_eq!(
+            last,
+            format!("handoff-inspector: {}: {reason}", out.display()),
+            "{}",
+            result.stderr
+        );
+        assert!(!out.exists());
+    }
+}

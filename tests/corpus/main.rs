@@ -1,6 +1,7 @@
 //! Directories and streams of packets: `ls`, `check`, `bless`, `derive` through the binary,
-//! the inspector's accept against `bless`, bad input, the fixture tree as a gate, and one
-//! verdict per file in every command.
+//! the inspector's accept against `bless`, bad input, the fixture tree as a gate, one
+//! verdict per file in every command, and bless's writes at the process boundary (writers at
+//! once, interrupts, `CI`).
 
 // The helpers every area shares (running the real binary, reading a drawn screen).
 #[path = "../common/mod.rs"]
@@ -11,3 +12,4 @@ mod bad_input;
 mod commands;
 mod fixture_gate;
 mod one_verdict;
+mod writers;

@@ -3,14 +3,20 @@
 //! merge finds them, and it replaces `goldens.json` only when something changed; nothing per
 //! packet is held, so accepting one packet into a manifest of a million costs what reading
 //! that manifest's index costs.
+//!
+//! Two writers of one directory take turns: the manifest's lock is held from reading the
+//! manifest to replacing it, and the manifest merged into is the one read under the lock, so
+//! a writer that waited merges into what the other wrote, and both files' entries stay.
 
 use super::change::Change;
 use super::merge::{merge_bless, BlessCounts, BlessSink, Existing, MergeError};
 use crate::a2a::{ConvertOptions, Mode};
-use crate::golden::write::ManifestWriter;
-use crate::golden::{GoldenEntry, PacketKey, RecordedOptions};
+use crate::golden::write::{manifest_lock_path, ManifestWriter};
+use crate::golden::{GoldenEntry, ManifestError, ManifestIndex, PacketKey, RecordedOptions};
+use crate::persist::{LockError, LockFile};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// How a merge treats what it was given (as `merge_bless` takes it).
 pub struct MergeSpec<'a> {
@@ -23,6 +29,16 @@ pub struct MergeSpec<'a> {
     pub prune: bool,
 }
 
+/// How `write_bless` writes.
+pub struct Writing<'a> {
+    /// Show the changes, write nothing (and take no lock).
+    pub dry_run: bool,
+    /// How long to wait for another writer of the manifest before giving up.
+    pub lock_wait: Duration,
+    /// Told once, with the lock's path, when another writer holds it.
+    pub waiting: &'a mut dyn FnMut(&Path),
+}
+
 /// What `write_bless` did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BlessWritten {
@@ -33,6 +49,10 @@ pub struct BlessWritten {
 
 #[derive(Debug)]
 pub enum BlessWriteError {
+    /// The manifest there cannot be read; it is left as it is.
+    Manifest(ManifestError),
+    /// Another writer held the manifest's lock too long; nothing was written.
+    Busy(LockError),
     /// The merge was refused or could not read the entries; nothing was written.
     Merge(MergeError),
     /// The new manifest could not be written; the old one (if any) is unchanged.
@@ -58,28 +78,37 @@ impl BlessSink for WriteSink<'_> {
     }
 }
 
-/// Merges `recorded` (key order) into `existing` with `merge_bless` and writes the result as
-/// `dir`'s manifest, atomically, when something changed (`dry_run`: never). `on_change` sees
-/// every change as it is found, before anything replaces the old manifest. A refusal or an
-/// error leaves the old manifest as it was (the temporary file is removed). A directory that
-/// cannot take the temporary file is an error only when something changed.
+/// Merges `recorded` (key order) into `dir`'s manifest with `merge_bless` and writes the
+/// result, atomically, when something changed (a dry run: never). The manifest is read, merged
+/// and replaced holding its lock. `on_change` sees every change as it is found, before
+/// anything replaces the old manifest. A refusal or an error leaves the old manifest as it was
+/// (the temporary file is removed). A directory that cannot take the lock or the temporary
+/// file is an error only when something changed (no other writer can write there either).
 pub fn write_bless(
     dir: &Path,
-    existing: Option<Existing<'_>>,
     recorded: &mut dyn Iterator<Item = io::Result<(PacketKey, GoldenEntry)>>,
     spec: &MergeSpec<'_>,
-    dry_run: bool,
+    writing: Writing<'_>,
     on_change: &mut dyn FnMut(&Change) -> io::Result<()>,
 ) -> Result<BlessWritten, BlessWriteError> {
-    let (mut writer, mut unwritable) = (None, None);
-    if !dry_run {
+    let (mut writer, mut unwritable, mut lock) = (None, None, None);
+    if !writing.dry_run {
+        match LockFile::acquire(&manifest_lock_path(dir), writing.lock_wait, writing.waiting) {
+            Ok(held) => lock = Some(held),
+            Err(busy @ LockError::Busy { .. }) => return Err(BlessWriteError::Busy(busy)),
+            Err(LockError::Io { error, .. }) => unwritable = Some(error),
+        }
+    }
+    // What another writer may have written while this run was checking is merged into.
+    let existing = ManifestIndex::open(dir).map_err(BlessWriteError::Manifest)?;
+    if lock.is_some() {
         match ManifestWriter::create(dir, &RecordedOptions::of(spec.options)) {
             Ok(created) => writer = Some(created),
             Err(error) => unwritable = Some(error),
         }
     }
     let counts = merge_bless(
-        existing,
+        existing.as_ref().map(Existing::from),
         recorded,
         spec.modes,
         spec.options,
@@ -98,5 +127,6 @@ pub fn write_bless(
         (None, None) => None,
         (Some(writer), None) => Some(writer.commit().map_err(BlessWriteError::Write)?),
     };
+    drop(lock);
     Ok(BlessWritten { counts, written })
 }
