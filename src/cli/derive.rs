@@ -58,6 +58,14 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let derived = derive_negatives(&bytes)
         .map_err(|reason| CliError::Usage(format!("{source}: {reason}")))?;
     std::fs::create_dir_all(&args.out).map_err(io_error(&args.out))?;
+    // Held to the end: a bless or accept of this directory meanwhile waits, so the manifest
+    // read here is the one replaced.
+    let _lock = crate::persist::LockFile::acquire(
+        &crate::golden::manifest_lock_path(&args.out),
+        std::time::Duration::from_secs(60),
+        &mut |_| {},
+    )
+    .map_err(|error| CliError::Usage(error.to_string()))?;
     let mut manifest = read_manifest(&args.out)
         .map_err(|error| {
             CliError::Usage(format!(

@@ -24,7 +24,15 @@ fn bless(path: &Path) {
 
 /// The check of the packet whose source ends with `wanted`, as the inspector holds it.
 fn check_of(dir: &Path, wanted: &str) -> PacketCheck {
-    let mut found = None;
+    checks_in(dir)
+        .into_iter()
+        .rfind(|check| check.summary.source.to_string().ends_with(wanted))
+        .unwrap_or_else(|| panic!("no packet {wanted}"))
+}
+
+/// The checks of every packet under `dir`, as the inspector holds them.
+pub fn checks_in(dir: &Path) -> Vec<PacketCheck> {
+    let mut checks = Vec::new();
     check_corpus(
         &[dir.to_path_buf()],
         &CheckOptions::default(),
@@ -32,14 +40,12 @@ fn check_of(dir: &Path, wanted: &str) -> PacketCheck {
         true,
         &mut |item| {
             if let CheckItem::Packet(check) = item {
-                if check.summary.source.to_string().ends_with(wanted) {
-                    found = Some(*check);
-                }
+                checks.push(*check);
             }
         },
     )
     .unwrap();
-    found.unwrap_or_else(|| panic!("no packet {wanted}"))
+    checks
 }
 
 /// `base` copied twice: `bless` of `named` in one, accept of the packet `wanted` in the other.

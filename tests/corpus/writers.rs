@@ -270,3 +270,58 @@ fn signals_during_a_bless_leave_the_old_manifest_and_no_temporary_file() {
         "only {during_write} signals landed mid-write"
     );
 }
+
+/// The inspector's accepts while a bless of the same directory runs, one packet after another
+/// (the first while bless checks its stream, the rest while it checks and writes), and every
+/// accepted entry kept with the stream's. (Before the lock, bless merged into the manifest it
+/// read at its start, and its rename dropped what was accepted meanwhile.)
+#[test]
+fn accepts_during_a_bless_of_the_same_directory_are_all_kept() {
+    use handoff_inspector::corpus::{record_golden, CheckOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let accepted_dir = dir.path().join("d");
+    std::fs::create_dir(&accepted_dir).unwrap();
+    for index in 0..300 {
+        std::fs::write(
+            accepted_dir.join(format!("a{index:03}.json")),
+            line(&format!("a{index}")),
+        )
+        .unwrap();
+    }
+    let checks = crate::accept::checks_in(&accepted_dir);
+    write_stream(&accepted_dir, "s.ndjson", "s", 3000);
+    let mut child = bless_command(&[&accepted_dir.join("s.ndjson").to_string_lossy()])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    let mut accepted = Vec::new();
+    for check in &checks {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        record_golden(check, &CheckOptions::default()).unwrap();
+        accepted.push(
+            check
+                .summary
+                .source
+                .path
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned(),
+        );
+    }
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(!accepted.is_empty());
+    let mut names = accepted.clone();
+    names.push("s.ndjson".to_owned());
+    let mut expected = vec![1; accepted.len()];
+    expected.push(3000);
+    assert_eq!(entries_per_file(&accepted_dir, &names), expected);
+    assert_eq!(leftovers(&accepted_dir), Vec::<String>::new());
+}
