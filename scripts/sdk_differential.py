@@ -588,18 +588,6 @@ def quirk_config_id_in_name(obj, sdk, ours):
     return None
 
 
-def quirk_explicit_blocking(obj, sdk, ours):
-    """Back to v0.3 the SDK always writes `blocking` (true where v1.0 left
-    `returnImmediately` out); we write it only where v1.0 said something. Both read absent
-    `blocking` as blocking (the SDK's own v0.3 -> v1.0 converter leaves it unset)."""
-    config = (sdk.get("params") or {}).get("configuration") if isinstance(sdk, dict) else None
-    ours_config = (ours.get("params") or {}).get("configuration") or {}
-    if isinstance(config, dict) and config.get("blocking") is True and "blocking" not in ours_config:
-        del config["blocking"]
-        return "blocking written explicitly"
-    return None
-
-
 def quirk_error_info(obj, sdk, ours):
     """The SDK's v0.3 client keeps only an error's code and message (its v1.0 server writes
     the ErrorInfo with empty metadata); we carry v0.3 `data` into ErrorInfo's metadata. And
@@ -629,8 +617,6 @@ QUIRKS = {
     ("AgentCard", "reverse"): [quirk_reverse_version],
     ("agent/getAuthenticatedExtendedCard result", "reverse"): [quirk_reverse_version],
     ("error response", "forward"): [quirk_error_info],
-    ("message/send", "reverse"): [quirk_explicit_blocking],
-    ("message/stream", "reverse"): [quirk_explicit_blocking],
 }
 REST_QUIRKS = [quirk_double_base64, quirk_config_id_in_name]
 

@@ -237,6 +237,23 @@ pub static FINAL_RULE: ChoiceDef = ChoiceDef {
     accepts: Accepts::Options,
 };
 
+pub static V10_ONLY_CARD: ChoiceDef = ChoiceDef {
+    key: "v10-only-card",
+    question: "A card whose interfaces all speak v1.0 or later: refuse it, or write a v0.3 card anyway?",
+    default: "refuse",
+    options: &[
+        ChoiceOption {
+            value: "refuse",
+            meaning: "exit 1: a v0.3 client would find no endpoint it can talk to (the SDK raises VersionNotSupportedError)",
+        },
+        ChoiceOption {
+            value: "convert",
+            meaning: "write the v0.3 card, claiming v0.3 at URLs that speak only v1.0 (a warning)",
+        },
+    ],
+    accepts: Accepts::Options,
+};
+
 pub static CARD_VERSION: ChoiceDef = ChoiceDef {
     key: "card-protocol-version",
     question: "Which `protocolVersion` does the v0.3 card declare?",

@@ -135,9 +135,36 @@ pub fn detect_with(value: &Value, hints: &Hints) -> Result<Detection, NotA2a> {
         let names = super::proto_names::camel_case_members(&mut renamed);
         let mut detection = detect_renamed(&renamed, hints)?;
         detection.reasons.push(proto_names_reason(&names));
+        // v0.3's JSON-RPC dialect never writes proto names and v1.0's writers use the JSON
+        // names, while a2a-python's v0.3 REST client writes them: a data part still in the
+        // REST `{"data": {"data": ...}}` wrapper then reads as the REST DataPart, as the
+        // SDK's REST reader reads it.
+        if detection.version == Version::Indeterminate
+            && has_rest_data_wrapper(&renamed, detection.object)
+        {
+            detection.version = Version::V0_3;
+            detection.dialect = Dialect::Rest;
+            detection.identical = false;
+            detection.reasons.push(
+                "a data part in the REST `{\"data\": {\"data\": ...}}` wrapper, beside proto names: read as the v0.3 HTTP+JSON/REST dialect".into(),
+            );
+        }
         return Ok(detection);
     }
     detect_renamed(value, hints)
+}
+
+/// True when a Part below `value` holds `{"data": {"data": ...}}` and nothing else in `data`.
+fn has_rest_data_wrapper(value: &Value, root: ObjectKind) -> bool {
+    collect(value, root).iter().any(|node| {
+        node.kind == ObjectKind::Part
+            && node
+                .path
+                .lookup(value)
+                .and_then(|part| part.get("data"))
+                .and_then(Value::as_object)
+                .is_some_and(|data| data.len() == 1 && data.contains_key("data"))
+    })
 }
 
 /// The reason naming the members read under their proto names.

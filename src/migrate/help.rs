@@ -102,6 +102,7 @@ fn phase_label(phase: Phase) -> &'static str {
         Phase::Params => "params",
         Phase::Core => "core objects",
         Phase::Card => "agent card",
+        Phase::Members => "unknown members",
         Phase::Transport => "transport (advice)",
     }
 }

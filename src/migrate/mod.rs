@@ -58,6 +58,7 @@ pub mod edit;
 mod forward;
 pub mod help;
 pub mod hints;
+pub mod members;
 pub mod model;
 pub mod proto_names;
 mod report;

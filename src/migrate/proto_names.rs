@@ -90,7 +90,7 @@ fn free_form(obj: &serde_json::Map<String, Value>, key: &str) -> bool {
 const NAMED_MAPS: &[&str] = &["securitySchemes", "schemes", "scopes"];
 
 /// The lowerCamel JSON name of a proto field name.
-fn lower_camel(name: &str) -> String {
+pub fn lower_camel(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     let mut upper = false;
     for c in name.chars() {

@@ -38,6 +38,8 @@ pub enum Phase {
     Params,
     Core,
     Card,
+    /// Members neither version knows, after every rename.
+    Members,
     Transport,
 }
 

@@ -311,6 +311,11 @@ fn forward_cases() -> Vec<Case> {
             card(json!({"signatures": [{"protected": "p", "signature": "s"}]})),
             card(json!({"signatures": []})),
         ),
+        case(
+            "drop-unknown-members",
+            message(json!([{"kind": "text", "type": "text", "text": "x"}])),
+            message(json!([{"kind": "text", "text": "x"}])),
+        ),
         speaks(
             "http-path-drop-v1",
             json!({"messageId": "m", "role": "ROLE_USER", "content": []}),
@@ -376,9 +381,17 @@ fn reverse_cases() -> Vec<Case> {
                 "SendMessage",
                 json!({"message": message10(json!([])), "configuration": {"returnImmediately": true}}),
             ),
+            rpc("SendMessage", json!({"message": message10(json!([]))})),
+        ),
+        case(
+            "to03-send-config-blocking",
             rpc(
                 "SendMessage",
                 json!({"message": message10(json!([])), "configuration": {}}),
+            ),
+            rpc(
+                "SendMessage",
+                json!({"message": message10(json!([])), "configuration": {"blocking": false}}),
             ),
         ),
         case(
@@ -430,6 +443,11 @@ fn reverse_cases() -> Vec<Case> {
         ),
         case("to03-role-enum", message10(json!([])), message(json!([]))),
         case(
+            "to03-timestamp-utc-z",
+            json!({"id": "t", "status": {"state": "TASK_STATE_WORKING", "timestamp": "2025-01-01T10:00:00.000+02:00"}}),
+            json!({"id": "t", "status": {"state": "TASK_STATE_WORKING", "timestamp": "2025-01-01T08:00:00Z"}}),
+        ),
+        case(
             "to03-part-text",
             json!({"text": "x", "mediaType": "text/plain"}),
             json!({"kind": "text", "text": "x"}),
@@ -473,6 +491,20 @@ fn reverse_cases() -> Vec<Case> {
             "to03-restore-required",
             json!({"id": "t", "contextId": "c", "status": {}}),
             json!({"kind": "task", "id": "t", "contextId": "c", "status": {"state": "unknown"}}),
+        ),
+        case(
+            "to03-card-v10-only",
+            card10(json!({"supportedInterfaces": [
+                {"url": "https://a.example/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+                {"url": "https://a.example/v1", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]})),
+            card10(json!({})),
+        ),
+        speaks(
+            "to03-card-v10-only",
+            card10(json!({"supportedInterfaces": [
+                {"url": "https://a.example/v1", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]})),
+            card10(json!({"supportedInterfaces": [
+                {"url": "https://a.example/v1", "protocolBinding": "JSONRPC"}]})),
         ),
         case(
             "to03-card-protocol-version",

@@ -198,10 +198,11 @@ impl Migration {
             ));
         }
         warnings.extend(steps.iter().flat_map(|run| run.warnings.iter().cloned()));
-        let findings = match direction {
+        let mut findings = refusals(direction, &mut warnings);
+        findings.extend(match direction {
             Direction::Forward => check::check_v10(&doc, detection.object),
             Direction::Reverse => check::check_v03(&doc, detection.object),
-        };
+        });
         Migration {
             direction,
             detection,
@@ -461,23 +462,41 @@ impl Judgement {
             Direction::Forward => detection.version == Version::V1_0,
             Direction::Reverse => detection.version == Version::V0_3,
         };
+        let mut warnings = Vec::new();
         if !already_at_target {
             let choices = Choices::none();
             for step in steps_for(direction) {
                 let mut ctx = StepCtx::without_paths(step, &detection, &choices);
                 (step.apply)(&mut doc, &mut ctx);
+                warnings.append(&mut ctx.warnings);
             }
         }
-        let findings = match direction {
+        let mut findings = refusals(direction, &mut warnings);
+        findings.extend(match direction {
             Direction::Forward => check::check_v10(&doc, detection.object),
             Direction::Reverse => check::check_v03(&doc, detection.object),
-        };
+        });
         Ok(Judgement {
             detection,
             findings,
             result_digest: digest_value(&doc),
         })
     }
+}
+
+/// Back to v0.3, a step's error refuses the result (a card no v0.3 client could use, a
+/// member it cannot convert): it moves from the warnings to the findings, so every face
+/// that judges the result (`migrate`'s exit code, `check`, `explain`) sees it. On the way
+/// to v1.0 such errors stay warnings beside the v1.0 check's findings.
+fn refusals(direction: Direction, warnings: &mut Vec<Finding>) -> Vec<Finding> {
+    if direction != Direction::Reverse {
+        return Vec::new();
+    }
+    let (refused, kept): (Vec<Finding>, Vec<Finding>) = std::mem::take(warnings)
+        .into_iter()
+        .partition(|finding| finding.severity == Severity::Error);
+    *warnings = kept;
+    refused
 }
 
 fn detection_warnings(detection: &Detection) -> Vec<Finding> {

@@ -2,7 +2,7 @@
 //! source for the trace, `--help`, `--list-steps` and the list in docs/migrate.md.
 
 use super::choice_defs as choice;
-use super::forward::{advice, card, envelope, params, parts, security, values};
+use super::forward::{advice, card, envelope, params, parts, security, unknown, values};
 use super::step::{Direction::Forward, PathPattern as P, Phase, StepDef};
 
 pub static FORWARD_STEPS: &[StepDef] = &[
@@ -579,6 +579,21 @@ pub static FORWARD_STEPS: &[StepDef] = &[
         advisory: false,
         choice: Some(&choice::SIGNATURES),
         apply: card::signatures_invalidated,
+    },
+    // After every rename: what neither version knows.
+    StepDef {
+        id: "drop-unknown-members",
+        title: "members neither version knows are dropped",
+        direction: Forward,
+        phase: Phase::Members,
+        applies_to: "every A2A object (not `metadata`, `data`, extension `params`, scheme or scope names)",
+        changes: &[P { before: "$..parts[*].type", after: "(removed)" }],
+        why: "strict ProtoJSON parsers reject unknown fields, and the SDK's converters copy only the fields they know; a member v0.3 did not define either (a v0.2-style `\"type\": \"text\"` on a part) has no v1.0 place. Members v0.3 defined are the other steps' to rewrite, and the v1.0 check names any left behind",
+        source: "spec 3 (unknown fields); P10; S03",
+        lossy: true,
+        advisory: false,
+        choice: None,
+        apply: unknown::drop_unknown_members,
     },
     // Phase F: outside the JSON.
     StepDef {

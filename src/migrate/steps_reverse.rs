@@ -3,6 +3,7 @@
 
 use super::choice_defs as choice;
 use super::forward::card as forward_card;
+use super::forward::values as forward_values;
 use super::reverse::{card, envelope, params, parts, values};
 use super::step::{Direction::Reverse, PathPattern as P, Phase, StepDef};
 
@@ -126,7 +127,7 @@ pub static REVERSE_STEPS: &[StepDef] = &[
         phase: Phase::Params,
         applies_to: "SendMessage configuration",
         changes: &[P { before: "$.params.configuration.returnImmediately", after: "$.params.configuration.blocking" }],
-        why: "blocking = !returnImmediately; an absent field stays absent (v0.3 SDKs block by default)",
+        why: "blocking = !returnImmediately. v1.0 without `returnImmediately` waits (its default); v0.3 defines no default, so `blocking: true` is written to keep that meaning, as the SDK does",
         source: "spec 4.22",
         lossy: false,
         advisory: false,
@@ -246,6 +247,20 @@ pub static REVERSE_STEPS: &[StepDef] = &[
         apply: values::role_enum,
     },
     StepDef {
+        id: "to03-timestamp-utc-z",
+        title: "timestamps written as RFC 3339 UTC `Z`",
+        direction: Reverse,
+        phase: Phase::Core,
+        applies_to: "TaskStatus.timestamp, ListTasks statusTimestampAfter",
+        changes: &[P { before: "$..status.timestamp \"2023-10-01T12:00:00.234-05:00\"", after: "$..status.timestamp \"2023-10-01T17:00:00.234Z\"" }],
+        why: "a ProtoJSON Timestamp is read at any offset and written in UTC `Z` with 0, 3, 6 or 9 fractional digits, as the SDK writes the v0.3 value: the same instant in its canonical text (an offset is converted, and lost)",
+        source: "spec 3, 4.2; D10 5.6.1; ProtoJSON Timestamp",
+        lossy: true,
+        advisory: false,
+        choice: Some(&choice::NAIVE_ZONE),
+        apply: forward_values::timestamp_utc_z,
+    },
+    StepDef {
         id: "to03-part-text",
         title: "text part gets `kind`",
         direction: Reverse,
@@ -358,6 +373,20 @@ pub static REVERSE_STEPS: &[StepDef] = &[
         advisory: false,
         choice: None,
         apply: values::restore_required,
+    },
+    StepDef {
+        id: "to03-card-v10-only",
+        title: "interfaces a v0.3 client cannot speak are dropped; a card with none is refused",
+        direction: Reverse,
+        phase: Phase::Card,
+        applies_to: "AgentCard with an interface whose protocolVersion is not at least 0.3 and below 1.0",
+        changes: &[P { before: "$.supportedInterfaces[*] (protocolVersion \"1.0\")", after: "(removed)" }],
+        why: "a v0.3 card claims v0.3 at its URLs, and a v0.3 client cannot speak v1.0: the SDK's converter keeps only the interfaces without a version or with 0.3 <= version < 1.0, and raises VersionNotSupportedError when none is left",
+        source: "spec 4.11, 4.12; D10 3.6",
+        lossy: true,
+        advisory: false,
+        choice: Some(&choice::V10_ONLY_CARD),
+        apply: card::v10_only_card,
     },
     StepDef {
         id: "to03-card-protocol-version",

@@ -61,23 +61,40 @@ pub fn line_record(number: usize, outcome: Result<&Migration, String>) -> (Strin
     )
 }
 
-/// `--to 0.3` output the v0.3 check rejects is an error, never exit 0: what it rejects.
+/// `--to 0.3` output the v0.3 check rejects, or a migration a step refused, is an error,
+/// never exit 0: where it failed.
 pub fn v03_failure(migration: &Migration) -> Option<String> {
     if migration.direction != Direction::Reverse {
         return None;
     }
-    let errors: Vec<String> = migration
+    let at = |findings: &[Finding]| -> Vec<String> {
+        findings
+            .iter()
+            .filter(|finding| finding.severity == Severity::Error)
+            .map(|finding| format!("{} ({})", finding.path, finding.rule))
+            .collect()
+    };
+    // A step's refusal is a finding under the step's id; the check's rows are `V03-*`.
+    let (failing, refused): (Vec<Finding>, Vec<Finding>) = migration
         .findings
         .iter()
-        .filter(|finding| finding.severity == Severity::Error)
-        .map(|finding| format!("{} ({})", finding.path, finding.rule))
-        .collect();
-    (!errors.is_empty()).then(|| {
-        format!(
+        .cloned()
+        .partition(|finding| finding.rule.starts_with("V03-"));
+    let (refused, failing) = (at(&refused), at(&failing));
+    let mut why = Vec::new();
+    if !refused.is_empty() {
+        why.push(format!(
+            "the migration to v0.3 failed at {}",
+            refused.join(", ")
+        ));
+    }
+    if !failing.is_empty() {
+        why.push(format!(
             "the v0.3 result fails the v0.3 check at {}",
-            errors.join(", ")
-        )
-    })
+            failing.join(", ")
+        ));
+    }
+    (!why.is_empty()).then(|| why.join("; "))
 }
 
 /// The one-line summary `migrate FILE` prints to standard error.

@@ -176,6 +176,89 @@ impl Checker {
         }
     }
 
+    /// Every member `known` does not list, unless a row of this object (its findings from
+    /// `since` on) already named its path.
+    #[allow(clippy::too_many_arguments)]
+    pub fn unknown(
+        &mut self,
+        since: usize,
+        rule: &str,
+        kind: ObjectKind,
+        obj: &Map<String, Value>,
+        at: &JsonPath,
+        known: &[&str],
+        version: &str,
+    ) {
+        // ProtoJSON parsers read a field's proto name (`context_id`) as its JSON name.
+        let listed = |key: &str| {
+            known.contains(&key)
+                || (key.contains('_')
+                    && known.contains(&crate::migrate::proto_names::lower_camel(key).as_str()))
+        };
+        for key in obj.keys().filter(|key| !listed(key)) {
+            let path = at.key(key);
+            if self.findings[since..]
+                .iter()
+                .any(|finding| finding.path == path)
+            {
+                continue;
+            }
+            self.fail(
+                rule,
+                path,
+                format!(
+                    "`{}` is not a {version} field of a {}",
+                    crate::json::safe_text(key),
+                    kind.label()
+                ),
+            );
+        }
+    }
+
+    /// The JSON-RPC 2.0 envelope of a request: `jsonrpc` "2.0" and an `id` that is a string
+    /// or an integer. Without `id` the request is a notification, which the server does not
+    /// answer: an error where the version requires `id` (`id_required`), a warning otherwise.
+    pub fn jsonrpc_envelope(
+        &mut self,
+        rule: &str,
+        obj: &Map<String, Value>,
+        at: &JsonPath,
+        id_required: bool,
+    ) {
+        if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+            let found = obj
+                .get("jsonrpc")
+                .map_or_else(|| "nothing".to_owned(), shown);
+            self.fail(
+                rule,
+                at.key("jsonrpc"),
+                format!("`jsonrpc` must be \"2.0\", found {found}"),
+            );
+        }
+        match obj.get("id") {
+            None if id_required => self.fail(
+                rule,
+                at.key("id"),
+                "a request requires `id` (a string or an integer); without it it is a notification, which the server never answers".into(),
+            ),
+            None => self.warn(
+                rule,
+                at.key("id"),
+                "no `id`: a JSON-RPC notification, which the server never answers".into(),
+            ),
+            Some(Value::String(_)) => {}
+            Some(Value::Number(number)) if number.is_i64() || number.is_u64() => {}
+            Some(other) => self.fail(
+                rule,
+                at.key("id"),
+                format!(
+                    "`id` must be a string or an integer, found {}",
+                    shown(other)
+                ),
+            ),
+        }
+    }
+
     /// A string member must be one of `allowed`.
     pub fn enum_value(
         &mut self,

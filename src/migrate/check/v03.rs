@@ -33,6 +33,13 @@ pub static V03_CHECKS: RuleTable = RuleTable {
             "spec 4",
         ),
         row(
+            "V03-JSONRPC",
+            "JSON-RPC envelope",
+            "a request lacks `jsonrpc` \"2.0\", an `id` that is a string or an integer, or the `params` its method requires; a response lacks `id`, or its `id` is not a string, an integer or null",
+            "error",
+            "S03 SendMessageRequest (required: id, jsonrpc, method, params) and the other requests; JSONRPCResponse",
+        ),
+        row(
             "V03-METHOD",
             "method is a v0.3.0 method",
             "a JSON-RPC method is not a v0.3.0 name",
@@ -112,9 +119,12 @@ pub(super) fn check_object(
         | K::ListPushConfigsParams
         | K::DeletePushConfigParams => {
             c.stale(STALE, obj, at, &["tenant", "taskId"], V);
-            if kind != K::SendMessageParams {
-                c.required(REQ, kind, obj, at, &["id"]);
-            }
+            let required: &[&str] = if kind == K::SendMessageParams {
+                &["message"]
+            } else {
+                &["id"]
+            };
+            c.required(REQ, kind, obj, at, required);
         }
         K::AgentCard => {
             c.required(
@@ -168,7 +178,29 @@ pub(super) fn check_object(
             }
         }
         K::JsonRpcRequest => {
-            if let Some(method) = obj.get("method").and_then(Value::as_str) {
+            c.jsonrpc_envelope("V03-JSONRPC", obj, at, true);
+            let method = obj.get("method").and_then(Value::as_str);
+            // Every v0.3 request but the extended card's requires `params` (S03).
+            let needs_params = method
+                .and_then(method_row)
+                .is_some_and(|row| row.params != K::ExtendedCardParams && row.in_v03);
+            match obj.get("params") {
+                None if needs_params => c.fail(
+                    "V03-JSONRPC",
+                    at.key("params"),
+                    "this v0.3 request requires `params`".into(),
+                ),
+                Some(params) if !params.is_object() => c.fail(
+                    "V03-JSONRPC",
+                    at.key("params"),
+                    format!(
+                        "`params` must be an object, found {}",
+                        crate::migrate::edit::shown(params)
+                    ),
+                ),
+                _ => {}
+            }
+            if let Some(method) = method {
                 if !method_row(method).is_some_and(|row| row.v03 == method && row.in_v03) {
                     c.fail(
                         "V03-METHOD",
@@ -182,6 +214,24 @@ pub(super) fn check_object(
             }
         }
         K::JsonRpcResponse => {
+            match obj.get("id") {
+                None => c.fail(
+                    "V03-JSONRPC",
+                    at.key("id"),
+                    "a v0.3 response requires `id` (null when the request's could not be read)"
+                        .into(),
+                ),
+                Some(Value::String(_) | Value::Null) => {}
+                Some(Value::Number(number)) if number.is_i64() || number.is_u64() => {}
+                Some(other) => c.fail(
+                    "V03-JSONRPC",
+                    at.key("id"),
+                    format!(
+                        "`id` must be a string, an integer or null, found {}",
+                        crate::migrate::edit::shown(other)
+                    ),
+                ),
+            }
             let wrapped = obj
                 .get("result")
                 .and_then(Value::as_object)

@@ -3,6 +3,7 @@
 use super::{row, Checker};
 use crate::json::JsonPath;
 use crate::migrate::base64::{self, Base64};
+use crate::migrate::members;
 use crate::migrate::model::{method_row, ObjectKind, OAUTH_FLOWS, TASK_STATES};
 use crate::migrate::timestamp;
 use crate::rules::RuleTable;
@@ -22,6 +23,8 @@ pub static V10_CHECKS: RuleTable = RuleTable {
         row("V10-METHOD", "method is a v1.0 method", "a JSON-RPC method is not a v1.0 name", "error", "spec 4.26"),
         row("V10-VERSION", "interface version is Major.Minor", "an interface protocolVersion has patch digits", "warning: SHOULD NOT use patch numbers", "D10 3.6"),
         row("V10-ERROR-DATA", "error data is a list of Any", "error.data is not an array of objects with `@type`", "error", "spec 4.27"),
+        row("V10-UNKNOWN", "no member v1.0 does not define", "a member is not a field of the v1.0 message (P10) and no other row named it", "error: strict ProtoJSON parsers reject unknown fields", "spec 3; P10"),
+        row("V10-JSONRPC", "JSON-RPC envelope", "`jsonrpc` is not \"2.0\", or `id` is not a string or integer (absent: a notification, which gets no response: a warning)", "error (warning for a notification)", "JSON-RPC 2.0 4, 4.1; spec 4.26"),
     ],
 };
 
@@ -35,6 +38,17 @@ pub(super) fn check_object(
     at: &JsonPath,
     c: &mut Checker,
 ) {
+    let since = c.findings.len();
+    check_shape(kind, obj, at, c);
+    // Under a v0.3 `additionalInterfaces` (itself named stale) the members are v0.3's.
+    let v03_interface =
+        kind == ObjectKind::AgentInterface && at.to_string().contains("additionalInterfaces");
+    if let (Some(known), false) = (members::v10_members(kind), v03_interface) {
+        c.unknown(since, "V10-UNKNOWN", kind, obj, at, known, "v1.0");
+    }
+}
+
+fn check_shape(kind: ObjectKind, obj: &Map<String, Value>, at: &JsonPath, c: &mut Checker) {
     use ObjectKind as K;
     const REQ: &str = "V10-REQUIRED";
     const STALE: &str = "V10-STALE";
@@ -258,6 +272,7 @@ pub(super) fn check_object(
             );
         }
         K::JsonRpcRequest => {
+            c.jsonrpc_envelope("V10-JSONRPC", obj, at, false);
             if let Some(method) = obj.get("method").and_then(Value::as_str) {
                 if method_row(method).is_none_or(|row| row.v10 != method) {
                     c.fail(

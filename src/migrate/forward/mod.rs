@@ -9,4 +9,5 @@ pub mod envelope;
 pub mod params;
 pub mod parts;
 pub mod security;
+pub mod unknown;
 pub mod values;

@@ -8,6 +8,80 @@ use crate::migrate::step::{each, StepCtx};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 
+/// Interfaces a v0.3 client cannot speak (a version, and not at least 0.3 and below 1.0)
+/// are dropped, each named, as the SDK drops them; a card left with none is refused by
+/// default. `--choice v10-only-card=convert` keeps every interface instead.
+pub fn v10_only_card(doc: &mut Value, ctx: &mut StepCtx<'_>) {
+    each(doc, ctx, ObjectKind::AgentCard, |card, at, ctx| {
+        let Some(Value::Array(interfaces)) = card.get_mut("supportedInterfaces") else {
+            return;
+        };
+        let unusable = |interface: &Value| match interface.get("protocolVersion") {
+            Some(Value::String(version)) => !legacy_version(version),
+            _ => false,
+        };
+        if !interfaces.iter().any(unusable) {
+            return;
+        }
+        let path = at.key("supportedInterfaces");
+        let versions: BTreeSet<String> = interfaces
+            .iter()
+            .filter(|interface| unusable(interface))
+            .filter_map(|interface| interface.get("protocolVersion").and_then(Value::as_str))
+            .map(|version| safe_text(version).into_owned())
+            .collect();
+        let listed = versions.into_iter().collect::<Vec<_>>().join(", ");
+        let convert = ctx.choose() == "convert";
+        if convert {
+            ctx.warn(
+                &path,
+                format!("interfaces declare protocolVersion {listed}: kept, and the v0.3 card claims v0.3 at their URLs"),
+            );
+            return;
+        }
+        if interfaces.iter().all(unusable) {
+            ctx.error(
+                &path,
+                format!("every interface declares protocolVersion {listed}, which a v0.3 client cannot speak: refused (`--choice v10-only-card=convert` writes the v0.3 card anyway)"),
+            );
+            return;
+        }
+        let mut index = 0;
+        let mut dropped = Vec::new();
+        interfaces.retain(|interface| {
+            let keep = !unusable(interface);
+            if !keep {
+                dropped.push((
+                    index,
+                    interface.get("url").map(shown),
+                    interface.get("protocolVersion").map(shown),
+                ));
+            }
+            index += 1;
+            keep
+        });
+        for (index, url, version) in dropped {
+            let item = path.index(index);
+            ctx.warn(
+                &item,
+                format!(
+                    "dropped the interface at {}: its protocolVersion {} is not one a v0.3 client speaks",
+                    url.unwrap_or_else(|| "no url".into()),
+                    version.unwrap_or_default()
+                ),
+            );
+            ctx.changed(Some(item), None);
+        }
+    });
+}
+
+/// A version a v0.3 client speaks: at least 0.3, below 1.0 (`0.3`, `0.3.0`, `0.4`).
+fn legacy_version(version: &str) -> bool {
+    let mut parts = version.split('.');
+    let number = |part: Option<&str>| part.and_then(|text| text.parse::<u64>().ok());
+    matches!((number(parts.next()), number(parts.next())), (Some(0), Some(minor)) if minor >= 3)
+}
+
 pub fn protocol_version(doc: &mut Value, ctx: &mut StepCtx<'_>) {
     each(doc, ctx, ObjectKind::AgentCard, |card, at, ctx| {
         if card.contains_key("protocolVersion") || !card.contains_key("supportedInterfaces") {

@@ -30,7 +30,16 @@ pub fn return_immediately_to_blocking(doc: &mut Value, ctx: &mut StepCtx<'_>) {
         ctx,
         ObjectKind::SendMessageConfiguration,
         |obj, at, ctx| match obj.get("returnImmediately") {
-            None => {}
+            None => {
+                if !obj.contains_key("blocking") {
+                    obj.insert("blocking".into(), Value::Bool(true));
+                    ctx.changed(None, Some(at.key("blocking")));
+                    ctx.note(
+                        &at.key("blocking"),
+                        "v1.0 without `returnImmediately` waits for the task; v0.3 defines no default, so `blocking: true` is written",
+                    );
+                }
+            }
             Some(Value::Bool(value)) => {
                 let blocking = !*value;
                 obj.remove("returnImmediately");
