@@ -7,6 +7,7 @@
 mod common;
 
 mod bundle;
+mod compare;
 mod drive;
 mod screens;
 mod screenshots;

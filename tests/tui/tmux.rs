@@ -243,3 +243,27 @@ fn the_inspector_checks_at_the_clock_now_gives() {
     );
     later.wait_for("▾ fixtures/profiles/uaix/ 16 · 15 failing");
 }
+
+/// The Compare view in a real terminal: with a filter and a search set, Esc clears the
+/// filter, then the search, and only the third Esc quits.
+#[test]
+fn the_compare_view_steps_back_with_esc_before_it_quits() {
+    let session = Session::start(
+        "compare",
+        "--color never --compare screenshots/demo-compare/run1 screenshots/demo-compare/run2",
+    );
+    session.wait_for("Pairs 4/5");
+    session.keys(&["f"]);
+    session.wait_for("Pairs 2/5");
+    session.keys(&["/", "positive", "Enter"]);
+    session.wait_for("/positive n/N");
+    // Escape alone each time, waiting for its frame (see the browse test above).
+    session.keys(&["Escape"]);
+    let screen = session.wait_for("filter cleared");
+    assert!(screen.contains("Pairs 4/5"), "{screen}");
+    session.keys(&["Escape"]);
+    session.wait_for("search \"positive\" cleared");
+    assert!(!session.screen().contains("EXIT="));
+    session.keys(&["Escape"]);
+    session.wait_for("EXIT=0");
+}

@@ -4,6 +4,12 @@
 //! flag with the rows that decided it) and compared document side by side, lines that differ
 //! marked `≠`. State is plain data; `handle` turns a key into a change of it; `draw` reads it.
 //!
+//! It is a screen of its own beside the inspector's `App` (ARCHITECTURE.md says why) that
+//! keeps the inspector's rules: its keys are the keymap's, what each does here is one table
+//! ([`COMMANDS`]) that key handling, the status bar and the help read; Esc steps back as the
+//! inspector's does (a search being typed, then the filter, then the search, then quits);
+//! every pane wraps at its width; the loop polls as the inspector's does.
+//!
 //! By job: the state and its key handling (here), the two columns of the selected pair
 //! (`columns.rs`), drawing (`draw.rs`).
 
@@ -31,6 +37,8 @@ pub struct CompareApp {
     pub searching: bool,
     pub help: bool,
     pub scroll: u16,
+    /// What the last key did, when it is not on screen otherwise ("filter cleared").
+    pub message: Option<String>,
     pub should_quit: bool,
     pub theme: Theme,
     /// The selected pair's two columns, built once per selection.
@@ -65,6 +73,35 @@ impl PairFilter {
     }
 }
 
+/// What each of the inspector's commands does in the Compare view, in the help's order: the
+/// one table key handling, the status bar and the help read (keys and status-bar labels are
+/// the keymap's). A command not here does nothing in this view.
+pub const COMMANDS: [(Command, &str); 12] = [
+    (Command::Down, "next pair"),
+    (Command::Up, "previous pair"),
+    (Command::Top, "first pair"),
+    (Command::Bottom, "last pair"),
+    (Command::PageDown, "scroll both sides down"),
+    (Command::PageUp, "scroll both sides up"),
+    (Command::Search, "search the pairs' names and states"),
+    (Command::NextMatch, "next match"),
+    (Command::PrevMatch, "previous match"),
+    (
+        Command::Filter,
+        "filter: what changed, each change kind, each state transition",
+    ),
+    (Command::Help, "this help (any key closes it)"),
+    (Command::Quit, "quit (Esc first: filter, search)"),
+];
+
+/// What `command` does here, if it does anything.
+pub fn command_help(command: Command) -> Option<&'static str> {
+    COMMANDS
+        .iter()
+        .find(|(known, _)| *known == command)
+        .map(|(_, help)| *help)
+}
+
 struct Columns {
     base: Vec<(bool, String)>,
     candidate: Vec<(bool, String)>,
@@ -88,6 +125,7 @@ impl CompareApp {
             searching: false,
             help: false,
             scroll: 0,
+            message: None,
             should_quit: false,
             theme: Theme::new(color),
             columns: None,
@@ -212,29 +250,52 @@ impl CompareApp {
             self.help = false;
             return true;
         }
+        let Some(command) =
+            lookup(Context::Global, &key).filter(|command| command_help(*command).is_some())
+        else {
+            return false;
+        };
+        self.message = None;
         let last = self.shown.len().saturating_sub(1);
-        match lookup(Context::Global, &key) {
-            Some(Command::Quit) => self.should_quit = true,
-            Some(Command::Help) => self.help = true,
-            Some(Command::Search) => {
+        match command {
+            Command::Quit => self.quit_or_back(key),
+            Command::Help => self.help = true,
+            Command::Search => {
                 self.searching = true;
                 self.search.clear();
             }
-            Some(Command::NextMatch) => self.find(true),
-            Some(Command::PrevMatch) => self.find(false),
-            Some(Command::Down) => self.select(self.selected.saturating_add(1).min(last)),
-            Some(Command::Up) => self.select(self.selected.saturating_sub(1)),
-            Some(Command::Top) => self.select(0),
-            Some(Command::Bottom) => self.select(last),
-            Some(Command::PageDown) => self.scroll = self.scroll.saturating_add(10),
-            Some(Command::PageUp) => self.scroll = self.scroll.saturating_sub(10),
-            Some(Command::Filter) => {
+            Command::NextMatch => self.find(true),
+            Command::PrevMatch => self.find(false),
+            Command::Down => self.select(self.selected.saturating_add(1).min(last)),
+            Command::Up => self.select(self.selected.saturating_sub(1)),
+            Command::Top => self.select(0),
+            Command::Bottom => self.select(last),
+            Command::PageDown => self.scroll = self.scroll.saturating_add(10),
+            Command::PageUp => self.scroll = self.scroll.saturating_sub(10),
+            Command::Filter => {
                 self.filter = (self.filter + 1) % self.filters.len().max(1);
                 self.refilter();
             }
             _ => return false,
         }
         true
+    }
+
+    /// q and Ctrl-C quit; Esc first clears the filter, then the search, then quits (the
+    /// inspector's order: the filter is what the title and the status bar show).
+    fn quit_or_back(&mut self, key: KeyEvent) {
+        if key.code != KeyCode::Esc {
+            self.should_quit = true;
+        } else if self.filter != 0 {
+            self.filter = 0;
+            self.refilter();
+            self.message = Some("filter cleared".to_owned());
+        } else if !self.search.is_empty() {
+            self.message = Some(format!("search \"{}\" cleared", safe_text(&self.search)));
+            self.search.clear();
+        } else {
+            self.should_quit = true;
+        }
     }
 
     fn select(&mut self, index: usize) {
@@ -256,17 +317,27 @@ fn short(state: Option<crate::freeze::HandoffState>) -> &'static str {
     state.map_or("-", crate::freeze::HandoffState::short)
 }
 
-/// Runs the Compare inspector in the terminal until the user quits.
+/// Runs the Compare inspector in the terminal until the user quits: the inspector's loop
+/// (draw when something changed, the poll its only wait, a resize redraws).
 pub fn run(comparison: Comparison, color: bool) -> std::io::Result<()> {
     use ratatui::crossterm::event::{self, Event, KeyEventKind};
     let mut app = CompareApp::new(comparison, color);
     let mut guard = super::terminal::TerminalGuard::enter()?;
+    let mut dirty = true;
     while !app.should_quit {
-        app.prepare();
-        guard.terminal.draw(|frame| app.draw(frame))?;
-        if let Event::Key(key) = event::read()? {
-            if key.kind == KeyEventKind::Press {
-                app.handle(key);
+        if dirty {
+            app.prepare();
+            guard.terminal.draw(|frame| app.draw(frame))?;
+            dirty = false;
+        }
+        if event::poll(std::time::Duration::from_millis(40))? {
+            match event::read()? {
+                Event::Key(key) if key.kind == KeyEventKind::Press => {
+                    app.handle(key);
+                    dirty = true;
+                }
+                Event::Resize(..) => dirty = true,
+                _ => {}
             }
         }
     }

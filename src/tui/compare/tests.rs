@@ -123,3 +123,60 @@ fn a_changed_pair_shows_both_sides_with_differing_lines_marked() {
     // Discovery did not change: not marked.
     assert!(!base.iter().any(|line| line.contains("agent_card_visible")));
 }
+
+fn esc(app: &mut CompareApp) {
+    app.handle(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+}
+
+#[test]
+fn esc_clears_the_filter_then_the_search_then_quits_and_q_quits_at_once() {
+    let mut app = app();
+    press(&mut app, "f/happy");
+    // Typing a search: Esc cancels the typing, nothing else.
+    esc(&mut app);
+    assert!(!app.searching && app.search.is_empty() && app.filter == 1);
+    press(&mut app, "/happy");
+    app.handle(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    assert_eq!((app.filter, app.search.as_str()), (1, "happy"));
+    esc(&mut app);
+    assert_eq!((app.filter, app.search.as_str()), (0, "happy"));
+    assert_eq!(app.message.as_deref(), Some("filter cleared"));
+    assert_eq!(app.shown.len(), 4, "the default filter again");
+    esc(&mut app);
+    assert!(app.search.is_empty() && !app.should_quit);
+    assert_eq!(app.message.as_deref(), Some("search \"happy\" cleared"));
+    esc(&mut app);
+    assert!(app.should_quit);
+
+    let mut other = self::app();
+    press(&mut other, "f/happy");
+    other.handle(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    press(&mut other, "q");
+    assert!(other.should_quit, "q quits with a filter and a search set");
+}
+
+#[test]
+fn every_key_the_view_takes_is_in_its_help_once_and_j_and_k_say_different_things() {
+    let mut app = app();
+    press(&mut app, "?");
+    let buffer = {
+        let backend = ratatui::backend::TestBackend::new(80, 24);
+        let mut terminal = ratatui::Terminal::new(backend).unwrap();
+        app.prepare();
+        terminal.draw(|frame| app.draw(frame)).unwrap();
+        terminal.backend().buffer().clone()
+    };
+    let width = buffer.area.width as usize;
+    let cells: Vec<&str> = buffer.content().iter().map(|cell| cell.symbol()).collect();
+    let text: String = cells.chunks(width).map(|row| row.concat() + "\n").collect();
+    for (_, help) in COMMANDS {
+        assert_eq!(text.matches(help).count(), 1, "{help:?} in\n{text}");
+    }
+    assert_ne!(command_help(Command::Down), command_help(Command::Up));
+    assert!(text.contains("j/↓          next pair"), "{text}");
+    assert!(text.contains("k/↑          previous pair"), "{text}");
+    // A command the view does not take does nothing and is not in its help.
+    assert_eq!(command_help(Command::WhatIf), None);
+    press(&mut app, "x");
+    assert!(!app.handle(KeyEvent::new(KeyCode::Char('w'), KeyModifiers::NONE)));
+}

@@ -281,33 +281,38 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
                 && binding.context == Context::Global
                 && matches!(binding.command, Command::Help | Command::Quit)
         };
-        let mut shown: Vec<&Binding> = KEYMAP
+        let shown: Vec<&Binding> = KEYMAP
             .iter()
             .filter(|binding| {
                 (binding.context == context && !binding.short.is_empty()) || always(binding)
             })
             .collect();
-        // On a narrow terminal, keys drop from the end of the list, but help and quit stay:
-        // help lists everything that was dropped.
-        let used: usize = spans.iter().map(|span| span.width()).sum();
-        let entry_width = |binding: &&Binding| binding.short.chars().count() + 2;
-        while used + shown.iter().map(entry_width).sum::<usize>() > usize::from(area.width) {
-            let Some(drop) = shown
-                .iter()
-                .rposition(|binding| !matches!(binding.command, Command::Help | Command::Quit))
-            else {
-                break;
-            };
-            shown.remove(drop);
-        }
-        for binding in shown {
-            let (key, word) = binding.short.split_once(' ').unwrap_or((binding.short, ""));
-            spans.push(Span::styled(format!(" {key}"), theme.key()));
-            spans.push(Span::styled(format!(" {word} "), theme.dim()));
-        }
+        key_hints(&mut spans, shown, area.width, theme);
         Line::from(spans)
     };
     frame.render_widget(Paragraph::new(line), area);
+}
+
+/// Appends the status bar's key hints (each binding's short label) to `spans`. On a narrow
+/// terminal, keys drop from the end of the list, but help and quit stay: help lists
+/// everything that was dropped. The Compare view's status bar is built the same way.
+pub fn key_hints(spans: &mut Vec<Span<'_>>, mut shown: Vec<&Binding>, width: u16, theme: &Theme) {
+    let used: usize = spans.iter().map(|span| span.width()).sum();
+    let entry_width = |binding: &&Binding| binding.short.chars().count() + 2;
+    while used + shown.iter().map(entry_width).sum::<usize>() > usize::from(width) {
+        let Some(drop) = shown
+            .iter()
+            .rposition(|binding| !matches!(binding.command, Command::Help | Command::Quit))
+        else {
+            break;
+        };
+        shown.remove(drop);
+    }
+    for binding in shown {
+        let (key, word) = binding.short.split_once(' ').unwrap_or((binding.short, ""));
+        spans.push(Span::styled(format!(" {key}"), theme.key()));
+        spans.push(Span::styled(format!(" {word} "), theme.dim()));
+    }
 }
 
 fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme: &Theme) {
