@@ -3,7 +3,8 @@
 use super::common::CorpusRunFlags;
 use super::{CliError, Exit, Output};
 use crate::corpus::{
-    check_corpus, manifest_key, CheckItem, CheckOptions, LoadError, Source, WalkItem,
+    manifest_key, CheckItem, CheckOptions, Collect, CorpusCheck, LoadError, ManifestOptions,
+    Source, WalkItem,
 };
 use crate::golden::{
     ci_refuses_writes, ci_writes_values_text, manifest_path, merge_bless, remove_stale_temps,
@@ -70,12 +71,10 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     // changed in them and how to update each (at most `PAIRED_SHOWN` described; all counted).
     let mut paired: Vec<String> = Vec::new();
     let mut paired_total = 0usize;
-    let run = check_corpus(
-        &args.paths,
-        &options,
-        args.run.corpus.pipeline(),
-        false,
-        &mut |item| match item {
+    let run = CorpusCheck::new(&args.paths, &options)
+        .pipeline(args.run.corpus.pipeline())
+        .manifests(ManifestOptions::AnyOptions)
+        .run(&mut Collect(|item| match item {
             CheckItem::LoadError(error) => load_errors.push(error),
             CheckItem::Packet(check) => {
                 for finding in &check.findings {
@@ -94,15 +93,14 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                     }
                 }
             }
-        },
-    )
-    .map_err(CliError::Usage)?;
+        }))
+        .map_err(|error| CliError::Usage(error.into_start()))?;
     if let Some(error) = spool_failure {
         return Err(spool_error(error));
     }
     if !load_errors.is_empty() {
         for error in &load_errors {
-            eprintln!("handoff-inspector: {error}");
+            output.note(&error.to_string());
         }
         return Err(CliError::Usage(format!(
             "nothing written: {} input(s) could not be read or used",
@@ -175,7 +173,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     }
     if !refusals.is_empty() {
         for refusal in &refusals {
-            eprintln!("handoff-inspector: {}", safe_text(refusal));
+            output.note(refusal);
         }
         return Err(CliError::Usage("nothing written".to_owned()));
     }

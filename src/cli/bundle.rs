@@ -61,7 +61,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     // A bundle's events are taken like any events, but never those of a bundle that fails
     // verification: re-sealing them would turn tampered lines into a bundle that verifies.
     let mut rejected_bundle: Option<std::sync::Arc<Path>> = None;
-    let load_errors = for_each_packet(&args.paths, &args.walk, &mut |packet| {
+    let load_errors = for_each_packet(&args.paths, &args.walk, output, &mut |packet, output| {
         if let Some(report) = &packet.bundle {
             // Its events follow as packets of their own.
             rejected_bundle = (!report.is_valid()).then(|| packet.source.path.clone());
@@ -71,10 +71,10 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         {
             skipped += 1;
             left_out += 1;
-            eprintln!(
-                "handoff-inspector: {}: event of a bundle that fails verification, left out",
+            output.note(&format!(
+                "{}: event of a bundle that fails verification, left out",
                 packet.source
-            );
+            ));
             return;
         }
         let kind = classify_packet(&packet).kind;
@@ -96,21 +96,16 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                     Err(error) => {
                         skipped += 1;
                         left_out += 1;
-                        eprintln!(
-                            "handoff-inspector: {}: not converted, left out: {}",
-                            packet.source,
-                            safe_text(&error.message)
-                        );
+                        output.note(&format!(
+                            "{}: not converted, left out: {}",
+                            packet.source, error.message
+                        ));
                     }
                 }
             }
             other => {
                 left_out += 1;
-                eprintln!(
-                    "handoff-inspector: {}: {}, left out",
-                    packet.source,
-                    other.name()
-                )
+                output.note(&format!("{}: {}, left out", packet.source, other.name()))
             }
         }
     });

@@ -3,37 +3,10 @@
 
 use super::common::CorpusRunFlags;
 use super::{CliError, Exit, Output};
-use crate::corpus::{check_corpus_shard, CheckItem, Shard};
-use crate::report::check_output::{CheckOutput, CheckOutputOptions};
-use clap::ValueEnum;
+use crate::corpus::{CheckItem, CheckSink, ControlFlow, CorpusCheck, RunError, Shard};
+pub use crate::report::check_output::CheckFormat;
+use crate::report::check_output::{CheckOutput, CheckOutputOptions, OutputError};
 use std::path::PathBuf;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CheckFormat {
-    /// A summary and the findings grouped by kind.
-    Text,
-    /// One object: per-packet results (one per line) and summary counts.
-    Json,
-    /// JUnit XML: one testcase per packet and mode.
-    Junit,
-    /// The reviewer's report: review checklist, coverage matrix, findings.
-    Markdown,
-    /// SARIF 2.1.0 for code-scanning views and pull-request annotations.
-    Sarif,
-}
-
-impl From<CheckFormat> for crate::report::check_output::CheckFormat {
-    fn from(format: CheckFormat) -> Self {
-        use crate::report::check_output::CheckFormat as Out;
-        match format {
-            CheckFormat::Text => Out::Text,
-            CheckFormat::Json => Out::Json,
-            CheckFormat::Junit => Out::Junit,
-            CheckFormat::Markdown => Out::Markdown,
-            CheckFormat::Sarif => Out::Sarif,
-        }
-    }
-}
 
 /// Check every packet under PATH against its golden manifest and paired expected payloads.
 ///
@@ -87,6 +60,52 @@ pub(super) fn peak_rss_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// The clock a report states in its head: the `--now` a run was given, in the one RFC 3339
+/// form (the system clock is not stated, so two runs print the same bytes).
+pub(super) fn stated_clock(run: &CorpusRunFlags) -> Option<String> {
+    run.profile
+        .now
+        .map(|now| now.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true))
+}
+
+/// The check's sink: each item into the report as it comes, in walk order; the run stops at
+/// the first write that fails (a closed pipe included).
+struct Report<'o> {
+    report: CheckOutput,
+    output: &'o mut Output,
+}
+
+impl CheckSink<(CheckItem, Option<Result<Vec<u8>, String>>)> for Report<'_> {
+    type Error = OutputError;
+
+    fn take(
+        &mut self,
+        (item, line): (CheckItem, Option<Result<Vec<u8>, String>>),
+    ) -> Result<ControlFlow<()>, OutputError> {
+        self.report.add(&item, line, self.output)?;
+        Ok(ControlFlow::Continue(()))
+    }
+}
+
+/// A report's write error as the command's: a closed pipe is a quiet end (`None`), any other
+/// error ends the command with exit 2.
+pub(super) fn output_error(error: OutputError) -> Option<CliError> {
+    match error {
+        error if error.is_closed_pipe() => None,
+        OutputError::Write(error) => Some(CliError::Io {
+            path: "standard output".to_owned(),
+            error,
+        }),
+        OutputError::Spool(error) => Some(CliError::Io {
+            path: "the JUnit spool (a temporary file)".to_owned(),
+            error,
+        }),
+        OutputError::Encode(reason) => {
+            Some(CliError::Usage(format!("cannot encode output: {reason}")))
+        }
+    }
+}
+
 pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let started = std::time::Instant::now();
     let modes = args.run.modes();
@@ -97,14 +116,11 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         .map(Shard::parse)
         .transpose()
         .map_err(CliError::Usage)?;
-    let format = args.format.into();
-    let spool_error = |error: std::io::Error| CliError::Io {
-        path: "(output)".to_owned(),
-        error,
-    };
-    let mut sink = CheckOutput::start(
+    // A closed pipe ends the run quietly, with the exit of what was checked until then.
+    let ended = |error, exit| output_error(error).map_or(Ok(exit), Err);
+    let report = match CheckOutput::start(
         CheckOutputOptions {
-            format,
+            format: args.format,
             modes,
             require_golden: args.require_golden,
             limit: args.limit,
@@ -114,54 +130,54 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 .map(|path| path.display().to_string())
                 .collect(),
             shard,
+            clock: stated_clock(&args.run),
         },
         output,
-    )
-    .map_err(spool_error)?;
-    let mut failure: Option<String> = None;
-    // JSON lines are rendered on the worker threads; the sink only writes them in order.
-    let render = |item: CheckItem| {
-        let line = CheckOutput::json_line(format, &item);
+    ) {
+        Ok(report) => report,
+        Err(error) => return ended(error, Exit::Ok),
+    };
+    // Lines are made on the worker threads; the sink only writes them in order.
+    let maker = report.line_maker();
+    let prepare = |item: CheckItem| {
+        let line = maker.map(|make| make(&item));
         (item, line)
     };
-    check_corpus_shard(
-        &args.paths,
-        &options,
-        args.run.corpus.pipeline(),
-        true,
-        shard,
-        &render,
-        &mut |(item, line): (CheckItem, Option<Result<Vec<u8>, String>>)| {
-            if failure.is_none() {
-                if let Err(error) = sink.add(&item, line, output) {
-                    failure = Some(error);
-                }
-            }
-        },
-    )
-    .map_err(CliError::Usage)?;
-    if let Some(error) = failure {
-        return Err(CliError::Usage(error));
+    let mut sink = Report { report, output };
+    let run = CorpusCheck::new(&args.paths, &options)
+        .pipeline(args.run.corpus.pipeline())
+        .shard(shard)
+        .run_prepared(&prepare, &mut sink);
+    let Report { report, output } = sink;
+    match run {
+        Ok(_) => {}
+        Err(RunError::Start(reason)) => return Err(CliError::Usage(reason)),
+        Err(RunError::Sink(error)) => {
+            return ended(error, Exit::from_code(report.tally().exit_code()))
+        }
     }
-    let packets = sink.tally().packets;
-    let load_errors = sink.tally().load_errors;
-    let exit = sink.finish(output).map_err(spool_error)?;
+    let packets = report.tally().packets;
+    let load_errors = report.tally().load_errors;
+    let so_far = Exit::from_code(report.tally().exit_code());
+    let exit = match report.finish(output) {
+        Ok(exit) => exit,
+        Err(error) => return ended(error, so_far),
+    };
     if args.stats {
         let seconds = started.elapsed().as_secs_f64();
-        let _ = output.flush();
         let cpu = cpu_seconds().map_or("unknown".to_owned(), |cpu| {
             format!(
                 "{cpu:.2} s ({:.2} us/packet)",
                 cpu * 1e6 / (packets.max(1) as f64)
             )
         });
-        eprintln!(
+        output.note(&format!(
             "stats: {} packets, {} load errors in {seconds:.3} s: {:.0} packets/s; cpu {cpu}; peak RSS {}",
             packets,
             load_errors,
             packets as f64 / seconds.max(1e-9),
             peak_rss_kib().map_or("unknown".to_owned(), |kib| format!("{} MiB", kib / 1024))
-        );
+        ));
     }
     Ok(Exit::from_code(exit))
 }

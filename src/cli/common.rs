@@ -255,14 +255,19 @@ pub enum TextOrJson {
     Json,
 }
 
-/// Reads every packet under `paths` in order, calling `each` with a packet; load errors are
-/// printed to stderr as they come. Returns the number of load errors.
+/// Reads every packet under `paths` (walked with the walk flags), hands each to `each` with
+/// the output to write to, and returns how many inputs could not be read (each reported as a
+/// note). Stops as soon as the output has stopped (a closed pipe, a full disk): nothing found
+/// after that could be shown.
 pub fn for_each_packet(
     paths: &[PathBuf],
     walk: &WalkFlags,
-    each: &mut dyn FnMut(RawPacket),
+    output: &mut Output,
+    each: &mut dyn FnMut(RawPacket, &mut Output),
 ) -> usize {
-    for_each_packet_found(paths, walk, &mut |packet, _| each(packet))
+    for_each_packet_found(paths, walk, output, &mut |packet, _, output| {
+        each(packet, output)
+    })
 }
 
 /// Like [`for_each_packet`], also telling `each` whether the packet's file was named on the
@@ -271,26 +276,30 @@ pub fn for_each_packet(
 pub fn for_each_packet_found(
     paths: &[PathBuf],
     walk_flags: &WalkFlags,
-    each: &mut dyn FnMut(RawPacket, bool),
+    output: &mut Output,
+    each: &mut dyn FnMut(RawPacket, bool, &mut Output),
 ) -> usize {
     let options = walk_flags.options();
     let mut load_errors = 0;
-    let mut report = |error: LoadError| {
+    let mut report = |error: LoadError, output: &mut Output| {
         load_errors += 1;
-        eprintln!("handoff-inspector: {error}");
+        output.note(&error.to_string());
     };
     for path in paths {
         let named = !path.is_dir();
         for item in walk(std::slice::from_ref(path), &options) {
+            if output.stopped() {
+                return load_errors;
+            }
             match item {
-                WalkItem::Error(error) => report(error),
+                WalkItem::Error(error) => report(error, output),
                 WalkItem::File { path, format } => {
                     read_packets(&path, format, DEFAULT_MAX_FILE_BYTES, &mut |packet| {
                         match packet {
-                            Ok(packet) => each(packet, named),
-                            Err(error) => report(error),
+                            Ok(packet) => each(packet, named, output),
+                            Err(error) => report(error, output),
                         }
-                        true
+                        !output.stopped()
                     })
                 }
             }

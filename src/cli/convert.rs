@@ -32,41 +32,48 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let mut failed = 0usize;
     let mut write_error = None;
     let mut skipped = 0usize;
-    let load_errors = for_each_packet_found(&args.paths, &args.walk, &mut |packet, named| {
-        let conversion = convert(&packet.bytes, &options);
-        // A file found in a directory is converted only when the one classifier calls it a
-        // raw packet (or bytes that are not JSON, whose verdict is the adapter's C3 error);
-        // a file named on the command line is the adapter's input whatever it holds.
-        if !named {
-            let mut reparsed = None;
-            let (kind, _) = kind_after_conversion(&packet, &conversion, &mut reparsed);
-            if !matches!(kind, PacketKind::RawA2a | PacketKind::NotJson) {
-                skipped += 1;
-                eprintln!(
-                    "handoff-inspector: skipped {}: {} ({}), not a {}",
-                    packet.source,
-                    kind.tag(),
-                    kind.name(),
-                    PacketKind::RawA2a.name()
-                );
-                return;
+    let load_errors = for_each_packet_found(
+        &args.paths,
+        &args.walk,
+        output,
+        &mut |packet, named, output| {
+            let conversion = convert(&packet.bytes, &options);
+            // A file found in a directory is converted only when the one classifier calls it a
+            // raw packet (or bytes that are not JSON, whose verdict is the adapter's C3 error);
+            // a file named on the command line is the adapter's input whatever it holds.
+            if !named {
+                let mut reparsed = None;
+                let (kind, _) = kind_after_conversion(&packet, &conversion, &mut reparsed);
+                if !matches!(kind, PacketKind::RawA2a | PacketKind::NotJson) {
+                    skipped += 1;
+                    output.note(&format!(
+                        "skipped {}: {} ({}), not a {}",
+                        packet.source,
+                        kind.tag(),
+                        kind.name(),
+                        PacketKind::RawA2a.name()
+                    ));
+                    return;
+                }
             }
-        }
-        if conversion.result.is_err() {
-            failed += 1;
-        }
-        match convert_line(&packet.source, &conversion) {
-            Ok(line) => output.line_bytes(&line),
-            Err(error) => {
-                write_error = Some(CliError::Usage(format!("cannot encode output: {error}")))
+            if conversion.result.is_err() {
+                failed += 1;
             }
-        }
-    });
+            match convert_line(&packet.source, &conversion) {
+                Ok(line) => output.line_bytes(&line),
+                Err(error) => {
+                    write_error = Some(CliError::Usage(format!("cannot encode output: {error}")))
+                }
+            }
+        },
+    );
     if let Some(error) = write_error {
         return Err(error);
     }
     if skipped > 0 {
-        eprintln!("handoff-inspector: skipped {skipped} file(s) that are not the adapter's input");
+        output.note(&format!(
+            "skipped {skipped} file(s) that are not the adapter's input"
+        ));
     }
     Ok(Exit::from_counts(load_errors, failed))
 }

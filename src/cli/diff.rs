@@ -70,7 +70,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let comparison = compare(&args.base, &args.candidate, &options)
         .map_err(|error| CliError::Usage(format!("cannot read {error}")))?;
     for error in comparison.errors() {
-        eprintln!("handoff-inspector: {error}");
+        output.note(&error.to_string());
     }
     let written = match args.format {
         DiffFormat::Text => crate::report::compare_text::write_text(&comparison, output),

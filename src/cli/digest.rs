@@ -103,7 +103,8 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let load_errors = for_each_packet(
         std::slice::from_ref(&args.file),
         &args.walk,
-        &mut |packet| {
+        output,
+        &mut |packet, output| {
             if let Some(report) = &packet.bundle {
                 // A bundle: its run root and the digest its golden records; its events follow,
                 // each as the event digest (`event  BUNDLE:SEQ`).
@@ -121,11 +122,11 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                     }
                     None => {
                         failed += 1;
-                        eprintln!(
-                        "handoff-inspector: {}: no run root: fails upstream's verification ({})",
-                        packet.source,
-                        report.verdict_key()
-                    );
+                        output.note(&format!(
+                            "{}: no run root: fails upstream's verification ({})",
+                            packet.source,
+                            report.verdict_key()
+                        ));
                     }
                 }
                 if report.has_manifest {
@@ -214,11 +215,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 }
                 Err(reason) => {
                     failed += 1;
-                    eprintln!(
-                        "handoff-inspector: {}: {}",
-                        packet.source,
-                        crate::json::safe_text(&reason)
-                    );
+                    output.note(&format!("{}: {reason}", packet.source));
                 }
             }
         },

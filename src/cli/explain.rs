@@ -64,7 +64,8 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let load_errors = for_each_packet(
         std::slice::from_ref(&args.file),
         &args.walk,
-        &mut |packet| {
+        output,
+        &mut |packet, output| {
             if named_bundle && packet.source.is_bundle_event() {
                 return;
             }

@@ -151,12 +151,15 @@ pub fn main() -> std::process::ExitCode {
         None => run_tui(&cli),
         Some(command) => dispatch(command, &mut output),
     };
-    let _ = output.flush();
+    // A write that failed (a full disk) fails the command, whatever it concluded; a closed
+    // pipe does not.
+    let written = output.finish();
     report_peak_rss();
-    match result {
+    match result.and_then(|exit| written.map(|()| exit)) {
         Ok(exit) => exit.into(),
         Err(error) => {
             // Messages carry file names and packet text: nothing reaches the terminal raw.
+            // A closed or failing stderr is ignored: the exit status still says it.
             let text = error.to_string();
             let mut stderr = std::io::stderr().lock();
             for line in text.lines() {

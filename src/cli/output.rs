@@ -76,17 +76,43 @@ impl fmt::Display for CliError {
 
 impl std::error::Error for CliError {}
 
-/// Buffered standard output. A closed pipe is not an error worth a message.
+/// How the output streams stand.
+#[derive(Debug)]
+enum Stream {
+    Open,
+    /// The reader went away (`BrokenPipe`, on stdout or stderr): the command ends quietly.
+    Closed,
+    /// Any other write error (a full disk, an I/O error): the command ends with exit 2 and
+    /// this message.
+    Failed {
+        stream: &'static str,
+        error: io::Error,
+    },
+}
+
+/// The two streams a command writes: buffered standard output for its results and standard
+/// error for its notes. A closed pipe on either is a quiet end: nothing more is written, and
+/// [`Output::stopped`] tells the command's loops to stop working. Any other write error is
+/// kept and ends the command with exit 2 naming the stream ([`Output::finish`]). Nothing here
+/// panics, as `println!` and `eprintln!` do on a closed pipe.
 pub struct Output {
     inner: io::BufWriter<Box<dyn Write>>,
-    closed: bool,
+    notes: Box<dyn Write>,
+    stream: Stream,
 }
 
 impl Output {
+    /// Results to `writer`, notes to standard error.
     pub fn new(writer: impl Write + 'static) -> Output {
+        Output::with_notes(writer, io::stderr())
+    }
+
+    /// Results to `writer`, notes to `notes` (tests give both).
+    pub fn with_notes(writer: impl Write + 'static, notes: impl Write + 'static) -> Output {
         Output {
             inner: io::BufWriter::with_capacity(1 << 16, Box::new(writer)),
-            closed: false,
+            notes: Box::new(notes),
+            stream: Stream::Open,
         }
     }
 
@@ -96,34 +122,213 @@ impl Output {
 
     /// A line already made terminal-safe by its writer (e.g. `safe_json_bytes`).
     pub fn line_bytes(&mut self, text: &[u8]) {
-        if self.closed {
+        if self.stopped() {
             return;
         }
-        if self
+        let written = self
             .inner
             .write_all(text)
-            .and_then(|_| self.inner.write_all(b"\n"))
-            .is_err()
-        {
-            self.closed = true;
+            .and_then(|_| self.inner.write_all(b"\n"));
+        if let Err(error) = written {
+            self.fail("standard output", error);
         }
     }
 
+    /// A note on standard error, `handoff-inspector: ` before each of its lines, made
+    /// terminal-safe (notes carry file names and packet text). Standard output is flushed
+    /// first, so results and notes keep their order on a shared terminal.
+    pub fn note(&mut self, text: &str) {
+        if self.stopped() {
+            return;
+        }
+        if let Err(error) = self.inner.flush() {
+            self.fail("standard output", error);
+            return;
+        }
+        for line in text.lines() {
+            let written = writeln!(
+                self.notes,
+                "handoff-inspector: {}",
+                crate::json::safe_text(line)
+            );
+            if let Err(error) = written {
+                self.fail("standard error", error);
+                return;
+            }
+        }
+    }
+
+    fn fail(&mut self, stream: &'static str, error: io::Error) {
+        if matches!(self.stream, Stream::Open) {
+            self.stream = match error.kind() {
+                io::ErrorKind::BrokenPipe => Stream::Closed,
+                _ => Stream::Failed { stream, error },
+            };
+        }
+    }
+
+    /// Whether writing has ended (a closed pipe or a write error): a command's loop stops
+    /// its work here, since nothing it finds can be shown.
+    pub fn stopped(&self) -> bool {
+        !matches!(self.stream, Stream::Open)
+    }
+
+    /// Whether the reader went away (a closed pipe), which ends a command quietly.
+    pub fn closed(&self) -> bool {
+        matches!(self.stream, Stream::Closed)
+    }
+
+    /// Flushes standard output and says how writing went: `Ok` when everything was written
+    /// or the reader went away, the first write error otherwise.
+    pub fn finish(&mut self) -> Result<(), CliError> {
+        if let Err(error) = self.inner.flush() {
+            self.fail("standard output", error);
+        }
+        match std::mem::replace(&mut self.stream, Stream::Closed) {
+            Stream::Failed { stream, error } => Err(CliError::Io {
+                path: stream.to_owned(),
+                error,
+            }),
+            Stream::Open | Stream::Closed => Ok(()),
+        }
+    }
+
+    /// Flushes standard output now (before a note, or a long wait); a failure is kept as a
+    /// write's is.
     pub fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
+        Write::flush(self)
     }
 }
 
-/// For writers that stream bytes (JUnit); a closed pipe ends quietly as with `line`.
+/// For writers that stream bytes (JUnit, the check report): a write after the streams
+/// stopped fails with the error that stopped them, so the writer ends too.
 impl Write for Output {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        if !self.closed && self.inner.write_all(bytes).is_err() {
-            self.closed = true;
+        if self.stopped() {
+            return Err(self.stop_error());
         }
-        Ok(bytes.len())
+        match self.inner.write_all(bytes) {
+            Ok(()) => Ok(bytes.len()),
+            Err(error) => {
+                self.fail("standard output", error);
+                Err(self.stop_error())
+            }
+        }
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
+        if self.stopped() {
+            return Err(self.stop_error());
+        }
+        match self.inner.flush() {
+            Ok(()) => Ok(()),
+            Err(error) => {
+                self.fail("standard output", error);
+                Err(self.stop_error())
+            }
+        }
+    }
+}
+
+impl Output {
+    /// The error a stopped stream answers a write with (its kind; the message is kept).
+    fn stop_error(&self) -> io::Error {
+        match &self.stream {
+            Stream::Failed { error, .. } => io::Error::new(error.kind(), error.to_string()),
+            Stream::Open | Stream::Closed => io::ErrorKind::BrokenPipe.into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer that accepts `room` bytes, then fails with `kind`.
+    struct Failing {
+        room: usize,
+        kind: io::ErrorKind,
+    }
+
+    impl Write for Failing {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            if self.room == 0 {
+                return Err(self.kind.into());
+            }
+            let n = bytes.len().min(self.room);
+            self.room -= n;
+            Ok(n)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_pipe_stops_quietly() {
+        let mut output = Output::with_notes(
+            Failing {
+                room: 0,
+                kind: io::ErrorKind::BrokenPipe,
+            },
+            io::sink(),
+        );
+        output.line("x");
+        assert!(!output.stopped(), "buffered until a flush");
+        assert!(output.flush().is_err());
+        assert!(output.stopped() && output.closed());
+        assert!(output.finish().is_ok());
+    }
+
+    #[test]
+    fn a_full_disk_is_an_error_naming_the_stream() {
+        let mut output = Output::with_notes(
+            Failing {
+                room: 3,
+                kind: io::ErrorKind::StorageFull,
+            },
+            io::sink(),
+        );
+        output.line("hello");
+        assert!(!output.closed(), "a full disk is not a closed pipe");
+        let error = output.finish().err().map(|error| error.to_string());
+        let error = error.unwrap_or_default();
+        assert!(error.starts_with("standard output: "), "{error}");
+    }
+
+    #[test]
+    fn a_closed_stderr_stops_the_command_too() {
+        let mut output = Output::with_notes(
+            io::sink(),
+            Failing {
+                room: 0,
+                kind: io::ErrorKind::BrokenPipe,
+            },
+        );
+        output.note("a note");
+        assert!(output.stopped() && output.closed());
+        output.line("not written");
+        assert!(output.finish().is_ok());
+    }
+
+    #[test]
+    fn notes_are_terminal_safe_and_prefixed() {
+        let notes = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        struct Shared(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+        impl Write for Shared {
+            fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+                self.0.borrow_mut().extend_from_slice(bytes);
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut output = Output::with_notes(io::sink(), Shared(notes.clone()));
+        output.note("a\u{1b}[31mb\nsecond");
+        assert_eq!(
+            String::from_utf8_lossy(&notes.borrow()),
+            "handoff-inspector: a\\u{1b}[31mb\nhandoff-inspector: second\n"
+        );
     }
 }

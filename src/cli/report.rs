@@ -66,6 +66,7 @@ impl Saved {
                 require_golden: None,
                 paths: None,
                 shard: None,
+                clock: None,
             },
             reader: BufReader::with_capacity(1 << 16, file),
             line: 0,
@@ -177,6 +178,13 @@ fn fit_together(saved: &mut [Saved]) -> Result<(), CliError> {
                 first.path.display()
             )));
         }
+        if other.head.clock != first.head.clock {
+            return Err(CliError::Usage(format!(
+                "{} was checked with another --now than {} (one report states one clock)",
+                other.path.display(),
+                first.path.display()
+            )));
+        }
     }
     let shards: Vec<_> = saved.iter().filter_map(|saved| saved.head.shard).collect();
     if shards.is_empty() {
@@ -248,31 +256,41 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         inputs
     };
     let options = CheckOutputOptions {
-        format: args.format.into(),
+        format: args.format,
         modes: first.modes.clone(),
         require_golden: first.require_golden.unwrap_or(false),
         limit: args.limit,
         inputs,
         shard: None,
+        clock: first.clock.clone(),
     };
-    let io_error = |error: std::io::Error| CliError::Io {
-        path: "(output)".to_owned(),
-        error,
+    let ended = |error, exit| super::check::output_error(error).map_or(Ok(exit), Err);
+    let mut sink = match CheckOutput::start(options, output) {
+        Ok(sink) => sink,
+        Err(error) => return ended(error, Exit::Ok),
     };
-    let mut sink = CheckOutput::start(options, output).map_err(io_error)?;
     // `check` reports every manifest's load error before the packets: so do the shards' put
     // together.
     let mut heads = Vec::new();
     for saved in &mut saved {
         heads.extend(saved.manifest_errors()?);
     }
+    let so_far = |sink: &CheckOutput| Exit::from_code(sink.tally().exit_code());
     for item in &heads {
-        sink.add(item, None, output).map_err(CliError::Usage)?;
+        if let Err(error) = sink.add(item, None, output) {
+            return ended(error, so_far(&sink));
+        }
     }
     for saved in &mut saved {
         while let Some(item) = saved.next_item()? {
-            sink.add(&item, None, output).map_err(CliError::Usage)?;
+            if let Err(error) = sink.add(&item, None, output) {
+                return ended(error, so_far(&sink));
+            }
         }
     }
-    Ok(Exit::from_code(sink.finish(output).map_err(io_error)?))
+    let exit = so_far(&sink);
+    match sink.finish(output) {
+        Ok(code) => Ok(Exit::from_code(code)),
+        Err(error) => ended(error, exit),
+    }
 }

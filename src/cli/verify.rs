@@ -119,10 +119,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             Ok(files) => files,
             Err(error) => {
                 load_errors += 1;
-                eprintln!(
-                    "handoff-inspector: {}: {error}",
-                    safe_text(&path.display().to_string())
-                );
+                output.note(&format!("{}: {error}", path.display()));
                 continue;
             }
         };
@@ -130,10 +127,10 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             // Nothing to verify is not "all verified": a directory without a bundle is an
             // input that could not be used, like one that could not be read.
             load_errors += 1;
-            eprintln!(
-                "handoff-inspector: no evidence bundle (.tar.gz) found under {}",
-                safe_text(&path.display().to_string())
-            );
+            output.note(&format!(
+                "no evidence bundle (.tar.gz) found under {}",
+                path.display()
+            ));
             continue;
         }
         for file in files {
@@ -145,7 +142,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 }
                 Err(error) => {
                     load_errors += 1;
-                    eprintln!("handoff-inspector: {error}");
+                    output.note(&error.to_string());
                 }
             }
         }

@@ -180,22 +180,17 @@ fn recorded_content(check: &PacketCheck, entry: &GoldenEntry, options: &CheckOpt
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::{check_corpus, CheckItem, PipelineOptions, Status};
+    use crate::corpus::{CheckItem, Collect, CorpusCheck, Status};
 
     fn check_dir(dir: &std::path::Path) -> Vec<PacketCheck> {
         let mut checks = Vec::new();
-        check_corpus(
-            &[dir.to_path_buf()],
-            &CheckOptions::default(),
-            PipelineOptions::default(),
-            true,
-            &mut |item| {
+        CorpusCheck::new(&[dir.to_path_buf()], &CheckOptions::default())
+            .run(&mut Collect(|item| {
                 if let CheckItem::Packet(check) = item {
                     checks.push(*check);
                 }
-            },
-        )
-        .unwrap();
+            }))
+            .unwrap();
         checks
     }
 

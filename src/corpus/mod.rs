@@ -12,6 +12,7 @@ mod pipeline;
 mod read;
 mod run;
 mod shard;
+mod sink;
 mod status;
 mod walk;
 
@@ -43,12 +44,14 @@ pub use pair::{
     Pairing, PAYLOAD_SUFFIX,
 };
 pub use path_list::PathList;
-pub use pipeline::{stream_packets, PacketOrError, PipelineOptions, BATCH_PACKETS};
+pub use pipeline::{
+    stream_packets, stream_packets_while, PacketOrError, PipelineOptions, BATCH_PACKETS,
+};
 pub use read::{read_packets, reread_packet, reread_packet_in, DEFAULT_MAX_FILE_BYTES};
 pub use run::{
-    check_corpus, check_corpus_shard, check_corpus_sharing, check_corpus_with, is_manifest_file,
-    CheckItem, CorpusRun, Manifests, PacketChecker,
+    is_manifest_file, CheckItem, CorpusCheck, CorpusRun, ManifestOptions, Manifests, PacketChecker,
 };
 pub use shard::Shard;
+pub use sink::{CheckSink, Collect, ControlFlow, RunError};
 pub use status::{worst_status, CheckFinding, FindingKind, Status};
 pub use walk::{walk, WalkItem};

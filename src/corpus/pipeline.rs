@@ -78,6 +78,27 @@ where
     M: Fn(PacketOrError) -> T + Sync,
     S: FnMut(T),
 {
+    stream_packets_while(items, options, skip, map, |item| {
+        sink(item);
+        true
+    })
+}
+
+/// `stream_packets` whose `sink` answers whether to go on: on `false` nothing more is handed
+/// on, the mapping stops after the batch in hand and the reading at its next batch, so a
+/// stopped run costs at most a few batches more.
+pub fn stream_packets_while<T, M, S>(
+    items: &[WalkItem],
+    options: PipelineOptions,
+    skip: &(dyn Fn(&std::path::Path) -> bool + Sync),
+    map: M,
+    mut sink: S,
+) -> Result<(), String>
+where
+    T: Send,
+    M: Fn(PacketOrError) -> T + Sync,
+    S: FnMut(T) -> bool,
+{
     let pool = match options.jobs {
         Some(jobs) => Some(
             rayon::ThreadPoolBuilder::new()
@@ -108,9 +129,13 @@ where
                 }
             }
         });
-        for mapped in mapped_receiver {
+        // Leaving this loop drops the receiver, which stops the mapping thread and, through
+        // it, the reading thread.
+        'batches: for mapped in mapped_receiver {
             for result in mapped {
-                sink(result);
+                if !sink(result) {
+                    break 'batches;
+                }
             }
         }
     });

@@ -3,7 +3,8 @@
 
 use super::check::{check_packet, CheckOptions, GoldenLookup, PacketCheck};
 use super::pair::{manifest_key, Pairing};
-use super::pipeline::{stream_packets, PipelineOptions};
+use super::pipeline::{stream_packets_while, PipelineOptions};
+use super::sink::{CheckSink, ControlFlow, RunError};
 use super::{walk, LoadError, RawPacket, Shard, Source, WalkItem, GOLDEN_MANIFEST_NAME};
 use crate::a2a::ConvertOptions;
 use crate::golden::{manifest_path, GoldenEntry, ManifestIndex};
@@ -163,102 +164,77 @@ pub struct CorpusRun {
     pub manifests: Manifests,
 }
 
-/// Checks every packet under `paths`; `sink` gets manifest errors first, then every packet
-/// or load error in walk order.
-pub fn check_corpus(
-    paths: &[PathBuf],
-    options: &CheckOptions,
-    pipeline: PipelineOptions,
-    require_matching_options: bool,
-    sink: &mut dyn FnMut(CheckItem),
-) -> Result<CorpusRun, String> {
-    check_corpus_with(
-        paths,
-        options,
-        pipeline,
-        require_matching_options,
-        &|item| item,
-        &mut |item| sink(item),
-    )
+/// Which golden manifests a run compares against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ManifestOptions {
+    /// A manifest recorded under other conversion options is unusable, and reported: its
+    /// digests would all differ for that reason alone (`check`, the inspector).
+    MustMatch,
+    /// Every manifest is read whatever options recorded it (`bless` records anew under the
+    /// run's options and says what changed).
+    AnyOptions,
 }
 
-/// `check_corpus` with `post` applied to every result on the worker threads (rendering an
-/// output line there keeps the ordered, single-threaded sink short).
-pub fn check_corpus_with<T: Send>(
-    paths: &[PathBuf],
-    options: &CheckOptions,
-    pipeline: PipelineOptions,
-    require_matching_options: bool,
-    post: &(dyn Fn(CheckItem) -> T + Sync),
-    sink: &mut dyn FnMut(T),
-) -> Result<CorpusRun, String> {
-    check_corpus_shard(
-        paths,
-        options,
-        pipeline,
-        require_matching_options,
-        None,
-        post,
-        sink,
-    )
-}
-
-/// `check_corpus_with` over one shard of the walk (`None`: all of it). A manifest's load
-/// error belongs to the shard holding the first walked file of its directory, so the shards
-/// together report it once, in the place the unsharded run does. Pairing sees the whole walk:
-/// a raw packet pairs with its expected payloads whichever shard they fall in.
-pub fn check_corpus_shard<T: Send>(
-    paths: &[PathBuf],
-    options: &CheckOptions,
-    pipeline: PipelineOptions,
-    require_matching_options: bool,
-    shard: Option<Shard>,
-    post: &(dyn Fn(CheckItem) -> T + Sync),
-    sink: &mut dyn FnMut(T),
-) -> Result<CorpusRun, String> {
-    let run = RunSpec::new(paths, options, pipeline, require_matching_options, shard);
-    run_checked(run, &mut |_| {}, post, sink)
-}
-
-/// `check_corpus`, handing `share` the run's [`PacketChecker`] before the first packet: what
-/// checks one packet again exactly as this run did (the inspector keeps a compact row per
-/// packet and checks the selected one again for its detail).
-pub fn check_corpus_sharing(
-    paths: &[PathBuf],
-    options: &CheckOptions,
-    pipeline: PipelineOptions,
-    require_matching_options: bool,
-    share: &mut dyn FnMut(&Arc<PacketChecker>),
-    sink: &mut dyn FnMut(CheckItem),
-) -> Result<CorpusRun, String> {
-    let run = RunSpec::new(paths, options, pipeline, require_matching_options, None);
-    run_checked(run, share, &|item| item, &mut |item| sink(item))
-}
-
-/// What a corpus run is asked to do.
-struct RunSpec<'a> {
+/// One corpus check, configured as a builder (as ripgrep's `WalkBuilder`): the PATHs and the
+/// check options, then the pipeline, the shard and the manifest rule where they differ from
+/// the defaults, then [`CorpusCheck::run`] with a sink.
+#[derive(Clone, Debug)]
+pub struct CorpusCheck<'a> {
     paths: &'a [PathBuf],
     options: &'a CheckOptions,
     pipeline: PipelineOptions,
-    require_matching_options: bool,
+    manifests: ManifestOptions,
     shard: Option<Shard>,
 }
 
-impl<'a> RunSpec<'a> {
-    fn new(
-        paths: &'a [PathBuf],
-        options: &'a CheckOptions,
-        pipeline: PipelineOptions,
-        require_matching_options: bool,
-        shard: Option<Shard>,
-    ) -> RunSpec<'a> {
-        RunSpec {
+impl<'a> CorpusCheck<'a> {
+    /// Every packet under `paths`, on the default pipeline, against manifests recorded under
+    /// the same options.
+    pub fn new(paths: &'a [PathBuf], options: &'a CheckOptions) -> CorpusCheck<'a> {
+        CorpusCheck {
             paths,
             options,
-            pipeline,
-            require_matching_options,
-            shard,
+            pipeline: PipelineOptions::default(),
+            manifests: ManifestOptions::MustMatch,
+            shard: None,
         }
+    }
+
+    pub fn pipeline(mut self, pipeline: PipelineOptions) -> Self {
+        self.pipeline = pipeline;
+        self
+    }
+
+    pub fn manifests(mut self, manifests: ManifestOptions) -> Self {
+        self.manifests = manifests;
+        self
+    }
+
+    /// One shard of the walk (`None`: all of it). A manifest's load error belongs to the
+    /// shard holding the first walked file of its directory, so the shards together report
+    /// it once, in the place the unsharded run does. Pairing sees the whole walk: a raw
+    /// packet pairs with its expected payloads whichever shard they fall in.
+    pub fn shard(mut self, shard: Option<Shard>) -> Self {
+        self.shard = shard;
+        self
+    }
+
+    /// Runs the check; `sink` takes every result in walk order.
+    pub fn run<S: CheckSink<CheckItem>>(
+        self,
+        sink: &mut S,
+    ) -> Result<CorpusRun, RunError<S::Error>> {
+        self.run_prepared(&|item| item, sink)
+    }
+
+    /// `run` with `prepare` applied to every result on the worker threads (rendering an
+    /// output line there keeps the ordered, single-threaded sink short).
+    pub fn run_prepared<T: Send, S: CheckSink<T>>(
+        self,
+        prepare: &(dyn Fn(CheckItem) -> T + Sync),
+        sink: &mut S,
+    ) -> Result<CorpusRun, RunError<S::Error>> {
+        run_checked(self, prepare, sink)
     }
 }
 
@@ -304,17 +280,16 @@ impl std::fmt::Debug for PacketChecker {
     }
 }
 
-fn run_checked<T: Send>(
-    run: RunSpec<'_>,
-    share: &mut dyn FnMut(&Arc<PacketChecker>),
-    post: &(dyn Fn(CheckItem) -> T + Sync),
-    sink: &mut dyn FnMut(T),
-) -> Result<CorpusRun, String> {
-    let RunSpec {
+fn run_checked<T: Send, S: CheckSink<T>>(
+    run: CorpusCheck<'_>,
+    prepare: &(dyn Fn(CheckItem) -> T + Sync),
+    sink: &mut S,
+) -> Result<CorpusRun, RunError<S::Error>> {
+    let CorpusCheck {
         paths,
         options,
         pipeline,
-        require_matching_options,
+        manifests,
         shard,
     } = run;
     let walked = walk(paths, &options.walk);
@@ -327,40 +302,65 @@ fn run_checked<T: Send>(
         })
         .collect();
     let items = &walked[range.clone()];
-    let (manifests, errors) = Manifests::load(
+    let (loaded, errors) = Manifests::load(
         items,
         &options.evaluate.conversion,
-        require_matching_options,
+        manifests == ManifestOptions::MustMatch,
     );
-    for error in errors {
-        if earlier_dirs.contains(manifest_dir(&error.source.path)) {
-            continue;
-        }
-        sink(post(CheckItem::LoadError(error)));
-    }
     let listed = walked.iter().filter_map(|item| match item {
         WalkItem::File { path, .. } => Some(path.clone()),
         WalkItem::Error(_) => None,
     });
     let checker = Arc::new(PacketChecker {
         options: options.clone(),
-        manifests,
+        manifests: loaded,
         pairing: Pairing::new(listed),
         named: paths.iter().cloned().collect(),
     });
-    share(&checker);
-    stream_packets(
-        items,
-        pipeline,
-        &is_manifest_file,
-        |item| {
-            post(match item {
-                Err(error) => CheckItem::LoadError(error),
-                Ok(packet) => CheckItem::Packet(Box::new(checker.check(&packet))),
-            })
-        },
-        sink,
-    )?;
+    sink.checker(&checker);
+    // The first stop or error the sink answers ends the run; nothing is handed on after it.
+    let mut ended: Option<Result<(), S::Error>> = None;
+    let mut take = |item: T| -> bool {
+        match sink.take(item) {
+            Ok(ControlFlow::Continue(())) => true,
+            Ok(ControlFlow::Break(())) => {
+                ended = Some(Ok(()));
+                false
+            }
+            Err(error) => {
+                ended = Some(Err(error));
+                false
+            }
+        }
+    };
+    let mut going = true;
+    for error in errors {
+        if earlier_dirs.contains(manifest_dir(&error.source.path)) {
+            continue;
+        }
+        if !take(prepare(CheckItem::LoadError(error))) {
+            going = false;
+            break;
+        }
+    }
+    if going {
+        stream_packets_while(
+            items,
+            pipeline,
+            &is_manifest_file,
+            |item| {
+                prepare(match item {
+                    Err(error) => CheckItem::LoadError(error),
+                    Ok(packet) => CheckItem::Packet(Box::new(checker.check(&packet))),
+                })
+            },
+            &mut take,
+        )
+        .map_err(RunError::Start)?;
+    }
+    if let Some(Err(error)) = ended {
+        return Err(RunError::Sink(error));
+    }
     let items = match shard {
         None => walked,
         Some(_) => items.to_vec(),
@@ -374,18 +374,15 @@ fn run_checked<T: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corpus::Collect;
     use crate::golden::{write_manifest, GoldenManifest};
 
     const POSITIVE: &str = r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":{"id":"t","kind":"delegation"}}"#;
 
     fn statuses(paths: &[PathBuf]) -> Vec<String> {
         let mut out = Vec::new();
-        check_corpus(
-            paths,
-            &CheckOptions::default(),
-            PipelineOptions::default(),
-            true,
-            &mut |item| {
+        CorpusCheck::new(paths, &CheckOptions::default())
+            .run(&mut Collect(|item| {
                 out.push(match item {
                     CheckItem::Packet(check) => format!(
                         "{} {}",
@@ -394,9 +391,8 @@ mod tests {
                     ),
                     CheckItem::LoadError(error) => format!("load {}", error.reason),
                 })
-            },
-        )
-        .unwrap();
+            }))
+            .unwrap();
         out
     }
 
@@ -412,18 +408,13 @@ mod tests {
         );
         // Record a.json only.
         let mut recorded = None;
-        check_corpus(
-            &[dir.path().join("a.json")],
-            &CheckOptions::default(),
-            PipelineOptions::default(),
-            true,
-            &mut |item| {
+        CorpusCheck::new(&[dir.path().join("a.json")], &CheckOptions::default())
+            .run(&mut Collect(|item| {
                 if let CheckItem::Packet(check) = item {
                     recorded = check.recorded();
                 }
-            },
-        )
-        .unwrap();
+            }))
+            .unwrap();
         let mut manifest = GoldenManifest::new(&ConvertOptions::default());
         manifest
             .packets
@@ -441,5 +432,55 @@ mod tests {
             "{shown:?}"
         );
         assert_eq!(&shown[1..], ["a.json no_golden", "b.json no_golden"]);
+    }
+
+    /// A stream long enough that stopping early shows: 40 batches of packets.
+    fn long_stream(dir: &Path) -> PathBuf {
+        let path = dir.join("long.ndjson");
+        let line = format!("{POSITIVE}\n");
+        std::fs::write(&path, line.repeat(40 * crate::corpus::BATCH_PACKETS)).unwrap();
+        path
+    }
+
+    /// A sink that stops (or fails) at its first item.
+    struct FirstOnly {
+        fail: bool,
+    }
+
+    impl CheckSink<CheckItem> for FirstOnly {
+        type Error = &'static str;
+        fn take(&mut self, _item: CheckItem) -> Result<ControlFlow<()>, &'static str> {
+            match self.fail {
+                true => Err("the disk is full"),
+                false => Ok(ControlFlow::Break(())),
+            }
+        }
+    }
+
+    #[test]
+    fn a_sink_that_stops_ends_the_run_within_a_few_batches() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = [long_stream(dir.path())];
+        for fail in [false, true] {
+            let checked = std::sync::atomic::AtomicUsize::new(0);
+            let prepare = |item: CheckItem| {
+                checked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                item
+            };
+            let outcome = CorpusCheck::new(&paths, &CheckOptions::default())
+                .run_prepared(&prepare, &mut FirstOnly { fail });
+            match (fail, outcome) {
+                (false, Ok(_)) => {}
+                (true, Err(RunError::Sink(error))) => assert_eq!(error, "the disk is full"),
+                (fail, outcome) => panic!("fail {fail}: {:?}", outcome.err()),
+            }
+            // The batch being handed on, those mapped and read ahead, and the one each
+            // thread holds: never the 40 batches of the whole stream.
+            let checked = checked.into_inner();
+            assert!(
+                checked <= 12 * crate::corpus::BATCH_PACKETS,
+                "fail {fail}: {checked} packets checked after the sink stopped at the first"
+            );
+        }
     }
 }

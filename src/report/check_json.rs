@@ -66,15 +66,24 @@ impl JsonStream {
         require_golden: bool,
         paths: &[String],
         shard: Option<crate::corpus::Shard>,
+        clock: Option<&str>,
     ) -> (JsonStream, String) {
         let modes: Vec<&str> = modes.iter().map(|mode| mode.name()).collect();
         let shard = shard.map_or(String::new(), |shard| format!(",\"shard\":\"{shard}\""));
+        // The clock `--now` fixed, stated once here (never inside a finding); the system
+        // clock is not written, so two runs write the same bytes.
+        let clock = clock.map_or(String::new(), |clock| {
+            format!(
+                ",\"clock\":{}",
+                serde_json::to_string(&crate::json::safe_text(clock)).unwrap_or_default()
+            )
+        });
         let paths: Vec<String> = paths
             .iter()
             .map(|path| crate::json::safe_text(path).into_owned())
             .collect();
         let head = format!(
-            "{{\"format\":\"{CHECK_JSON_FORMAT}\",\"modes\":{},\"require_golden\":{require_golden},\"paths\":{}{shard},\"packets\":[",
+            "{{\"format\":\"{CHECK_JSON_FORMAT}\",\"modes\":{},\"require_golden\":{require_golden},\"paths\":{}{shard}{clock},\"packets\":[",
             serde_json::to_string(&modes).unwrap_or_else(|_| "[]".to_owned()),
             serde_json::to_string(&paths).unwrap_or_else(|_| "[]".to_owned())
         );
@@ -168,4 +177,64 @@ pub fn summary_json(tally: &CheckTally) -> Value {
         "coverage": coverage,
         "checklist": checklist,
     })
+}
+
+/// `check --format json`: the head first, each packet's line as it comes (made on the run's
+/// worker threads), the summary at the end.
+pub struct JsonWriter {
+    stream: JsonStream,
+    head: String,
+}
+
+impl JsonWriter {
+    pub fn new(options: &super::check_output::CheckOutputOptions) -> JsonWriter {
+        let (stream, head) = JsonStream::start(
+            &options.modes,
+            options.require_golden,
+            &options.inputs,
+            options.shard,
+            options.clock.as_deref(),
+        );
+        JsonWriter { stream, head }
+    }
+}
+
+fn packet_line(item: &CheckItem) -> Result<Vec<u8>, String> {
+    packet_json(item).map_err(|error| error.to_string())
+}
+
+impl super::check_output::CheckWriter for JsonWriter {
+    fn line_maker(&self) -> Option<super::check_output::LineMaker> {
+        Some(packet_line)
+    }
+
+    fn start(&mut self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        super::check_output::line(out, self.head.as_bytes())
+    }
+
+    fn item(
+        &mut self,
+        item: &CheckItem,
+        line: Option<Result<Vec<u8>, String>>,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), super::check_output::OutputError> {
+        let line = line
+            .unwrap_or_else(|| packet_line(item))
+            .map_err(super::check_output::OutputError::Encode)?;
+        if let Some(previous) = self.stream.push(line) {
+            super::check_output::line(out, &previous)?;
+        }
+        Ok(())
+    }
+
+    fn finish(
+        self: Box<Self>,
+        tally: &CheckTally,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        for json_line in self.stream.finish(tally) {
+            super::check_output::line(out, &json_line)?;
+        }
+        Ok(())
+    }
 }

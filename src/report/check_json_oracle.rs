@@ -165,7 +165,7 @@ mod tests {
     // load errors and on the 20,000 packets of the realistic upstream mix.
 
     use super::packet_json_via_serde;
-    use crate::corpus::{check_corpus, CheckItem, CheckOptions, PipelineOptions};
+    use crate::corpus::{CheckItem, CheckOptions, Collect, CorpusCheck, ManifestOptions};
     use crate::report::check_json::packet_json;
     use flate2::read::GzDecoder;
     use std::io::Read;
@@ -177,17 +177,13 @@ mod tests {
 
     fn lines_of(paths: &[PathBuf]) -> Vec<(String, String)> {
         let mut lines = Vec::new();
-        check_corpus(
-            paths,
-            &CheckOptions::default(),
-            PipelineOptions::default(),
-            false,
-            &mut |item: CheckItem| {
+        CorpusCheck::new(paths, &CheckOptions::default())
+            .manifests(ManifestOptions::AnyOptions)
+            .run(&mut Collect(|item: CheckItem| {
                 let direct = String::from_utf8(packet_json(&item).unwrap()).unwrap();
                 lines.push((direct, packet_json_via_serde(&item).unwrap()));
-            },
-        )
-        .unwrap();
+            }))
+            .unwrap();
         lines
     }
 

@@ -1,24 +1,68 @@
 //! What `check` prints, in every format, from the stream of checked items: the one writer
 //! `check` (items from the corpus) and `report` (items read back from saved results) both
-//! feed, so the two print the same bytes for the same items.
+//! feed, so the two print the same bytes for the same items. Each format is a
+//! [`CheckWriter`] in its own file (as ripgrep's printers each implement its `Sink`); this
+//! file keeps the tally they all read and the one table from format to writer.
 
-use super::check_json::JsonStream;
-use super::check_text::check_text;
-use super::junit::JunitWriter;
-use super::review::review_markdown;
-use super::sarif::SarifWriter;
 use super::tally::CheckTally;
 use crate::a2a::Mode;
 use crate::corpus::{CheckItem, Shard};
+use std::fmt;
 use std::io::{self, Write};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The formats `check` and `report` write (`--format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum CheckFormat {
+    /// A summary and the findings grouped by kind.
     Text,
+    /// One object: per-packet results (one per line) and summary counts.
     Json,
+    /// JUnit XML: one testcase per packet and mode.
     Junit,
+    /// The reviewer's report: review checklist, coverage matrix, findings.
     Markdown,
+    /// SARIF 2.1.0 for code-scanning views and pull-request annotations.
     Sarif,
+}
+
+impl CheckFormat {
+    /// The writer of this format: the one place a format is tied to its file.
+    fn writer(self, options: &CheckOutputOptions) -> io::Result<Box<dyn CheckWriter>> {
+        Ok(match self {
+            CheckFormat::Text => Box::new(super::check_text::TextWriter),
+            CheckFormat::Json => Box::new(super::check_json::JsonWriter::new(options)),
+            CheckFormat::Junit => Box::new(super::junit::JunitWriter::new(options.require_golden)?),
+            CheckFormat::Markdown => Box::new(super::review::MarkdownWriter::new(options)),
+            CheckFormat::Sarif => Box::new(super::sarif::SarifWriter::new(options)),
+        })
+    }
+}
+
+/// Makes an item's line on a worker thread, before the ordered writer takes it.
+pub type LineMaker = fn(&CheckItem) -> Result<Vec<u8>, String>;
+
+/// One report format: what it writes before the first item, for each item in walk order, and
+/// at the end (where the tally of everything is known).
+pub trait CheckWriter {
+    /// The maker of this format's per-item line, when it has one: the run calls it on its
+    /// worker threads and hands the line to [`CheckWriter::item`].
+    fn line_maker(&self) -> Option<LineMaker> {
+        None
+    }
+    /// What comes before the first item (a JSON or SARIF head).
+    fn start(&mut self, _out: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
+    /// One item, with its line when [`CheckWriter::line_maker`] made one (made here when
+    /// not given).
+    fn item(
+        &mut self,
+        item: &CheckItem,
+        line: Option<Result<Vec<u8>, String>>,
+        out: &mut dyn Write,
+    ) -> Result<(), OutputError>;
+    /// The end of the document, from the tally of every item.
+    fn finish(self: Box<Self>, tally: &CheckTally, out: &mut dyn Write) -> io::Result<()>;
 }
 
 /// What shapes the output besides the items.
@@ -33,99 +77,87 @@ pub struct CheckOutputOptions {
     pub inputs: Vec<String>,
     /// A `--shard` run: named in the JSON head so `report` can put the shards together.
     pub shard: Option<Shard>,
+    /// The clock the run judged expiry by, RFC 3339, when `--now` fixed it: stated once in
+    /// the formats that have a head (JSON, SARIF, markdown), never inside a finding. `None`:
+    /// the system clock, which no report prints (two runs print the same bytes).
+    pub clock: Option<String>,
 }
 
-pub struct CheckOutput {
-    options: CheckOutputOptions,
-    tally: CheckTally,
-    json: Option<JsonStream>,
-    junit: Option<JunitWriter>,
-    sarif: Option<SarifWriter>,
+/// Why a report could not be written.
+#[derive(Debug)]
+pub enum OutputError {
+    /// Writing the report failed: the reader went away (`BrokenPipe`), a full disk, ...
+    Write(io::Error),
+    /// A writer's spool file (JUnit's testcases) could not be written.
+    Spool(io::Error),
+    /// An item could not be encoded.
+    Encode(String),
 }
 
-fn line(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
+impl OutputError {
+    /// Whether the reader went away: a quiet end, not a failure.
+    pub fn is_closed_pipe(&self) -> bool {
+        matches!(self, OutputError::Write(error) if error.kind() == io::ErrorKind::BrokenPipe)
+    }
+}
+
+impl fmt::Display for OutputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OutputError::Write(error) => write!(f, "cannot write the report: {error}"),
+            OutputError::Spool(error) => write!(f, "cannot write the JUnit spool: {error}"),
+            OutputError::Encode(error) => write!(f, "cannot encode output: {error}"),
+        }
+    }
+}
+
+impl From<io::Error> for OutputError {
+    fn from(error: io::Error) -> Self {
+        OutputError::Write(error)
+    }
+}
+
+/// A line and its newline.
+pub(super) fn line(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
     out.write_all(bytes)?;
     out.write_all(b"\n")
 }
 
+pub struct CheckOutput {
+    tally: CheckTally,
+    writer: Box<dyn CheckWriter>,
+}
+
 impl CheckOutput {
     /// Starts the output: JSON and SARIF write their heads now.
-    pub fn start(options: CheckOutputOptions, out: &mut dyn Write) -> io::Result<CheckOutput> {
+    pub fn start(
+        options: CheckOutputOptions,
+        out: &mut dyn Write,
+    ) -> Result<CheckOutput, OutputError> {
         let tally = CheckTally::new(&options.modes, options.require_golden, options.limit);
-        let mut json = None;
-        let mut junit = None;
-        let mut sarif = None;
-        match options.format {
-            CheckFormat::Json => {
-                let (stream, head) = JsonStream::start(
-                    &options.modes,
-                    options.require_golden,
-                    &options.inputs,
-                    options.shard,
-                );
-                line(out, head.as_bytes())?;
-                json = Some(stream);
-            }
-            CheckFormat::Junit => junit = Some(JunitWriter::new(options.require_golden)?),
-            CheckFormat::Sarif => {
-                let writer = SarifWriter::new(options.require_golden);
-                line(out, writer.head().as_bytes())?;
-                sarif = Some(writer);
-            }
-            CheckFormat::Text | CheckFormat::Markdown => {}
-        }
-        Ok(CheckOutput {
-            options,
-            tally,
-            json,
-            junit,
-            sarif,
-        })
+        let mut writer = options
+            .format
+            .writer(&options)
+            .map_err(OutputError::Spool)?;
+        writer.start(out)?;
+        Ok(CheckOutput { tally, writer })
     }
 
-    /// The item's JSON line, when the format needs one: made wherever the caller likes (`check`
-    /// makes it on its worker threads), handed back to `add`.
-    pub fn json_line(format: CheckFormat, item: &CheckItem) -> Option<Result<Vec<u8>, String>> {
-        match format {
-            CheckFormat::Json => {
-                Some(super::check_json::packet_json(item).map_err(|error| error.to_string()))
-            }
-            _ => None,
-        }
+    /// The maker of the format's per-item line, to run wherever the caller likes (`check`
+    /// runs it on its worker threads) and hand back to `add`.
+    pub fn line_maker(&self) -> Option<LineMaker> {
+        self.writer.line_maker()
     }
 
-    pub fn format(&self) -> CheckFormat {
-        self.options.format
-    }
-
-    /// One item, in walk order, with its `json_line` (made here when not given).
+    /// One item, in walk order, with the line its `line_maker` made (made here when not given).
     pub fn add(
         &mut self,
         item: &CheckItem,
-        json_line: Option<Result<Vec<u8>, String>>,
+        line: Option<Result<Vec<u8>, String>>,
         out: &mut dyn Write,
-    ) -> Result<(), String> {
+    ) -> Result<(), OutputError> {
         self.tally.add(item);
-        if let Some(stream) = self.json.as_mut() {
-            let json_line = json_line
-                .or_else(|| Self::json_line(CheckFormat::Json, item))
-                .unwrap_or_else(|| Err("no JSON line".to_owned()));
-            let json_line = json_line.map_err(|error| format!("cannot encode output: {error}"))?;
-            if let Some(previous) = stream.push(json_line) {
-                line(out, &previous).map_err(|error| error.to_string())?;
-            }
-        }
-        if let Some(writer) = self.junit.as_mut() {
-            writer
-                .add(item)
-                .map_err(|error| format!("(junit spool): {error}"))?;
-        }
-        if let Some(writer) = self.sarif.as_mut() {
-            for result in writer.add(item) {
-                line(out, result.as_bytes()).map_err(|error| error.to_string())?;
-            }
-        }
-        Ok(())
+        self.writer.item(item, line, out)
     }
 
     pub fn tally(&self) -> &CheckTally {
@@ -134,35 +166,9 @@ impl CheckOutput {
 
     /// Ends the output; returns the exit code (0 conforms, 1 a packet fails, 2 unreadable
     /// input).
-    pub fn finish(mut self, out: &mut dyn Write) -> io::Result<u8> {
-        match self.options.format {
-            CheckFormat::Text => line(out, check_text(&self.tally).trim_end().as_bytes())?,
-            CheckFormat::Markdown => line(
-                out,
-                review_markdown(&self.tally, &self.options.inputs)
-                    .trim_end()
-                    .as_bytes(),
-            )?,
-            CheckFormat::Json => {
-                if let Some(stream) = self.json.take() {
-                    for json_line in stream.finish(&self.tally) {
-                        line(out, &json_line)?;
-                    }
-                }
-            }
-            CheckFormat::Junit => {
-                if let Some(writer) = self.junit.take() {
-                    writer.finish(out)?;
-                }
-            }
-            CheckFormat::Sarif => {
-                if let Some(writer) = self.sarif.take() {
-                    for sarif_line in writer.finish() {
-                        line(out, sarif_line.as_bytes())?;
-                    }
-                }
-            }
-        }
-        Ok(self.tally.exit_code())
+    pub fn finish(self, out: &mut dyn Write) -> Result<u8, OutputError> {
+        let exit = self.tally.exit_code();
+        self.writer.finish(&self.tally, out)?;
+        Ok(exit)
     }
 }

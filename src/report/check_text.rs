@@ -220,6 +220,28 @@ pub fn check_text(tally: &CheckTally) -> String {
     out
 }
 
+/// `check --format text`: everything at the end, from the tally.
+pub struct TextWriter;
+
+impl super::check_output::CheckWriter for TextWriter {
+    fn item(
+        &mut self,
+        _item: &crate::corpus::CheckItem,
+        _line: Option<Result<Vec<u8>, String>>,
+        _out: &mut dyn std::io::Write,
+    ) -> Result<(), super::check_output::OutputError> {
+        Ok(())
+    }
+
+    fn finish(
+        self: Box<Self>,
+        tally: &CheckTally,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        super::check_output::line(out, check_text(tally).trim_end().as_bytes())
+    }
+}
+
 #[cfg(test)]
 mod group_order_tests {
     use super::*;

@@ -217,6 +217,26 @@ impl JunitWriter {
     }
 }
 
+impl super::check_output::CheckWriter for JunitWriter {
+    fn item(
+        &mut self,
+        item: &CheckItem,
+        _line: Option<Result<Vec<u8>, String>>,
+        _out: &mut dyn Write,
+    ) -> Result<(), super::check_output::OutputError> {
+        self.add(item)
+            .map_err(super::check_output::OutputError::Spool)
+    }
+
+    fn finish(
+        self: Box<Self>,
+        _tally: &super::tally::CheckTally,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        JunitWriter::finish(*self, out)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -235,12 +235,13 @@ fn uaix(report: &ProfileReport, out: &mut String) {
     let Some(view) = &report.uaix else {
         return;
     };
-    let clock = if view.clock_fixed {
-        "fixed by --now"
+    // The system clock's reading is not printed: two runs print the same bytes. `--now`
+    // fixes the clock, and then it is stated.
+    if view.clock_fixed {
+        let _ = writeln!(out, "\nclock: {} (fixed by --now)", view.now);
     } else {
-        "system clock"
-    };
-    let _ = writeln!(out, "\nclock: {} ({clock})", view.now);
+        let _ = writeln!(out, "\nclock: the system clock at the run (--now fixes it)");
+    }
     let integrity = &view.integrity;
     let _ = writeln!(
         out,

@@ -28,11 +28,15 @@ fn examples(list: &[String], total: u64) -> String {
     shown.join(", ")
 }
 
-pub fn review_markdown(tally: &CheckTally, inputs: &[String]) -> String {
+pub fn review_markdown(tally: &CheckTally, inputs: &[String], clock: Option<&str>) -> String {
     let mut out = String::new();
     let shown_inputs: Vec<String> = inputs.iter().map(|input| code(input)).collect();
     let _ = writeln!(out, "# K1-A freeze review: {}\n", shown_inputs.join(", "));
     let _ = writeln!(out, "> {GUARDRAIL}\n");
+    // The clock `--now` fixed, stated once here, never inside a finding.
+    if let Some(clock) = clock {
+        let _ = writeln!(out, "Expiry judged at {} (`--now`).\n", code(clock));
+    }
     let _ = writeln!(out, "## Summary\n");
     for line in summary_lines(tally) {
         let _ = writeln!(out, "- {}", cell(&line));
@@ -362,5 +366,40 @@ fn findings_section(out: &mut String, tally: &CheckTally) {
     }
     if !any {
         let _ = writeln!(out, "None.\n");
+    }
+}
+
+/// `check --format markdown`: the whole report at the end, from the tally.
+pub struct MarkdownWriter {
+    inputs: Vec<String>,
+    clock: Option<String>,
+}
+
+impl MarkdownWriter {
+    pub fn new(options: &super::check_output::CheckOutputOptions) -> MarkdownWriter {
+        MarkdownWriter {
+            inputs: options.inputs.clone(),
+            clock: options.clock.clone(),
+        }
+    }
+}
+
+impl super::check_output::CheckWriter for MarkdownWriter {
+    fn item(
+        &mut self,
+        _item: &crate::corpus::CheckItem,
+        _line: Option<Result<Vec<u8>, String>>,
+        _out: &mut dyn std::io::Write,
+    ) -> Result<(), super::check_output::OutputError> {
+        Ok(())
+    }
+
+    fn finish(
+        self: Box<Self>,
+        tally: &CheckTally,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        let text = review_markdown(tally, &self.inputs, self.clock.as_deref());
+        super::check_output::line(out, text.trim_end().as_bytes())
     }
 }

@@ -20,6 +20,8 @@ pub const INFORMATION_URI: &str = env!("CARGO_PKG_HOMEPAGE");
 pub struct SarifWriter {
     rules: RuleIndex,
     require_golden: bool,
+    /// The clock `--now` fixed, stated once in the run's properties.
+    clock: Option<String>,
     /// The previous result, written with its comma once the next one comes.
     pending: Option<String>,
 }
@@ -92,10 +94,11 @@ fn location(source: &Source) -> Value {
 }
 
 impl SarifWriter {
-    pub fn new(require_golden: bool) -> SarifWriter {
+    pub fn new(options: &super::check_output::CheckOutputOptions) -> SarifWriter {
         SarifWriter {
             rules: RuleIndex::new(),
-            require_golden,
+            require_golden: options.require_golden,
+            clock: options.clock.clone(),
             pending: None,
         }
     }
@@ -108,8 +111,12 @@ impl SarifWriter {
             "informationUri": INFORMATION_URI,
             "rules": self.rules.to_json(),
         });
+        // The clock `--now` fixed, once, in the run's property bag (never in a result).
+        let properties = self.clock.as_deref().map_or(String::new(), |clock| {
+            format!("\"properties\":{},", json!({ "clock": safe_text(clock) }))
+        });
         format!(
-            "{{\"$schema\":\"{SARIF_SCHEMA}\",\"version\":\"2.1.0\",\"runs\":[{{\"tool\":{{\"driver\":{}}},\"columnKind\":\"unicodeCodePoints\",\"results\":[",
+            "{{\"$schema\":\"{SARIF_SCHEMA}\",\"version\":\"2.1.0\",\"runs\":[{{\"tool\":{{\"driver\":{}}},{properties}\"columnKind\":\"unicodeCodePoints\",\"results\":[",
             serde_json::to_string(&driver).unwrap_or_else(|_| "{}".to_owned())
         )
     }
@@ -238,9 +245,50 @@ impl SarifWriter {
     }
 }
 
+impl super::check_output::CheckWriter for SarifWriter {
+    fn start(&mut self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        super::check_output::line(out, self.head().as_bytes())
+    }
+
+    fn item(
+        &mut self,
+        item: &CheckItem,
+        _line: Option<Result<Vec<u8>, String>>,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), super::check_output::OutputError> {
+        for result in self.add(item) {
+            super::check_output::line(out, result.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    fn finish(
+        self: Box<Self>,
+        _tally: &super::tally::CheckTally,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        for sarif_line in SarifWriter::finish(*self) {
+            super::check_output::line(out, sarif_line.as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn test_options() -> crate::report::check_output::CheckOutputOptions {
+        crate::report::check_output::CheckOutputOptions {
+            format: crate::report::check_output::CheckFormat::Sarif,
+            modes: crate::a2a::Mode::BOTH.to_vec(),
+            require_golden: false,
+            limit: 20,
+            inputs: Vec::new(),
+            shard: None,
+            clock: None,
+        }
+    }
 
     #[test]
     fn uris_are_percent_encoded_references() {
@@ -250,7 +298,7 @@ mod tests {
 
     #[test]
     fn a_load_error_is_an_error_result_with_its_line() {
-        let mut writer = SarifWriter::new(false);
+        let mut writer = SarifWriter::new(&test_options());
         let item = CheckItem::LoadError(crate::corpus::LoadError {
             source: Source::line(std::sync::Arc::from(std::path::Path::new("d/s.ndjson")), 3),
             reason: "empty line".into(),

@@ -10,8 +10,7 @@ use super::list_rows::build_list;
 use super::listed::ListedPacket;
 use super::reads::{DetailRequest, Read, Reader};
 use super::update::{Action, Job};
-use crate::corpus::{check_corpus_sharing, CheckItem, CheckOptions, LoadError, PipelineOptions};
-use std::cell::OnceCell;
+use crate::corpus::{CheckItem, CheckOptions, CheckSink, ControlFlow, CorpusCheck, LoadError};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
@@ -182,88 +181,101 @@ impl Loader {
     }
 }
 
+/// A corpus run's sink that lists each checked packet with the run's checker (handed over
+/// before the first packet: each row keeps it) and keeps load errors; `each` is told of every
+/// listed packet and answers whether the run goes on.
+struct Listing<F> {
+    checker: Option<Arc<crate::corpus::PacketChecker>>,
+    checks: Vec<ListedPacket>,
+    errors: Vec<LoadError>,
+    each: F,
+}
+
+impl<F: FnMut(&mut Vec<ListedPacket>, &mut Vec<LoadError>) -> bool> CheckSink<CheckItem>
+    for Listing<F>
+{
+    type Error = std::convert::Infallible;
+
+    fn take(&mut self, item: CheckItem) -> Result<ControlFlow<()>, Self::Error> {
+        match (item, &self.checker) {
+            // The full check (digests, findings with their words) is let go here; the
+            // detail checks the selected packet again.
+            (CheckItem::Packet(check), Some(checker)) => {
+                self.checks.push(ListedPacket::new(&check, checker))
+            }
+            // Every run shares its checker before its first result.
+            (CheckItem::Packet(_), None) => {}
+            (CheckItem::LoadError(error), _) => self.errors.push(error),
+        }
+        Ok(match (self.each)(&mut self.checks, &mut self.errors) {
+            true => ControlFlow::Continue(()),
+            false => ControlFlow::Break(()),
+        })
+    }
+
+    fn checker(&mut self, checker: &Arc<crate::corpus::PacketChecker>) {
+        self.checker = Some(Arc::clone(checker));
+    }
+}
+
+impl<F> Listing<F> {
+    fn new(each: F) -> Listing<F> {
+        Listing {
+            checker: None,
+            checks: Vec::new(),
+            errors: Vec::new(),
+            each,
+        }
+    }
+}
+
 /// Checks one file again (changed, created or removed: a file that is gone has no packets).
 /// The loader thread and the headless driver share it.
 pub fn check_file(path: PathBuf, options: &CheckOptions) -> LoaderEvent {
-    let (mut checks, mut errors) = (Vec::new(), Vec::new());
+    let mut listing = Listing::new(|_: &mut Vec<ListedPacket>, _: &mut Vec<LoadError>| true);
     if path.is_file() {
-        // The run's checker, handed over before its first packet: each row keeps it.
-        let checker = OnceCell::new();
-        let _ = check_corpus_sharing(
-            std::slice::from_ref(&path),
-            options,
-            PipelineOptions::default(),
-            true,
-            &mut |shared| {
-                let _ = checker.set(Arc::clone(shared));
-            },
-            &mut |item| match (item, checker.get()) {
-                (CheckItem::Packet(check), Some(checker)) => {
-                    checks.push(ListedPacket::new(&check, checker))
-                }
-                (CheckItem::Packet(_), None) => {}
-                (CheckItem::LoadError(error), _) => errors.push(error),
-            },
-        );
+        let _ = CorpusCheck::new(std::slice::from_ref(&path), options).run(&mut listing);
     }
     LoaderEvent::FileReloaded {
         path,
-        checks,
-        errors,
+        checks: listing.checks,
+        errors: listing.errors,
     }
 }
 
 /// Checks every packet under `roots` and hands the results to `sink` in walk order, in
-/// batches; stops sending once `sink` returns false. The loader thread and the tests share it.
+/// batches; stops the run once `sink` returns false. The loader thread and the tests share it.
 pub fn load(roots: &[PathBuf], options: &CheckOptions, sink: &mut dyn FnMut(LoaderEvent) -> bool) {
-    let mut checks = Vec::with_capacity(BATCH);
-    let mut errors = Vec::new();
     let mut alive = true;
     let mut count = 0usize;
-    // The run's checker, handed over before its first packet: each row keeps it.
-    let checker = OnceCell::new();
-    let result = check_corpus_sharing(
-        roots,
-        options,
-        PipelineOptions::default(),
-        true,
-        &mut |shared| {
-            let _ = checker.set(Arc::clone(shared));
-        },
-        &mut |item| {
-            if !alive {
-                return;
-            }
-            match (item, checker.get()) {
-                (CheckItem::Packet(check), Some(checker)) => {
-                    // The full check (digests, findings with their words) is let go here;
-                    // the detail checks the selected packet again.
-                    checks.push(ListedPacket::new(&check, checker));
-                    count += 1;
-                }
-                // Every run shares its checker before its first packet.
-                (CheckItem::Packet(_), None) => {}
-                (CheckItem::LoadError(error), _) => errors.push(error),
-            }
+    let mut listing = Listing::new(
+        |checks: &mut Vec<ListedPacket>, errors: &mut Vec<LoadError>| {
             if checks.len() >= BATCH {
+                count += checks.len();
                 if !errors.is_empty() {
-                    alive &= sink(LoaderEvent::Errors(std::mem::take(&mut errors)));
+                    alive &= sink(LoaderEvent::Errors(std::mem::take(errors)));
                 }
-                alive &= sink(LoaderEvent::Packets(std::mem::take(&mut checks)));
+                alive &= sink(LoaderEvent::Packets(std::mem::take(checks)));
                 alive &= sink(LoaderEvent::Progress { packets: count });
             }
+            alive
         },
     );
+    let result = CorpusCheck::new(roots, options).run(&mut listing);
+    let Listing {
+        checks, mut errors, ..
+    } = listing;
+    count += checks.len();
     if !alive {
         return;
     }
     // What the workers freed (a big packet's trees) is not left in their arenas while the
     // main thread builds the selected packet's detail.
     super::memory::release_freed_memory();
-    if let Err(reason) = result {
+    if let Err(error) = result {
         errors.push(LoadError {
             source: crate::corpus::Source::file("."),
-            reason,
+            reason: error.into_start(),
         });
     }
     if !errors.is_empty() && !sink(LoaderEvent::Errors(errors)) {

@@ -5,7 +5,7 @@
 
 use crate::common::{copy_files, run_env};
 use handoff_inspector::corpus::{
-    check_corpus, record_golden, CheckItem, CheckOptions, PacketCheck, PipelineOptions,
+    record_golden, CheckItem, CheckOptions, Collect, CorpusCheck, PacketCheck,
 };
 use std::fs;
 use std::path::Path;
@@ -33,18 +33,13 @@ fn check_of(dir: &Path, wanted: &str) -> PacketCheck {
 /// The checks of every packet under `dir`, as the inspector holds them.
 pub fn checks_in(dir: &Path) -> Vec<PacketCheck> {
     let mut checks = Vec::new();
-    check_corpus(
-        &[dir.to_path_buf()],
-        &CheckOptions::default(),
-        PipelineOptions::default(),
-        true,
-        &mut |item| {
+    CorpusCheck::new(&[dir.to_path_buf()], &CheckOptions::default())
+        .run(&mut Collect(|item| {
             if let CheckItem::Packet(check) = item {
                 checks.push(*check);
             }
-        },
-    )
-    .unwrap();
+        }))
+        .unwrap();
     checks
 }
 

@@ -1,7 +1,8 @@
 //! Directories and streams of packets: `ls`, `check`, `bless`, `derive` through the binary,
 //! the inspector's accept against `bless`, bad input, the fixture tree as a gate, one
-//! verdict per file in every command, and bless's writes at the process boundary (writers at
-//! once, interrupts, `CI`).
+//! verdict per file in every command, bless's writes at the process boundary (writers at
+//! once, interrupts, `CI`), and every command's output there (closed pipes, full disks,
+//! reproducible output).
 
 // The helpers every area shares (running the real binary, reading a drawn screen).
 #[path = "../common/mod.rs"]
@@ -12,4 +13,5 @@ mod bad_input;
 mod commands;
 mod fixture_gate;
 mod one_verdict;
+mod process_boundary;
 mod writers;
