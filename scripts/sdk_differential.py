@@ -13,7 +13,13 @@ builder) and with our `migrate --lines` (one process per kind and direction), bo
 v1.0 -> v0.3 starts from the SDK's own v1.0 output. Both sides are normalized alike
 (ProtoJSON default folding, number types) and the script fails on any difference that the
 short, reasoned allow-list of SDK quirks (`QUIRKS`) does not explain; our v0.3 output must
-also pass the SDK's v0.3 model.
+also pass the SDK's v0.3 model, our v1.0 output a strict ProtoJSON parse as the v1.0 message
+(unknown fields rejected), and where the SDK refuses to convert back to v0.3 ours must
+refuse too (exit 1). A share of the objects is written as real files write them (`Mutator`:
+v0.2-style part `type`, timestamps at an offset or with `.000`, JSON-RPC requests without a
+usable `id`, cards that speak only v1.0 or add a v1.0 interface), and the project's own
+real-shaped objects (`sdk_differential_objects.json`, written from the shapes of the
+specification's examples and the SDKs' documented objects) go through both sides too.
 
 The script makes its own virtual environment (target/sdk-differential/venv) and installs the
 pinned SDK (and the pinned versions of what shapes the objects: `PINNED`) into it the first
@@ -203,6 +209,97 @@ def snake_case(value):
 
 
 # ---------------------------------------------------------------------------------------
+# What the world writes beside the generated objects: each class measured on real A2A files
+# (v0.2-style members, timestamps at an offset or with `.000`, JSON-RPC requests without a
+# usable `id`, cards that speak only v1.0), put into a share of the objects by their own
+# seeded generator, so the generated stream above stays the same.
+
+
+class Mutator:
+    def __init__(self, seed):
+        self.rng = random.Random(seed * 7919 + 1)
+        self.counts = {}
+
+    def hit(self, share, name):
+        if self.rng.random() >= share:
+            return False
+        self.counts[name] = self.counts.get(name, 0) + 1
+        return True
+
+    def forward(self, obj):
+        """A v0.3 input as real files write it."""
+        if self.hit(0.1, "v0.2-style part `type`"):
+            each_part(obj, lambda part: part.setdefault("type", part.get("kind", "text")))
+        if self.hit(0.15, "timestamp at an offset or with .000"):
+            self.timestamps(obj)
+        return obj
+
+    def reverse(self, case, obj):
+        """A v1.0 input (the SDK's own output) as real files write it."""
+        if self.hit(0.15, "timestamp at an offset or with .000 (back)"):
+            self.timestamps(obj)
+        if case.kind == "json-rpc-request" and isinstance(obj, dict):
+            if self.hit(0.06, "request without id"):
+                obj.pop("id", None)
+            elif self.hit(0.04, "request with an object id"):
+                obj["id"] = {"bad": "type"}
+        card = card_of(obj) if case.name.startswith(("AgentCard", "agent/getAuthenticatedExtendedCard result")) else None
+        if card and isinstance(card.get("supportedInterfaces"), list):
+            if self.hit(0.08, "card speaking only v1.0"):
+                for interface in card["supportedInterfaces"]:
+                    interface["protocolVersion"] = "1.0"
+            elif self.hit(0.08, "card with a v1.0 interface beside"):
+                card["supportedInterfaces"].append({"url": "https://v1.example/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"})
+        return obj
+
+    def timestamps(self, value):
+        """Each RFC 3339 `Z` timestamp rewritten as the same instant at an offset, or with
+        `.000` (ProtoJSON parsers read both; the canonical text is UTC `Z`, 0/3/6/9 digits)."""
+        from datetime import datetime, timedelta, timezone
+
+        def rewrite(text):
+            try:
+                instant = datetime.fromisoformat(text.replace("Z", "+00:00"))
+            except ValueError:
+                return text
+            if self.rng.random() < 0.5:
+                zone = timezone(timedelta(hours=self.rng.choice([-5, 2, 9]), minutes=self.rng.choice([0, 30])))
+                local = instant.astimezone(zone)
+                return local.isoformat(timespec="milliseconds")
+            if instant.microsecond:
+                return text
+            return instant.strftime("%Y-%m-%dT%H:%M:%S") + ".000Z"
+
+        walk_timestamps(value, rewrite)
+
+
+def each_part(value, edit):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("parts", "content") and isinstance(item, list):
+                for part in item:
+                    if isinstance(part, dict):
+                        edit(part)
+            elif key not in ("metadata", "data"):
+                each_part(item, edit)
+    elif isinstance(value, list):
+        for item in value:
+            each_part(item, edit)
+
+
+def walk_timestamps(value, rewrite):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "timestamp" and isinstance(item, str):
+                value[key] = rewrite(item)
+            elif key not in ("metadata", "data"):
+                walk_timestamps(item, rewrite)
+    elif isinstance(value, list):
+        for item in value:
+            walk_timestamps(item, rewrite)
+
+
+# ---------------------------------------------------------------------------------------
 # Normalization, applied to both sides alike.
 
 
@@ -265,6 +362,27 @@ class Case:
     # Forward choices that depend on the object (run in groups): the SDK's pick at a
     # documented choice point that differs per object.
     object_choices: Optional[Callable] = None
+    # The v1.0 message (google.protobuf class) our forward output (`strict_part` of it)
+    # must parse as with ProtoJSON's strict parser: unknown fields rejected.
+    v10: Optional[type] = None
+    strict_part: Callable = lambda value: value
+
+
+def strict_v10(case, result):
+    """None when a strict v1.0 ProtoJSON parse (unknown fields rejected, as the spec warns
+    strict parsers do) reads our forward output as the case's v1.0 message; else why not."""
+    from google.protobuf.json_format import Parse
+
+    if case.v10 is None:
+        return None
+    part = case.strict_part(result)
+    if part is None:
+        return None
+    try:
+        Parse(json.dumps(part), case.v10(), ignore_unknown_fields=False)
+        return None
+    except Exception as error:  # json_format.ParseError, said in one line
+        return str(error).splitlines()[0][:160]
 
 
 def object_case(name, model, kind, to_core, to_compat, message, to_proto=None, from_proto=None, p03=None):
@@ -285,7 +403,7 @@ def object_case(name, model, kind, to_core, to_compat, message, to_proto=None, f
             # The SDK's own REST reading: ProtoJSON -> v0.3 proto -> v0.3 model -> v1.0.
             return written, to_dict(to_core(from_proto(parse(written, p03))))
 
-    return Case(name, model, kind, forward, reverse, rest)
+    return Case(name, model, kind, forward, reverse, rest, v10=message)
 
 
 # The documented choice points where the SDK takes the other option: the comparison runs
@@ -350,10 +468,10 @@ def request_case(name, model, to_core, to_compat, message):
         back["method"] = v03
         return back
 
-    return Case(name, model, "json-rpc-request", forward, reverse)
+    return Case(name, model, "json-rpc-request", forward, reverse, v10=message, strict_part=lambda value: value.get("params", {}))
 
 
-def response_case(name, model, to_core, to_compat, choices=()):
+def response_case(name, model, to_core, to_compat, choices=(), v10=None):
     """A JSON-RPC success response: the SDK converts its result; `jsonrpc` and `id` stay."""
 
     def forward(obj):
@@ -364,7 +482,10 @@ def response_case(name, model, to_core, to_compat, choices=()):
         return {"jsonrpc": "2.0", "id": obj.get("id"), "result": to_compat(obj.get("result"))}
 
     back = [choice for choice in choices if choice in KEEP_SIGNATURES]
-    return Case(name, model, "json-rpc-response", forward, reverse, choices=list(choices), back_choices=back)
+    return Case(
+        name, model, "json-rpc-response", forward, reverse, choices=list(choices), back_choices=back,
+        v10=v10, strict_part=lambda value: value.get("result"),
+    )
 
 
 def error_forward(obj):
@@ -464,22 +585,23 @@ def cases():
 
     extended_card = response_case(
         "agent/getAuthenticatedExtendedCard result", t.GetAuthenticatedExtendedCardSuccessResponse,
-        *typed(c.to_core_agent_card, c.to_compat_agent_card, pb.AgentCard), choices=KEEP_SIGNATURES,
+        *typed(c.to_core_agent_card, c.to_compat_agent_card, pb.AgentCard), choices=KEEP_SIGNATURES, v10=pb.AgentCard,
     )
     extended_card.object_choices = sdk_oauth_flow
     task_pair = typed(c.to_core_task, c.to_compat_task, pb.Task)
     config_pair = typed(c.to_core_task_push_notification_config, c.to_compat_task_push_notification_config, pb.TaskPushNotificationConfig)
     out += [
-        response_case("message/send result", t.SendMessageSuccessResponse, send_result, send_back),
-        response_case("message/stream result", t.SendStreamingMessageSuccessResponse, lambda m: to_dict(c.to_core_stream_response(m)), stream_back),
-        response_case("tasks/get result", t.GetTaskSuccessResponse, *task_pair, choices=BARE_TASK_RESULT),
-        response_case("tasks/cancel result", t.CancelTaskSuccessResponse, *task_pair, choices=BARE_TASK_RESULT),
-        response_case("tasks/pushNotificationConfig/set result", t.SetTaskPushNotificationConfigSuccessResponse, *config_pair),
-        response_case("tasks/pushNotificationConfig/get result", t.GetTaskPushNotificationConfigSuccessResponse, *config_pair),
+        response_case("message/send result", t.SendMessageSuccessResponse, send_result, send_back, v10=pb.SendMessageResponse),
+        response_case("message/stream result", t.SendStreamingMessageSuccessResponse, lambda m: to_dict(c.to_core_stream_response(m)), stream_back, v10=pb.StreamResponse),
+        response_case("tasks/get result", t.GetTaskSuccessResponse, *task_pair, choices=BARE_TASK_RESULT, v10=pb.Task),
+        response_case("tasks/cancel result", t.CancelTaskSuccessResponse, *task_pair, choices=BARE_TASK_RESULT, v10=pb.Task),
+        response_case("tasks/pushNotificationConfig/set result", t.SetTaskPushNotificationConfigSuccessResponse, *config_pair, v10=pb.TaskPushNotificationConfig),
+        response_case("tasks/pushNotificationConfig/get result", t.GetTaskPushNotificationConfigSuccessResponse, *config_pair, v10=pb.TaskPushNotificationConfig),
         response_case(
             "tasks/pushNotificationConfig/list result", t.ListTaskPushNotificationConfigSuccessResponse,
             lambda m: to_dict(c.to_core_list_task_push_notification_config_response(t.ListTaskPushNotificationConfigResponse(root=m))),
             lambda result: dump(c.to_compat_list_task_push_notification_config_response(parse(result, pb.ListTaskPushNotificationConfigsResponse)).root)["result"],
+            v10=pb.ListTaskPushNotificationConfigsResponse,
         ),
         # The delete result is null in both versions: only `--kind` (or the method it
         # answers) says it is an A2A response; it migrates to itself.
@@ -625,7 +747,8 @@ def allowed(name, direction, obj, sdk, ours, counts):
     """The SDK's side with every quirk that shows normalized away; each use is counted."""
     sdk = json.loads(json.dumps(sdk))
     rest = REST_QUIRKS if name.endswith(" (REST)") else []
-    for quirk in QUIRKS.get((name.replace(" (REST)", ""), direction), []) + rest:
+    base = name.replace(" (REST)", "").replace(" (real-shaped)", "")
+    for quirk in QUIRKS.get((base, direction), []) + rest:
         fired = quirk(obj, sdk, ours)
         if fired:
             counts[fired] = counts.get(fired, 0) + 1
@@ -727,9 +850,17 @@ class Tally:
                 raised += 1
                 reason = f"{case.name}: {want['__sdk_error__'][:90]}"
                 self.raised[reason] = self.raised.get(reason, 0) + 1
+                # Back to v0.3 the SDK raises on what v0.3 cannot hold (a request without a
+                # usable id, a card no v0.3 client can use): ours must refuse it too.
+                if check_v03 and "error" not in got:
+                    self.failures.append((case.name, direction, "the SDK refuses, ours exit 0", obj, want, got.get("result")))
                 continue
             if "error" in got and "result" not in got:
                 self.failures.append((case.name, direction, "refused", obj, want, got["error"]))
+                continue
+            strict = not check_v03 and strict_v10(case, got["result"])
+            if strict:
+                self.failures.append((case.name, direction, "strict v1.0 ProtoJSON rejects ours: " + strict, obj, want, got["result"]))
                 continue
             invalid = check_v03 and v03_valid(case.model, got["result"])
             if invalid:
@@ -760,6 +891,7 @@ def main():
         return 2
 
     gen = Gen(args.seed)
+    mutator = Mutator(args.seed)
     tally = Tally()
     all_cases = cases()
     rest_cases = [case for case in all_cases if case.rest]
@@ -769,6 +901,8 @@ def main():
         # One JSON-RPC object in seven with snake_case member names, which the SDK's
         # models read too.
         inputs = [snake_case(obj) if gen.rng.random() < 0.15 else obj for obj in inputs]
+        inputs = [mutator.forward(obj) for obj in inputs]
+
         def sdk_forward(obj, case=case):
             if case.object_choices:
                 case.object_choices(obj)  # raises where no single choice gives the SDK's pick
@@ -789,7 +923,7 @@ def main():
                     written, want = obj, {"__sdk_error__": f"{type(error).__name__}: {error}"}
                 rest_inputs.append(written)
                 rest_expected.append(want)
-            rest_case = Case(case.name + " (REST)", case.model, case.kind, case.forward)
+            rest_case = Case(case.name + " (REST)", case.model, case.kind, case.forward, v10=case.v10, strict_part=case.strict_part)
             ours = run_grouped(args.binary, rest_inputs, "1.0", case, case.choices, case.kind, "0.3-rest")
             unhinted = run_grouped(args.binary, rest_inputs, "1.0", case, case.choices)
             tally.compare(rest_case, "forward", "v0.3 REST -> v1.0", rest_inputs, rest_expected, ours, unhinted, False)
@@ -799,17 +933,23 @@ def main():
         # ParseDict reads too.
         sources = [want for want in expected if "__sdk_error__" not in want]
         sources = [snake_case(obj) if gen.rng.random() < 0.15 else obj for obj in sources]
+        sources = [mutator.reverse(case, obj) for obj in sources]
         back = [sdk_or_error(case.reverse, obj) for obj in sources]
         ours = run_ours(args.binary, sources, "0.3", case.back_choices, case.kind, "1.0")
         unhinted = run_ours(args.binary, sources, "0.3", case.back_choices)
         tally.compare(case, "reverse", "v1.0 -> v0.3", sources, back, ours, unhinted, True)
 
+    real_shaped(args.binary, all_cases, tally)
     table = render_table(tally.rows)
     if args.table:
         print(table)
     else:
         for name, direction, agree, total, raised, alone in tally.rows:
             print(f"{name:42} {direction:17} {agree:5}/{total:<5} agree  (SDK raised on {raised}; {alone} agree without --kind)")
+    if mutator.counts:
+        print("objects as real files write them:")
+        for name, count in sorted(mutator.counts.items()):
+            print(f"  {count:5}  {name}")
     if tally.quirks:
         print("SDK quirks allowed (docs/migrate.md, SDK differences):")
         for quirk, count in sorted(tally.quirks.items()):
@@ -839,6 +979,34 @@ def main():
         print(f"\nthe table in {docs} is not the one this run made: run with --write-docs", file=sys.stderr)
         status = 1
     return status
+
+
+REAL_SHAPED = ROOT / "scripts" / "sdk_differential_objects.json"
+
+
+def real_shaped(binary, all_cases, tally):
+    """The project's own objects in the shapes the specification's examples and the SDKs'
+    documented objects take (written here, not copied): each through both sides, with the
+    kind and version given as for the generated ones, one table row per case and direction."""
+    by_name = {case.name: case for case in all_cases}
+    groups = {}
+    for entry in json.loads(REAL_SHAPED.read_text()):
+        groups.setdefault((entry["case"], entry["direction"]), []).append(entry["object"])
+    for (name, direction), objects in groups.items():
+        case = by_name[name]
+        shaped = Case(name + " (real-shaped)", case.model, case.kind, case.forward, case.reverse,
+                      choices=case.choices, back_choices=case.back_choices,
+                      object_choices=case.object_choices, v10=case.v10, strict_part=case.strict_part)
+        if direction == "forward":
+            expected = [sdk_or_error(case.forward, obj) for obj in objects]
+            ours = run_grouped(binary, objects, "1.0", case, case.choices, case.kind, "0.3")
+            bare = run_grouped(binary, objects, "1.0", case, case.choices)
+            tally.compare(shaped, "forward", "v0.3 -> v1.0", objects, expected, ours, bare, False)
+        else:
+            expected = [sdk_or_error(case.reverse, obj) for obj in objects]
+            ours = run_ours(binary, objects, "0.3", case.back_choices, case.kind, "1.0")
+            bare = run_ours(binary, objects, "0.3", case.back_choices)
+            tally.compare(shaped, "reverse", "v1.0 -> v0.3", objects, expected, ours, bare, True)
 
 
 DEFAULT_COUNT = 6000
