@@ -30,6 +30,32 @@ fn restore() {
     let _ = stdout.flush();
 }
 
+/// `restore` for the interrupt cleanup's thread: the process's stdout stays locked by the
+/// command line's output for the whole run, so this writes to a duplicate of its descriptor
+/// instead of waiting on that lock (it would wait forever, and the signal would never end
+/// the process).
+#[cfg(unix)]
+fn restore_from_interrupt() {
+    use std::os::fd::AsFd;
+    let _ = disable_raw_mode();
+    let mut bytes = Vec::new();
+    let _ = ratatui::crossterm::queue!(
+        bytes,
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        ratatui::crossterm::cursor::Show
+    );
+    if let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() {
+        let _ = std::fs::File::from(fd).write_all(&bytes);
+    }
+}
+
+/// Without unix signals there is no interrupt cleanup to call it.
+#[cfg(not(unix))]
+fn restore_from_interrupt() {
+    restore();
+}
+
 impl TerminalGuard {
     pub fn enter() -> io::Result<TerminalGuard> {
         let previous = std::panic::take_hook();
@@ -39,7 +65,7 @@ impl TerminalGuard {
         }));
         // A SIGTERM or SIGHUP (Ctrl-C is a key in raw mode) ends the process from the
         // interrupt cleanup's thread: the screen is restored there first.
-        crate::persist::set_interrupt_hook(Some(restore));
+        crate::persist::set_interrupt_hook(Some(restore_from_interrupt));
         if let Err(error) = enable_raw_mode() {
             crate::persist::set_interrupt_hook(None);
             return Err(error);

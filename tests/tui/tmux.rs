@@ -13,16 +13,30 @@ struct Session {
 impl Session {
     /// Starts the inspector in a tmux server of its own (tests run in parallel).
     fn start(name: &str, args: &str) -> Session {
-        let socket = format!("handoff-inspector-{name}-{}", std::process::id());
         let binary = env!("CARGO_BIN_EXE_handoff-inspector");
+        Session::start_command(name, &format!("env -u CI {binary} {args}"))
+    }
+
+    /// `start`, the inspector's process id written to `pid_file` (the shell that writes it
+    /// becomes the inspector).
+    fn start_noting_pid(name: &str, args: &str, pid_file: &Path) -> Session {
+        let binary = env!("CARGO_BIN_EXE_handoff-inspector");
+        Session::start_command(
+            name,
+            &format!(
+                "sh -c 'echo $$ > {}; exec env -u CI {binary} {args}'",
+                pid_file.display()
+            ),
+        )
+    }
+
+    fn start_command(name: &str, command: &str) -> Session {
+        let socket = format!("handoff-inspector-{name}-{}", std::process::id());
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         // After the inspector exits, print its exit code and keep the pane open to read it.
         // CI is unset for the inspector: accepting a golden (which refuses under CI) writes
         // only into the tests' temporary directories.
-        let script = format!(
-            "cd {} && env -u CI {binary} {args}; echo EXIT=$?; sleep 30",
-            root.display()
-        );
+        let script = format!("cd {} && {command}; echo EXIT=$?; sleep 30", root.display());
         let status = Command::new("tmux")
             .args([
                 "-L",
@@ -266,4 +280,36 @@ fn the_compare_view_steps_back_with_esc_before_it_quits() {
     assert!(!session.screen().contains("EXIT="));
     session.keys(&["Escape"]);
     session.wait_for("EXIT=0");
+}
+
+/// SIGTERM and SIGHUP (Ctrl-C is a key in raw mode) end the inspector by that signal, and
+/// the screen is restored first: the shell shows 143 / 129 on the normal screen, none of the
+/// inspector's frame left. (Before, the signal's default action left the terminal on the
+/// alternate screen, in raw mode.)
+#[cfg(unix)]
+#[test]
+fn a_signal_ends_the_inspector_and_restores_the_terminal() {
+    for (name, signal, code) in [("term", libc::SIGTERM, 143), ("hup", libc::SIGHUP, 129)] {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let session = Session::start_noting_pid(
+            &format!("signal-{name}"),
+            "--color never fixtures/a2a",
+            &pid_file,
+        );
+        session.wait_for("34 packets");
+        let pid: i32 = std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // SAFETY: kill(2) of the inspector this test started; its shell is waiting on it, so
+        // the pid is not reused before this call.
+        assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+        let screen = session.wait_for(&format!("EXIT={code}"));
+        assert!(
+            !screen.contains("handoff-inspector  34 packets"),
+            "{name}: {screen}"
+        );
+    }
 }
