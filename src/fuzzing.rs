@@ -248,7 +248,62 @@ fn bundle_tar(manifest: &[u8], events: &[u8]) -> Vec<u8> {
 pub type Target = fn(&[u8]);
 
 /// The targets by name, for the replay test and the fuzz/ binaries.
-pub const TARGETS: [(&str, Target); 7] = [
+/// The attestation judge (`bundle::attest::verify_attestation`) over an envelope. Byte 0 picks
+/// what the rest is, so the fuzzer reaches past the signature: 0 = the envelope file; 1 = the
+/// signed payload, put in an envelope signed here with a fixed key (checks 7-15 then see it).
+/// Each is judged without a bundle and with one that does not verify; a verdict is one of the
+/// three states, a refusal names its check and a message.
+pub fn attestation(data: &[u8]) {
+    use crate::bundle::attest::{
+        pae, verify_attestation, Check, Envelope, EnvelopeSignature, Outcome, TrustedKey,
+        PAYLOAD_TYPE,
+    };
+    use base64::Engine;
+    use ed25519_dalek::{Signer, SigningKey};
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    let key = SigningKey::from_bytes(&[0x11; 32]);
+    let keys = [TrustedKey::new(key.verifying_key(), "fuzz")];
+    let envelope = if mode % 2 == 0 {
+        rest.to_vec()
+    } else {
+        let engine = base64::engine::general_purpose::STANDARD;
+        let signature = key.sign(&pae(PAYLOAD_TYPE, rest));
+        Envelope {
+            payload: engine.encode(rest),
+            payload_type: PAYLOAD_TYPE.into(),
+            signatures: vec![EnvelopeSignature {
+                keyid: String::new(),
+                sig: engine.encode(signature.to_bytes()),
+            }],
+        }
+        .to_text()
+        .into_bytes()
+    };
+    for bundle in [None, Some(&b"not a bundle"[..])] {
+        let mut reader = bundle;
+        let offered = reader.as_mut().map(|bytes| bytes as &mut dyn std::io::Read);
+        let judged = verify_attestation(&envelope, &keys, offered);
+        match &judged.outcome {
+            Outcome::Verified => panic!("a bundle that does not verify was matched"),
+            Outcome::SignatureOnly => {
+                assert!(bundle.is_none());
+                assert_eq!(judged.signer, Some(0));
+                assert!(judged.statement.is_some());
+            }
+            Outcome::Refused(refusal) => {
+                assert!(!refusal.message.is_empty());
+                if mode % 2 == 1 {
+                    // Signed here: the signature itself never fails.
+                    assert!(refusal.check > Check::Signature, "{refusal:?}");
+                }
+            }
+        }
+    }
+}
+
+pub const TARGETS: [(&str, Target); 8] = [
     ("raw_convert", raw_convert),
     ("duplicate_keys", duplicate_keys),
     ("manifest", manifest),
@@ -256,4 +311,5 @@ pub const TARGETS: [(&str, Target); 7] = [
     ("profiles", profiles),
     ("tui", tui),
     ("bundle", bundle),
+    ("attestation", attestation),
 ];

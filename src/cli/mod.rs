@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
 
+mod attest;
 mod bless;
 mod bundle;
 mod check;
@@ -98,6 +99,7 @@ pub enum Command {
     Bless(bless::Args),
     Derive(derive::Args),
     Verify(verify::Args),
+    Attest(attest::Args),
     Bundle(bundle::Args),
     Diff(diff::Args),
 }
@@ -121,6 +123,7 @@ impl Command {
             | Command::Migrate(_)
             | Command::Derive(_)
             | Command::Verify(_)
+            | Command::Attest(_)
             | Command::Report(_) => None,
         }
     }
@@ -254,6 +257,7 @@ fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {
         Command::Report(args) => report::run(args, output),
         Command::Bless(args) => bless::run(args, output),
         Command::Verify(args) => verify::run(args, output),
+        Command::Attest(args) => attest::run(args, output),
         Command::Bundle(args) => bundle::run(args, output),
         Command::Derive(args) => derive::run(args, output),
         Command::Diff(args) => diff::run(args, output),

@@ -1,9 +1,13 @@
-//! `verify`: upstream's bundle verification, one line per bundle (text) or one JSON object.
+//! `verify`: upstream's bundle verification, one line per bundle (text) or one JSON object;
+//! with `--key`, each bundle's attestation judged as upstream's library judges it.
 
 use super::common::{json_line, TextOrJson};
 use super::{CliError, Exit, Output};
+use crate::bundle::attest::{judge_bundle_file, read_trusted_keys, verify_attestation, Judged};
+use crate::bundle::attest::{TrustedKey, MAX_ENVELOPE_BYTES};
 use crate::bundle::{verify_path, verify_reader, Bundle, Compared, Limits};
 use crate::json::safe_text;
+use crate::report::attestation_text::{attestation_lines, is_failure, AttestationJson};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -19,8 +23,18 @@ use std::path::{Path, PathBuf};
 /// recompute every hash), nor anything about `time`, `source` or `id` beyond the resealable
 /// file hash, nor that any handoff in it was correct or authorized.
 ///
-/// Exit 0 when every bundle passes, 1 when any fails verification, 2 when a path cannot be read
-/// or a directory holds no bundle.
+/// With --key, each bundle's attestation (an in-toto statement in a DSSE envelope, as
+/// upstream's `assay evidence attest` writes it) is judged by upstream's fifteen checks in its
+/// order: the envelope given with --attestation, else BUNDLE.dsse.json or NAME.dsse.json
+/// beside the bundle. The outcome is "attestation verified" (a trusted key signed a statement
+/// naming exactly these bytes), "signature verified, artifact not matched" (--attestation
+/// without a BUNDLE) or "attestation refused" (the check and upstream's reason). An attestation
+/// binds who said it and the bytes of one archive; it does not make any handoff flag mean
+/// more, and which keys to trust is the reader's decision.
+///
+/// Exit 0 when every bundle passes (and, with --key, every attestation verifies), 1 when any
+/// fails verification or its attestation is refused or absent, 2 when a path cannot be read or
+/// a directory holds no bundle.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Output format: text (one line per bundle, then the failed check) or one JSON object per line.
@@ -35,8 +49,16 @@ pub struct Args {
     /// max_json_depth). Repeatable; applied after --no-verify-limits.
     #[arg(long = "limit", value_name = "NAME=VALUE")]
     pub limits: Vec<String>,
+    /// A public key (SPKI PEM) to trust for attestations; repeatable: any of them whose
+    /// signature verifies is the signer. Without it attestations are not looked at.
+    #[arg(long = "key", value_name = "PUBLIC.pem")]
+    pub keys: Vec<PathBuf>,
+    /// The DSSE envelope to judge (default: BUNDLE.dsse.json or NAME.dsse.json beside each
+    /// bundle). Without a BUNDLE the signature and statement alone are judged.
+    #[arg(long, value_name = "ENVELOPE", requires = "keys")]
+    pub attestation: Option<PathBuf>,
     /// Bundle files, directories holding bundles, or - for standard input.
-    #[arg(required = true, value_name = "BUNDLE")]
+    #[arg(required_unless_present = "attestation", value_name = "BUNDLE")]
     pub paths: Vec<PathBuf>,
 }
 
@@ -59,6 +81,9 @@ struct Line<'a> {
     run_root: Option<&'a str>,
     a2a_events: Option<u64>,
     handoff_visible_events: Option<u64>,
+    /// Only with --key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    attestation: Option<AttestationJson>,
 }
 
 pub fn limits_from(no_limits: bool, overrides: &[String]) -> Result<Limits, CliError> {
@@ -106,13 +131,24 @@ pub fn is_bundle_name(path: &Path) -> bool {
 
 pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let limits = limits_from(args.no_verify_limits, &args.limits)?;
+    let keys = read_trusted_keys(&args.keys).map_err(CliError::Usage)?;
+    if args.paths.is_empty() {
+        if let Some(envelope) = &args.attestation {
+            return signature_only(args.format, envelope, &keys, output);
+        }
+    }
     let mut load_errors = 0usize;
     let mut failed = 0usize;
     for path in &args.paths {
         if path.as_os_str() == "-" {
+            if !keys.is_empty() {
+                return Err(CliError::Usage(
+                    "verify --key reads the bundle from a file, not from standard input".into(),
+                ));
+            }
             let bundle = verify_reader(std::io::stdin().lock(), &limits);
             failed += usize::from(!bundle.is_valid());
-            report(output, args.format, "-", &bundle)?;
+            report(output, args.format, "-", &bundle, None)?;
             continue;
         }
         let files = match bundle_files(path) {
@@ -137,8 +173,16 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             let source = file.display().to_string();
             match verify_path(&file, &limits) {
                 Ok(bundle) => {
-                    failed += usize::from(!bundle.is_valid());
-                    report(output, args.format, &source, &bundle)?;
+                    let judged = (!keys.is_empty())
+                        .then(|| judge_bundle_file(&file, args.attestation.as_deref(), &keys));
+                    if let Some(Judged::Unreadable { error, .. }) = &judged {
+                        load_errors += 1;
+                        eprintln!("handoff-inspector: {}", safe_text(error));
+                    }
+                    let attested = judged.as_ref().is_none_or(|judged| !is_failure(judged));
+                    failed += usize::from(!bundle.is_valid() || !attested);
+                    let attestation = judged.as_ref().map(|judged| (judged, &keys[..]));
+                    report(output, args.format, &source, &bundle, attestation)?;
                 }
                 Err(error) => {
                     load_errors += 1;
@@ -150,11 +194,42 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     Ok(Exit::from_counts(load_errors, failed))
 }
 
+/// `--attestation ENVELOPE` without a bundle: who signed which statement, no artifact matched.
+fn signature_only(
+    format: TextOrJson,
+    envelope: &Path,
+    keys: &[TrustedKey],
+    output: &mut Output,
+) -> Result<Exit, CliError> {
+    let bytes = crate::input::read_file(envelope, MAX_ENVELOPE_BYTES)?;
+    let judged = Judged::Judged {
+        envelope: envelope.to_path_buf(),
+        attestation: Box::new(verify_attestation(&bytes, keys, None)),
+    };
+    match format {
+        TextOrJson::Json => json_line(
+            output,
+            &serde_json::json!({"attestation": AttestationJson::of(&judged, keys)}),
+        )?,
+        TextOrJson::Text => {
+            for line in attestation_lines(&judged, keys) {
+                output.line(&line);
+            }
+        }
+    }
+    Ok(if is_failure(&judged) {
+        Exit::Findings
+    } else {
+        Exit::Ok
+    })
+}
+
 fn report(
     output: &mut Output,
     format: TextOrJson,
     source: &str,
     bundle: &Bundle,
+    attestation: Option<(&Judged, &[TrustedKey])>,
 ) -> Result<(), CliError> {
     match format {
         TextOrJson::Json => json_line(
@@ -174,10 +249,16 @@ fn report(
                 run_root: bundle.run_root(),
                 a2a_events: bundle.a2a_events(),
                 handoff_visible_events: bundle.handoff_visible_events(),
+                attestation: attestation.map(|(judged, keys)| AttestationJson::of(judged, keys)),
             },
         ),
         TextOrJson::Text => {
             output.line(&text_lines(source, bundle));
+            if let Some((judged, keys)) = attestation {
+                for line in attestation_lines(judged, keys) {
+                    output.line(&format!("  {line}"));
+                }
+            }
             Ok(())
         }
     }

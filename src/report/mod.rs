@@ -1,6 +1,7 @@
 //! Presenting outcomes as text and JSON. No terminal code: plain strings, with every
 //! packet-derived string passed through `json::safe_text`.
 
+pub mod attestation_text;
 pub mod bundle_explain;
 pub mod check_json;
 pub mod check_json_line;

@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod attest;
 mod check;
 mod tampered;
 mod verify;

@@ -2,13 +2,14 @@
 //! judges them (spec `assay-attestation.md`): an in-toto v1 statement naming the archive's
 //! SHA-256, with the `evidence-bundle/v1` predicate, in a DSSE envelope signed with Ed25519.
 //!
-//! One job a file: `checks` (the fifteen checks as data), `envelope` (DSSE read and written),
+//! One job a file: `beside` (the envelope of a bundle file, judged; key files read), `checks` (the fifteen checks as data), `envelope` (DSSE read and written),
 //! `pae` (what a signature covers), `keys` (PEM key files, keyid), `statement` (the statement,
 //! its predicate, the one derived from a verified bundle), `verify` (the checks in upstream's
 //! order, the three outcomes), `sign` (`attest`'s envelope).
 //!
 //! What an attestation shows (`ATTESTATION_SHOWS`): who said it and the bytes of one archive.
 
+mod beside;
 mod checks;
 mod envelope;
 mod keys;
@@ -17,6 +18,7 @@ mod sign;
 mod statement;
 mod verify;
 
+pub use beside::{envelopes_beside, judge_bundle_file, read_trusted_keys, Judged};
 pub use checks::{Check, CheckRow, CHECKS};
 pub use envelope::{Envelope, EnvelopeSignature, MAX_ENVELOPE_BYTES};
 pub use keys::{keyid, signing_key_from_pem, TrustedKey, MAX_KEY_FILE_BYTES};

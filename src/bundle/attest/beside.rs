@@ -1,0 +1,138 @@
+//! The attestation of a bundle file: the envelope named, or the one beside the bundle
+//! (`BUNDLE.dsse.json`, then `NAME.dsse.json` for `NAME.tar.gz` / `NAME.tgz`), read through the
+//! input layer and judged against the reader's keys, the bundle streamed from its file. Every
+//! face (`verify`, `explain`, `check`, `diff`, the inspector) asks this one function.
+
+use super::envelope::MAX_ENVELOPE_BYTES;
+use super::keys::{TrustedKey, MAX_KEY_FILE_BYTES};
+use super::verify::{verify_attestation, Attestation};
+use crate::input::{open_regular, read_file, InputError};
+use std::path::{Path, PathBuf};
+
+/// What a bundle's attestation came to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Judged {
+    /// No envelope beside the bundle (the places looked at, in order).
+    Absent { looked: Vec<PathBuf> },
+    /// The envelope or the bundle could not be read: a load error, not a verdict.
+    Unreadable { envelope: PathBuf, error: String },
+    Judged {
+        envelope: PathBuf,
+        attestation: Box<Attestation>,
+    },
+}
+
+/// Where an envelope beside `bundle` may lie, in the order looked at.
+pub fn envelopes_beside(bundle: &Path) -> Vec<PathBuf> {
+    let mut places = Vec::with_capacity(2);
+    let Some(name) = bundle.file_name().and_then(|name| name.to_str()) else {
+        return places;
+    };
+    places.push(bundle.with_file_name(format!("{name}.dsse.json")));
+    let stem = name
+        .strip_suffix(".tar.gz")
+        .or_else(|| name.strip_suffix(".tgz"));
+    if let Some(stem) = stem {
+        places.push(bundle.with_file_name(format!("{stem}.dsse.json")));
+    }
+    places
+}
+
+/// Judges the attestation of the bundle file `bundle`: `envelope` when named, else the first
+/// of `envelopes_beside` that exists.
+pub fn judge_bundle_file(bundle: &Path, envelope: Option<&Path>, keys: &[TrustedKey]) -> Judged {
+    let envelope = match envelope {
+        Some(envelope) => envelope.to_path_buf(),
+        None => {
+            let looked = envelopes_beside(bundle);
+            match looked.iter().find(|place| place.exists()) {
+                Some(place) => place.clone(),
+                None => return Judged::Absent { looked },
+            }
+        }
+    };
+    let unreadable = |error: InputError| Judged::Unreadable {
+        envelope: envelope.clone(),
+        error: error.to_string(),
+    };
+    let bytes = match read_file(&envelope, MAX_ENVELOPE_BYTES) {
+        Ok(bytes) => bytes,
+        Err(error) => return unreadable(error),
+    };
+    let mut file = match open_regular(bundle) {
+        Ok(file) => file,
+        Err(error) => return unreadable(error),
+    };
+    let attestation = Box::new(verify_attestation(&bytes, keys, Some(&mut file)));
+    Judged::Judged {
+        envelope,
+        attestation,
+    }
+}
+
+/// The public key files named, read through the input layer: the first that cannot be read
+/// or is not an Ed25519 public key ends the reading with its path and reason.
+pub fn read_trusted_keys(paths: &[PathBuf]) -> Result<Vec<TrustedKey>, String> {
+    paths
+        .iter()
+        .map(|path| {
+            let shown = path.display().to_string();
+            let bytes = read_file(path, MAX_KEY_FILE_BYTES).map_err(|e| e.to_string())?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| format!("{shown}: not a PEM key file (not UTF-8)"))?;
+            TrustedKey::from_pem(&text, shown.clone())
+                .map_err(|reason| format!("{shown}: {reason}"))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn envelopes_are_looked_for_beside_the_bundle() {
+        assert_eq!(
+            envelopes_beside(Path::new("runs/a.tar.gz")),
+            [
+                PathBuf::from("runs/a.tar.gz.dsse.json"),
+                PathBuf::from("runs/a.dsse.json")
+            ]
+        );
+        assert_eq!(
+            envelopes_beside(Path::new("b.tgz")),
+            [
+                PathBuf::from("b.tgz.dsse.json"),
+                PathBuf::from("b.dsse.json")
+            ]
+        );
+        assert_eq!(
+            envelopes_beside(Path::new("c.bin")),
+            [PathBuf::from("c.bin.dsse.json")]
+        );
+    }
+
+    #[test]
+    fn an_absent_or_unreadable_envelope_is_not_a_verdict() {
+        let dir = tempfile::tempdir().unwrap();
+        let bundle = dir.path().join("x.tar.gz");
+        std::fs::write(&bundle, b"").unwrap();
+        assert!(matches!(
+            judge_bundle_file(&bundle, None, &[]),
+            Judged::Absent { looked } if looked.len() == 2
+        ));
+        let missing = dir.path().join("none.dsse.json");
+        let Judged::Unreadable { error, .. } = judge_bundle_file(&bundle, Some(&missing), &[])
+        else {
+            panic!("read a missing envelope");
+        };
+        assert!(error.contains("no such file"), "{error}");
+        let bad_key = dir.path().join("k.pem");
+        std::fs::write(&bad_key, "nope").unwrap();
+        let error = read_trusted_keys(&[bad_key]).unwrap_err();
+        assert!(
+            error.contains("k.pem: not an Ed25519 public key"),
+            "{error}"
+        );
+    }
+}
