@@ -13,7 +13,6 @@ use crate::golden::{
 };
 use crate::json::safe_text;
 use std::collections::HashSet;
-use std::io::Write;
 use std::path::PathBuf;
 
 /// Record the current conversion of every raw packet under PATH as its golden, in the
@@ -188,7 +187,9 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         output.line(&format!("{shown}:"));
         // The new manifest goes to a temporary file as it is merged (the writer the
         // inspector's accept shares), under the manifest's lock, into the manifest as it is
-        // then; it replaces the old one only when something changed.
+        // then; it replaces the old one only when something changed. The wait's note and the
+        // changes both go to `output`, one after the other.
+        let shared = std::cell::RefCell::new(&mut *output);
         let written = write_bless(
             dir,
             &mut cursor.entries_of(dir),
@@ -203,16 +204,15 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 lock_wait: std::time::Duration::from_secs(args.lock_timeout),
                 waiting: &mut |lock| {
                     // Before a wait of up to a minute: why nothing seems to happen.
-                    let _ = writeln!(
-                        std::io::stderr(),
-                        "handoff-inspector: {}: another bless or accept is writing this manifest; waiting up to {} s",
-                        safe_text(&lock.display().to_string()),
+                    shared.borrow_mut().note(&format!(
+                        "{}: another bless or accept is writing this manifest; waiting up to {} s",
+                        lock.display(),
                         args.lock_timeout
-                    );
+                    ));
                 },
             },
             &mut |change| {
-                output.line(&format!("  {change}"));
+                shared.borrow_mut().line(&format!("  {change}"));
                 Ok(())
             },
         )
