@@ -438,7 +438,7 @@ mod tests {
             "read_manifest",
             "pairing::",
             "BundleCache",
-            "check_corpus",
+            "CorpusCheck",
         ];
         for file in [
             "app.rs",

@@ -404,3 +404,48 @@ fn explain_is_never_silent() {
         );
     }
 }
+
+/// An empty or binary file is the adapter's input all the same, in every command: a `not-json`
+/// packet it rejects (C3), never a load error (docs/check.md, docs/commands.md say so).
+#[test]
+fn empty_and_binary_files_get_one_answer_in_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        ("empty.json", Vec::new()),
+        ("spaces.json", b"  \n\t ".to_vec()),
+        ("binary.json", vec![0x00, 0xff, 0xfe, 0x1b, 0x9b, 0x80]),
+    ];
+    for (name, bytes) in &files {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let path = path.to_string_lossy().into_owned();
+        let listed = run(&["ls", "--format", "json", &path]);
+        assert_eq!(listed.code, 0, "ls {name}: {}", listed.stderr);
+        assert_eq!(listed.json_lines()[0]["kind"], "not-json", "ls {name}");
+        let checked = run(&["check", "--format", "json", &path]);
+        assert_eq!(checked.code, 1, "check {name}: {}", checked.stderr);
+        let report: Value = serde_json::from_str(&checked.stdout).unwrap();
+        let packet = &report["packets"][0];
+        assert_eq!(
+            (&packet["kind"], &packet["status"]),
+            (&Value::from("not-json"), &Value::from("error")),
+            "check {name}"
+        );
+        assert_eq!(packet["modes"][0]["rule"], "C3", "check {name}");
+        assert_eq!(report["summary"]["load_errors"], 0, "check {name}");
+        for command in ["convert", "explain", "digest"] {
+            let done = run(&[command, &path]);
+            assert_eq!(
+                done.code, 1,
+                "{command} {name}: {}{}",
+                done.stdout, done.stderr
+            );
+            assert!(
+                format!("{}{}", done.stdout, done.stderr).contains("measurement"),
+                "{command} {name}: the adapter's measurement error: {}{}",
+                done.stdout,
+                done.stderr
+            );
+        }
+    }
+}

@@ -953,3 +953,30 @@ fn the_check_page_documents_every_status_finding_and_field() {
         );
     }
 }
+
+/// One answer for empty and binary files: every page that speaks of them and of load errors
+/// in one paragraph says they are not load errors (they are packets the adapter rejects, C3),
+/// as every command treats them (`tests/corpus/one_verdict.rs` runs each command on them).
+#[test]
+fn pages_give_one_answer_for_empty_and_binary_files() {
+    let mut said = 0;
+    for page in pages() {
+        for paragraph in read(&page).split("\n\n") {
+            let text = paragraph.replace('\n', " ").to_lowercase();
+            let about_them = text.contains("empty") && text.contains("binary");
+            if !(about_them && text.contains("load error")) {
+                continue;
+            }
+            assert!(
+                text.contains("is not a load error") && text.contains("c3"),
+                "{page}: a paragraph on empty and binary files and load errors does not say they \
+                 are packets the adapter rejects (C3), not load errors:\n{paragraph}"
+            );
+            said += 1;
+        }
+    }
+    assert!(
+        said >= 2,
+        "docs/check.md and docs/commands.md both say it ({said} found)"
+    );
+}
