@@ -22,6 +22,7 @@ mod output;
 mod profile;
 mod render;
 mod report;
+mod typo;
 mod verify;
 
 pub use output::{CliError, Exit, Output};
@@ -191,6 +192,15 @@ fn report_peak_rss() {
 
 fn run_tui(cli: &Cli) -> Result<Exit, CliError> {
     use std::io::IsTerminal;
+    if let Some(first) = cli.paths.first() {
+        // Any argument before the first PATH is a flag of the inspector's.
+        let flag_before = std::env::args_os()
+            .nth(1)
+            .is_some_and(|arg| arg != first.as_os_str());
+        if let Some(told) = typo::subcommand_mistaken_for_path(first, flag_before) {
+            return Err(CliError::Usage(told));
+        }
+    }
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(CliError::Usage(
             "the interactive inspector needs a terminal; use a subcommand (see --help) in scripts"

@@ -1,7 +1,7 @@
 //! The process boundary through the binary: a reader that goes away (stdout or stderr a
 //! closed pipe) ends every command quietly, never with a panic; a full disk (`/dev/full`)
 //! ends it with exit 2 and a message naming the stream; two runs of `check` print the same
-//! bytes in every format.
+//! bytes in every format; a misspelt subcommand read as a PATH is named.
 
 use crate::common::{fixtures, FIXTURES_NOW};
 use std::process::{Command, Stdio};
@@ -136,5 +136,24 @@ fn check_prints_the_same_bytes_run_after_run_in_every_format() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn a_misspelt_or_misplaced_subcommand_is_named() {
+    let fixtures = fixtures().to_string_lossy().into_owned();
+    for (args, told) in [
+        (vec!["chek", &fixtures], "did you mean `check`?"),
+        (vec!["verfy", &fixtures], "did you mean `verify`?"),
+        (vec!["mirgate", &fixtures], "did you mean `migrate`?"),
+        (
+            vec!["--color", "never", "check", &fixtures],
+            "`check` was read as a PATH for the inspector, because a flag came before it",
+        ),
+    ] {
+        let output = binary().args(&args).output().expect("binary runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(told), "{args:?}: {stderr}");
     }
 }
