@@ -148,6 +148,8 @@ pub struct CorpusRunFlags {
     pub corpus: CorpusFlags,
     #[command(flatten)]
     pub profile: ProfileFlags,
+    #[command(flatten)]
+    pub keys: KeyFlags,
     /// Modes to convert raw packets in (bless: to record; other modes keep their entries).
     #[arg(long, value_enum, default_value = "both")]
     pub mode: ModesArg,
@@ -171,7 +173,35 @@ impl CorpusRunFlags {
             max_file_bytes: self.corpus.max_file_bytes,
             walk: self.corpus.walk.options(),
             record_content: false,
+            trusted_keys: self.keys.trusted_keys()?.into(),
         })
+    }
+}
+
+/// The environment variable that names trusted public key files for attestations, separated
+/// as PATH is (`:` on Unix): what `check`, `bless`, `explain`, `diff` and the inspector trust
+/// besides `--key`.
+pub const TRUSTED_KEYS_VAR: &str = "HANDOFF_TRUSTED_KEYS";
+
+/// The keys the reader trusts for bundles' attestations.
+#[derive(Clone, Debug, Default, Args)]
+pub struct KeyFlags {
+    /// A public key (SPKI PEM) trusted for bundles' attestations; repeatable. Also read:
+    /// the files named in HANDOFF_TRUSTED_KEYS (separated as PATH is). Without any key,
+    /// attestations are not looked at. Which keys to trust is the reader's decision.
+    #[arg(long = "key", value_name = "PUBLIC.pem")]
+    pub keys: Vec<PathBuf>,
+}
+
+impl KeyFlags {
+    /// `--key` files, then `HANDOFF_TRUSTED_KEYS`'s, read; a file that cannot be read or is
+    /// not a public key is a usage error naming it.
+    pub fn trusted_keys(&self) -> Result<Vec<crate::bundle::attest::TrustedKey>, CliError> {
+        let mut paths = self.keys.clone();
+        if let Some(value) = std::env::var_os(TRUSTED_KEYS_VAR) {
+            paths.extend(std::env::split_paths(&value).filter(|p| !p.as_os_str().is_empty()));
+        }
+        crate::bundle::attest::read_trusted_keys(&paths).map_err(CliError::Usage)
     }
 }
 

@@ -28,7 +28,10 @@ use std::path::PathBuf;
 /// rule table, a golden manifest (what it records, whether it parses). An evidence bundle
 /// (.tar.gz): upstream's verdict, every check of the verification in order with pass/fail,
 /// a line per event (content hash, handoff state, audit) and upstream's A2A lint rules;
-/// BUNDLE:SEQ explains one of its events like any evidence event.
+/// BUNDLE:SEQ explains one of its events like any evidence event. With trusted keys (--key,
+/// HANDOFF_TRUSTED_KEYS) a bundle's attestation beside it is judged too: verified (who signed,
+/// which subject and run) or refused (the check and why). An attestation binds who said it
+/// and the bytes of one archive; it does not make any handoff flag mean more.
 ///
 /// Exit 0 when the packet converted (raw), conforms (canonical, profile, A2A object) or parses
 /// (manifest), 1 otherwise (and for files of no known shape), 2 on usage or I/O errors.
@@ -40,6 +43,8 @@ pub struct Args {
     pub walk: super::common::WalkFlags,
     #[command(flatten)]
     pub profile: ProfileFlags,
+    #[command(flatten)]
+    pub keys: super::common::KeyFlags,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: TextOrJson,
@@ -51,6 +56,7 @@ pub struct Args {
 pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let options = args.conversion.options();
     let profile_options = args.profile.options()?;
+    let keys = args.keys.trusted_keys()?;
     let mut findings = 0usize;
     let mut result = Ok(());
     // A bundle named on its own is explained as a whole (its events in a line each); its
@@ -70,7 +76,8 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 return;
             }
             if packet.bundle.is_some() {
-                let written = explain_bundle(&packet.source.path, &evaluate, args.format, output);
+                let written =
+                    explain_bundle(&packet.source.path, &evaluate, &keys, args.format, output);
                 match written {
                     Ok(true) => {}
                     Ok(false) => findings += 1,
@@ -341,23 +348,47 @@ fn bundle_event_lines(packet: &crate::corpus::RawPacket) -> InBundle {
     }
 }
 
-/// Explains a bundle as a whole; `Ok(true)` when it verifies and no event has an audit error.
+/// Explains a bundle as a whole (and, with trusted keys, its attestation); `Ok(true)` when it
+/// verifies, no event has an audit error and no attestation beside it is refused.
 fn explain_bundle(
     path: &std::path::Path,
     evaluate: &crate::corpus::EvaluateOptions,
+    keys: &[crate::bundle::attest::TrustedKey],
     format: TextOrJson,
     output: &mut Output,
 ) -> Result<bool, CliError> {
+    use crate::bundle::attest::{judge_bundle_file, Judged};
+    use crate::report::attestation_text::{attestation_lines, AttestationJson};
     let opened = match crate::corpus::open_packets(path, &crate::bundle::Limits::default()) {
         Ok(opened) => opened,
         Err(error) => return Err(CliError::Usage(error.to_string())),
     };
     let explanation = BundleExplanation::new(&opened, evaluate);
+    let judged = (!keys.is_empty()).then(|| judge_bundle_file(path, None, keys));
     match format {
-        TextOrJson::Text => text(output, &explanation.text())?,
-        TextOrJson::Json => json_line(output, &explanation.json())?,
+        TextOrJson::Text => {
+            let mut shown = explanation.text().trim_end().to_owned();
+            if let Some(judged) = &judged {
+                shown.push_str("\n\nattestation (trusted keys given):");
+                for line in attestation_lines(judged, keys) {
+                    shown.push_str(&format!("\n  {line}"));
+                }
+            }
+            text(output, &shown)?
+        }
+        TextOrJson::Json => {
+            let mut json = explanation.json();
+            if let (Some(judged), Some(object)) = (&judged, json.as_object_mut()) {
+                let attestation =
+                    serde_json::to_value(AttestationJson::of(judged, keys)).unwrap_or_default();
+                object.insert("attestation".into(), attestation);
+            }
+            json_line(output, &json)?
+        }
     }
-    Ok(explanation.conforms())
+    let refused = matches!(&judged, Some(Judged::Unreadable { .. }))
+        || matches!(&judged, Some(Judged::Judged { attestation, .. }) if attestation.refusal().is_some());
+    Ok(explanation.conforms() && !refused)
 }
 
 fn text(output: &mut Output, text: &str) -> Result<(), CliError> {

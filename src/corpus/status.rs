@@ -105,10 +105,13 @@ pub enum FindingKind {
     MigrationFinding,
     /// An evidence bundle fails upstream's verification (rule: upstream's error code).
     BundleError,
+    /// A bundle's attestation is refused by a check, judged against the trusted keys (rule:
+    /// `attestation-` and the check's id).
+    AttestationRefused,
 }
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 14] = [
+    pub const ALL: [FindingKind; 15] = [
         FindingKind::LoadError,
         FindingKind::NotJson,
         FindingKind::ManifestError,
@@ -123,6 +126,7 @@ impl FindingKind {
         FindingKind::ProfileWarning,
         FindingKind::MigrationFinding,
         FindingKind::BundleError,
+        FindingKind::AttestationRefused,
     ];
 
     /// The status a finding of this kind gives its packet (at least).
@@ -137,7 +141,8 @@ impl FindingKind {
             | FindingKind::DuplicateKeys
             | FindingKind::ProfileFailure
             | FindingKind::MigrationFinding
-            | FindingKind::BundleError => Status::Finding,
+            | FindingKind::BundleError
+            | FindingKind::AttestationRefused => Status::Finding,
             FindingKind::NoGolden => Status::NoGolden,
             FindingKind::AuditWarning | FindingKind::ProfileWarning => Status::Conforms,
         }
@@ -159,6 +164,7 @@ impl FindingKind {
             FindingKind::ProfileWarning => "profile_warning",
             FindingKind::MigrationFinding => "migration_finding",
             FindingKind::BundleError => "bundle_error",
+            FindingKind::AttestationRefused => "attestation_refused",
         }
     }
 
@@ -179,6 +185,7 @@ impl FindingKind {
             FindingKind::ProfileWarning => "A master/sub, ContextCore or UAIX rule row warned (reported, not failing).",
             FindingKind::MigrationFinding => "An A2A protocol object mixes versions, or its migration's result fails a check.",
             FindingKind::BundleError => "An evidence bundle fails upstream's verification.",
+            FindingKind::AttestationRefused => "An evidence bundle's attestation is refused by one of upstream's fifteen checks against the trusted keys (an attestation binds who said it to one archive's bytes; it does not make any handoff flag mean more).",
         }
     }
 
@@ -199,6 +206,7 @@ impl FindingKind {
             FindingKind::ProfileWarning => "profile rule warnings",
             FindingKind::MigrationFinding => "A2A migration findings",
             FindingKind::BundleError => "evidence bundle verification failures",
+            FindingKind::AttestationRefused => "refused attestations",
         }
     }
 }

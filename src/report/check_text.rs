@@ -8,7 +8,7 @@ use crate::json::safe_text;
 use std::fmt::Write as _;
 
 /// Groups shown, in this order: what fails first, informational last.
-pub const GROUP_ORDER: [FindingKind; 14] = [
+pub const GROUP_ORDER: [FindingKind; 15] = [
     FindingKind::LoadError,
     FindingKind::ManifestError,
     FindingKind::NotJson,
@@ -16,6 +16,7 @@ pub const GROUP_ORDER: [FindingKind; 14] = [
     FindingKind::GoldenMismatch,
     FindingKind::PairedMismatch,
     FindingKind::BundleError,
+    FindingKind::AttestationRefused,
     FindingKind::AuditError,
     FindingKind::ProfileFailure,
     FindingKind::MigrationFinding,

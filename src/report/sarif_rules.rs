@@ -76,6 +76,33 @@ pub fn catalogue() -> Vec<SarifRule> {
             id,
         });
     }
+    // A refused attestation: one rule per check of upstream's table, and the envelope that
+    // could not be read.
+    let attestation_rules = crate::bundle::attest::CHECKS
+        .iter()
+        .map(|row| (row.id, row.check.number().to_string(), row.title))
+        .chain([(
+            "unreadable",
+            "-".to_owned(),
+            "the envelope beside the bundle can be read",
+        )]);
+    for (id, number, title) in attestation_rules {
+        let id = format!("attestation-{id}");
+        if !seen.insert(id.clone()) {
+            continue;
+        }
+        rules.push(SarifRule {
+            short: format!("attestation refused: {title}"),
+            full: format!(
+                "The bundle's attestation fails upstream's attestation check {number}: {title}."
+            ),
+            help: format!(
+                "The finding's message gives upstream's message. {}",
+                crate::bundle::attest::ATTESTATION_SHOWS
+            ),
+            id,
+        });
+    }
     if seen.insert("mixed-versions".to_owned()) {
         rules.push(SarifRule {
             id: "mixed-versions".to_owned(),

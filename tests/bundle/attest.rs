@@ -323,3 +323,135 @@ fn a_tampered_bundle_is_caught_and_a_bundle_that_does_not_verify_is_not_attested
         wrong.stderr
     );
 }
+
+/// The findings of kind `kind` in `check --format json`'s document.
+fn findings_of(stdout: &str, kind: &str) -> Vec<Value> {
+    let document: Value = serde_json::from_str(stdout).unwrap();
+    document["packets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|packet| packet["findings"].as_array().cloned().unwrap_or_default())
+        .filter(|finding| finding["kind"] == kind)
+        .collect()
+}
+
+/// A directory holding a sample bundle and, beside it, the envelope `envelope` of the samples.
+fn attested_dir(envelope: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = dir.path().join("run.tar.gz");
+    std::fs::copy(
+        data("bundles", "edge-events-time-edited-resealed.tar.gz"),
+        &bundle,
+    )
+    .unwrap();
+    std::fs::copy(
+        data("attest", envelope),
+        dir.path().join("run.tar.gz.dsse.json"),
+    )
+    .unwrap();
+    (dir, bundle)
+}
+
+#[test]
+fn check_reports_a_refused_attestation_as_a_finding_with_its_sarif_rule() {
+    let key = data("attest", "key-a.pub.pem");
+    let (dir, _) = attested_dir("edge-events-time-edited-resealed.t-p-end.dsse.json");
+    let path = arg(dir.path());
+    // Without a trusted key the attestation is not looked at.
+    let untrusted = run(&["check", "--format", "json", path]);
+    assert!(findings_of(&untrusted.stdout, "attestation_refused").is_empty());
+    let out = run(&["check", "--format", "json", "--key", arg(&key), path]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let refused = findings_of(&out.stdout, "attestation_refused");
+    assert_eq!(refused.len(), 1, "{}", out.stdout);
+    assert_eq!(refused[0]["rule"], "attestation-predicate-matches");
+    assert!(
+        refused[0]["message"].as_str().unwrap().contains(
+            "attestation refused at check 15 (the predicate equals the one derived from the verified bundle): predicate field `run.time_window.end` disagrees with the bundle it is attached to"
+        ),
+        "{}",
+        refused[0]
+    );
+    // The key may come from the environment instead; SARIF declares the rule it names.
+    let sarif = crate::common::run_env(
+        &["check", "--format", "sarif", path],
+        &[("HANDOFF_TRUSTED_KEYS", Some(arg(&key)))],
+    );
+    assert_eq!(sarif.code, 1, "{}", sarif.stderr);
+    let log: Value = serde_json::from_str(&sarif.stdout).unwrap();
+    let run0 = &log["runs"][0];
+    let result = run0["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|result| result["ruleId"] == "attestation-predicate-matches")
+        .expect("a result for the refused attestation");
+    let index = result["ruleIndex"].as_u64().unwrap() as usize;
+    assert_eq!(
+        run0["tool"]["driver"]["rules"][index]["id"],
+        "attestation-predicate-matches"
+    );
+}
+
+#[test]
+fn check_and_explain_with_a_verified_attestation_find_nothing_and_say_who_signed() {
+    let key = data("attest", "key-a.pub.pem");
+    let (dir, bundle) = attested_dir("edge-events-time-edited-resealed.key-a.ok.dsse.json");
+    let out = run(&[
+        "check",
+        "--format",
+        "json",
+        "--key",
+        arg(&key),
+        arg(dir.path()),
+    ]);
+    assert!(findings_of(&out.stdout, "attestation_refused").is_empty());
+    let explained = run(&["explain", "--key", arg(&key), arg(&bundle)]);
+    assert_eq!(explained.code, 0, "{}", explained.stdout);
+    assert!(
+        explained
+            .stdout
+            .contains("\nattestation (trusted keys given):\n  attestation verified: signed by "),
+        "{}",
+        explained.stdout
+    );
+    assert!(
+        explained
+            .stdout
+            .contains("it does not make any handoff flag mean more")
+            || explained
+                .stdout
+                .contains("It does not make any handoff flag mean more")
+    );
+    let json = run(&[
+        "explain",
+        "--format",
+        "json",
+        "--key",
+        arg(&key),
+        arg(&bundle),
+    ]);
+    let line = &json.json_lines()[0];
+    assert_eq!(line["attestation"]["state"], "attestation verified");
+    assert_eq!(
+        line["attestation"]["keyid"],
+        "sha256:503d8ee46d581c649966569ae095e27041de83322e8e0480e5539e00d2d5d874"
+    );
+    // Another key: refused, and explain fails.
+    let other = run(&[
+        "explain",
+        "--key",
+        arg(&data("attest", "key-b.pub.pem")),
+        arg(&bundle),
+    ]);
+    assert_eq!(other.code, 1);
+    assert!(
+        other.stdout.contains("  attestation refused at check 6 "),
+        "{}",
+        other.stdout
+    );
+    // No key: nothing is said about it.
+    let plain = run(&["explain", arg(&bundle)]);
+    assert!(!plain.stdout.contains("attestation"), "{}", plain.stdout);
+}

@@ -2,6 +2,7 @@
 //! whole) and its comparison with the manifest's: recorded findings or drift.
 
 use super::outcome::GoldenLookup;
+use crate::bundle::attest::{judge_bundle_file, Judged, TrustedKey};
 use crate::bundle::BundleReport;
 use crate::corpus::status::{CheckFinding, FindingKind, Status};
 use crate::corpus::{PacketKind, PacketSummary};
@@ -61,6 +62,43 @@ pub(super) fn bundle_finding(report: &BundleReport) -> Option<CheckFinding> {
     Some(finding)
 }
 
+/// A bundle whose attestation is refused (or cannot be read) by the reader's trusted keys:
+/// one finding naming the check (its rule: `attestation-` and the check's id) and upstream's
+/// message. No keys, or no envelope beside the bundle: nothing to report.
+pub(super) fn attestation_finding(
+    path: &std::path::Path,
+    keys: &[TrustedKey],
+) -> Option<CheckFinding> {
+    if keys.is_empty() {
+        return None;
+    }
+    let judged = judge_bundle_file(path, None, keys);
+    let (rule, message) = match &judged {
+        Judged::Absent { .. } => return None,
+        Judged::Unreadable { error, .. } => (
+            "attestation-unreadable".to_owned(),
+            safe_text(error).into_owned(),
+        ),
+        Judged::Judged {
+            attestation,
+            envelope,
+        } => {
+            let refusal = attestation.refusal()?;
+            (
+                format!("attestation-{}", refusal.check.id()),
+                format!(
+                    "attestation refused at check {} ({}): {}; envelope {}",
+                    refusal.check.number(),
+                    refusal.check.title(),
+                    safe_text(&refusal.message),
+                    safe_text(&envelope.display().to_string())
+                ),
+            )
+        }
+    };
+    Some(CheckFinding::new(FindingKind::AttestationRefused, None, message).with_rule(rule))
+}
+
 /// For an event of a bundle whose stored content hash is not the one recomputed from its
 /// line: that it does not match (recomputed vs stored) and that the bundle fails upstream's
 /// verification, as a bundle error the event's golden can record.
@@ -106,7 +144,12 @@ pub(super) fn bundle_object(report: &BundleReport, findings: &[CheckFinding]) ->
         run_root: report.run_root().map(str::to_owned),
         failing: findings
             .iter()
-            .filter(|finding| finding.kind == FindingKind::BundleError)
+            .filter(|finding| {
+                matches!(
+                    finding.kind,
+                    FindingKind::BundleError | FindingKind::AttestationRefused
+                )
+            })
             .filter_map(|finding| finding.rule.clone())
             .collect(),
         warning: Vec::new(),
@@ -124,6 +167,7 @@ fn expectable(kind: FindingKind) -> bool {
             | FindingKind::ProfileWarning
             | FindingKind::MigrationFinding
             | FindingKind::BundleError
+            | FindingKind::AttestationRefused
     )
 }
 

@@ -21,6 +21,9 @@ pub struct CheckOptions {
     /// Keep the JSON each golden digest covers in `PacketCheck::content` (what `bless`
     /// records); off for `check` and the inspector, which keep digests only.
     pub record_content: bool,
+    /// The keys the reader trusts for bundles' attestations (`--key`, `HANDOFF_TRUSTED_KEYS`);
+    /// none: attestations are not looked at.
+    pub trusted_keys: std::sync::Arc<[crate::bundle::attest::TrustedKey]>,
 }
 
 impl Default for CheckOptions {
@@ -30,6 +33,7 @@ impl Default for CheckOptions {
             max_file_bytes: crate::corpus::DEFAULT_MAX_FILE_BYTES,
             walk: WalkOptions::default(),
             record_content: false,
+            trusted_keys: std::sync::Arc::new([]),
         }
     }
 }
