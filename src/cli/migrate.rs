@@ -235,10 +235,23 @@ fn migrate_lines(
             continue;
         }
         let number = index + 1;
-        let record = match serde_json::from_slice::<Value>(line) {
-            Err(error) => Err(format!("not JSON ({error})")),
-            Ok(input) => Migration::run_owned_with(input, hints, direction, choices)
-                .map_err(|why| why.to_string()),
+        // Read as plain `migrate` reads a file: an array or a scalar from its type, and an
+        // object's tree only within the cap (a line of a million small objects is a 700 MiB
+        // tree), so a long line costs what its text does.
+        let record = match read_root(line) {
+            Err(error) => Err(format!("not an A2A object: not JSON ({error})")),
+            Ok(RootReading::Other(json_type)) => Err(format!(
+                "not an A2A object: {}",
+                crate::migrate::not_an_object(json_type)
+            )),
+            Ok(RootReading::ObjectOverCap { cap }) => Err(format!(
+                "not migrated: {}",
+                crate::json::over_tree_cap(crate::json::JsonType::Object, cap)
+            )),
+            Ok(RootReading::Object(input)) => {
+                Migration::run_owned_with(input, hints, direction, choices)
+                    .map_err(|why| format!("not an A2A object: {why}"))
+            }
         };
         let (line, line_failed) =
             migrate_text::line_record(number, record.as_ref().map_err(String::clone));

@@ -50,10 +50,7 @@ pub fn line_record(number: usize, outcome: Result<&Migration, String>) -> (Strin
                 false,
             ),
         },
-        Err(why) => (
-            serde_json::json!({"line": number, "error": format!("not an A2A object: {why}")}),
-            true,
-        ),
+        Err(why) => (serde_json::json!({"line": number, "error": why}), true),
     };
     (
         crate::json::escape_unsafe_in_json(record.to_string()),
