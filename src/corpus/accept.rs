@@ -53,9 +53,11 @@ pub enum AcceptError {
 impl std::fmt::Display for AcceptError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            AcceptError::CiIsSet => {
-                f.write_str("not written: goldens are not recorded while CI is set")
-            }
+            AcceptError::CiIsSet => write!(
+                f,
+                "not written: goldens are not recorded while CI is set (CI {} lets them be written)",
+                crate::golden::ci_writes_values_text()
+            ),
             AcceptError::NoGolden(kind) => write!(f, "a {} has no golden to record", kind.name()),
             AcceptError::Manifest { path, error } => write!(f, "{}: {error}", path.display()),
             AcceptError::Busy(error) => error.fmt(f),
