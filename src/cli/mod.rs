@@ -51,6 +51,8 @@ pub struct Cli {
     pub color: ColorChoice,
     #[command(flatten)]
     pub walk: common::WalkFlags,
+    #[command(flatten)]
+    pub keys: common::KeyFlags,
     /// The clock for expiry checks in the inspector, RFC 3339 (default: the system clock), as
     /// `check`, `explain` and `render` take it.
     #[arg(long, value_name = "RFC3339", value_parser = common::parse_now)]
@@ -245,6 +247,7 @@ fn run_tui(cli: &Cli) -> Result<Exit, CliError> {
     options.evaluate.profile.force = common::forced_profile();
     options.evaluate.profile.now = cli.now;
     options.walk = cli.walk.options();
+    options.trusted_keys = cli.keys.trusted_keys()?.into();
     crate::tui::run(paths, options, cli.color.enabled())
         .map(|()| Exit::Ok)
         .map_err(|error| CliError::Io {

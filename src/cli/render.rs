@@ -74,6 +74,9 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         color: !args.no_color,
         now: args.now,
         walk: args.walk.options(),
+        // The trusted keys of the inspector's other faces: HANDOFF_TRUSTED_KEYS (render's
+        // `--keys` are keys to press).
+        trusted_keys: super::common::KeyFlags::default().trusted_keys()?.into(),
     };
     let buffer = render(&spec).map_err(CliError::Usage)?;
     output.line(buffer_to_svg(&buffer).trim_end());

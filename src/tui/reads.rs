@@ -68,6 +68,19 @@ pub struct DetailAnswer {
     pub golden: Result<Option<GoldenEntry>, String>,
     /// A bundle's own packet: what the Bundle view compares, or why it could not be opened.
     pub bundle: Option<Result<Arc<crate::bundle::inspect::Inspection>, String>>,
+    /// A bundle's own packet, with trusted keys: its attestation as the Bundle view says it.
+    pub attestation: Option<AttestationShown>,
+}
+
+/// A bundle's attestation judged against the trusted keys, in the words every face uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttestationShown {
+    /// The state's name (`attestation verified`, `attestation refused`, `not attested`...).
+    pub state: &'static str,
+    /// Refused or unreadable (what `check` reports as a finding).
+    pub refused: bool,
+    /// What was established or why it was refused, terminal-safe.
+    pub lines: Vec<String>,
 }
 
 /// A search through the listed packets, in the order it goes (the list's order, starting at
@@ -187,6 +200,11 @@ impl Reader {
             .bundle
             .is_some()
             .then(|| self.inspect_bundle(&source.path));
+        let attestation = request
+            .bundle
+            .as_ref()
+            .filter(|_| !self.options.trusted_keys.is_empty())
+            .map(|_| self.judge_attestation(&source.path));
         let mut check = None;
         let result = reread_packet_in(
             source,
@@ -222,6 +240,25 @@ impl Reader {
             expected,
             golden,
             bundle,
+            attestation,
+        }
+    }
+
+    /// The attestation beside a bundle, judged against the trusted keys.
+    fn judge_attestation(&self, path: &Path) -> AttestationShown {
+        use crate::bundle::attest::{judge_bundle_file, Judged};
+        use crate::report::attestation_text::{attestation_lines, state_name};
+        let keys = &self.options.trusted_keys;
+        let judged = judge_bundle_file(path, None, keys);
+        let refused = match &judged {
+            Judged::Absent { .. } => false,
+            Judged::Unreadable { .. } => true,
+            Judged::Judged { attestation, .. } => attestation.refusal().is_some(),
+        };
+        AttestationShown {
+            state: state_name(&judged),
+            refused,
+            lines: attestation_lines(&judged, keys),
         }
     }
 

@@ -55,6 +55,8 @@ pub struct RenderSpec {
     pub now: Option<chrono::DateTime<chrono::Utc>>,
     /// How the PATHs are walked (`--no-ignore`, `--follow-outside`).
     pub walk: crate::input::WalkOptions,
+    /// The keys trusted for bundles' attestations (none: not looked at).
+    pub trusted_keys: std::sync::Arc<[crate::bundle::attest::TrustedKey]>,
 }
 
 /// Splits `lnn<Enter>x` into key events.
@@ -108,6 +110,7 @@ pub fn render(spec: &RenderSpec) -> Result<Buffer, String> {
     let mut options = CheckOptions::default();
     options.evaluate.profile.now = spec.now;
     options.walk = spec.walk;
+    options.trusted_keys = spec.trusted_keys.clone();
     let mut driver = Driver::new(
         spec.paths.clone(),
         options,

@@ -291,3 +291,84 @@ fn review_offers_no_new_manifest_beside_a_file_given_alone() {
     );
     assert!(!dir.path().join("goldens.json").exists());
 }
+
+/// The text of a `render` SVG, one string per drawn text run.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|run| {
+            let inner = run.split_once('>')?.1.split("</text>").next()?;
+            let mut text = String::new();
+            let mut in_tag = false;
+            for c in inner.chars() {
+                match c {
+                    '<' => in_tag = true,
+                    '>' => in_tag = false,
+                    c if !in_tag => text.push(c),
+                    _ => {}
+                }
+            }
+            Some(
+                text.replace("&amp;", "&")
+                    .replace("&#39;", "'")
+                    .replace("&apos;", "'"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_bundle_view_says_who_signed_or_why_the_attestation_was_refused() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = dir.path().join("run.tar.gz");
+    std::fs::copy(data.join("bundles/valid-03-ten-mixed.tar.gz"), &bundle).unwrap();
+    std::fs::copy(
+        data.join("attest/valid-03-ten-mixed.key-a.ok.dsse.json"),
+        dir.path().join("run.tar.gz.dsse.json"),
+    )
+    .unwrap();
+    let shown = |key: Option<&str>| {
+        let key = key.map(|name| data.join("attest").join(name).display().to_string());
+        let out = crate::common::run_env(
+            &[
+                "render",
+                "--no-color",
+                "--view",
+                "raw",
+                "--size",
+                "160x40",
+                bundle.to_str().unwrap(),
+            ],
+            &[("HANDOFF_TRUSTED_KEYS", key.as_deref())],
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        svg_texts(&out.stdout)
+    };
+    let verified = shown(Some("key-a.pub.pem"));
+    assert!(
+        verified
+            .iter()
+            .any(|t| t.trim() == "✓ attestation verified"),
+        "{verified:?}"
+    );
+    assert!(verified
+        .iter()
+        .any(|t| t.contains("attestation verified: signed by ")));
+    assert!(verified
+        .iter()
+        .any(|t| t.contains("An attestation binds who said it")));
+    let refused = shown(Some("key-b.pub.pem"));
+    assert!(
+        refused.iter().any(|t| t.trim() == "✗ attestation refused"),
+        "{refused:?}"
+    );
+    assert!(refused
+        .iter()
+        .any(|t| t.contains("attestation refused at check 6")));
+    let untrusted = shown(None);
+    assert!(
+        !untrusted.iter().any(|t| t.contains("attestation")),
+        "{untrusted:?}"
+    );
+}

@@ -109,6 +109,7 @@ fn draw(shot: &Shot) -> String {
         color: true,
         now: crate::common::fixture_options().evaluate.profile.now,
         walk: Default::default(),
+        trusted_keys: std::sync::Arc::new([]),
     };
     buffer_to_svg(&render(&spec).unwrap())
 }

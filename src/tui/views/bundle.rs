@@ -49,6 +49,11 @@ pub fn draw(
         crate::bundle::UNVERIFIED_SHOWS
     };
     lines.push(Line::from(Span::styled(shows, theme.dim())));
+    // With trusted keys: who said it, beside what was verified.
+    if let Some(attestation) = app.detail_read().and_then(|read| read.attestation.as_ref()) {
+        lines.push(Line::default());
+        lines.extend(attestation_lines(attestation, theme));
+    }
     lines.push(Line::default());
     lines.extend(check_lines(report, theme));
     lines.push(Line::default());
@@ -81,6 +86,27 @@ pub fn draw(
         }
     }
     super::scrolled_detail(app, state, lines, frame, area);
+}
+
+/// The attestation's state (`✓` verified, `✗` refused or not read, `·` otherwise) and what
+/// it established or why it was refused, the lines already terminal-safe.
+fn attestation_lines(
+    attestation: &crate::tui::reads::AttestationShown,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let (mark, style) = match (attestation.refused, attestation.state) {
+        (true, _) => ("✗", theme.bad()),
+        (false, "attestation verified") => ("✓", theme.good()),
+        (false, _) => ("·", theme.dim()),
+    };
+    let mut lines = vec![Line::from(Span::styled(
+        format!("{mark} {}", attestation.state),
+        style,
+    ))];
+    for line in &attestation.lines {
+        lines.push(Line::from(Span::styled(format!("  {line}"), theme.dim())));
+    }
+    lines
 }
 
 /// `✓ verified` with the run root, or `✗ UNVERIFIED` with the failed check.
