@@ -95,7 +95,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let path = Some(args.file.as_path());
     let evaluate_tree = |bytes: &[u8]| match serde_json::from_slice::<serde_json::Value>(bytes) {
         Ok(value) => profiles::evaluate(&value, bytes, path, &options),
-        Err(error) => profiles::evaluate_unparsable(&error.to_string(), path, &options),
+        Err(error) => profiles::evaluate_unparsable(&parse_error(bytes, &error), path, &options),
     };
     // An array or a scalar is read without its tree, unless a forced profile reads it.
     let report = match crate::json::read_root(&bytes) {
@@ -128,4 +128,15 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     } else {
         Exit::Findings
     })
+}
+
+/// The parser's message, but a lone surrogate escape named as what it is (the reading
+/// layer's words), not as the cut-off escape serde_json reports.
+fn parse_error(bytes: &[u8], error: &serde_json::Error) -> String {
+    let reason = crate::corpus::not_json_reason(bytes, error);
+    if reason.starts_with("an unpaired surrogate") {
+        reason
+    } else {
+        error.to_string()
+    }
 }

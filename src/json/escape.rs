@@ -79,3 +79,85 @@ mod tests {
         assert_eq!(surrogate_pair(0xDBFF, 0xDFFF), decoded.chars().next());
     }
 }
+
+/// A `\uD800`-`\uDFFF` escape with no partner: a high surrogate not followed at once by a
+/// low one, or a low one alone. Where it is (1-based line and column of its backslash).
+#[derive(Debug, PartialEq, Eq)]
+pub struct UnpairedSurrogate {
+    pub text: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// The first unpaired surrogate escape in `bytes`, read as JSON text (escapes are only
+/// looked for inside strings).
+pub fn unpaired_surrogate(bytes: &[u8]) -> Option<UnpairedSurrogate> {
+    let escape_at = |at: usize| -> Option<u32> {
+        if bytes.get(at) == Some(&b'\\') && bytes.get(at + 1) == Some(&b'u') {
+            let digits = bytes.get(at + 2..at + 6)?;
+            u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()
+        } else {
+            None
+        }
+    };
+    let (mut in_string, mut at) = (false, 0);
+    while at < bytes.len() {
+        match bytes[at] {
+            b'"' => in_string = !in_string,
+            b'\\' if in_string => {
+                if let Some(code) = escape_at(at) {
+                    let paired =
+                        is_high_surrogate(code) && escape_at(at + 6).is_some_and(is_low_surrogate);
+                    if paired {
+                        at += 12;
+                        continue;
+                    }
+                    if is_high_surrogate(code) || is_low_surrogate(code) {
+                        let before = &bytes[..at];
+                        let line = before.iter().filter(|b| **b == b'\n').count() + 1;
+                        let line_start = before
+                            .iter()
+                            .rposition(|b| *b == b'\n')
+                            .map_or(0, |p| p + 1);
+                        return Some(UnpairedSurrogate {
+                            text: String::from_utf8_lossy(&bytes[at..at + 6]).into_owned(),
+                            line,
+                            column: at - line_start + 1,
+                        });
+                    }
+                    at += 6;
+                    continue;
+                }
+                at += 2;
+                continue;
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod unpaired_tests {
+    use super::*;
+
+    #[test]
+    fn a_lone_half_is_found_and_a_pair_or_an_escaped_backslash_is_not() {
+        let found = unpaired_surrogate(b"{\"a\":\n \"x\\ud800\"}").unwrap();
+        assert_eq!(
+            (found.text.as_str(), found.line, found.column),
+            ("\\ud800", 2, 4)
+        );
+        assert!(unpaired_surrogate(br#"{"a":"\ud83d\ude00"}"#).is_none());
+        assert!(unpaired_surrogate(br#"{"a":"\\ud800"}"#).is_none());
+        assert_eq!(
+            unpaired_surrogate(br#"["\udc00"]"#).unwrap().text,
+            "\\udc00"
+        );
+        assert_eq!(
+            unpaired_surrogate(br#"["\ud800\u0041"]"#).unwrap().column,
+            3
+        );
+    }
+}

@@ -25,7 +25,10 @@ pub use duplicates::{
     count_duplicate_keys, for_each_duplicate_key, scan_duplicate_keys, scan_duplicate_keys_up_to,
     DuplicateKey, DuplicateKeys, DuplicateKeysIn,
 };
-pub use escape::{hex4, is_high_surrogate, is_low_surrogate, short_escape, surrogate_pair};
+pub use escape::{
+    hex4, is_high_surrogate, is_low_surrogate, short_escape, surrogate_pair, unpaired_surrogate,
+    UnpairedSurrogate,
+};
 pub use hex::{hex_into, push_hex};
 pub use jcs::{
     jcs_bytes, number_text as jcs_number_text, write_jcs, write_jcs_string, JcsContainer, JcsTree,

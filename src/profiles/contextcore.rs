@@ -6,6 +6,7 @@ use super::contextcore_contract::{self as contract};
 use super::contextcore_mapping::{otel_attributes, state_mapping};
 use super::detect::ProfileKind;
 use super::py;
+use super::py_dates;
 use super::report::{ContextCoreView, ProfileReport};
 use super::rows::{clip, evidence, whole_packet, Rows};
 use super::ProfileOptions;
@@ -258,12 +259,26 @@ fn check_contract_dates(value: &Value, rows: &mut Rows) {
         let path = JsonPath::root().key(key);
         match path.lookup(value) {
             None => {}
-            Some(Value::String(text)) if chrono::DateTime::parse_from_rfc3339(text).is_err() => {
+            Some(Value::String(text))
+                if chrono::DateTime::parse_from_rfc3339(text).is_err()
+                    || py_dates::pydantic_datetime(text).is_err() =>
+            {
+                let rfc3339 = if chrono::DateTime::parse_from_rfc3339(text).is_ok() {
+                    "is RFC 3339"
+                } else {
+                    "is not an RFC 3339 date-time"
+                };
+                let pydantic = match py_dates::pydantic_datetime(text) {
+                    Ok(()) => "the Pydantic model accepts it too".to_owned(),
+                    Err(why) => format!(
+                        "the Pydantic model rejects it (Input should be a valid datetime or date, {why})"
+                    ),
+                };
                 rows.warn(
                     "CC-07",
                     evidence(&path, value),
                     format!(
-                        "{key} {} is not an RFC 3339 date-time: the schema path accepts it (no FormatChecker), the Pydantic model would reject it",
+                        "{key} {} {rfc3339}: the schema path accepts it (no FormatChecker); {pydantic}",
                         py::repr_str(&clip(text))
                     ),
                 )
@@ -329,6 +344,7 @@ fn check_message_like(
     let status_path = JsonPath::root().key("status");
     if store {
         check_store_enums(map, value, rows);
+        check_store_loads(map, value, rows);
     } else {
         check_enum(
             rows,
@@ -355,6 +371,40 @@ fn check_message_like(
         &["result_trace_id"]
     };
     check_completed_trace(map, status, trace_names, value, rows);
+}
+
+/// CC-15: what `HandoffData.from_dict` raises on the record (it reads `id` and `task` with
+/// `data[...]`, and `createdAt`, when truthy, with `datetime.fromisoformat`).
+fn check_store_loads(map: &Map<String, Value>, root: &Value, rows: &mut Rows) {
+    for key in ["id", "task"] {
+        if !map.contains_key(key) {
+            rows.fail(
+                "CC-15",
+                evidence(&JsonPath::root().key(key), root),
+                format!("HandoffData.from_dict raises KeyError: {}: the record has no `{key}`, and list_handoffs skips it silently", py::repr_str(key)),
+            );
+        }
+    }
+    let path = JsonPath::root().key("createdAt");
+    let raised = match map.get("createdAt") {
+        Some(created) if py::truthy(created) => match created {
+            Value::String(text) => py_dates::fromisoformat(text)
+                .err()
+                .map(|why| format!("ValueError: {why}")),
+            _ => Some("TypeError: fromisoformat: argument must be str".to_owned()),
+        },
+        _ => None,
+    };
+    if let Some(raised) = raised {
+        rows.fail(
+            "CC-15",
+            evidence(&path, root),
+            format!("HandoffData.from_dict raises {raised} reading `createdAt`, and list_handoffs skips the record silently"),
+        );
+    }
+    if rows.verdict("CC-15").is_none() {
+        rows.pass("CC-15", whole_packet());
+    }
 }
 
 fn check_fields(

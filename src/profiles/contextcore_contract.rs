@@ -1,12 +1,13 @@
 //! ContextCore's governance `HandoffContract` v1 (JSON Schema 2020-12, closed) reproduced as
 //! data, with the error envelopes its boundary produces: code, JSON-pointer `failed_path`
 //! (the parent object for a missing or unknown key), jsonschema's message and the boundary's
-//! next action. jsonschema may report errors in another order; the inspector's order is
-//! required keys, unknown keys, then properties in schema order.
+//! next action, in the order `Draft202012Validator.iter_errors` yields them: the schema's
+//! keywords as its file lists them (`type`, `additionalProperties`, `required`, `properties`
+//! at the root; `type` before `enum`/`const`/`minLength` in a property), properties in the
+//! schema's order. The boundary message keeps the first three, so the order is part of it.
 
 use super::py;
 use super::report::SchemaError;
-use super::rows::clip;
 use crate::json::JsonPath;
 use serde_json::{Map, Value};
 
@@ -48,7 +49,8 @@ const fn prop(name: &'static str, constraint: Constraint) -> Property {
     Property { name, constraint }
 }
 
-/// Top-level properties in schema order; `expected_output` is checked on its own.
+/// Top-level properties in schema order (`expected_output` between `inputs` and `status`,
+/// checked on its own).
 const PROPERTIES: [Property; 15] = [
     prop("schema_version", Constraint::ConstV1),
     prop("handoff_id", Constraint::NonEmptyString),
@@ -130,7 +132,7 @@ fn wrong_type(parts: &[&str], value: &Value, expected: &str) -> SchemaError {
         "CC-06",
         "WRONG_TYPE",
         pointer(parts),
-        format!("{} is not of type '{expected}'", clip(&py::repr(value))),
+        format!("{} is not of type '{expected}'", py::repr(value)),
         vec![json_path(parts)],
     )
 }
@@ -152,7 +154,15 @@ pub(crate) fn validate(value: &Value) -> Vec<SchemaError> {
         if let Some(member) = map.get(property.name) {
             check_property(property, member, &[property.name], &mut errors);
         }
+        if property.name == "inputs" {
+            check_expected_output(map, &mut errors);
+        }
     }
+    errors
+}
+
+/// `expected_output`: `type: object`, closed, `type` required.
+fn check_expected_output(map: &Map<String, Value>, errors: &mut Vec<SchemaError>) {
     match map.get(EXPECTED_OUTPUT) {
         Some(Value::Object(output)) => {
             let parts = [EXPECTED_OUTPUT];
@@ -161,26 +171,20 @@ pub(crate) fn validate(value: &Value) -> Vec<SchemaError> {
                 &parts,
                 &["type"],
                 &|key| EXPECTED_OUTPUT_PROPERTIES.iter().any(|p| p.name == key),
-                &mut errors,
+                errors,
             );
             for property in &EXPECTED_OUTPUT_PROPERTIES {
                 if let Some(member) = output.get(property.name) {
-                    check_property(
-                        property,
-                        member,
-                        &[EXPECTED_OUTPUT, property.name],
-                        &mut errors,
-                    );
+                    check_property(property, member, &[EXPECTED_OUTPUT, property.name], errors);
                 }
             }
         }
         Some(other) => errors.push(wrong_type(&[EXPECTED_OUTPUT], other, "object")),
         None => {}
     }
-    errors
 }
 
-/// `required` and `additionalProperties: false` of one object.
+/// `additionalProperties: false`, then `required`, of one object (the schema's order).
 fn check_object(
     map: &Map<String, Value>,
     parts: &[&str],
@@ -188,6 +192,23 @@ fn check_object(
     declared: &dyn Fn(&str) -> bool,
     errors: &mut Vec<SchemaError>,
 ) {
+    // jsonschema lists the extras sorted, each as Python's repr, uncut.
+    let mut extras: Vec<&String> = map.keys().filter(|key| !declared(key)).collect();
+    extras.sort();
+    if !extras.is_empty() {
+        let listed: Vec<String> = extras.iter().map(|k| py::repr_str(k)).collect();
+        let verb = if extras.len() == 1 { "was" } else { "were" };
+        errors.push(error(
+            "CC-02",
+            "UNKNOWN_FIELD",
+            pointer(parts),
+            format!(
+                "Additional properties are not allowed ({} {verb} unexpected)",
+                listed.join(", ")
+            ),
+            extras.iter().map(|k| json_path(parts).key(k)).collect(),
+        ));
+    }
     for key in required {
         if !map.contains_key(*key) {
             errors.push(error(
@@ -199,31 +220,6 @@ fn check_object(
             ));
         }
     }
-    let mut extras: Vec<&String> = map.keys().filter(|key| !declared(key)).collect();
-    extras.sort();
-    if !extras.is_empty() {
-        let listed: Vec<String> = extras
-            .iter()
-            .take(20)
-            .map(|k| py::repr_str(&clip(k)))
-            .collect();
-        let more = if extras.len() > 20 {
-            format!(", ... {} more", extras.len() - 20)
-        } else {
-            String::new()
-        };
-        let verb = if extras.len() == 1 { "was" } else { "were" };
-        errors.push(error(
-            "CC-02",
-            "UNKNOWN_FIELD",
-            pointer(parts),
-            format!(
-                "Additional properties are not allowed ({}{more} {verb} unexpected)",
-                listed.join(", ")
-            ),
-            extras.iter().map(|k| json_path(parts).key(k)).collect(),
-        ));
-    }
 }
 
 fn check_property(
@@ -234,6 +230,9 @@ fn check_property(
 ) {
     match property.constraint {
         Constraint::ConstV1 => {
+            if !value.is_string() {
+                errors.push(wrong_type(parts, value, "string"));
+            }
             if value.as_str() != Some("v1") {
                 errors.push(error(
                     "CC-03",
@@ -258,6 +257,9 @@ fn check_property(
             Some(_) => {}
         },
         Constraint::OneOf(allowed) => {
+            if !value.is_string() {
+                errors.push(wrong_type(parts, value, "string"));
+            }
             if !value.as_str().is_some_and(|v| allowed.contains(&v)) {
                 errors.push(error(
                     "CC-04",
@@ -265,7 +267,7 @@ fn check_property(
                     pointer(parts),
                     format!(
                         "{} is not one of {}",
-                        clip(&py::repr(value)),
+                        py::repr(value),
                         py::repr_str_list(allowed.iter().copied())
                     ),
                     vec![json_path(parts)],
@@ -356,6 +358,47 @@ mod tests {
             "created_at format is never checked: {messages:?}"
         );
         assert_eq!(codes(json!([])), vec!["WRONG_TYPE"]);
+    }
+
+    #[test]
+    fn errors_come_in_jsonschemas_order_and_a_type_error_sits_beside_enum_and_const() {
+        // The repository's own inbound-boundary payload: additionalProperties before required.
+        let rogue = validate(&json!({"schema_version":"v1","rogue":"x"}));
+        assert_eq!(
+            boundary_message(&rogue),
+            "OUTBOUND boundary validation failed for HandoffContract: Additional properties are not allowed ('rogue' was unexpected); 'handoff_id' is a required property; 'from_agent' is a required property (and 4 more)"
+        );
+        let typed = validate(
+            &json!({"schema_version": 1, "handoff_id":"h","from_agent":"a","to_agent":"b","capability_id":"c","inputs":{},"expected_output":{"type":"t"},"priority": 0}),
+        );
+        let messages: Vec<&str> = typed.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "1 is not of type 'string'",
+                "'v1' was expected",
+                "0 is not of type 'string'",
+                "0 is not one of ['low', 'normal', 'high', 'critical']",
+            ]
+        );
+        // expected_output is checked where the schema lists it: after inputs, before status.
+        let order = validate(
+            &json!({"schema_version":"v1","handoff_id":"h","from_agent":"a","to_agent":"b","capability_id":"c","inputs":[],"expected_output":{},"status":"x"}),
+        );
+        let codes: Vec<&str> = order.iter().map(|e| e.error_code).collect();
+        assert_eq!(
+            codes,
+            ["WRONG_TYPE", "MISSING_REQUIRED_FIELD", "ENUM_MISMATCH"]
+        );
+        // Values are Python's repr, uncut.
+        let long = "x".repeat(300);
+        let errors = validate(
+            &json!({"schema_version":"v1","handoff_id":"h","from_agent":"a","to_agent":"b","capability_id":"c","inputs":{},"expected_output":{"type":"t"},"priority": long.clone()}),
+        );
+        assert_eq!(
+            errors[0].message,
+            format!("'{long}' is not one of ['low', 'normal', 'high', 'critical']")
+        );
     }
 
     #[test]

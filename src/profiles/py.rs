@@ -79,14 +79,61 @@ pub(crate) fn repr_str(text: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
+            c if !printable(c) => {
+                let code = c as u32;
+                if code < 0x100 {
+                    out.push_str(&format!("\\x{code:02x}"));
+                } else if code < 0x10000 {
+                    out.push_str(&format!("\\u{code:04x}"));
+                } else {
+                    out.push_str(&format!("\\U{code:08x}"));
+                }
             }
             c => out.push(c),
         }
     }
     out.push(quote);
     out
+}
+
+/// Python's `str.isprintable` for one character, as `repr` uses it: control and format
+/// characters (Cc, Cf), separators other than the ASCII space (Zs, Zl, Zp), surrogates and
+/// private use (Co) are escaped. Unassigned code points (Cn), which Python escapes too, are
+/// not told apart here: they are printed as they are (docs/profiles.md).
+fn printable(c: char) -> bool {
+    let code = c as u32;
+    const NOT_PRINTABLE: &[(u32, u32)] = &[
+        (0x00, 0x1f),
+        (0x7f, 0xa0),
+        (0xad, 0xad),
+        (0x600, 0x605),
+        (0x61c, 0x61c),
+        (0x6dd, 0x6dd),
+        (0x70f, 0x70f),
+        (0x890, 0x891),
+        (0x8e2, 0x8e2),
+        (0x1680, 0x1680),
+        (0x180e, 0x180e),
+        (0x2000, 0x200f),
+        (0x2028, 0x202f),
+        (0x205f, 0x2064),
+        (0x2066, 0x206f),
+        (0x3000, 0x3000),
+        (0xe000, 0xf8ff),
+        (0xfeff, 0xfeff),
+        (0xfff9, 0xfffb),
+        (0x110bd, 0x110bd),
+        (0x110cd, 0x110cd),
+        (0x13430, 0x1343f),
+        (0x1bca0, 0x1bca3),
+        (0x1d173, 0x1d17a),
+        (0xe0001, 0xe0001),
+        (0xe0020, 0xe007f),
+        (0xf0000, 0x10ffff),
+    ];
+    !NOT_PRINTABLE
+        .iter()
+        .any(|(low, high)| (*low..=*high).contains(&code))
 }
 
 /// Python `repr(list_of_str)`, e.g. `['result', 'artifacts']`.
@@ -152,6 +199,9 @@ mod tests {
         assert_eq!(repr(&json!([1, "a", true])), "[1, 'a', True]");
         assert_eq!(repr(&json!("it's")), "\"it's\"");
         assert_eq!(repr(&json!("a\nb")), "'a\\nb'");
+        assert_eq!(repr(&json!("a\u{200b}b")), "'a\\u200bb'");
+        assert_eq!(repr(&json!("\u{a0}\u{7f}\u{1b}")), "'\\xa0\\x7f\\x1b'");
+        assert_eq!(repr(&json!("Zürich ✓")), "'Zürich ✓'");
         assert_eq!(repr(&json!(1.5)), "1.5");
         assert_eq!(repr(&json!(1e300)), "1e+300");
         assert_eq!(repr(&json!(0.00001)), "1e-05");

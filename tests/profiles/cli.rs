@@ -222,3 +222,25 @@ fn formats_prints_the_crosswalk_with_the_a2a_seam_first() {
     assert_eq!(columns[0]["cells"][0]["field"], "task.id");
     assert_eq!(columns[0]["cells"][3]["expressibility"], "cannot_express");
 }
+
+#[test]
+fn a_lone_surrogate_escape_is_named_as_such() {
+    // Python's json reads `"\ud800"` (ContextCore's reader would load the record); this tool
+    // does not, and says what the text holds instead of a cut-off escape.
+    let dir = std::env::temp_dir().join(format!("hi-profiles-surrogate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cc.json");
+    std::fs::write(
+        &file,
+        br#"{"schema_version": "v1", "handoff_id": "\ud800"}"#,
+    )
+    .unwrap();
+    let output = profile(&file, &["--as", "cc-contract"]);
+    let text = stdout(&output);
+    assert!(
+        text.contains("an unpaired surrogate `\\ud800` at line 1 column 41"),
+        "{text}"
+    );
+    assert!(!text.contains("unexpected end of hex escape"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

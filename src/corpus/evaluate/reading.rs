@@ -65,7 +65,19 @@ pub fn not_json_reason(bytes: &[u8], error: &serde_json::Error) -> String {
     if let Err(utf8) = std::str::from_utf8(bytes) {
         return format!("invalid UTF-8 at byte {}", utf8.valid_up_to());
     }
-    error.to_string()
+    // serde_json words a complete `\ud800` as a cut-off escape; the truth is half a pair.
+    let said = error.to_string();
+    let about_escapes = said.contains("hex escape") || said.contains("surrogate");
+    if let Some(escape) = about_escapes
+        .then(|| crate::json::unpaired_surrogate(bytes))
+        .flatten()
+    {
+        return format!(
+            "an unpaired surrogate `{}` at line {} column {}: JSON text may not hold half a UTF-16 pair (Python's json reads it; this tool does not)",
+            escape.text, escape.line, escape.column
+        );
+    }
+    said
 }
 
 /// The reason bytes are not JSON (for a packet already classified as not JSON).
