@@ -386,8 +386,7 @@ fn explain_bundle(
             json_line(output, &json)?
         }
     }
-    let refused = matches!(&judged, Some(Judged::Unreadable { .. }))
-        || matches!(&judged, Some(Judged::Judged { attestation, .. }) if attestation.refusal().is_some());
+    let refused = judged.as_ref().is_some_and(Judged::is_refused);
     Ok(explanation.conforms() && !refused)
 }
 

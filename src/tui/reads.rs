@@ -246,18 +246,13 @@ impl Reader {
 
     /// The attestation beside a bundle, judged against the trusted keys.
     fn judge_attestation(&self, path: &Path) -> AttestationShown {
-        use crate::bundle::attest::{judge_bundle_file, Judged};
+        use crate::bundle::attest::judge_bundle_file;
         use crate::report::attestation_text::{attestation_lines, state_name};
         let keys = &self.options.trusted_keys;
         let judged = judge_bundle_file(path, None, keys);
-        let refused = match &judged {
-            Judged::Absent { .. } => false,
-            Judged::Unreadable { .. } => true,
-            Judged::Judged { attestation, .. } => attestation.refusal().is_some(),
-        };
         AttestationShown {
             state: state_name(&judged),
-            refused,
+            refused: judged.is_refused(),
             lines: attestation_lines(&judged, keys),
         }
     }

@@ -22,6 +22,18 @@ pub enum Judged {
     },
 }
 
+impl Judged {
+    /// Refused by a check, or not read: what `check` reports and `explain` fails on. An
+    /// absent envelope is neither (only `verify --key`, asked about it, counts it).
+    pub fn is_refused(&self) -> bool {
+        match self {
+            Judged::Absent { .. } => false,
+            Judged::Unreadable { .. } => true,
+            Judged::Judged { attestation, .. } => attestation.refusal().is_some(),
+        }
+    }
+}
+
 /// Where an envelope beside `bundle` may lie, in the order looked at.
 pub fn envelopes_beside(bundle: &Path) -> Vec<PathBuf> {
     let mut places = Vec::with_capacity(2);
