@@ -14,6 +14,7 @@
 //! | array-CMD | `explain`/`migrate`/`profile`/`ls`/`digest` on `[{"a":1,"a":2},...]`, 1M objects (14 MB) | 64 MiB + 4x the input |
 //! | array-VIEW | `explain --format json`, `render --view findings` / `what-if`, `diff` with itself, on that array | 64 MiB + 4x the input(s) |
 //! | attributes-CMD | `convert --mode lenient`, `check`, `render --view conversion` on a raw packet with that array in `attributes` | 64 MiB + 4x the input |
+//! | diff-200k, diff-1m | `diff` of the mix 10 (50) times over against a copy with one line changed | `check` of one side: its peak + 32 MiB, 2x its CPU |
 //!
 //! Run: `cargo bench --bench bounds`. `BASELINE=/path/to/an/older/handoff-inspector` runs
 //! every row with that binary too, interleaved run by run, for before/after figures under the
@@ -113,6 +114,10 @@ struct Row {
     bound_bytes: f64,
     /// Programs other than the binaries under test (upstream's verifier), with their args.
     others: Vec<(String, PathBuf, Vec<String>)>,
+    /// A row held to another command of the same binary (`diff` to `check` on one of its
+    /// sides): that command's args and the CPU factor; it runs in the same rounds, and the
+    /// row's bound is its peak RSS plus `bound_bytes`, its CPU at most the factor times its.
+    relative_to: Option<(Vec<String>, f64)>,
 }
 
 fn strings(args: &[&str]) -> Vec<String> {
@@ -195,6 +200,7 @@ fn rows(binary: &Path, full: bool) -> Vec<Row> {
         args: vec!["verify".into(), text(&bundle)],
         bound_bytes: 64.0 * MIB,
         others,
+        relative_to: None,
     });
 
     let stream = mix_file(lines, scale(50));
@@ -212,6 +218,7 @@ fn rows(binary: &Path, full: bool) -> Vec<Row> {
         ],
         bound_bytes: 512.0 * MIB,
         others: Vec::new(),
+        relative_to: None,
     });
 
     for (id, copies, bound) in [
@@ -228,6 +235,7 @@ fn rows(binary: &Path, full: bool) -> Vec<Row> {
             args: vec!["check".into(), text(&dir)],
             bound_bytes: bound * MIB,
             others: Vec::new(),
+            relative_to: None,
         });
     }
     let dir = blessed_dir(binary, lines, scale(50));
@@ -245,6 +253,7 @@ fn rows(binary: &Path, full: bool) -> Vec<Row> {
         ],
         bound_bytes: 1024.0 * MIB,
         others: Vec::new(),
+        relative_to: None,
     });
 
     let count = if full { 1_000_000 } else { 1_000 };
@@ -260,6 +269,7 @@ fn rows(binary: &Path, full: bool) -> Vec<Row> {
             args: strings(&[command, &text(&array)]),
             bound_bytes: 64.0 * MIB + 4.0 * size as f64,
             others: Vec::new(),
+            relative_to: None,
         });
     }
     // The same array in the inspector's heaviest views, as JSON, and compared with itself.
@@ -278,6 +288,7 @@ fn rows(binary: &Path, full: bool) -> Vec<Row> {
             args,
             bound_bytes: 64.0 * MIB + 4.0 * (inputs * size) as f64,
             others: Vec::new(),
+            relative_to: None,
         });
     }
     // A raw packet whose `attributes` hold that array: the converter copies them.
@@ -302,9 +313,50 @@ fn rows(binary: &Path, full: bool) -> Vec<Row> {
             args,
             bound_bytes: 64.0 * MIB + 4.0 * size as f64,
             others: Vec::new(),
+            relative_to: None,
+        });
+    }
+    // Two runs of the mix that differ in one line, against `check` of one of them.
+    for (id, copies) in [("diff-200k", scale(10)), ("diff-1m", scale(50))] {
+        let base = mix_file(lines, copies);
+        let candidate = one_line_changed(&base);
+        rows.push(Row {
+            id: id.into(),
+            what: format!(
+                "`diff` of {} lines of the mix against a copy with one line changed",
+                lines * copies
+            ),
+            args: vec!["diff".into(), text(&base), text(&candidate)],
+            bound_bytes: 32.0 * MIB,
+            others: Vec::new(),
+            relative_to: Some((vec!["check".into(), text(&base)], 2.0)),
         });
     }
     rows
+}
+
+/// A copy of `path` whose middle line (or the first after it that names an agent) names
+/// another agent, written once beside it.
+fn one_line_changed(path: &Path) -> PathBuf {
+    let changed = path.with_extension("one-changed.ndjson");
+    write_once(&changed, |out| {
+        let text = std::fs::read(path).expect("the mix");
+        let count = text.split(|&byte| byte == b'\n').count();
+        let mut pending = true;
+        for (index, line) in text.split_inclusive(|&byte| byte == b'\n').enumerate() {
+            let named =
+                pending && index >= count / 2 && line.windows(9).any(|w| w == b"\"agent://");
+            if named {
+                let line =
+                    String::from_utf8_lossy(line).replacen("\"agent://", "\"agent://changed-", 1);
+                out.write_all(line.as_bytes()).expect("write");
+                pending = false;
+            } else {
+                out.write_all(line).expect("write");
+            }
+        }
+    });
+    changed
 }
 
 /// A raw A2A packet whose `attributes` are [`repeated_key_array`]'s array.
@@ -315,6 +367,12 @@ fn attributes_packet(count: usize) -> PathBuf {
         count,
         "]}",
     )
+}
+
+/// How many of a row's programs are the binaries' (the row's command and, for a relative
+/// row, its reference after each).
+fn runs_len(row: &Row, binaries: &[(String, PathBuf)]) -> usize {
+    binaries.len() * if row.relative_to.is_some() { 2 } else { 1 }
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -382,9 +440,16 @@ fn main() {
             row.what,
             row.bound_bytes / MIB
         );
+        // A relative row's reference command runs right after the row's, binary by binary.
         let programs: Vec<(String, PathBuf, Vec<String>)> = binaries
             .iter()
-            .map(|(name, binary)| (name.clone(), binary.clone(), row.args.clone()))
+            .flat_map(|(name, binary)| {
+                let reference = row
+                    .relative_to
+                    .as_ref()
+                    .map(|(args, _)| (format!("{name} {}", args[0]), binary.clone(), args.clone()));
+                std::iter::once((name.clone(), binary.clone(), row.args.clone())).chain(reference)
+            })
             .chain(row.others.iter().cloned())
             .collect();
         let mut runs: Vec<Vec<Measured>> = programs.iter().map(|_| Vec::new()).collect();
@@ -393,7 +458,12 @@ fn main() {
                 runs[index].push(measure(program, args));
             }
         }
-        for ((name, program, args), runs) in programs.iter().zip(&runs) {
+        let all_runs = &runs;
+        for (index, ((name, program, args), runs)) in all_runs
+            .iter()
+            .enumerate()
+            .map(|(index, runs)| (index, (&programs[index], runs)))
+        {
             for run in runs {
                 // A panic (101) or a signal is a broken command, not a figure.
                 assert!(
@@ -404,9 +474,38 @@ fn main() {
                     run.ended
                 );
             }
-            let (line, within) = report(name, runs, row.bound_bytes);
-            println!("{line}");
-            summary.push((row.id.clone(), name.clone(), within));
+            match &row.relative_to {
+                // The reference's line, then the row's held to it.
+                Some((_, factor)) if index % 2 == 0 && index + 1 < runs_len(&row, &binaries) => {
+                    let reference = &all_runs[index + 1];
+                    let peak = reference
+                        .iter()
+                        .map(|run| run.peak_rss_bytes)
+                        .max()
+                        .unwrap_or(0);
+                    let cpu = median(reference.iter().map(|run| run.cpu).collect());
+                    let (line, within_memory) = report(name, runs, peak as f64 + row.bound_bytes);
+                    let row_cpu = median(runs.iter().map(|run| run.cpu).collect());
+                    let within_cpu = row_cpu <= factor * cpu;
+                    println!(
+                        "{line}  (bound: {} peak {:.1} MiB + {:.0}; CPU {:.2}x its, bound {factor}x)",
+                        programs[index + 1].0,
+                        peak as f64 / MIB,
+                        row.bound_bytes / MIB,
+                        row_cpu / cpu.max(1e-9)
+                    );
+                    summary.push((row.id.clone(), name.clone(), within_memory && within_cpu));
+                }
+                Some(_) if index % 2 == 1 && index < runs_len(&row, &binaries) => {
+                    let (line, _) = report(name, runs, f64::INFINITY);
+                    println!("{line}");
+                }
+                _ => {
+                    let (line, within) = report(name, runs, row.bound_bytes);
+                    println!("{line}");
+                    summary.push((row.id.clone(), name.clone(), within));
+                }
+            }
         }
     }
     println!();

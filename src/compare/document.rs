@@ -3,7 +3,7 @@
 //! run stamps on its events (event id, time, run id, content hash, sequence number) are taken
 //! out, so that two runs of the same scenario compare equal. Those facts go to the header.
 
-use crate::a2a::{convert, ConvertOptions};
+use crate::a2a::{convert, Conversion, ConvertOptions};
 use crate::corpus::{converted_kind, PacketKind};
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
@@ -26,20 +26,8 @@ pub fn document_of(
     options: &ConvertOptions,
 ) -> Document {
     if converted_kind(kind) {
-        let conversion = convert(bytes, options);
-        let value = match conversion.converted() {
-            Some(converted) => compared_payload(converted),
-            None => match conversion.error() {
-                Some(error) => json!({"rejected": {
-                    "kind": error.kind.name(),
-                    "rule": error.rule,
-                    "message": error.message,
-                }}),
-                None => Value::Null,
-            },
-        };
         return Document {
-            value,
+            value: conversion_document(&convert(bytes, options)),
             stable: parsed,
         };
     }
@@ -48,6 +36,26 @@ pub fn document_of(
     Document {
         value,
         stable: None,
+    }
+}
+
+/// A raw packet's compared document from its conversion: its payload, or its rejection.
+pub fn conversion_document(conversion: &Conversion) -> Value {
+    match conversion.converted() {
+        Some(converted) => compared_payload(converted),
+        None => rejection_document(conversion),
+    }
+}
+
+/// A rejected conversion's compared document (`Null` when it was not rejected).
+pub fn rejection_document(conversion: &Conversion) -> Value {
+    match conversion.error() {
+        Some(error) => json!({"rejected": {
+            "kind": error.kind.name(),
+            "rule": error.rule,
+            "message": error.message,
+        }}),
+        None => Value::Null,
     }
 }
 
@@ -114,9 +122,11 @@ pub enum Time {
 
 impl Time {
     fn of(value: &Value) -> Time {
-        value
-            .as_str()
-            .and_then(|text| DateTime::parse_from_rfc3339(text).ok())
+        value.as_str().map_or(Time::NotRfc3339, Time::of_text)
+    }
+
+    pub fn of_text(text: &str) -> Time {
+        DateTime::parse_from_rfc3339(text)
             .map_or(Time::NotRfc3339, |time| Time::Instant(time.to_utc()))
     }
 }

@@ -36,8 +36,8 @@ pub use crate::packet::{
 pub use evaluate::{
     classify_packet, converted_kind, detail, detail_with_bundle, kind_after_conversion,
     migrated_digest, migration_hints, migration_owned, migration_reading, not_json_reason,
-    summarize, summarize_keeping, take_tree, unaudited_bundle_event, DigestSet, EvaluateOptions,
-    ModeResult, ModeSummary, NoTree, PacketDetail, PacketSummary,
+    summarize, summarize_converting, summarize_keeping, take_tree, unaudited_bundle_event,
+    DigestSet, EvaluateOptions, ModeResult, ModeSummary, NoTree, PacketDetail, PacketSummary,
 };
 pub use pair::{
     expected_payload_name, manifest_key, paired_raw_name, paired_update_command, PairedFiles,

@@ -21,5 +21,5 @@ pub(crate) use reading::not_json_reason_of;
 pub use reading::{
     classify_packet, converted_kind, kind_after_conversion, not_json_reason, take_tree,
 };
-pub use summarize::{summarize, summarize_keeping, unaudited_bundle_event};
+pub use summarize::{summarize, summarize_converting, summarize_keeping, unaudited_bundle_event};
 pub use summary::{DigestSet, EvaluateOptions, ModeResult, ModeSummary, PacketSummary};

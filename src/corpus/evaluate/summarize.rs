@@ -72,9 +72,25 @@ pub fn summarize_keeping(
     options: &EvaluateOptions,
     judged: &mut Option<Judgement>,
 ) -> (PacketSummary, Option<Value>) {
+    let (summary, value, _) = summarize_converting(packet, options, judged);
+    (summary, value)
+}
+
+/// `summarize_keeping`, also handing back a converted kind's conversion in the first mode
+/// (`diff` reads a raw packet's ids and a rejection's message there instead of parsing and
+/// converting the packet again).
+pub fn summarize_converting(
+    packet: &RawPacket,
+    options: &EvaluateOptions,
+    judged: &mut Option<Judgement>,
+) -> (PacketSummary, Option<Value>, Option<crate::a2a::Conversion>) {
     if packet.bundle.is_some() {
         // A bundle as a whole: its verdict is its report's; its events are packets of their own.
-        return (PacketSummary::of_kind(packet, PacketKind::Bundle, 0), None);
+        return (
+            PacketSummary::of_kind(packet, PacketKind::Bundle, 0),
+            None,
+            None,
+        );
     }
     // Counted before anything is parsed: the scan and a tree of the same big object are never
     // alive together.
@@ -153,7 +169,7 @@ pub fn summarize_keeping(
         }
     }
     if converted_kind(kind) {
-        return (summary, None);
+        return (summary, None, first.map(|(_, conversion)| conversion));
     }
     // The parse that classified the packet: the one the classifier made, else the
     // conversion's (it parsed the same bytes).
@@ -162,7 +178,7 @@ pub fn summarize_keeping(
         Some(Err(_)) => None,
         None => first.and_then(|(_, conversion)| conversion.packet.into_value()),
     };
-    (summary, value)
+    (summary, value, None)
 }
 
 /// A bundle's event that is not an A2A adapter event (`type` outside `assay.adapter.a2a.`):
