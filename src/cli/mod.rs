@@ -16,6 +16,7 @@ mod diff;
 mod digest;
 mod explain;
 mod formats;
+mod generate;
 mod ls;
 mod migrate;
 mod output;
@@ -105,6 +106,8 @@ pub enum Command {
     Attest(attest::Args),
     Bundle(bundle::Args),
     Diff(diff::Args),
+    Completions(generate::CompletionsArgs),
+    Man(generate::ManArgs),
 }
 
 impl Command {
@@ -127,7 +130,9 @@ impl Command {
             | Command::Derive(_)
             | Command::Verify(_)
             | Command::Attest(_)
-            | Command::Report(_) => None,
+            | Command::Report(_)
+            | Command::Completions(_)
+            | Command::Man(_) => None,
         }
     }
 }
@@ -274,5 +279,7 @@ fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {
         Command::Bundle(args) => bundle::run(args, output),
         Command::Derive(args) => derive::run(args, output),
         Command::Diff(args) => diff::run(args, output),
+        Command::Completions(args) => generate::completions(args, output),
+        Command::Man(args) => generate::man(args, output),
     }
 }

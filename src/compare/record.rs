@@ -30,7 +30,7 @@ pub struct Record {
     /// a hash: it only proposes pairs, and a record stays 40 bytes).
     pub loose: u32,
     /// Its type, as an index into the comparison's type table (see `side::TypeTable`): what
-    /// is left in a gap pairs by position when the types are the same. [`NO_TYPE`] pairs with
+    /// is left in a gap pairs by position when the types are the same. `NO_TYPE` pairs with
     /// nothing.
     pub event_type: u16,
 }

@@ -2,6 +2,7 @@
 //! code generates, the newcomer's part is there, and every pointed-at file exists.
 
 mod ci_writes;
+mod generated;
 mod keymap;
 mod newcomer;
 mod profile_tables;
