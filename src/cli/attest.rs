@@ -60,11 +60,10 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let envelope = match attest(&key, &bundle) {
         Ok(envelope) => envelope,
         Err(error) => {
-            eprintln!(
-                "handoff-inspector: {}: does not verify, not attested: {}",
-                shown(&args.bundle),
-                safe_text(&error.to_string())
-            );
+            output.note(&format!(
+                "{}: does not verify, not attested: {error}",
+                shown(&args.bundle)
+            ));
             return Ok(Exit::Findings);
         }
     };

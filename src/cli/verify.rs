@@ -177,7 +177,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                         .then(|| judge_bundle_file(&file, args.attestation.as_deref(), &keys));
                     if let Some(Judged::Unreadable { error, .. }) = &judged {
                         load_errors += 1;
-                        eprintln!("handoff-inspector: {}", safe_text(error));
+                        output.note(error);
                     }
                     let attested = judged.as_ref().is_none_or(|judged| !is_failure(judged));
                     failed += usize::from(!bundle.is_valid() || !attested);
