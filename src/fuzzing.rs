@@ -42,8 +42,9 @@ pub fn manifest(data: &[u8]) {
     }
 }
 
-/// A2A detection and migration, forward and reverse, on a tree given up (`run_owned`, as
-/// `migrate` runs) and on a shared one (`run_shared`, the tree kept as it is: the reference): both
+/// A2A detection and migration, forward and reverse, on a tree given up (`Migration::run` of a
+/// `Value`, as `migrate` runs) and on a shared one (of an `Arc`, the tree kept as it is: the
+/// reference): both
 /// record the same steps and result; the replays (streamed step diffs, one step's texts, the
 /// result built again after `drop_result`) find the steps that were recorded and end with the
 /// recorded result.
@@ -53,16 +54,12 @@ pub fn migrate(data: &[u8]) {
     };
     let shared_input = std::sync::Arc::new(value.clone());
     for direction in [Direction::Forward, Direction::Reverse] {
-        let owned = Migration::run_owned(value.clone(), direction, &Choices::default());
-        let shared = Migration::run_shared(shared_input.clone(), direction, &Choices::default());
+        let owned = Migration::run(value.clone(), direction, &Choices::default());
+        let shared = Migration::run(shared_input.clone(), direction, &Choices::default());
         let (mut migration, shared) = match (owned, shared) {
             (Ok(owned), Ok(shared)) => (owned, shared),
             (Err(_), Err(_)) => continue,
-            (owned, shared) => panic!(
-                "run_owned ok: {}, run_shared ok: {}",
-                owned.is_ok(),
-                shared.is_ok()
-            ),
+            (owned, shared) => panic!("owned ok: {}, shared ok: {}", owned.is_ok(), shared.is_ok()),
         };
         assert_eq!(
             migration.result, shared.result,

@@ -7,7 +7,7 @@ use crate::a2a::ConvertOptions;
 use crate::freeze::relabel_outcome;
 use crate::json::{for_each_duplicate_key, read_root, safe_text, RootReading};
 use crate::migrate::{
-    choices_for, help, Choices, Direction, Hints, Migration, ObjectKind, Version,
+    choices_for, help, Choices, Direction, Hints, Migration, MigrationInput, ObjectKind, Version,
 };
 use crate::report::migrate_text;
 use crate::report::relabel_text::relabel_text;
@@ -160,7 +160,11 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
     };
     // What the error path needs from the input, so the migration can own it.
     let adapter_shaped = input.get("event_type").is_some() || input.get("protocol").is_some();
-    let mut migration = match Migration::run_owned_with(input, &hints, direction, &choices) {
+    let mut migration = match Migration::run(
+        MigrationInput::from(input).hints(&hints),
+        direction,
+        &choices,
+    ) {
         Ok(migration) => migration,
         Err(why) => {
             complain(&format!("{name}: not an A2A object: {why}"));
@@ -249,7 +253,7 @@ fn migrate_lines(
                 crate::json::over_tree_cap(crate::json::JsonType::Object, cap)
             )),
             Ok(RootReading::Object(input)) => {
-                Migration::run_owned_with(input, hints, direction, choices)
+                Migration::run(MigrationInput::from(input).hints(hints), direction, choices)
                     .map_err(|why| format!("not an A2A object: {why}"))
             }
         };

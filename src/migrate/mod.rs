@@ -58,6 +58,7 @@ pub mod edit;
 mod forward;
 pub mod help;
 pub mod hints;
+mod input;
 pub mod members;
 pub mod model;
 pub mod proto_names;
@@ -80,6 +81,7 @@ pub use detect::{
 };
 pub use diff::{DiffLine, LineTag};
 pub use hints::{HintSource, Hints, VersionHint};
+pub use input::MigrationInput;
 pub use model::ObjectKind;
 pub use step::{Direction, PathChange, Phase, StepDef};
 pub use stepper::{step_by_id, steps_for, Judgement, Migration, StepRun};

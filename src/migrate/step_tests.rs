@@ -636,7 +636,7 @@ fn a_judgement_is_what_the_whole_migration_concludes() {
     for doc in every_doc() {
         for direction in [Direction::Forward, Direction::Reverse] {
             let full = Migration::run(&doc, direction, &Choices::none());
-            let judged = Judgement::of_owned(doc.clone(), direction);
+            let judged = Judgement::of(doc.clone(), direction);
             match (full, judged) {
                 (Ok(full), Ok(judged)) => {
                     assert_eq!(judged.findings, full.findings, "{doc}");
@@ -726,8 +726,8 @@ fn everything(migration: &Migration) -> String {
 
 #[test]
 fn a_migration_of_a_tree_given_up_replays_from_its_text_as_one_of_a_shared_tree() {
-    // `run_owned` keeps the input's canonical text and parses it for the replays; `run_shared`
-    // keeps the tree. Reports, step records, diffs and results with steps off all agree, and
+    // A tree given up is kept as its canonical text, parsed for the replays; a shared tree is
+    // kept as it is. Reports, step records, diffs and results with steps off all agree, and
     // the input given back is the input (floats, escapes and non-ASCII text included).
     let mut docs = every_doc();
     docs.push(json!({"kind": "message", "role": "user", "messageId": "m",
@@ -736,12 +736,12 @@ fn a_migration_of_a_tree_given_up_replays_from_its_text_as_one_of_a_shared_tree(
     let mut compared = 0;
     for doc in docs {
         for direction in [Direction::Forward, Direction::Reverse] {
-            let shared = Migration::run_shared(
+            let shared = Migration::run(
                 std::sync::Arc::new(doc.clone()),
                 direction,
                 &Choices::none(),
             );
-            let owned = Migration::run_owned(doc.clone(), direction, &Choices::none());
+            let owned = Migration::run(doc.clone(), direction, &Choices::none());
             match (shared, owned) {
                 (Ok(shared), Ok(owned)) => {
                     assert_eq!(*owned.input(), doc);
@@ -785,10 +785,10 @@ fn a_tree_too_deep_to_parse_again_is_kept_as_a_tree() {
     let doc = json!({"kind": "message", "role": "user", "messageId": "m",
         "parts": [{"kind": "data", "data": {"deep": deep}}]});
     assert!(serde_json::from_str::<Value>(&doc.to_string()).is_err());
-    let owned = Migration::run_owned(doc.clone(), Direction::Forward, &Choices::none()).unwrap();
+    let owned = Migration::run(doc.clone(), Direction::Forward, &Choices::none()).unwrap();
     assert_eq!(*owned.input(), doc);
     assert!(!owned.steps.is_empty());
-    let shared = Migration::run_shared(
+    let shared = Migration::run(
         std::sync::Arc::new(doc),
         Direction::Forward,
         &Choices::none(),

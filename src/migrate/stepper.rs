@@ -5,7 +5,7 @@ use super::check;
 use super::choices::{ChoiceTaken, Choices};
 use super::detect::{detect_with, Detection, NotA2a, Version};
 use super::diff::{self, DiffLine};
-use super::hints::Hints;
+use super::input::{InputTree, MigrationInput};
 use super::step::{Direction, PathChange, StepCtx, StepDef};
 use super::{steps_forward::FORWARD_STEPS, steps_reverse::REVERSE_STEPS};
 use crate::json::{
@@ -79,39 +79,38 @@ pub struct Migration {
 }
 
 impl Migration {
-    /// Detects `input` and migrates it in `direction`.
-    pub fn run(
-        input: &Value,
+    /// Detects `input` and migrates it in `direction`. How the tree is held decides what
+    /// the migration keeps of it ([`MigrationInput`]): a borrowed tree is detected, then
+    /// copied; a tree given up is migrated in place and kept as its canonical text for the
+    /// replays (a tree of small objects costs 16-25 times its text); a shared tree is kept
+    /// as it is and a copy migrated (two trees alive: the tests and the `migrate` fuzz target
+    /// use it as the reference a tree given up must agree with).
+    pub fn run<'a>(
+        input: impl Into<MigrationInput<'a>>,
         direction: Direction,
         choices: &Choices,
     ) -> Result<Migration, NotA2a> {
-        detect_with(input, &Hints::none())?;
-        Migration::run_owned(input.clone(), direction, choices)
-    }
-
-    /// [`Migration::run`] on a value the caller gives up: it is migrated in place, and the
-    /// migration keeps the input's canonical text for the replays instead of a copy of the
-    /// tree (a tree of small objects costs 16-25 times its text).
-    pub fn run_owned(
-        input: Value,
-        direction: Direction,
-        choices: &Choices,
-    ) -> Result<Migration, NotA2a> {
-        Migration::run_owned_with(input, &Hints::none(), direction, choices)
-    }
-
-    /// [`Migration::run_owned`] with what the caller knows beyond the JSON (a forced kind or
-    /// version, a fixture's file name): the detection every face asks ([`detect_with`]).
-    pub fn run_owned_with(
-        input: Value,
-        hints: &Hints,
-        direction: Direction,
-        choices: &Choices,
-    ) -> Result<Migration, NotA2a> {
-        let detection = detect_with(&input, hints)?;
-        if !parses_back(&input, PARSE_DEPTH) {
+        let input = input.into();
+        let hints = input.given_hints();
+        let detection = detect_with(input.tree(), hints)?;
+        let owned = match input.tree {
+            InputTree::Shared(shared) => {
+                let doc = Value::clone(&shared);
+                return Ok(Migration::finish(
+                    detection,
+                    Kept::Tree(shared),
+                    doc,
+                    None,
+                    direction,
+                    choices,
+                ));
+            }
+            InputTree::Borrowed(value) => value.clone(),
+            InputTree::Owned(value) => value,
+        };
+        if !parses_back(&owned, PARSE_DEPTH) {
             // Its text would not parse again (only a tree built in code is this deep).
-            let input = Arc::new(input);
+            let input = Arc::new(owned);
             let doc = Value::clone(&input);
             return Ok(Migration::finish(
                 detection,
@@ -122,34 +121,13 @@ impl Migration {
                 choices,
             ));
         }
-        let text = canonical_bytes(&input);
+        let text = canonical_bytes(&owned);
         let digest = digest_bytes(&text);
         Ok(Migration::finish(
             detection,
             Kept::Text(text),
-            input,
+            owned,
             Some(digest),
-            direction,
-            choices,
-        ))
-    }
-
-    /// [`Migration::run`] keeping the caller's shared tree as its input (the working
-    /// document is still a copy, so two trees are alive). No command uses it since they
-    /// all migrate in place ([`Migration::run_owned`]); the tests and the `migrate` fuzz
-    /// target use it as the reference that `run_owned` must agree with.
-    pub fn run_shared(
-        input: Arc<Value>,
-        direction: Direction,
-        choices: &Choices,
-    ) -> Result<Migration, NotA2a> {
-        let detection = detect_with(&input, &Hints::none())?;
-        let doc = Value::clone(&input);
-        Ok(Migration::finish(
-            detection,
-            Kept::Tree(input),
-            doc,
-            None,
             direction,
             choices,
         ))
@@ -444,20 +422,21 @@ pub struct Judgement {
 }
 
 impl Judgement {
-    /// Migrates `doc` in place (the caller gives the tree up: no copy of a big object is
-    /// made) with no choices, as [`Migration::run`] with [`Choices::none`] does, keeping
-    /// nothing of the steps but their effect.
-    pub fn of_owned(doc: Value, direction: Direction) -> Result<Judgement, NotA2a> {
-        Judgement::of_owned_with(doc, &Hints::none(), direction)
-    }
-
-    /// [`Judgement::of_owned`] with the hints every face hands the detection.
-    pub fn of_owned_with(
-        mut doc: Value,
-        hints: &Hints,
+    /// Detects `input` and migrates it with no choices, as [`Migration::run`] with
+    /// [`Choices::none`] does, keeping nothing of the steps but their effect. A tree given up
+    /// is migrated in place (no copy of a big object is made); a borrowed or shared one is
+    /// detected, then copied.
+    pub fn of<'a>(
+        input: impl Into<MigrationInput<'a>>,
         direction: Direction,
     ) -> Result<Judgement, NotA2a> {
-        let detection = detect_with(&doc, hints)?;
+        let input = input.into();
+        let detection = detect_with(input.tree(), input.given_hints())?;
+        let mut doc = match input.tree {
+            InputTree::Owned(value) => value,
+            InputTree::Borrowed(value) => value.clone(),
+            InputTree::Shared(shared) => Value::clone(&shared),
+        };
         let already_at_target = match direction {
             Direction::Forward => detection.version == Version::V1_0,
             Direction::Reverse => detection.version == Version::V0_3,
@@ -521,7 +500,7 @@ fn detection_warnings(detection: &Detection) -> Vec<Finding> {
 /// What a migration keeps of its input.
 #[derive(Clone, Debug)]
 enum Kept {
-    /// A tree shared with the caller ([`Migration::run_shared`]), or one too
+    /// A tree shared with the caller (an `Arc` given to [`Migration::run`]), or one too
     /// deep for its text to parse again.
     Tree(Arc<Value>),
     /// The canonical text of a tree the caller gave up: parsing it gives the same tree back

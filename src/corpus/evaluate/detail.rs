@@ -14,7 +14,7 @@ use crate::json::{
     over_tree_cap, parse_tree_within, scan_duplicate_keys_up_to, tree_cap, DuplicateKeys, JsonType,
     RootReading,
 };
-use crate::migrate::{Choices, Migration};
+use crate::migrate::{Choices, Migration, MigrationInput};
 use crate::profiles::{self, ProfileReport};
 use serde_json::Value;
 use std::sync::Arc;
@@ -142,8 +142,12 @@ impl PacketDetail {
                     Some(Ok(value)) => value,
                     _ => self.parse_within_cap().ok()?,
                 };
-                let mut migration =
-                    Migration::run_owned_with(value, &hints, direction, &Choices::none()).ok()?;
+                let mut migration = Migration::run(
+                    MigrationInput::from(value).hints(&hints),
+                    direction,
+                    &Choices::none(),
+                )
+                .ok()?;
                 // Views show its records and replay its steps for diffs; the result tree, as
                 // big as the packet's, would only sit beside it.
                 migration.drop_result();

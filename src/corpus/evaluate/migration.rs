@@ -2,7 +2,7 @@
 //! its hints, its migration and the digest of its migrated form.
 
 use crate::corpus::{PacketKind, Source};
-use crate::migrate::{Choices, Direction, Judgement, Migration};
+use crate::migrate::{Choices, Direction, Judgement, Migration, MigrationInput};
 use serde_json::Value;
 
 /// The digest of the migrated form [`migration_owned`] gives, from a judgement of a tree the
@@ -13,7 +13,7 @@ pub fn migrated_digest(
     value: Value,
 ) -> Option<crate::json::Digest> {
     let (direction, hints) = migration_reading(kind, source)?;
-    Judgement::of_owned_with(value, &hints, direction)
+    Judgement::of(MigrationInput::from(value).hints(&hints), direction)
         .ok()
         .map(|judgement| judgement.result_digest)
 }
@@ -23,7 +23,12 @@ pub fn migrated_digest(
 /// replays); `None` for other kinds.
 pub fn migration_owned(kind: PacketKind, source: &Source, value: Value) -> Option<Migration> {
     let (direction, hints) = migration_reading(kind, source)?;
-    Migration::run_owned_with(value, &hints, direction, &Choices::none()).ok()
+    Migration::run(
+        MigrationInput::from(value).hints(&hints),
+        direction,
+        &Choices::none(),
+    )
+    .ok()
 }
 
 /// How every face migrates an A2A protocol object: v0.3 forward, v1.0 back, and an object

@@ -8,7 +8,7 @@ use crate::a2a::{convert, convert_from_read, convert_keeping_read, Mode};
 use crate::corpus::{PacketKind, RawPacket, Source};
 use crate::freeze::{audit, matched_rows, Audit};
 use crate::json::count_duplicate_keys;
-use crate::migrate::Judgement;
+use crate::migrate::{Judgement, MigrationInput};
 use crate::profiles;
 use crate::rules::Severity;
 use serde_json::Value;
@@ -162,7 +162,9 @@ pub fn summarize_converting(
             (_, Some((_, conversion))) => conversion.packet.take(),
             (_, None) => None,
         };
-        *judged = tree.and_then(|value| Judgement::of_owned_with(value, &hints, direction).ok());
+        *judged = tree.and_then(|value| {
+            Judgement::of(MigrationInput::from(value).hints(&hints), direction).ok()
+        });
         if let Some(judgement) = judged {
             summary.migration_findings =
                 judgement.findings.len() as u32 + u32::from(judgement.detection.mixed);
