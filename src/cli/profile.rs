@@ -42,6 +42,11 @@ pub struct Args {
     /// this one's (CC-11).
     #[arg(long, value_name = "FILE")]
     pub previous: Option<PathBuf>,
+    /// FILE is NDJSON: evaluate each line on its own and print one compact JSON line per
+    /// input line, `{"line", "report"}` (the report `--format json` prints) or
+    /// `{"line", "error"}` (exit 1 when any line fails or is not read).
+    #[arg(long, conflicts_with = "format")]
+    pub lines: bool,
 }
 
 fn parse_kind(text: &str) -> Result<ProfileKind, String> {
@@ -93,28 +98,11 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     };
     let bytes = read(&args.file)?;
     let path = Some(args.file.as_path());
-    let evaluate_tree = |bytes: &[u8]| match serde_json::from_slice::<serde_json::Value>(bytes) {
-        Ok(value) => profiles::evaluate(&value, bytes, path, &options),
-        Err(error) => profiles::evaluate_unparsable(&parse_error(bytes, &error), path, &options),
-    };
-    // An array or a scalar is read without its tree, unless a forced profile reads it.
-    let report = match crate::json::read_root(&bytes) {
-        Ok(crate::json::RootReading::Object(value)) => {
-            profiles::evaluate(&value, &bytes, path, &options)
-        }
-        Ok(crate::json::RootReading::Other(_)) => {
-            profiles::evaluate_not_an_object(&bytes, path, &options)
-                .unwrap_or_else(|| evaluate_tree(&bytes))
-        }
-        Ok(crate::json::RootReading::ObjectOverCap { cap }) => {
-            return Err(CliError::Usage(format!(
-                "{}: {}; not read",
-                safe_path(&args.file),
-                crate::json::over_tree_cap(crate::json::JsonType::Object, cap)
-            )))
-        }
-        Err(_) => evaluate_tree(&bytes),
-    };
+    if args.lines {
+        return evaluate_lines(&bytes, path, &options, output);
+    }
+    let report = evaluate_bytes(&bytes, path, &options)
+        .map_err(|why| CliError::Usage(format!("{}: {why}; not read", safe_path(&args.file))))?;
     match args.format {
         Format::Text => {
             for line in profile_text::render(&report).lines() {
@@ -128,6 +116,68 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     } else {
         Exit::Findings
     })
+}
+
+/// The report on one JSON document, or why its tree is not built (an object over the cap).
+fn evaluate_bytes(
+    bytes: &[u8],
+    path: Option<&Path>,
+    options: &ProfileOptions,
+) -> Result<profiles::ProfileReport, String> {
+    let evaluate_tree = |bytes: &[u8]| match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(value) => profiles::evaluate(&value, bytes, path, options),
+        Err(error) => profiles::evaluate_unparsable(&parse_error(bytes, &error), path, options),
+    };
+    // An array or a scalar is read without its tree, unless a forced profile reads it.
+    Ok(match crate::json::read_root(bytes) {
+        Ok(crate::json::RootReading::Object(value)) => {
+            profiles::evaluate(&value, bytes, path, options)
+        }
+        Ok(crate::json::RootReading::Other(_)) => {
+            profiles::evaluate_not_an_object(bytes, path, options)
+                .unwrap_or_else(|| evaluate_tree(bytes))
+        }
+        Ok(crate::json::RootReading::ObjectOverCap { cap }) => {
+            return Err(crate::json::over_tree_cap(
+                crate::json::JsonType::Object,
+                cap,
+            ))
+        }
+        Err(_) => evaluate_tree(bytes),
+    })
+}
+
+/// `--lines`: each line of an NDJSON input evaluated on its own (blank lines skipped), one
+/// compact, terminal-safe JSON line out per line in, in input order; exit 1 when any line
+/// fails a row or is not read. `scripts/contextcore_differential.py` drives it.
+fn evaluate_lines(
+    bytes: &[u8],
+    path: Option<&Path>,
+    options: &ProfileOptions,
+    output: &mut Output,
+) -> Result<Exit, CliError> {
+    let mut failed = false;
+    for (index, line) in bytes.split(|byte| *byte == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let number = index + 1;
+        let record = match evaluate_bytes(line, path, options) {
+            Ok(report) => {
+                failed |= !report.conforms();
+                serde_json::json!({"line": number, "report": report})
+            }
+            Err(why) => {
+                failed = true;
+                serde_json::json!({"line": number, "error": format!("{why}; not read")})
+            }
+        };
+        output.line(&crate::json::escape_unsafe_in_json(record.to_string()));
+        if output.stopped() {
+            break;
+        }
+    }
+    Ok(if failed { Exit::Findings } else { Exit::Ok })
 }
 
 /// The parser's message, but a lone surrogate escape named as what it is (the reading

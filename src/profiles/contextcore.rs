@@ -7,6 +7,7 @@ use super::contextcore_mapping::{otel_attributes, state_mapping};
 use super::detect::ProfileKind;
 use super::py;
 use super::py_dates;
+use super::py_source::PySource;
 use super::report::{ContextCoreView, ProfileReport};
 use super::rows::{clip, evidence, whole_packet, Rows};
 use super::ProfileOptions;
@@ -173,12 +174,16 @@ fn lookup<'v>(
         .find_map(|name| map.get(*name).map(|value| (*name, value)))
 }
 
+/// Evaluates `value`, whose document text is `raw_bytes` (the messages show values from it,
+/// as Python's `json` read them).
 pub(crate) fn evaluate(
     value: &Value,
+    raw_bytes: &[u8],
     kind: ProfileKind,
     options: &ProfileOptions,
     report: &mut ProfileReport,
 ) {
+    let source = PySource::new(raw_bytes, value);
     let mut rows = Rows::new(&CC_TABLE);
     let mut view = ContextCoreView {
         state: Some(state_mapping(kind, value)),
@@ -186,9 +191,9 @@ pub(crate) fn evaluate(
         schema_errors: Vec::new(),
     };
     match kind {
-        ProfileKind::CcContract => view.schema_errors = check_contract(value, &mut rows),
-        ProfileKind::CcStore => check_message_like(value, kind, options, &mut rows, report),
-        _ => check_message_like(value, ProfileKind::CcMsg, options, &mut rows, report),
+        ProfileKind::CcContract => view.schema_errors = check_contract(&source, &mut rows),
+        ProfileKind::CcStore => check_message_like(&source, kind, options, &mut rows, report),
+        _ => check_message_like(&source, ProfileKind::CcMsg, options, &mut rows, report),
     }
     if let Some(state) = &view.state {
         if state.silent_fallback {
@@ -213,8 +218,9 @@ pub(crate) fn evaluate(
     report.absorb(outcomes, findings);
 }
 
-fn check_contract(value: &Value, rows: &mut Rows) -> Vec<super::report::SchemaError> {
-    let errors = contract::validate(value);
+fn check_contract(source: &PySource, rows: &mut Rows) -> Vec<super::report::SchemaError> {
+    let value = source.root();
+    let errors = contract::validate_source(source);
     for error in &errors {
         let paths = if error.paths.is_empty() {
             vec![JsonPath::root()]
@@ -270,9 +276,7 @@ fn check_contract_dates(value: &Value, rows: &mut Rows) {
                 };
                 let pydantic = match py_dates::pydantic_datetime(text) {
                     Ok(()) => "the Pydantic model accepts it too".to_owned(),
-                    Err(why) => format!(
-                        "the Pydantic model rejects it (Input should be a valid datetime or date, {why})"
-                    ),
+                    Err(why) => format!("the Pydantic model rejects it ({why})"),
                 };
                 rows.warn(
                     "CC-07",
@@ -303,12 +307,13 @@ fn check_contract_dates(value: &Value, rows: &mut Rows) {
 
 /// CC-MSG and CC-STORE share the dataclass checks; only the names and enums differ.
 fn check_message_like(
-    value: &Value,
+    source: &PySource,
     kind: ProfileKind,
     options: &ProfileOptions,
     rows: &mut Rows,
     report: &mut ProfileReport,
 ) {
+    let value = source.root();
     let Some(map) = value.as_object() else {
         rows.fail(
             "CC-06",
@@ -343,26 +348,26 @@ fn check_message_like(
     let status = map.get("status");
     let status_path = JsonPath::root().key("status");
     if store {
-        check_store_enums(map, value, rows);
+        check_store_enums(source, map, rows);
         check_store_loads(map, value, rows);
     } else {
         check_enum(
             rows,
             "CC-09",
-            &status_path,
-            value,
+            "status",
+            source,
             &MSG_STATUSES,
             "HandoffStatus",
         );
         check_enum(
             rows,
             "CC-10",
-            &JsonPath::root().key("priority"),
-            value,
+            "priority",
+            source,
             &MSG_PRIORITIES,
             "HandoffPriority",
         );
-        note_msg_inconsistencies(map, value, report);
+        note_msg_inconsistencies(map, source, report);
     }
     check_transition(status, &status_path, value, options, rows, report);
     let trace_names: &[&'static str] = if store {
@@ -476,31 +481,37 @@ fn check_output_limits(output: &Map<String, Value>, at: &JsonPath, root: &Value,
     }
 }
 
+/// A doc enum's constructor on the member `key`: Python's `ValueError`, its value shown as
+/// `repr` shows it (uncut, from the document's text).
 fn check_enum(
     rows: &mut Rows,
     rule: &str,
-    path: &JsonPath,
-    root: &Value,
+    key: &str,
+    source: &PySource,
     allowed: &[&str],
     enum_name: &str,
 ) {
+    let root = source.root();
+    let path = JsonPath::root().key(key);
     match path.lookup(root) {
-        None => rows.pass(rule, evidence(path, root)),
+        None => rows.pass(rule, evidence(&path, root)),
         Some(Value::String(text)) if allowed.contains(&text.as_str()) => {
-            rows.pass(rule, evidence(path, root))
+            rows.pass(rule, evidence(&path, root))
         }
         Some(other) => rows.fail(
             rule,
-            evidence(path, root),
+            evidence(&path, root),
             format!(
                 "ValueError: {} is not a valid {enum_name}",
-                clip(&py::repr(other))
+                source.repr_at(&[key]).unwrap_or_else(|| py::repr(other))
             ),
         ),
     }
 }
 
-fn check_store_enums(map: &Map<String, Value>, root: &Value, rows: &mut Rows) {
+/// `__post_init__`'s two checks, worded as its f-strings word them (`str` of the value, uncut).
+fn check_store_enums(source: &PySource, map: &Map<String, Value>, rows: &mut Rows) {
+    let root = source.root();
     let checks: [(&str, &[&str]); 2] =
         [("priority", &STORE_PRIORITIES), ("status", &STORE_STATUSES)];
     for (key, allowed) in checks {
@@ -515,7 +526,7 @@ fn check_store_enums(map: &Map<String, Value>, root: &Value, rows: &mut Rows) {
                 evidence(&path, root),
                 format!(
                     "Invalid {key} '{}'. Must be one of: {}",
-                    clip(&py::str_of(other)),
+                    source.str_at(&[key]).unwrap_or_else(|| py::str_of(other)),
                     py::repr_str_list(allowed.iter().copied())
                 ),
             ),
@@ -524,8 +535,12 @@ fn check_store_enums(map: &Map<String, Value>, root: &Value, rows: &mut Rows) {
 }
 
 /// The upstream inconsistencies a handoff_message runs into elsewhere in ContextCore.
-fn note_msg_inconsistencies(map: &Map<String, Value>, root: &Value, report: &mut ProfileReport) {
-    let errors = contract::validate(root);
+fn note_msg_inconsistencies(
+    map: &Map<String, Value>,
+    source: &PySource,
+    report: &mut ProfileReport,
+) {
+    let errors = contract::validate_source(source);
     if !errors.is_empty() {
         let first: Vec<&str> = errors.iter().take(3).map(|e| e.message.as_str()).collect();
         report.quirk(

@@ -7,6 +7,7 @@
 //! schema's order. The boundary message keeps the first three, so the order is part of it.
 
 use super::py;
+use super::py_source::PySource;
 use super::report::SchemaError;
 use crate::json::JsonPath;
 use serde_json::{Map, Value};
@@ -109,13 +110,17 @@ fn error(
     message: String,
     paths: Vec<JsonPath>,
 ) -> SchemaError {
+    // validator.py's `_next_action_for`: one action per code, a generic one for the rest.
     let next_action = match code {
-        "MISSING_REQUIRED_FIELD" => Some(format!("Add the missing required field at '{failed_path}'.")),
-        "UNKNOWN_FIELD" => Some(format!(
+        "MISSING_REQUIRED_FIELD" => format!("Add the missing required field at '{failed_path}'."),
+        "UNKNOWN_FIELD" => format!(
             "Remove the unknown field at '{failed_path}'. v1 contracts do not allow extra top-level fields."
-        )),
-        "MIN_LENGTH_VIOLATION" => Some(format!("Provide a non-empty value for '{failed_path}'.")),
-        _ => None,
+        ),
+        "ENUM_MISMATCH" => format!("Use one of the allowed enum values for '{failed_path}'."),
+        "CONST_VIOLATION" => format!("Set '{failed_path}' to the required constant value."),
+        "WRONG_TYPE" => format!("Correct the type of '{failed_path}'."),
+        "MIN_LENGTH_VIOLATION" => format!("Provide a non-empty value for '{failed_path}'."),
+        _ => format!("Fix the validation error at '{failed_path}'."),
     };
     SchemaError {
         rule,
@@ -127,20 +132,37 @@ fn error(
     }
 }
 
-fn wrong_type(parts: &[&str], value: &Value, expected: &str) -> SchemaError {
+/// Python's `repr` of the value at `parts`, as jsonschema words it (from the document's text:
+/// every digit, members in document order).
+fn shown(source: &PySource, parts: &[&str], value: &Value) -> String {
+    source.repr_at(parts).unwrap_or_else(|| py::repr(value))
+}
+
+fn wrong_type(source: &PySource, parts: &[&str], value: &Value, expected: &str) -> SchemaError {
     error(
         "CC-06",
         "WRONG_TYPE",
         pointer(parts),
-        format!("{} is not of type '{expected}'", py::repr(value)),
+        format!(
+            "{} is not of type '{expected}'",
+            shown(source, parts, value)
+        ),
         vec![json_path(parts)],
     )
 }
 
-/// Every error ContextCore's `validate_outbound("HandoffContract", ...)` would report.
+/// Every error ContextCore's `validate_outbound("HandoffContract", ...)` would report on the
+/// parsed tree alone (values shown from it): what the tests ask.
+#[cfg(test)]
 pub(crate) fn validate(value: &Value) -> Vec<SchemaError> {
+    validate_source(&PySource::tree(value))
+}
+
+/// [`validate`] with the values in its messages shown from the document's text.
+pub(crate) fn validate_source(source: &PySource) -> Vec<SchemaError> {
+    let value = source.root();
     let Some(map) = value.as_object() else {
-        return vec![wrong_type(&[], value, "object")];
+        return vec![wrong_type(source, &[], value, "object")];
     };
     let mut errors = Vec::new();
     check_object(
@@ -152,17 +174,21 @@ pub(crate) fn validate(value: &Value) -> Vec<SchemaError> {
     );
     for property in &PROPERTIES {
         if let Some(member) = map.get(property.name) {
-            check_property(property, member, &[property.name], &mut errors);
+            check_property(source, property, member, &[property.name], &mut errors);
         }
         if property.name == "inputs" {
-            check_expected_output(map, &mut errors);
+            check_expected_output(source, map, &mut errors);
         }
     }
     errors
 }
 
 /// `expected_output`: `type: object`, closed, `type` required.
-fn check_expected_output(map: &Map<String, Value>, errors: &mut Vec<SchemaError>) {
+fn check_expected_output(
+    source: &PySource,
+    map: &Map<String, Value>,
+    errors: &mut Vec<SchemaError>,
+) {
     match map.get(EXPECTED_OUTPUT) {
         Some(Value::Object(output)) => {
             let parts = [EXPECTED_OUTPUT];
@@ -175,11 +201,12 @@ fn check_expected_output(map: &Map<String, Value>, errors: &mut Vec<SchemaError>
             );
             for property in &EXPECTED_OUTPUT_PROPERTIES {
                 if let Some(member) = output.get(property.name) {
-                    check_property(property, member, &[EXPECTED_OUTPUT, property.name], errors);
+                    let parts = [EXPECTED_OUTPUT, property.name];
+                    check_property(source, property, member, &parts, errors);
                 }
             }
         }
-        Some(other) => errors.push(wrong_type(&[EXPECTED_OUTPUT], other, "object")),
+        Some(other) => errors.push(wrong_type(source, &[EXPECTED_OUTPUT], other, "object")),
         None => {}
     }
 }
@@ -223,6 +250,7 @@ fn check_object(
 }
 
 fn check_property(
+    source: &PySource,
     property: &Property,
     value: &Value,
     parts: &[&str],
@@ -231,7 +259,7 @@ fn check_property(
     match property.constraint {
         Constraint::ConstV1 => {
             if !value.is_string() {
-                errors.push(wrong_type(parts, value, "string"));
+                errors.push(wrong_type(source, parts, value, "string"));
             }
             if value.as_str() != Some("v1") {
                 errors.push(error(
@@ -244,7 +272,7 @@ fn check_property(
             }
         }
         Constraint::NonEmptyString | Constraint::DateTime => match value.as_str() {
-            None => errors.push(wrong_type(parts, value, "string")),
+            None => errors.push(wrong_type(source, parts, value, "string")),
             Some("") if matches!(property.constraint, Constraint::NonEmptyString) => {
                 errors.push(error(
                     "CC-05",
@@ -258,7 +286,7 @@ fn check_property(
         },
         Constraint::OneOf(allowed) => {
             if !value.is_string() {
-                errors.push(wrong_type(parts, value, "string"));
+                errors.push(wrong_type(source, parts, value, "string"));
             }
             if !value.as_str().is_some_and(|v| allowed.contains(&v)) {
                 errors.push(error(
@@ -267,7 +295,7 @@ fn check_property(
                     pointer(parts),
                     format!(
                         "{} is not one of {}",
-                        py::repr(value),
+                        shown(source, parts, value),
                         py::repr_str_list(allowed.iter().copied())
                     ),
                     vec![json_path(parts)],
@@ -276,7 +304,7 @@ fn check_property(
         }
         Constraint::OpenObject => {
             if !value.is_object() {
-                errors.push(wrong_type(parts, value, "object"));
+                errors.push(wrong_type(source, parts, value, "object"));
             }
         }
     }
@@ -321,8 +349,8 @@ mod tests {
         assert_eq!(errors[0].message, "'handoff_id' is a required property");
         assert_eq!(errors[0].failed_path, "/");
         assert_eq!(
-            errors[0].next_action.as_deref(),
-            Some("Add the missing required field at '/'.")
+            errors[0].next_action,
+            "Add the missing required field at '/'."
         );
     }
 

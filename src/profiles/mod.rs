@@ -18,6 +18,8 @@ mod crosswalk;
 mod detect;
 mod py;
 mod py_dates;
+mod py_printable;
+mod py_source;
 mod report;
 mod rows;
 mod uaix;
@@ -91,7 +93,7 @@ pub fn evaluate(
             match detection.kind {
                 ProfileKind::Ahc => ahc::evaluate(value, source_path, options, &mut report),
                 ProfileKind::CcMsg | ProfileKind::CcContract | ProfileKind::CcStore => {
-                    contextcore::evaluate(value, detection.kind, options, &mut report)
+                    contextcore::evaluate(value, raw_bytes, detection.kind, options, &mut report)
                 }
                 ProfileKind::Uaix => uaix::evaluate(value, options, &mut report),
             }

@@ -96,44 +96,14 @@ pub(crate) fn repr_str(text: &str) -> String {
     out
 }
 
-/// Python's `str.isprintable` for one character, as `repr` uses it: control and format
-/// characters (Cc, Cf), separators other than the ASCII space (Zs, Zl, Zp), surrogates and
-/// private use (Co) are escaped. Unassigned code points (Cn), which Python escapes too, are
-/// not told apart here: they are printed as they are (docs/profiles.md).
+/// Python's `str.isprintable` for one character, as `repr` uses it: the generated table of
+/// what Python 3.11 (Unicode 14.0) does not print (`py_printable.rs`).
 fn printable(c: char) -> bool {
     let code = c as u32;
-    const NOT_PRINTABLE: &[(u32, u32)] = &[
-        (0x00, 0x1f),
-        (0x7f, 0xa0),
-        (0xad, 0xad),
-        (0x600, 0x605),
-        (0x61c, 0x61c),
-        (0x6dd, 0x6dd),
-        (0x70f, 0x70f),
-        (0x890, 0x891),
-        (0x8e2, 0x8e2),
-        (0x1680, 0x1680),
-        (0x180e, 0x180e),
-        (0x2000, 0x200f),
-        (0x2028, 0x202f),
-        (0x205f, 0x2064),
-        (0x2066, 0x206f),
-        (0x3000, 0x3000),
-        (0xe000, 0xf8ff),
-        (0xfeff, 0xfeff),
-        (0xfff9, 0xfffb),
-        (0x110bd, 0x110bd),
-        (0x110cd, 0x110cd),
-        (0x13430, 0x1343f),
-        (0x1bca0, 0x1bca3),
-        (0x1d173, 0x1d17a),
-        (0xe0001, 0xe0001),
-        (0xe0020, 0xe007f),
-        (0xf0000, 0x10ffff),
-    ];
-    !NOT_PRINTABLE
-        .iter()
-        .any(|(low, high)| (*low..=*high).contains(&code))
+    let table = super::py_printable::NOT_PRINTABLE;
+    // The first range ending at or after `code` holds it, if any does.
+    let at = table.partition_point(|(_, high)| *high < code);
+    table.get(at).is_none_or(|(low, _)| *low > code)
 }
 
 /// Python `repr(list_of_str)`, e.g. `['result', 'artifacts']`.
@@ -143,7 +113,7 @@ pub(crate) fn repr_str_list<'a>(items: impl IntoIterator<Item = &'a str>) -> Str
 }
 
 /// Python `repr(float)`: shortest round-trip digits, scientific below 1e-4 and from 1e16.
-fn float_repr(f: f64) -> String {
+pub(crate) fn float_repr(f: f64) -> String {
     if f.is_nan() {
         return "nan".into();
     }
@@ -202,6 +172,11 @@ mod tests {
         assert_eq!(repr(&json!("a\u{200b}b")), "'a\\u200bb'");
         assert_eq!(repr(&json!("\u{a0}\u{7f}\u{1b}")), "'\\xa0\\x7f\\x1b'");
         assert_eq!(repr(&json!("Zürich ✓")), "'Zürich ✓'");
+        // Unassigned in Unicode 14 (U+0378), a tag character, the last private-use plane.
+        assert_eq!(
+            repr(&json!("\u{378}\u{e0001}\u{10fffd} ")),
+            "'\\u0378\\U000e0001\\U0010fffd '"
+        );
         assert_eq!(repr(&json!(1.5)), "1.5");
         assert_eq!(repr(&json!(1e300)), "1e+300");
         assert_eq!(repr(&json!(0.00001)), "1e-05");

@@ -58,8 +58,8 @@ pub struct SchemaError {
     /// JSON pointer as ContextCore reports it (the parent object for a missing key).
     pub failed_path: String,
     pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_action: Option<String>,
+    /// The corrective action ContextCore's `_next_action_for` gives the code.
+    pub next_action: String,
     /// The members the error is about (the missing or unknown key itself, not its parent).
     #[serde(skip)]
     pub paths: Vec<JsonPath>,

@@ -183,12 +183,8 @@ fn contextcore(report: &ProfileReport, out: &mut String) {
     if !view.schema_errors.is_empty() {
         let _ = writeln!(out, "\nHandoffContract error envelopes");
         for error in &view.schema_errors {
-            let next = error
-                .next_action
-                .as_deref()
-                .map(|n| format!("; next_action: {}", safe_text(n)))
-                .unwrap_or_default();
-            let _ = writeln!(out, "  {error}{next}");
+            let next = safe_text(&error.next_action);
+            let _ = writeln!(out, "  {error}; next_action: {next}");
         }
     }
 }

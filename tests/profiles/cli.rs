@@ -244,3 +244,56 @@ fn a_lone_surrogate_escape_is_named_as_such() {
     assert!(!text.contains("unexpected end of hex escape"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--lines`: one record per non-blank line, numbered as the input's lines, each the report
+/// `--format json` prints (values in its messages from that line's own text) or why the line
+/// was not read; exit 1 when any line fails.
+#[test]
+fn lines_gives_one_report_per_ndjson_line_with_values_from_each_lines_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("records.ndjson");
+    let passing =
+        std::fs::read_to_string(fixture("contextcore/pos-contract-minimal.json")).unwrap();
+    let passing: serde_json::Value = serde_json::from_str(&passing).unwrap();
+    let lines = [
+        r#"{"schema_version":"v1","rogue":{"b":1,"a":2},"priority":100000000000000000000000000000}"#.to_owned(),
+        String::new(),
+        "not json".to_owned(),
+        passing.to_string(),
+    ];
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let out = profile(&file, &["--lines", "--as", "cc-contract"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let records: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let numbers: Vec<u64> = records
+        .iter()
+        .map(|r| r["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, [1, 3, 4]);
+    let messages: Vec<&str> = records[0]["report"]["contextcore"]["schema_errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages[0],
+        "Additional properties are not allowed ('rogue' was unexpected)"
+    );
+    assert!(messages.contains(&"100000000000000000000000000000 is not of type 'string'"));
+    assert!(records[1]["report"]["findings"][0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("not JSON"));
+    assert_eq!(records[3 - 1]["report"]["counts"]["fail"], 0);
+    // Every line passing: exit 0.
+    std::fs::write(&file, passing.to_string() + "\n").unwrap();
+    let out = profile(&file, &["--lines", "--as", "cc-contract"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    // --lines writes JSON records: --format does not go with it.
+    let out = profile(&file, &["--lines", "--format", "text"]);
+    assert_eq!(out.status.code(), Some(2));
+}

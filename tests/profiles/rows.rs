@@ -186,6 +186,16 @@ static CASES: &[Case] = &[
     case("contextcore/neg-CC-04-priority-number.json", "", "CC-08", Fail, "HandoffContract: 0 is not of type 'string'; 0 is not one of ['low', 'normal', 'high', 'critical']"),
     case("contextcore/neg-CC-08-rogue-order.json", "as=cc-contract", "CC-08", Fail, "HandoffContract: Additional properties are not allowed ('rogue' was unexpected); 'handoff_id' is a required property; 'from_agent' is a required property (and 4 more)"),
     case("contextcore/neg-CC-04-zero-width.json", "", "CC-04", Fail, "'urgent\\u200b' is not one of"),
+    // values shown from the document's text, as Python's json read them (jsonschema 4.26 and
+    // Python 3.11 said these words of these files)
+    case("contextcore/neg-CC-04-big-integer-ordered-object.json", "", "CC-04", Fail, "ENUM_MISMATCH at /priority: 1000000000000000000000000000000 is not one of ['low', 'normal', 'high', 'critical']"),
+    case("contextcore/neg-CC-04-big-integer-ordered-object.json", "", "CC-08", Fail, "OUTBOUND boundary validation failed for HandoffContract: 1000000000000000000000000000000 is not of type 'string'; 1000000000000000000000000000000 is not one of ['low', 'normal', 'high', 'critical']; {'zeta': '\\u0378', 'alpha': [2.5, 0, 1e+30]} is not of type 'string' (and 1 more)"),
+    case("contextcore/neg-CC-09-status-object.json", "", "CC-09", Fail, "ValueError: {'state': 'done', 'code': 10000000000000000000000000} is not a valid HandoffStatus"),
+    case("contextcore/neg-CC-14-store-ordered-object.json", "", "CC-14", Fail, "Invalid priority '{'b': 1, 'a': 100000000000000000000}'. Must be one of: ['critical', 'high', 'medium', 'low']"),
+    case("contextcore/neg-CC-14-store-ordered-object.json", "", "CC-15", Fail, "raises ValueError: offset must be a timedelta strictly between -timedelta(hours=24) and timedelta(hours=24), not datetime.timedelta(days=1). reading `createdAt`"),
+    case("contextcore/pos-store-week-date.json", "", "CC-15", Pass, ""),
+    case("contextcore/neg-CC-07-too-short.json", "", "CC-07", Warn, "created_at '2026-060' is not an RFC 3339 date-time: the schema path accepts it (no FormatChecker); the Pydantic model rejects it (Input should be a valid datetime or date, input is too short)"),
+    case("contextcore/neg-CC-07-too-short.json", "", "CC-07", Warn, "the Pydantic model rejects it (Input should be a valid datetime or date, unexpected extra characters at the end of the input)"),
     case("contextcore/neg-CC-07-space-separator.json", "", "CC-07", Warn, "is not an RFC 3339 date-time: the schema path accepts it (no FormatChecker); the Pydantic model accepts it too"),
     case("contextcore/neg-CC-07-second-60.json", "", "CC-07", Warn, "the Pydantic model rejects it (Input should be a valid datetime or date"),
     // UAIX-01
