@@ -11,6 +11,7 @@ use crate::freeze::{audit, explain_conversion};
 use crate::json::{count_duplicate_keys, for_each_duplicate_key};
 use crate::profiles;
 use crate::report::bundle_explain::BundleExplanation;
+use crate::report::envelope_explain::EnvelopeExplanation;
 use crate::report::explain::{
     audit_text, duplicate_line, explanation_text, heading, AuditJson, ExplanationJson,
 };
@@ -229,6 +230,30 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                         TextOrJson::Json => json_line(output, &manifest),
                     };
                     (manifest.parses, written)
+                }
+                (Ok(_), PacketKind::Attestation) => {
+                    let (bundle, judged) = if keys.is_empty() {
+                        let beside = crate::bundle::attest::bundles_beside(&packet.source.path);
+                        (beside.into_iter().find(|bundle| bundle.exists()), None)
+                    } else {
+                        let (bundle, judged) = crate::bundle::attest::judge_envelope_file(
+                            &packet.source.path,
+                            &keys,
+                        );
+                        (bundle, Some(judged))
+                    };
+                    let explanation = EnvelopeExplanation {
+                        source: &source,
+                        envelope: crate::bundle::attest::Envelope::read(&packet.bytes),
+                        bundle,
+                        judged,
+                        keys: &keys,
+                    };
+                    let written = match args.format {
+                        TextOrJson::Text => text(output, &explanation.text()),
+                        TextOrJson::Json => json_line(output, &explanation.json()),
+                    };
+                    (explanation.conforms(), written)
                 }
                 (Ok(value), PacketKind::Unknown) => {
                     let classification = classify(Ok(value), packet.source.file_name());

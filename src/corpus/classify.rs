@@ -147,6 +147,9 @@ fn classify_value(root: Root<'_>, file_name: Option<&str>) -> Classification {
     if let Some(reason) = golden_manifest(tree, file_name) {
         return Classification::new(PacketKind::GoldenManifest, reason);
     }
+    if let Some(reason) = attestation_envelope(tree, file_name) {
+        return Classification::new(PacketKind::Attestation, reason);
+    }
     let Some((value, object)) = tree.and_then(|value| Some((value, value.as_object()?))) else {
         let json_type = match root {
             Root::Tree(value) => JsonType::of(value),
@@ -216,6 +219,33 @@ fn golden_manifest(value: Option<&Value>, file_name: Option<&str>) -> Option<Str
     (file_name == Some(GOLDEN_MANIFEST_NAME)).then(|| {
         format!("file named {GOLDEN_MANIFEST_NAME} (where `check` reads a directory's manifest)")
     })
+}
+
+/// An attestation envelope's evidence: DSSE's three members, or the name `verify` and
+/// `check --key` look for beside a bundle. Never the adapter's input: a raw packet with
+/// `payloadType`, `payload` and `signatures` would be no A2A packet at all.
+fn attestation_envelope(value: Option<&Value>, file_name: Option<&str>) -> Option<String> {
+    use crate::bundle::attest::ENVELOPE_SUFFIX;
+    let object = value.and_then(Value::as_object);
+    let member = |key: &str| object.and_then(|object| object.get(key));
+    if member("payloadType").is_some_and(Value::is_string)
+        && member("payload").is_some_and(Value::is_string)
+        && member("signatures").is_some_and(Value::is_array)
+    {
+        return Some(
+            "a DSSE envelope (`payloadType`, `payload`, `signatures`): an attestation, judged \
+             with its bundle against trusted keys"
+                .to_owned(),
+        );
+    }
+    file_name
+        .filter(|name| name.len() > ENVELOPE_SUFFIX.len() && name.ends_with(ENVELOPE_SUFFIX))
+        .map(|_| {
+            format!(
+                "file named NAME{ENVELOPE_SUFFIX} (where `verify` and `check --key` look for \
+                 a bundle's attestation)"
+            )
+        })
 }
 
 /// JSON no one would hand the adapter in any directory: another protocol's JSON-RPC message,

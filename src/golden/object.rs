@@ -17,8 +17,8 @@ use crate::packet::PacketKind;
 use serde_json::{json, Value};
 
 /// The manifest keys of an object golden, in the order they are written.
-pub const OBJECT_KEYS: [&str; 8] = [
-    "kind", "object", "state", "migrated", "verdict", "run_root", "failing", "warning",
+pub const OBJECT_KEYS: [&str; 9] = [
+    "kind", "object", "state", "migrated", "verdict", "run_root", "signer", "failing", "warning",
 ];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +34,10 @@ pub struct ObjectGolden {
     pub verdict: Option<String>,
     /// Bundles that verify: the run root (`sha256:HEX`).
     pub run_root: Option<String>,
+    /// Bundles whose attestation a trusted key verified: that key's keyid (`sha256:HEX`).
+    /// Recorded by a run given trusted keys; a run given none does not judge it (`check`
+    /// keeps the golden's record of it then).
+    pub signer: Option<String>,
     /// Ids of the findings that fail it (audit errors, failing profile rows, migration
     /// findings, `mixed-versions`), in the order `check` reports them.
     pub failing: Vec<String>,
@@ -44,7 +48,7 @@ pub struct ObjectGolden {
 impl ObjectGolden {
     /// Every field by name with its value as written, `None` when absent: what `check`
     /// compares and `bless` reports, one field at a time.
-    pub fn fields(&self) -> [(&'static str, Option<String>); 8] {
+    pub fn fields(&self) -> [(&'static str, Option<String>); 9] {
         let list = |ids: &[String]| ids.join(" ");
         [
             ("kind", Some(self.kind.tag().to_owned())),
@@ -53,6 +57,7 @@ impl ObjectGolden {
             ("migrated", self.migrated.map(|digest| digest.to_hex())),
             ("verdict", self.verdict.clone()),
             ("run_root", self.run_root.clone()),
+            ("signer", self.signer.clone()),
             ("failing", Some(list(&self.failing))),
             ("warning", Some(list(&self.warning))),
         ]
@@ -74,6 +79,9 @@ impl ObjectGolden {
         }
         if let Some(run_root) = &self.run_root {
             map.insert("run_root".into(), json!(run_root));
+        }
+        if let Some(signer) = &self.signer {
+            map.insert("signer".into(), json!(signer));
         }
         map.insert("failing".into(), json!(self.failing));
         map.insert("warning".into(), json!(self.warning));
@@ -98,6 +106,10 @@ impl ObjectGolden {
         if let Some(run_root) = &self.run_root {
             let hex = run_root.strip_prefix("sha256:").unwrap_or(run_root);
             parts.push(format!("run root {}", hex.get(..12).unwrap_or(hex)));
+        }
+        if let Some(signer) = &self.signer {
+            let hex = signer.strip_prefix("sha256:").unwrap_or(signer);
+            parts.push(format!("attested by keyid {}", hex.get(..12).unwrap_or(hex)));
         }
         if !self.failing.is_empty() {
             parts.push(format!("failing [{}]", self.failing.join(" ")));
@@ -129,6 +141,9 @@ impl ObjectGolden {
         }
         if let Some(run_root) = &self.run_root {
             fields.push(format!("\"run_root\": {}", quoted(run_root)));
+        }
+        if let Some(signer) = &self.signer {
+            fields.push(format!("\"signer\": {}", quoted(signer)));
         }
         fields.push(format!("\"failing\": {}", list(&self.failing)));
         fields.push(format!("\"warning\": {}", list(&self.warning)));

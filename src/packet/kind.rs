@@ -19,6 +19,9 @@ pub enum PacketKind {
     ContextCore,
     Uaix,
     GoldenManifest,
+    /// A DSSE envelope (an attestation over a bundle): judged with its bundle against the
+    /// reader's trusted keys, never handed to the adapter.
+    Attestation,
     /// An assay evidence bundle (`.tar.gz`) as a whole; its events are packets of their own
     /// (`EvidenceEvent`, named `BUNDLE:SEQ`).
     Bundle,
@@ -41,7 +44,7 @@ pub struct KindRow {
 }
 
 /// Every kind, in the order lists show them.
-pub const KIND_TABLE: [KindRow; 14] = [
+pub const KIND_TABLE: [KindRow; 15] = [
     KindRow {
         kind: PacketKind::RawA2a,
         tag: "raw",
@@ -120,6 +123,14 @@ pub const KIND_TABLE: [KindRow; 14] = [
                    (where `check` looks for a directory's manifest)",
     },
     KindRow {
+        kind: PacketKind::Attestation,
+        tag: "attestation",
+        name: "attestation envelope (DSSE)",
+        evidence: "a DSSE envelope's members: `payloadType` and `payload` strings and a \
+                   `signatures` array; or the name NAME.dsse.json (where `verify` and \
+                   `check --key` look for a bundle's attestation)",
+    },
+    KindRow {
         kind: PacketKind::Bundle,
         tag: "bundle",
         name: "evidence bundle",
@@ -157,8 +168,8 @@ pub fn kind_table_markdown() -> String {
 }
 
 impl PacketKind {
-    pub const ALL: [PacketKind; 14] = {
-        let mut all = [PacketKind::Unknown; 14];
+    pub const ALL: [PacketKind; KIND_TABLE.len()] = {
+        let mut all = [PacketKind::Unknown; KIND_TABLE.len()];
         let mut index = 0;
         while index < KIND_TABLE.len() {
             all[index] = KIND_TABLE[index].kind;

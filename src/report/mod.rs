@@ -14,6 +14,7 @@ pub mod compare_json;
 pub mod compare_text;
 pub mod convert_line;
 pub mod crosswalk_text;
+pub mod envelope_explain;
 pub mod explain;
 pub mod junit;
 pub mod migrate_text;

@@ -34,20 +34,45 @@ impl Judged {
     }
 }
 
+/// The ending of an envelope beside a bundle (`BUNDLE.dsse.json`, `NAME.dsse.json`): what
+/// `verify`, `check --key` and the classifier look for.
+pub const ENVELOPE_SUFFIX: &str = ".dsse.json";
+
 /// Where an envelope beside `bundle` may lie, in the order looked at.
 pub fn envelopes_beside(bundle: &Path) -> Vec<PathBuf> {
     let mut places = Vec::with_capacity(2);
     let Some(name) = bundle.file_name().and_then(|name| name.to_str()) else {
         return places;
     };
-    places.push(bundle.with_file_name(format!("{name}.dsse.json")));
+    places.push(bundle.with_file_name(format!("{name}{ENVELOPE_SUFFIX}")));
     let stem = name
         .strip_suffix(".tar.gz")
         .or_else(|| name.strip_suffix(".tgz"));
     if let Some(stem) = stem {
-        places.push(bundle.with_file_name(format!("{stem}.dsse.json")));
+        places.push(bundle.with_file_name(format!("{stem}{ENVELOPE_SUFFIX}")));
     }
     places
+}
+
+/// The bundles an envelope named as one beside a bundle may be the attestation of, in the
+/// order `envelopes_beside` pairs them: `BUNDLE` for `BUNDLE.dsse.json` when it names a bundle,
+/// else `NAME.tar.gz`, `NAME.tgz` for `NAME.dsse.json`. Empty for any other name.
+pub fn bundles_beside(envelope: &Path) -> Vec<PathBuf> {
+    let Some(stem) = envelope
+        .file_name()
+        .and_then(|name| name.to_str())
+        .and_then(|name| name.strip_suffix(ENVELOPE_SUFFIX))
+        .filter(|stem| !stem.is_empty())
+    else {
+        return Vec::new();
+    };
+    if crate::bundle::is_bundle_path(Path::new(stem)) {
+        return vec![envelope.with_file_name(stem)];
+    }
+    [".tar.gz", ".tgz"]
+        .iter()
+        .map(|ending| envelope.with_file_name(format!("{stem}{ending}")))
+        .collect()
 }
 
 /// Judges the attestation of the bundle file `bundle`: `envelope` when named, else the first
@@ -80,6 +105,31 @@ pub fn judge_bundle_file(bundle: &Path, envelope: Option<&Path>, keys: &[Trusted
         envelope,
         attestation,
     }
+}
+
+/// Judges an envelope file found on its own (walked, or named to `explain`): against the
+/// first bundle beside it that exists (`bundles_beside`), as `verify --attestation` would;
+/// with no bundle beside it, its signature alone (the best outcome is then
+/// "signature verified, artifact not matched"). Returns the bundle it was judged with.
+pub fn judge_envelope_file(envelope: &Path, keys: &[TrustedKey]) -> (Option<PathBuf>, Judged) {
+    if let Some(bundle) = bundles_beside(envelope)
+        .into_iter()
+        .find(|bundle| bundle.exists())
+    {
+        let judged = judge_bundle_file(&bundle, Some(envelope), keys);
+        return (Some(bundle), judged);
+    }
+    let judged = match read_file(envelope, MAX_ENVELOPE_BYTES) {
+        Ok(bytes) => Judged::Judged {
+            envelope: envelope.to_path_buf(),
+            attestation: Box::new(verify_attestation(&bytes, keys, None)),
+        },
+        Err(error) => Judged::Unreadable {
+            envelope: envelope.to_path_buf(),
+            error: error.to_string(),
+        },
+    };
+    (None, judged)
 }
 
 /// The public key files named, read through the input layer: the first that cannot be read
@@ -118,6 +168,17 @@ mod tests {
                 PathBuf::from("b.dsse.json")
             ]
         );
+        // And back: each envelope name to the bundles it may be beside.
+        assert_eq!(
+            bundles_beside(Path::new("runs/a.tar.gz.dsse.json")),
+            [PathBuf::from("runs/a.tar.gz")]
+        );
+        assert_eq!(
+            bundles_beside(Path::new("b.dsse.json")),
+            [PathBuf::from("b.tar.gz"), PathBuf::from("b.tgz")]
+        );
+        assert!(bundles_beside(Path::new(".dsse.json")).is_empty());
+        assert!(bundles_beside(Path::new("b.json")).is_empty());
         assert_eq!(
             envelopes_beside(Path::new("c.bin")),
             [PathBuf::from("c.bin.dsse.json")]

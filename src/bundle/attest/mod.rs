@@ -18,7 +18,10 @@ mod sign;
 mod statement;
 mod verify;
 
-pub use beside::{envelopes_beside, judge_bundle_file, read_trusted_keys, Judged};
+pub use beside::{
+    bundles_beside, envelopes_beside, judge_bundle_file, judge_envelope_file, read_trusted_keys, Judged,
+    ENVELOPE_SUFFIX,
+};
 pub use checks::{Check, CheckRow, CHECKS};
 pub use envelope::{Envelope, EnvelopeSignature, MAX_ENVELOPE_BYTES};
 pub use keys::{keyid, signing_key_from_pem, TrustedKey, MAX_KEY_FILE_BYTES};

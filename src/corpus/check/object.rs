@@ -32,6 +32,7 @@ pub(super) fn current_object(
         migrated,
         verdict: None,
         run_root: None,
+        signer: None,
         failing: ids(Status::Finding),
         warning: ids(Status::Conforms),
     }
@@ -62,19 +63,25 @@ pub(super) fn bundle_finding(report: &BundleReport) -> Option<CheckFinding> {
     Some(finding)
 }
 
+/// What a run given trusted keys concluded about a bundle's attestation: a refusal as a
+/// finding, or the keyid of the trusted key whose signature verified it.
+#[derive(Default)]
+pub(super) struct AttestationCheck {
+    pub finding: Option<CheckFinding>,
+    pub signer: Option<String>,
+}
+
 /// A bundle whose attestation is refused (or cannot be read) by the reader's trusted keys:
 /// one finding naming the check (its rule: `attestation-` and the check's id) and upstream's
-/// message. No keys, or no envelope beside the bundle: nothing to report.
-pub(super) fn attestation_finding(
-    path: &std::path::Path,
-    keys: &[TrustedKey],
-) -> Option<CheckFinding> {
+/// message. Verified: the signer's keyid, for the golden. No keys, or no envelope beside the
+/// bundle: nothing to report.
+pub(super) fn attestation_check(path: &std::path::Path, keys: &[TrustedKey]) -> AttestationCheck {
     if keys.is_empty() {
-        return None;
+        return AttestationCheck::default();
     }
     let judged = judge_bundle_file(path, None, keys);
     let (rule, message) = match &judged {
-        Judged::Absent { .. } => return None,
+        Judged::Absent { .. } => return AttestationCheck::default(),
         Judged::Unreadable { error, .. } => (
             "attestation-unreadable".to_owned(),
             safe_text(error).into_owned(),
@@ -83,9 +90,14 @@ pub(super) fn attestation_finding(
             attestation,
             envelope,
         } => {
-            let refusal = attestation.refusal()?;
+            let Some(refusal) = attestation.refusal() else {
+                return AttestationCheck {
+                    finding: None,
+                    signer: attestation.signer(keys).map(|key| key.keyid.clone()),
+                };
+            };
             (
-                format!("attestation-{}", refusal.check.id()),
+                format!("{ATTESTATION_RULE_PREFIX}{}", refusal.check.id()),
                 format!(
                     "attestation refused at check {} ({}): {}; envelope {}",
                     refusal.check.number(),
@@ -96,7 +108,30 @@ pub(super) fn attestation_finding(
             )
         }
     };
-    Some(CheckFinding::new(FindingKind::AttestationRefused, None, message).with_rule(rule))
+    AttestationCheck {
+        finding: Some(
+            CheckFinding::new(FindingKind::AttestationRefused, None, message).with_rule(rule),
+        ),
+        signer: None,
+    }
+}
+
+/// The start of every refused attestation's rule id (`attestation-signature`, ...).
+const ATTESTATION_RULE_PREFIX: &str = "attestation-";
+
+/// A run given no trusted keys does not judge attestations, so what the golden recorded of
+/// one (the signer, a refusal's rule) is kept rather than read as drift.
+pub(super) fn keep_unjudged_attestation(current: &mut ObjectGolden, golden: &GoldenLookup<'_>) {
+    let GoldenLookup::Entry(entry) = golden else {
+        return;
+    };
+    let Some(expected) = &entry.object else {
+        return;
+    };
+    current.signer.clone_from(&expected.signer);
+    current
+        .failing
+        .extend(expected.failing.iter().filter(|id| id.starts_with(ATTESTATION_RULE_PREFIX)).cloned());
 }
 
 /// For an event of a bundle whose stored content hash is not the one recomputed from its
@@ -134,7 +169,11 @@ pub fn event_hash_text(report: &BundleReport, mismatch: &crate::bundle::HashMism
 }
 
 /// What a golden records for a bundle as a whole.
-pub(super) fn bundle_object(report: &BundleReport, findings: &[CheckFinding]) -> ObjectGolden {
+pub(super) fn bundle_object(
+    report: &BundleReport,
+    findings: &[CheckFinding],
+    signer: Option<String>,
+) -> ObjectGolden {
     ObjectGolden {
         kind: PacketKind::Bundle,
         object: report.manifest_digest,
@@ -142,6 +181,7 @@ pub(super) fn bundle_object(report: &BundleReport, findings: &[CheckFinding]) ->
         migrated: None,
         verdict: Some(report.verdict_key()),
         run_root: report.run_root().map(str::to_owned),
+        signer,
         failing: findings
             .iter()
             .filter(|finding| {

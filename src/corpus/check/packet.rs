@@ -4,8 +4,8 @@
 use super::audit::{audit_findings, migration_findings, profile_findings};
 use super::golden::{duplicate_findings, golden_finding, missing_golden_findings, DriftSides};
 use super::object::{
-    attestation_finding, bundle_finding, bundle_object, compare_object, current_object,
-    event_hash_finding,
+    attestation_check, bundle_finding, bundle_object, compare_object, current_object,
+    event_hash_finding, keep_unjudged_attestation,
 };
 use super::outcome::{CheckOptions, GoldenLookup, GoldenVerdict, ModeCheck, PacketCheck};
 use super::paired::paired_finding;
@@ -56,11 +56,12 @@ pub fn check_packet(
     let baseline = if let Some(report) = &packet.bundle {
         // The bundle as a whole: upstream's verdict, recorded with its run root.
         findings.extend(bundle_finding(report));
-        findings.extend(attestation_finding(
-            &packet.source.path,
-            &options.trusted_keys,
-        ));
-        let current = bundle_object(report, &findings);
+        let attestation = attestation_check(&packet.source.path, &options.trusted_keys);
+        findings.extend(attestation.finding);
+        let mut current = bundle_object(report, &findings, attestation.signer);
+        if options.trusted_keys.is_empty() {
+            keep_unjudged_attestation(&mut current, &golden);
+        }
         // The object of a bundle is its manifest.json (the packet's bytes).
         let manifest = || serde_json::from_slice::<Value>(&packet.bytes).ok();
         compare_object(

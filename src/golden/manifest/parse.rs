@@ -177,6 +177,7 @@ fn parse_object(map: &Map<String, Value>, at: &str) -> Result<ObjectGolden, Mani
         migrated: digest("migrated")?,
         verdict: string(map, "verdict", at)?.map(str::to_owned),
         run_root: string(map, "run_root", at)?.map(str::to_owned),
+        signer: string(map, "signer", at)?.map(str::to_owned),
         failing: ids("failing")?,
         warning: ids("warning")?,
     })

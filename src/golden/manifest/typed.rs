@@ -102,6 +102,8 @@ struct EntryWire<'a> {
     #[serde(deserialize_with = "present")]
     run_root: Option<Text<'a>>,
     #[serde(deserialize_with = "present")]
+    signer: Option<Text<'a>>,
+    #[serde(deserialize_with = "present")]
     failing: Option<Vec<Text<'a>>>,
     #[serde(deserialize_with = "present")]
     warning: Option<Vec<Text<'a>>>,
@@ -163,6 +165,7 @@ impl EntryWire<'_> {
             || self.migrated.is_some()
             || self.verdict.is_some()
             || self.run_root.is_some()
+            || self.signer.is_some()
             || self.failing.is_some()
             || self.warning.is_some()
     }
@@ -184,6 +187,7 @@ impl EntryWire<'_> {
                 migrated: digest(&self.migrated)?,
                 verdict: owned(self.verdict),
                 run_root: owned(self.run_root),
+                signer: owned(self.signer),
                 failing: owned_list(self.failing),
                 warning: owned_list(self.warning),
             }));
@@ -280,7 +284,7 @@ mod tests {
                 "null",
                 "1",
             ],
-            "rule" | "verdict" | "run_root" => &[r#""S3""#, r#""va\"lid""#, "null", "5"],
+            "rule" | "verdict" | "run_root" | "signer" => &[r#""S3""#, r#""va\"lid""#, "null", "5"],
             "rows" => &[
                 r#"["P","TR"]"#,
                 "[]",
@@ -351,6 +355,7 @@ mod tests {
             "migrated",
             "verdict",
             "run_root",
+            "signer",
             "failing",
             "warning",
             "content",
