@@ -1,6 +1,6 @@
 //! `diff BASE CANDIDATE`: two runs compared at the handoff seam (see `compare`).
 
-use super::common::{ConverterFlags, CorpusFlags, ModeArg, ProfileFlags};
+use super::common::{ConverterFlags, CorpusFlags, KeyFlags, ModeArg, ProfileFlags};
 use super::{CliError, Exit, Output};
 use crate::compare::{compare, CompareOptions};
 use crate::corpus::EvaluateOptions;
@@ -25,6 +25,10 @@ pub enum DiffFormat {
 /// state before and after, each handoff.* and discovery.* flag that changed with the rule row
 /// that decided it on each side, and the other paths that changed.
 ///
+/// With trusted keys (--key, HANDOFF_TRUSTED_KEYS) two bundles' attestations are judged, and a
+/// change of signer (or of the attestation's state) is reported and counts as a change; an
+/// attestation says who signed the archive, never more about any handoff.
+///
 /// Exit 0 when nothing changed, 1 when something did, 2 when a side (or a file in it) cannot
 /// be read; the rest is still compared.
 #[derive(Debug, clap::Args)]
@@ -42,6 +46,10 @@ pub struct Args {
     pub corpus: CorpusFlags,
     #[command(flatten)]
     pub profile: ProfileFlags,
+    /// Trusted keys: with any, each bundle side's attestation beside it is judged and a
+    /// signer that changed between the runs is reported (and counts as a change).
+    #[command(flatten)]
+    pub keys: KeyFlags,
     /// The earlier run.
     #[arg(value_name = "BASE")]
     pub base: PathBuf,
@@ -62,6 +70,7 @@ pub fn options(args: &Args) -> Result<CompareOptions, CliError> {
         args.corpus.pipeline(),
     );
     options.walk = args.corpus.walk.options();
+    options.trusted_keys = args.keys.trusted_keys()?.into();
     Ok(options)
 }
 

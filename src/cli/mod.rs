@@ -223,6 +223,7 @@ fn run_tui(cli: &Cli) -> Result<Exit, CliError> {
             crate::corpus::PipelineOptions::default(),
         );
         options.walk = cli.walk.options();
+        options.trusted_keys = cli.keys.trusted_keys()?.into();
         let (Some(base), Some(candidate)) = (sides.first(), sides.get(1)) else {
             return Err(CliError::Usage("--compare needs BASE and CANDIDATE".into()));
         };

@@ -20,7 +20,7 @@ pub use align::{align_paths, align_sequences, ChangeKind, Pair};
 pub use change::{Change, Explained, FieldChange, FlagChange, MAX_FIELDS};
 pub use document::{payload_of, RUN_SCOPED};
 pub use record::{Record, WHOLE_FILE};
-pub use side::{read_side, BundleFacts, RunSummary, Side, SideShape};
+pub use side::{read_side, AttestationFacts, BundleFacts, RunSummary, Side, SideShape};
 
 use crate::a2a::Mode;
 use crate::corpus::{EvaluateOptions, LoadError, PipelineOptions};
@@ -39,6 +39,8 @@ pub struct CompareOptions {
     pub pipeline: PipelineOptions,
     /// How each side's PATH is walked (`--no-ignore`, `--follow-outside`).
     pub walk: WalkOptions,
+    /// The keys a bundle side's attestation is judged against (none: not judged).
+    pub trusted_keys: std::sync::Arc<[crate::bundle::attest::TrustedKey]>,
 }
 
 impl CompareOptions {
@@ -53,6 +55,7 @@ impl CompareOptions {
             evaluate,
             pipeline,
             walk: WalkOptions::default(),
+            trusted_keys: std::sync::Arc::new([]),
         }
     }
 }
@@ -66,11 +69,14 @@ pub struct Summary {
     pub unchanged: usize,
     /// Changed pairs whose named handoff state differs.
     pub state_changes: usize,
+    /// Two bundles whose attestations, judged against the same trusted keys, differ in state
+    /// or signer.
+    pub signer_changed: bool,
 }
 
 impl Summary {
     pub fn anything_changed(&self) -> bool {
-        self.added + self.removed + self.changed > 0
+        self.added + self.removed + self.changed > 0 || self.signer_changed
     }
 }
 
@@ -83,6 +89,17 @@ pub struct Comparison {
     pub summary: Summary,
     options: CompareOptions,
     bundles: (crate::bundle::BundleCache, crate::bundle::BundleCache),
+}
+
+/// Two bundle sides' attestations when both were judged and they differ (state or signer):
+/// who signed one run is not who signed the other.
+pub fn signer_change<'s>(
+    base: &'s Side,
+    candidate: &'s Side,
+) -> Option<(&'s AttestationFacts, &'s AttestationFacts)> {
+    let judged = |side: &'s Side| side.run.bundle.as_ref()?.attestation.as_ref();
+    let (old, new) = (judged(base)?, judged(candidate)?);
+    (old != new).then_some((old, new))
 }
 
 /// Reads both sides and pairs their packets. `Err` names the side that cannot be read at all.
@@ -132,6 +149,7 @@ impl Comparison {
                 }
             }
         }
+        summary.signer_changed = signer_change(&base, &candidate).is_some();
         Comparison {
             mode: options.mode,
             base,

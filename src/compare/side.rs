@@ -3,9 +3,8 @@
 
 use super::document::Time;
 use super::record::{scan, Record, NO_TYPE, WHOLE_FILE};
-use crate::a2a::Mode;
 use crate::corpus::{
-    stream_packets, walk, EvaluateOptions, LoadError, PacketKind, RawPacket, Source,
+    stream_packets, walk, LoadError, PacketKind, RawPacket, Source,
 };
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
@@ -32,6 +31,44 @@ pub struct BundleFacts {
     pub verdict: String,
     pub run_id: Option<String>,
     pub run_root: Option<String>,
+    /// Its attestation, judged when the comparison was given trusted keys.
+    pub attestation: Option<AttestationFacts>,
+}
+
+/// What a bundle's attestation came to against the reader's trusted keys: what `diff` compares
+/// between two runs (who signed), never a handoff flag.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AttestationFacts {
+    /// The state's name (`attestation verified`, `attestation refused`, `not attested`...).
+    pub state: &'static str,
+    /// The keyid of the trusted key whose signature verified.
+    pub signer: Option<String>,
+    /// The check that refused it: its number (1-15).
+    pub refused_at: Option<u8>,
+}
+
+impl AttestationFacts {
+    /// The bundle file's attestation judged against `keys` (none: not judged).
+    pub fn of_bundle(path: &Path, keys: &[crate::bundle::attest::TrustedKey]) -> Option<Self> {
+        use crate::bundle::attest::{judge_bundle_file, Judged};
+        if keys.is_empty() {
+            return None;
+        }
+        let judged = judge_bundle_file(path, None, keys);
+        let attestation = match &judged {
+            Judged::Judged { attestation, .. } => Some(attestation),
+            Judged::Absent { .. } | Judged::Unreadable { .. } => None,
+        };
+        Some(AttestationFacts {
+            state: judged.state_name(),
+            signer: attestation
+                .and_then(|attestation| attestation.signer(keys))
+                .map(|key| key.keyid.clone()),
+            refused_at: attestation
+                .and_then(|attestation| attestation.refusal())
+                .map(|refusal| refusal.check.number()),
+        })
+    }
 }
 
 /// Facts that differ from run to run by construction, reported once.
@@ -160,7 +197,7 @@ impl Side {
 /// Reads a side. `Err` when the path itself cannot be read (missing, not a file or directory
 /// we read); a bad packet inside is an entry of `errors` and the rest is read.
 pub fn read_side(path: &Path, options: &super::CompareOptions) -> Result<Side, LoadError> {
-    let (mode, pipeline) = (options.mode, options.pipeline);
+    let pipeline = options.pipeline;
     let fail = |reason: String| LoadError {
         source: Source::file(path),
         reason,
@@ -194,7 +231,7 @@ pub fn read_side(path: &Path, options: &super::CompareOptions) -> Result<Side, L
         &items,
         pipeline,
         &|_| false,
-        |item| item.map(|packet| read_one(packet, mode, &options.evaluate)),
+        |item| item.map(|packet| read_one(packet, options)),
         |read| match read {
             Err(error) => side.errors.push(error),
             Ok(Read::Bundle(facts)) => side.run.bundle = Some(facts),
@@ -222,17 +259,18 @@ struct ReadPacket {
     scanned: super::record::Scanned,
 }
 
-fn read_one(packet: RawPacket, mode: Mode, options: &EvaluateOptions) -> Read {
+fn read_one(packet: RawPacket, options: &super::CompareOptions) -> Read {
     if let Some(report) = &packet.bundle {
         let facts = report.verdict.as_ref().ok();
         return Read::Bundle(BundleFacts {
             verdict: report.verdict_key(),
             run_id: facts.map(|facts| facts.run_id.clone()),
             run_root: facts.map(|facts| facts.run_root.clone()),
+            attestation: AttestationFacts::of_bundle(&packet.source.path, &options.trusted_keys),
         });
     }
     Read::Packet(ReadPacket {
-        scanned: scan(&packet, mode, options),
+        scanned: scan(&packet, options.mode, &options.evaluate),
         source: packet.source,
         offset: packet.offset,
     })

@@ -8,11 +8,7 @@ use serde::Serialize;
 
 /// The state a face names for a judged (or absent, or unreadable) attestation.
 pub fn state_name(judged: &Judged) -> &'static str {
-    match judged {
-        Judged::Absent { .. } => "not attested",
-        Judged::Unreadable { .. } => "attestation not read",
-        Judged::Judged { attestation, .. } => attestation.outcome.name(),
-    }
+    judged.state_name()
 }
 
 /// Whether a face that was given trusted keys counts this as a failure: anything but a

@@ -3,7 +3,8 @@
 //! from a packet is shown terminal-safe and shortened.
 
 use crate::compare::{
-    state_name, Change, ChangeKind, Comparison, Side, SideShape, Significance, Transition,
+    signer_change, state_name, AttestationFacts, Change, ChangeKind, Comparison, Side, SideShape,
+    Significance, Transition,
 };
 use crate::json::safe_text;
 use serde_json::Value;
@@ -47,6 +48,9 @@ pub fn side_line(side: &Side) -> String {
         if let Some(root) = &bundle.run_root {
             let _ = write!(line, "; run root {}", safe_text(root));
         }
+        if let Some(attestation) = &bundle.attestation {
+            let _ = write!(line, "; {}", attestation_text(attestation));
+        }
     }
     if !side.run.run_ids.is_empty() {
         let ids: Vec<String> = side
@@ -77,6 +81,27 @@ pub fn side_line(side: &Side) -> String {
     }
     line.push(')');
     line
+}
+
+/// A bundle's attestation in a side's line: `attestation verified, signer keyid sha256:…`,
+/// `attestation refused at check 6`, `not attested`.
+pub fn attestation_text(facts: &AttestationFacts) -> String {
+    match (&facts.signer, facts.refused_at) {
+        (_, Some(check)) => format!("{} at check {check}", facts.state),
+        (Some(signer), None) => format!("{}, signer keyid {}", facts.state, safe_text(signer)),
+        (None, None) => facts.state.to_owned(),
+    }
+}
+
+/// `signer: attestation verified, signer keyid A -> attestation refused at check 6`, when two
+/// bundles' attestations differ against the same trusted keys.
+pub fn signer_line(comparison: &Comparison) -> Option<String> {
+    let (base, candidate) = signer_change(&comparison.base, &comparison.candidate)?;
+    Some(format!(
+        "signer changed: {} -> {}",
+        attestation_text(base),
+        attestation_text(candidate)
+    ))
 }
 
 /// `1 added, 1 removed, 2 changed (1 with a new handoff state), 3 unchanged`.
@@ -184,6 +209,9 @@ pub fn write_text(comparison: &Comparison, out: &mut dyn Write) -> std::io::Resu
         comparison.mode
     )?;
     writeln!(out, "summary: {}", summary_line(comparison))?;
+    if let Some(line) = signer_line(comparison) {
+        writeln!(out, "{line}")?;
+    }
     for (transition, members) in comparison.by_transition() {
         writeln!(out)?;
         writeln!(
@@ -234,6 +262,9 @@ pub fn write_markdown(comparison: &Comparison, out: &mut dyn Write) -> std::io::
         "- mode {}; event ids, times, run ids, content hashes and sequence numbers are not compared",
         comparison.mode
     )?;
+    if let Some(line) = signer_line(comparison) {
+        writeln!(out, "- {}", code(&line))?;
+    }
     writeln!(out)?;
     writeln!(
         out,

@@ -23,6 +23,15 @@ pub enum Judged {
 }
 
 impl Judged {
+    /// The state every face names it by.
+    pub fn state_name(&self) -> &'static str {
+        match self {
+            Judged::Absent { .. } => "not attested",
+            Judged::Unreadable { .. } => "attestation not read",
+            Judged::Judged { attestation, .. } => attestation.outcome.name(),
+        }
+    }
+
     /// Refused by a check, or not read: what `check` reports and `explain` fails on. An
     /// absent envelope is neither (only `verify --key`, asked about it, counts it).
     pub fn is_refused(&self) -> bool {

@@ -37,7 +37,7 @@ impl CompareApp {
         let theme = self.theme;
         let area = frame.area();
         let summary = &self.comparison.summary;
-        let title_text = format!(
+        let mut title_text = format!(
             " Compare {} -> {}   +{} -{} ~{} ({} state) ={}",
             safe_text(&self.comparison.base.path.to_string_lossy()),
             safe_text(&self.comparison.candidate.path.to_string_lossy()),
@@ -47,6 +47,11 @@ impl CompareApp {
             summary.state_changes,
             summary.unchanged
         );
+        // Who signed each run, when the two bundles' attestations differ (trusted keys given).
+        if let Some(line) = crate::report::compare_text::signer_line(&self.comparison) {
+            title_text.push_str("   ");
+            title_text.push_str(&line);
+        }
         let title_lines = pieces(&title_text, usize::from(area.width));
         let title_height = (title_lines.len() as u16).min(area.height / 4).max(1);
         let [title, body, status] = Layout::vertical([
