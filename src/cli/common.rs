@@ -215,8 +215,8 @@ pub struct WalkFlags {
     #[arg(long)]
     pub follow_outside: bool,
     /// Read every packet as KIND (a tag `ls` prints: raw, payload, event, batch, a2a-0.3,
-    /// a2a-1.0, a2a, ahc, contextcore, uaix, golden, unknown) whatever its own evidence says;
-    /// bundles and bytes that are not JSON keep their reading.
+    /// a2a-1.0, a2a, ahc, contextcore, uaix, golden, attestation, unknown) whatever its own
+    /// evidence says; bundles and bytes that are not JSON keep their reading.
     #[arg(long = "as", value_name = "KIND", value_parser = parse_reading)]
     pub reading: Option<PacketKind>,
 }

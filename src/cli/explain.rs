@@ -63,6 +63,11 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     // A bundle named on its own is explained as a whole (its events in a line each); its
     // events one by one with BUNDLE:SEQ, or when a directory holding it is walked.
     let named_bundle = crate::bundle::is_bundle_path(&args.file) && !args.file.is_dir();
+    // Each bundle's attestation judged once, for all of its events.
+    let mut attestations = BundleAttestations {
+        keys: &keys,
+        judged: std::collections::HashMap::new(),
+    };
     let evaluate = crate::corpus::EvaluateOptions {
         conversion: options.clone(),
         profile: profile_options.clone(),
@@ -125,7 +130,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                         return;
                     };
                     let audit = audit(value, shape);
-                    let in_bundle = bundle_event_lines(&packet);
+                    let in_bundle = bundle_event_lines(&packet, &mut attestations);
                     let written = match args.format {
                         TextOrJson::Text => {
                             // The event's place in its bundle goes first, under the heading: a
@@ -236,10 +241,8 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                         let beside = crate::bundle::attest::bundles_beside(&packet.source.path);
                         (beside.into_iter().find(|bundle| bundle.exists()), None)
                     } else {
-                        let (bundle, judged) = crate::bundle::attest::judge_envelope_file(
-                            &packet.source.path,
-                            &keys,
-                        );
+                        let (bundle, judged) =
+                            crate::bundle::attest::judge_envelope_file(&packet.source.path, &keys);
                         (bundle, Some(judged))
                     };
                     let explanation = EnvelopeExplanation {
@@ -320,7 +323,35 @@ struct InBundle {
     hash_matches: bool,
 }
 
-fn bundle_event_lines(packet: &crate::corpus::RawPacket) -> InBundle {
+/// The attestations of the bundles whose events are explained, judged against the trusted
+/// keys once per bundle (with no keys, none is judged).
+struct BundleAttestations<'k> {
+    keys: &'k [crate::bundle::attest::TrustedKey],
+    judged:
+        std::collections::HashMap<std::sync::Arc<std::path::Path>, crate::bundle::attest::Judged>,
+}
+
+impl BundleAttestations<'_> {
+    fn of(
+        &mut self,
+        bundle: &std::sync::Arc<std::path::Path>,
+    ) -> Option<&crate::bundle::attest::Judged> {
+        if self.keys.is_empty() {
+            return None;
+        }
+        let keys = self.keys;
+        Some(
+            self.judged
+                .entry(bundle.clone())
+                .or_insert_with(|| crate::bundle::attest::judge_bundle_file(bundle, None, keys)),
+        )
+    }
+}
+
+fn bundle_event_lines(
+    packet: &crate::corpus::RawPacket,
+    attestations: &mut BundleAttestations<'_>,
+) -> InBundle {
     let (Some(report), Some(seq)) = (&packet.in_bundle, packet.source.line) else {
         return InBundle {
             lines: Vec::new(),
@@ -347,6 +378,16 @@ fn bundle_event_lines(packet: &crate::corpus::RawPacket) -> InBundle {
         ));
     }
     lines.push(verdict);
+    // The bundle's attestation, when keys were given: a refused one says so on every event,
+    // as an unverified bundle does.
+    let keys = attestations.keys;
+    let attestation = attestations.of(&packet.source.path);
+    if let Some(judged) = attestation {
+        let said = crate::report::attestation_text::attestation_lines(judged, keys);
+        if let Some(first) = said.first() {
+            lines.push(format!("bundle: {first}"));
+        }
+    }
     let mut json = serde_json::Map::new();
     json.insert(
         "content_hash".into(),
@@ -364,6 +405,7 @@ fn bundle_event_lines(packet: &crate::corpus::RawPacket) -> InBundle {
         serde_json::json!({
             "valid": report.is_valid(),
             "error": report.error().map(|error| error.code.as_str()),
+            "attestation": attestation.map(|judged| judged.state_name()),
         }),
     );
     InBundle {

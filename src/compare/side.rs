@@ -3,9 +3,7 @@
 
 use super::document::Time;
 use super::record::{scan, Record, NO_TYPE, WHOLE_FILE};
-use crate::corpus::{
-    stream_packets, walk, LoadError, PacketKind, RawPacket, Source,
-};
+use crate::corpus::{stream_packets, walk, LoadError, PacketKind, RawPacket, Source};
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};

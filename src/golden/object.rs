@@ -109,7 +109,10 @@ impl ObjectGolden {
         }
         if let Some(signer) = &self.signer {
             let hex = signer.strip_prefix("sha256:").unwrap_or(signer);
-            parts.push(format!("attested by keyid {}", hex.get(..12).unwrap_or(hex)));
+            parts.push(format!(
+                "attested by keyid {}",
+                hex.get(..12).unwrap_or(hex)
+            ));
         }
         if !self.failing.is_empty() {
             parts.push(format!("failing [{}]", self.failing.join(" ")));

@@ -50,7 +50,12 @@ impl EnvelopeExplanation<'_> {
                 let stated = envelope
                     .signatures
                     .first()
-                    .map(|signature| format!(", the first with keyid \"{}\" as the envelope states it", safe_text(&signature.keyid)))
+                    .map(|signature| {
+                        format!(
+                            ", the first with keyid \"{}\" as the envelope states it",
+                            safe_text(&signature.keyid)
+                        )
+                    })
                     .unwrap_or_default();
                 lines.push(format!(
                     "envelope: payloadType \"{}\", {} signature(s){stated}",

@@ -15,7 +15,7 @@ use super::whatif::WhatIf;
 use crate::a2a::Mode;
 use crate::corpus::{CheckOptions, LoadError, PacketCheck, PacketDetail, PacketKind};
 use crate::freeze::COVERAGE_ROW_IDS;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -411,7 +411,7 @@ pub struct App {
     /// The last drawn size, for paging and mouse hit-testing.
     pub size: (u16, u16),
     /// Every loaded bundle's verification report, by path (kept by the list build).
-    pub bundles: Vec<(Arc<Path>, Arc<crate::bundle::BundleReport>)>,
+    pub bundles: Vec<super::list_rows::LoadedBundle>,
     /// Reads asked for since `update` last returned its effects.
     reads: Vec<Read>,
     /// What the state let go of since then (freed by the runtime off the UI thread).

@@ -7,7 +7,7 @@ use super::app::{App, Discarded, Filter};
 use super::listed::ListedPacket;
 use super::packets::{Packets, Replacement, Splice};
 use crate::a2a::Mode;
-use crate::corpus::Source;
+use crate::corpus::{FindingKind, Source};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
@@ -123,13 +123,23 @@ impl ListRequest {
     }
 }
 
+/// A loaded bundle as every per-packet screen of its packets needs it: its verification
+/// report, and whether the run's trusted keys refused its attestation (the bundle's own check
+/// found so; its row says at which check and why).
+#[derive(Clone, Debug)]
+pub struct LoadedBundle {
+    pub path: Arc<Path>,
+    pub report: Arc<crate::bundle::BundleReport>,
+    pub attestation_refused: bool,
+}
+
 /// The list as built for a request.
 #[derive(Clone, Debug, Default)]
 pub struct BuiltList {
     pub rows: Vec<ListRow>,
     pub listed: Vec<usize>,
     pub visible_packets: usize,
-    pub bundles: Vec<(Arc<Path>, Arc<crate::bundle::BundleReport>)>,
+    pub bundles: Vec<LoadedBundle>,
     /// How many packets it was built over (the first `packets` of the state's).
     pub packets: usize,
     pub filter: Filter,
@@ -224,7 +234,11 @@ pub fn build_list(
             return;
         }
         if let Some(report) = &check.bundle {
-            bundles.push((check.source.path.clone(), report.clone()));
+            bundles.push(LoadedBundle {
+                path: check.source.path.clone(),
+                report: report.clone(),
+                attestation_refused: check.has_finding(FindingKind::AttestationRefused),
+            });
         }
         if !request.filter.passes(check, request.mode) {
             continue;
@@ -263,10 +277,10 @@ pub fn build_list(
                 .count()
         });
         let bundle = key.1.as_ref().and_then(|stream| {
-            let report = bundles
+            let report = &bundles
                 .iter()
-                .find(|(bundle, _)| **bundle == **stream)
-                .map(|(_, report)| report)?;
+                .find(|bundle| *bundle.path == **stream)?
+                .report;
             Some(match report.error() {
                 None => Ok(()),
                 Some(error) => Err(error.code.as_str()),
@@ -387,21 +401,28 @@ impl App {
         self.refresh_detail();
     }
 
-    /// The verification report of the bundle at `path`, when one is loaded.
-    pub fn bundle_report(&self, path: &Path) -> Option<&Arc<crate::bundle::BundleReport>> {
-        self.bundles
-            .iter()
-            .find(|(bundle, _)| **bundle == *path)
-            .map(|(_, report)| report)
+    /// The bundle at `path`, when one is loaded.
+    pub fn loaded_bundle(&self, path: &Path) -> Option<&LoadedBundle> {
+        self.bundles.iter().find(|bundle| *bundle.path == *path)
     }
 
-    /// The report of the bundle the selected packet comes from (its own packet or an event).
-    pub fn selected_bundle_report(&self) -> Option<&Arc<crate::bundle::BundleReport>> {
+    /// The verification report of the bundle at `path`, when one is loaded.
+    pub fn bundle_report(&self, path: &Path) -> Option<&Arc<crate::bundle::BundleReport>> {
+        self.loaded_bundle(path).map(|bundle| &bundle.report)
+    }
+
+    /// The bundle the selected packet comes from (its own packet or an event).
+    pub fn selected_bundle(&self) -> Option<&LoadedBundle> {
         let source = &self.selected_summary()?.source;
         if !crate::bundle::is_bundle_path(&source.path) {
             return None;
         }
-        self.bundle_report(&source.path)
+        self.loaded_bundle(&source.path)
+    }
+
+    /// The report of the bundle the selected packet comes from (its own packet or an event).
+    pub fn selected_bundle_report(&self) -> Option<&Arc<crate::bundle::BundleReport>> {
+        self.selected_bundle().map(|bundle| &bundle.report)
     }
 
     /// The label of the selected row's group when a folded group itself is selected.

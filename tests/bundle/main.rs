@@ -6,6 +6,7 @@
 mod common;
 
 mod attest;
+mod attest_faces;
 mod check;
 mod tampered;
 mod verify;

@@ -624,7 +624,7 @@ mod diff {
             assert_eq!(
                 report["summary"],
                 serde_json::json!({"added": 1, "removed": 1, "changed": 2, "unchanged": 2,
-                    "state_changes": 1}),
+                    "state_changes": 1, "signer_changed": false}),
                 "{sides:?}"
             );
             assert_eq!(report["mode"], "strict");
@@ -794,7 +794,7 @@ mod diff {
             assert_eq!(
                 report["summary"],
                 serde_json::json!({"added": 1, "removed": 1, "changed": 2, "unchanged": 37,
-                    "state_changes": 1}),
+                    "state_changes": 1, "signer_changed": false}),
                 "{sides:?}"
             );
             let changed: Vec<&Value> = report["changes"]

@@ -19,8 +19,8 @@ mod statement;
 mod verify;
 
 pub use beside::{
-    bundles_beside, envelopes_beside, judge_bundle_file, judge_envelope_file, read_trusted_keys, Judged,
-    ENVELOPE_SUFFIX,
+    bundles_beside, envelopes_beside, judge_bundle_file, judge_envelope_file, read_trusted_keys,
+    Judged, ENVELOPE_SUFFIX,
 };
 pub use checks::{Check, CheckRow, CHECKS};
 pub use envelope::{Envelope, EnvelopeSignature, MAX_ENVELOPE_BYTES};

@@ -129,9 +129,13 @@ pub(super) fn keep_unjudged_attestation(current: &mut ObjectGolden, golden: &Gol
         return;
     };
     current.signer.clone_from(&expected.signer);
-    current
-        .failing
-        .extend(expected.failing.iter().filter(|id| id.starts_with(ATTESTATION_RULE_PREFIX)).cloned());
+    current.failing.extend(
+        expected
+            .failing
+            .iter()
+            .filter(|id| id.starts_with(ATTESTATION_RULE_PREFIX))
+            .cloned(),
+    );
 }
 
 /// For an event of a bundle whose stored content hash is not the one recomputed from its

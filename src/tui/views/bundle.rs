@@ -350,6 +350,24 @@ fn run_root_lines(inspection: &Inspection, theme: &Theme) -> Vec<Line<'static>> 
     lines
 }
 
+/// The red lines every per-packet screen of a bundle's packets starts with: it fails
+/// verification; its attestation is refused by the trusted keys.
+pub fn bundle_banners(
+    loaded: &crate::tui::list_rows::LoadedBundle,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let mut banners: Vec<Line<'static>> = unverified_banner(&loaded.report, theme)
+        .into_iter()
+        .collect();
+    if loaded.attestation_refused {
+        banners.push(Line::from(Span::styled(
+            "✗ ATTESTATION REFUSED (the bundle's row says why)",
+            theme.bad(),
+        )));
+    }
+    banners
+}
+
 /// The red line every per-packet screen of an unverified bundle's packets starts with.
 pub fn unverified_banner(report: &BundleReport, theme: &Theme) -> Option<Line<'static>> {
     let error = report.error()?;

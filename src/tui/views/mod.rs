@@ -203,12 +203,24 @@ fn title_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let unverified = app
         .bundles
         .iter()
-        .filter(|(_, report)| !report.is_valid())
+        .filter(|bundle| !bundle.report.is_valid())
         .count();
     if unverified > 0 {
         parts.push((
             format!("  ✗ {unverified} UNVERIFIED bundle(s)"),
             format!("  ✗ {unverified} UNVERIFIED"),
+            theme.bad(),
+        ));
+    }
+    let refused = app
+        .bundles
+        .iter()
+        .filter(|bundle| bundle.attestation_refused)
+        .count();
+    if refused > 0 {
+        parts.push((
+            format!("  ✗ {refused} attestation(s) refused"),
+            format!("  ✗ {refused} REFUSED"),
             theme.bad(),
         ));
     }
@@ -379,19 +391,27 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
         Tab::Formats => return formats::draw(app, state, frame, body, theme),
         _ => {}
     }
-    // A packet of a bundle that fails verification says so first, in red, on every tab.
-    let banner = app
-        .selected_bundle_report()
-        .and_then(|report| bundle::unverified_banner(report, theme));
-    if let Some(banner) = banner {
-        if body.height > 2 {
+    // A packet of a bundle that fails verification, or whose attestation the trusted keys
+    // refuse, says so first, in red, on every tab.
+    let banners = app
+        .selected_bundle()
+        .map(|loaded| bundle::bundle_banners(loaded, theme))
+        .unwrap_or_default();
+    for banner in banners {
+        // As many rows as the banner wraps to: a narrow pane (80x24) shows it whole.
+        let banner = Paragraph::new(banner).wrap(Wrap { trim: false });
+        let rows = u16::try_from(banner.line_count(body.width).max(1)).unwrap_or(u16::MAX);
+        if body.height > rows.saturating_add(1) {
             frame.render_widget(
-                Paragraph::new(banner).wrap(Wrap { trim: false }),
-                Rect { height: 1, ..body },
+                banner,
+                Rect {
+                    height: rows,
+                    ..body
+                },
             );
             body = Rect {
-                y: body.y + 1,
-                height: body.height - 1,
+                y: body.y + rows,
+                height: body.height - rows,
                 ..body
             };
         }
