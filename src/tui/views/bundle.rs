@@ -354,16 +354,20 @@ fn run_root_lines(inspection: &Inspection, theme: &Theme) -> Vec<Line<'static>> 
 /// verification; its attestation is refused by the trusted keys.
 pub fn bundle_banners(
     loaded: &crate::tui::list_rows::LoadedBundle,
+    on_event: bool,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
     let mut banners: Vec<Line<'static>> = unverified_banner(&loaded.report, theme)
         .into_iter()
         .collect();
     if loaded.attestation_refused {
-        banners.push(Line::from(Span::styled(
-            "✗ ATTESTATION REFUSED (the bundle's row says why)",
-            theme.bad(),
-        )));
+        // On an event the reason is a row away; on the bundle's own row it is in its view.
+        let text = if on_event {
+            "✗ ATTESTATION REFUSED (the bundle's row says why)"
+        } else {
+            "✗ ATTESTATION REFUSED (the check and why below)"
+        };
+        banners.push(Line::from(Span::styled(text, theme.bad())));
     }
     banners
 }

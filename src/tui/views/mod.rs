@@ -395,7 +395,12 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
     // refuse, says so first, in red, on every tab.
     let banners = app
         .selected_bundle()
-        .map(|loaded| bundle::bundle_banners(loaded, theme))
+        .map(|loaded| {
+            let on_event = app
+                .selected_summary()
+                .is_some_and(|packet| packet.source.is_bundle_event());
+            bundle::bundle_banners(loaded, on_event, theme)
+        })
         .unwrap_or_default();
     for banner in banners {
         // As many rows as the banner wraps to: a narrow pane (80x24) shows it whole.
