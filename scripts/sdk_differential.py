@@ -17,7 +17,9 @@ also pass the SDK's v0.3 model, our v1.0 output a strict ProtoJSON parse as the 
 (unknown fields rejected), and where the SDK refuses to convert back to v0.3 ours must
 refuse too (exit 1). A share of the objects is written as real files write them (`Mutator`:
 v0.2-style part `type`, timestamps at an offset or with `.000`, JSON-RPC requests without a
-usable `id`, cards that speak only v1.0 or add a v1.0 interface), and the project's own
+usable `id`, cards that speak only v1.0 or add a v1.0 interface, REST ids and names written
+as `""`, REST push config names with more after the config id or an empty task id: where the
+SDK's reader raises on a name, ours must name it in an error), and the project's own
 real-shaped objects (`sdk_differential_objects.json`, written from the shapes of the
 specification's examples and the SDKs' documented objects) go through both sides too.
 
@@ -252,6 +254,40 @@ class Mutator:
                 card["supportedInterfaces"].append({"url": "https://v1.example/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"})
         return obj
 
+    # REST members that hold an id or a name, by case: ProtoJSON writers that write defaults
+    # write them as "" (the SDK reads "" and absent alike).
+    REST_IDS = {
+        "Task": ["id", "contextId"],
+        "Message": ["messageId", "contextId", "taskId"],
+        "Artifact": ["artifactId", "name"],
+        "TaskStatusUpdateEvent": ["taskId", "contextId"],
+        "TaskArtifactUpdateEvent": ["taskId", "contextId"],
+        "AgentCard": ["name", "description", "version"],
+    }
+
+    def rest(self, case, written):
+        """A REST object (the SDK's own ProtoJSON) as real files write it; None when left
+        alone."""
+        if not isinstance(written, dict):
+            return None
+        edited = json.loads(json.dumps(written))
+        proto_names = any("_" in key for key in edited)
+        if case.name == "TaskPushNotificationConfig" and isinstance(edited.get("name"), str):
+            name = edited["name"]
+            if self.hit(0.12, "REST config name with more after the config id"):
+                edited["name"] = name + self.rng.choice(["/extra", "/", "/a/b"])
+                return edited
+            if self.hit(0.04, "REST config name with an empty task id"):
+                edited["name"] = "tasks//" + name.split("/", 2)[-1]
+                return edited
+        ids = self.REST_IDS.get(case.name, [])
+        if ids and self.hit(0.1, "REST ids and names written as \"\""):
+            for key in ids:
+                key = snake(key) if proto_names else key
+                edited.setdefault(key, "")
+            return edited
+        return None
+
     def timestamps(self, value):
         """Each RFC 3339 `Z` timestamp rewritten as the same instant at an offset, or with
         `.000` (ProtoJSON parsers read both; the canonical text is UTC `Z`, 0/3/6/9 digits)."""
@@ -362,6 +398,9 @@ class Case:
     # Forward choices that depend on the object (run in groups): the SDK's pick at a
     # documented choice point that differs per object.
     object_choices: Optional[Callable] = None
+    # The SDK's REST reader alone (REST JSON -> its v1.0), for REST objects edited after
+    # the SDK wrote them (`Mutator.rest`).
+    rest_read: Optional[Callable] = None
     # The v1.0 message (google.protobuf class) our forward output (`strict_part` of it)
     # must parse as with ProtoJSON's strict parser: unknown fields rejected.
     v10: Optional[type] = None
@@ -395,13 +434,22 @@ def object_case(name, model, kind, to_core, to_compat, message, to_proto=None, f
     rest = None
     if to_proto:
 
+        def rest_read(written):
+            # The SDK's own REST reading: ProtoJSON -> v0.3 proto -> v0.3 model -> v1.0.
+            return to_dict(to_core(from_proto(parse(written, p03))))
+
         def rest(obj, proto_names):
             from google.protobuf.json_format import MessageToDict
 
             compat = to_proto(model.model_validate(obj))
             written = MessageToDict(compat, preserving_proto_field_name=proto_names)
-            # The SDK's own REST reading: ProtoJSON -> v0.3 proto -> v0.3 model -> v1.0.
-            return written, to_dict(to_core(from_proto(parse(written, p03))))
+            # What the SDK's reader raises on (a resource name with an empty id) is kept as
+            # the expected side, so ours is given the REST object it wrote all the same.
+            return written, sdk_or_error(rest_read, written)
+
+        case = Case(name, model, kind, forward, reverse, rest, v10=message)
+        case.rest_read = rest_read
+        return case
 
     return Case(name, model, kind, forward, reverse, rest, v10=message)
 
@@ -703,8 +751,12 @@ def quirk_config_id_in_name(obj, sdk, ours):
     """A REST TaskPushNotificationConfig names its config in `name`
     (tasks/{task}/pushNotificationConfigs/{config}); the SDK reads the task id from it and
     drops the config id when the config object has none of its own. We keep it as `id`."""
+    import re
+
     name = obj.get("name") if isinstance(obj, dict) else None
-    if isinstance(name, str) and "id" not in sdk and ours.get("id") == name.rsplit("/", 1)[-1]:
+    # The SDK's own pattern (proto_utils.TASK_PUSH_CONFIG_NAME_MATCH), matched at the start.
+    match = re.match(r"tasks/([^/]+)/pushNotificationConfigs/([^/]+)", name) if isinstance(name, str) else None
+    if match and "id" not in sdk and ours.get("id") == match.group(2):
         sdk["id"] = ours["id"]
         return "config id only in name"
     return None
@@ -854,6 +906,11 @@ class Tally:
                 # usable id, a card no v0.3 client can use): ours must refuse it too.
                 if check_v03 and "error" not in got:
                     self.failures.append((case.name, direction, "the SDK refuses, ours exit 0", obj, want, got.get("result")))
+                # A REST name the SDK's reader raises on: ours must name it in an error.
+                if "resource name" in want["__sdk_error__"] and not any(
+                    finding.get("severity") == "error" for finding in got.get("findings", []) + got.get("warnings", [])
+                ):
+                    self.failures.append((case.name, direction, "the SDK refuses, ours has no error", obj, want, got.get("result")))
                 continue
             if "error" in got and "result" not in got:
                 self.failures.append((case.name, direction, "refused", obj, want, got["error"]))
@@ -921,6 +978,10 @@ def main():
                     written, want = case.rest(obj, gen.rng.random() < 0.15)
                 except Exception as error:
                     written, want = obj, {"__sdk_error__": f"{type(error).__name__}: {error}"}
+                else:
+                    edited = mutator.rest(case, written)
+                    if edited is not None:
+                        written, want = edited, sdk_or_error(case.rest_read, edited)
                 rest_inputs.append(written)
                 rest_expected.append(want)
             rest_case = Case(case.name + " (REST)", case.model, case.kind, case.forward, v10=case.v10, strict_part=case.strict_part)

@@ -560,6 +560,10 @@ fn bad_input_is_named_in_a_warning_or_finding() {
         ("get-task-request-no-id.v10.json", "error: the v0.3 result fails the v0.3 check at $.id (V03-JSONRPC)"),
         ("get-task-request-object-id.v10.json", "error: [V03-JSONRPC] $.id: `id` must be a string or an integer, found {\"bad\":\"type\"}"),
         ("send-message-request-empty-params.v10.json", "error: the v0.3 result fails the v0.3 check at $.params.message (V03-REQUIRED)"),
+        // A REST push config's name read as the SDK reads it: what follows the config id is
+        // not read (a warning); a name with no task or config id is refused where it raises.
+        ("push-config-name-trailing.v03.rest.json", "warning: [task-push-config-flatten] $.name: `/extra` after the config id is not read"),
+        ("push-config-name-empty-task.v03.rest.json", "error: [task-push-config-flatten] $.name: `name` does not start `tasks/{task}/pushNotificationConfigs/{config}` with a task and a config id"),
         ("agent-card-v10-only.v10.json", "`--choice v10-only-card=convert` writes the v0.3 card anyway"),
         ("agent-card-v10-only.v10.json", "error: the migration to v0.3 failed at $.supportedInterfaces (to03-card-v10-only)"),
     ];

@@ -137,12 +137,16 @@ pub fn push_config_params_ids(doc: &mut Value, ctx: &mut StepCtx<'_>) {
     );
 }
 
-/// `tasks/T/pushNotificationConfigs/C` -> (T, C).
-fn parse_config_name(name: &str) -> Option<(&str, &str)> {
+/// `tasks/T/pushNotificationConfigs/C` -> (T, C, what follows C), read as the SDK's REST
+/// reader reads it (`TASK_PUSH_CONFIG_NAME_MATCH.match`: `tasks/([^/]+)/pushNotificationConfigs/([^/]+)`
+/// at the start of the name): T and C non-empty and without `/`; anything after C is not
+/// read. `None` where that pattern does not match, where the SDK raises.
+fn parse_config_name(name: &str) -> Option<(&str, &str, &str)> {
     let rest = name.strip_prefix("tasks/")?;
-    let (task, config) = rest.split_once("/pushNotificationConfigs/")?;
-    let plain = |part: &str| !part.is_empty() && !part.contains('/');
-    (plain(task) && plain(config)).then_some((task, config))
+    let (task, rest) = rest.split_at(rest.find('/')?);
+    let rest = rest.strip_prefix("/pushNotificationConfigs/")?;
+    let (config, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    (!task.is_empty() && !config.is_empty()).then_some((task, config, tail))
 }
 
 pub fn task_push_config_flatten(doc: &mut Value, ctx: &mut StepCtx<'_>) {
@@ -153,7 +157,16 @@ pub fn task_push_config_flatten(doc: &mut Value, ctx: &mut StepCtx<'_>) {
         |obj, at, ctx| {
             if let Some(name) = obj.get("name").and_then(Value::as_str).map(str::to_owned) {
                 match parse_config_name(&name) {
-                Some((task, config)) => {
+                Some((task, config, tail)) => {
+                    if !tail.is_empty() {
+                        ctx.warn(
+                            &at.key("name"),
+                            format!(
+                                "`{}` after the config id is not read (as the SDK's REST reader does not read it)",
+                                tail
+                            ),
+                        );
+                    }
                     remove(ctx, obj, at, "name");
                     for (key, value) in [("taskId", task), ("id", config)] {
                         if !obj.contains_key(key) {
@@ -163,7 +176,8 @@ pub fn task_push_config_flatten(doc: &mut Value, ctx: &mut StepCtx<'_>) {
                 }
                 None => ctx.error(
                     &at.key("name"),
-                    "`name` is not `tasks/{task}/pushNotificationConfigs/{config}`; left as it was",
+                    "`name` does not start `tasks/{task}/pushNotificationConfigs/{config}` with a \
+                     task and a config id (the SDK's REST reader raises on it); left as it was",
                 ),
             }
             }
