@@ -50,6 +50,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import differential_common
+
 PINNED = [
     "jsonschema==4.26.0",
     "jsonschema-specifications==2025.9.1",
@@ -68,25 +70,8 @@ TABLE_END = "<!-- contextcore_differential.py table: end -->"
 
 
 def ensure_venv():
-    """Re-executes this script inside the venv (made and filled on first use)."""
-    python = VENV / "bin" / "python"
-    if Path(sys.prefix).resolve() == VENV.resolve():
-        return
-    marker = VENV / "installed.txt"
-    wanted = "\n".join(PINNED)
-    if not marker.exists() or marker.read_text().strip() != wanted:
-        print(f"making {VENV} with {', '.join(PINNED)}", file=sys.stderr)
-        try:
-            subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-            subprocess.run(
-                [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *PINNED],
-                check=True,
-            )
-        except (OSError, subprocess.CalledProcessError) as error:
-            print(f"cannot make the venv: {error}", file=sys.stderr)
-            sys.exit(2)
-        marker.write_text(wanted + "\n")
-    os.execv(str(python), [str(python), __file__, *sys.argv[1:]])
+    """Re-executes this script inside its venv (made and filled on first use)."""
+    differential_common.ensure_venv(VENV, PINNED, __file__)
 
 
 # ---------------------------------------------------------------------------------------
@@ -501,7 +486,6 @@ def main():
     parser.add_argument("--count", type=int, default=DEFAULT_COUNT, help=f"records in all (default {DEFAULT_COUNT})")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--binary", default=str(ROOT / "target" / "debug" / "handoff-inspector"))
-    parser.add_argument("--table", action="store_true", help="print the docs table")
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/profiles.md")
     parser.add_argument("--show", type=int, default=3, help="differences printed per class")
     args = parser.parse_args()
@@ -543,25 +527,15 @@ def main():
         print("differences allowed by name:")
         for reason, count in sorted(tally.allowed.items()):
             print(f"  {count:5}  {reason}: {ALLOWED[reason]}")
-    status = 0
-    if tally.failures:
-        shown = {}
-        for name, what, line, want, got in tally.failures:
-            key = (name, what)
-            shown[key] = shown.get(key, 0) + 1
-            if shown[key] <= args.show:
-                print(f"\n{name} {what}:\n  record {line}\n  reference {json.dumps(want, ensure_ascii=False)}\n  ours      {json.dumps(got, ensure_ascii=False)}")
-        print(f"\n{len(tally.failures)} difference(s):", file=sys.stderr)
-        for key, count in sorted(shown.items()):
-            print(f"  {count:5}  {' '.join(key)}", file=sys.stderr)
-        status = 1
-    else:
-        print("no difference")
-    if args.write_docs:
-        write_table(DOCS, table)
-    elif (args.seed, args.count) == (DEFAULT_SEED, DEFAULT_COUNT) and not table_in(DOCS, table):
-        print(f"\nthe table in {DOCS} is not the one this run made: run with --write-docs", file=sys.stderr)
-        status = 1
+    status = differential_common.print_differences(
+        [
+            ((name, what), f"\n{name} {what}:\n  record {line}\n  reference {json.dumps(want, ensure_ascii=False)}\n  ours      {json.dumps(got, ensure_ascii=False)}")
+            for name, what, line, want, got in tally.failures
+        ],
+        args.show,
+    )
+    published = (args.seed, args.count) == (DEFAULT_SEED, DEFAULT_COUNT)
+    status |= differential_common.docs_table(DOCS, table, args.write_docs, published, TABLE_START, TABLE_END)
     return status
 
 
@@ -582,21 +556,6 @@ def render_table(rows):
         row = rows.get(name, {"compared": 0, "verdict": 0, "words": 0, "allowed": 0})
         lines.append(f"| {name} | {REFERENCES[name]} | {row['compared']} | {row['verdict']} | {row['words']} | {row['allowed']} |")
     return "\n".join(lines)
-
-
-def table_in(path, table):
-    text = path.read_text() if path.exists() else ""
-    return f"{TABLE_START}\n{table}\n{TABLE_END}" in text
-
-
-def write_table(path, table):
-    text = path.read_text()
-    start, end = text.index(TABLE_START), text.index(TABLE_END) + len(TABLE_END)
-    new = text[:start] + f"{TABLE_START}\n{table}\n{TABLE_END}" + text[end:]
-    temp = path.with_suffix(".md.tmp")
-    temp.write_text(new)
-    temp.replace(path)
-    print(f"wrote the table into {path}")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 from pathlib import Path
 
+import differential_common
+
 SDK = "a2a-sdk==1.3.0"
 # What shapes the generated objects and both sides' JSON, pinned as the table was made with
 # them: another pydantic writes another `model_json_schema()`, so other objects at the same
@@ -67,21 +69,8 @@ VENV = ROOT / "target" / "sdk-differential" / "venv"
 
 
 def ensure_venv():
-    """Re-executes this script inside the venv (made and filled on first use)."""
-    python = VENV / "bin" / "python"
-    if Path(sys.prefix).resolve() == VENV.resolve():
-        return
-    marker = VENV / "installed.txt"
-    wanted = "\n".join(PINNED)
-    if not marker.exists() or marker.read_text().strip() != wanted:
-        print(f"making {VENV} with {', '.join(PINNED)}", file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-        subprocess.run(
-            [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *PINNED],
-            check=True,
-        )
-        marker.write_text(wanted + "\n")
-    os.execv(str(python), [str(python), __file__, *sys.argv[1:]])
+    """Re-executes this script inside its venv (made and filled on first use)."""
+    differential_common.ensure_venv(VENV, PINNED, __file__)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1019,26 +1008,16 @@ def main():
         print("SDK raised (not compared):")
         for reason, count in sorted(tally.raised.items()):
             print(f"  {count:5}  {reason}")
-    status = 0
-    if tally.failures:
-        shown = {}
-        for name, direction, what, obj, want, got in tally.failures:
-            key = (name, direction, what.split(":")[0])
-            shown[key] = shown.get(key, 0) + 1
-            if shown[key] <= args.show:
-                print(f"\n{name} {direction} {what}:\n  input {json.dumps(obj)}\n  sdk   {json.dumps(want)}\n  ours  {json.dumps(got)}")
-        print(f"\n{len(tally.failures)} difference(s):", file=sys.stderr)
-        for key, count in sorted(shown.items()):
-            print(f"  {count:5}  {' '.join(key)}", file=sys.stderr)
-        status = 1
-    else:
-        print("no difference")
+    status = differential_common.print_differences(
+        [
+            ((name, direction, what.split(":")[0]), f"\n{name} {direction} {what}:\n  input {json.dumps(obj)}\n  sdk   {json.dumps(want)}\n  ours  {json.dumps(got)}")
+            for name, direction, what, obj, want, got in tally.failures
+        ],
+        args.show,
+    )
+    published = (args.seed, args.count) == (DEFAULT_SEED, DEFAULT_COUNT)
     docs = ROOT / "docs" / "migrate.md"
-    if args.write_docs:
-        write_table(docs, table)
-    elif (args.seed, args.count) == (DEFAULT_SEED, DEFAULT_COUNT) and not table_in(docs, table):
-        print(f"\nthe table in {docs} is not the one this run made: run with --write-docs", file=sys.stderr)
-        status = 1
+    status |= differential_common.docs_table(docs, table, args.write_docs, published, TABLE_START, TABLE_END)
     return status
 
 
@@ -1084,21 +1063,6 @@ def render_table(rows):
     for name, direction, agree, total, raised, alone in rows:
         lines.append(f"| {name} | {direction} | {agree} | {total} | {raised} | {alone} |")
     return "\n".join(lines)
-
-
-def table_in(path, table):
-    text = path.read_text() if path.exists() else ""
-    return f"{TABLE_START}\n{table}\n{TABLE_END}" in text
-
-
-def write_table(path, table):
-    text = path.read_text()
-    start, end = text.index(TABLE_START), text.index(TABLE_END) + len(TABLE_END)
-    new = text[:start] + f"{TABLE_START}\n{table}\n{TABLE_END}" + text[end:]
-    temp = path.with_suffix(".md.tmp")
-    temp.write_text(new)
-    temp.replace(path)
-    print(f"wrote the table into {path}")
 
 
 if __name__ == "__main__":
