@@ -34,6 +34,14 @@ pub struct Args {
     /// Print the changes without writing anything.
     #[arg(long)]
     pub dry_run: bool,
+    /// Merge the pending goldens (goldens.pending.json, written by `check --write-pending`)
+    /// of each directory under PATH into its goldens.json, then remove them; nothing is
+    /// checked again. Refused under CI, as every bless is.
+    #[arg(long, conflicts_with_all = ["reject_pending", "prune"])]
+    pub accept_pending: bool,
+    /// Remove the pending goldens of each directory under PATH; the goldens are unchanged.
+    #[arg(long, conflicts_with_all = ["accept_pending", "prune", "dry_run"])]
+    pub reject_pending: bool,
     /// How long to wait for another bless (or the inspector's accept) writing the same
     /// manifest before giving up with exit 2.
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
@@ -44,11 +52,23 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
+    let lock_wait = std::time::Duration::from_secs(args.lock_timeout);
+    // Rejecting removes only what `check --write-pending` (allowed under CI) wrote.
+    if args.reject_pending {
+        let dirs = super::pending::pending_dirs(&args.paths, &args.run.corpus.walk.options());
+        super::pending::reject(&dirs, lock_wait, output)?;
+        return Ok(Exit::Ok);
+    }
     if !args.dry_run && ci_refuses_writes() {
         return Err(CliError::Usage(format!(
             "refusing to write golden manifests while CI is set: goldens are recorded by a person and only checked in CI (CI {} lets bless write, in any case and with any surrounding spaces; --dry-run shows what would change)",
             ci_writes_values_text()
         )));
+    }
+    if args.accept_pending {
+        let dirs = super::pending::pending_dirs(&args.paths, &args.run.corpus.walk.options());
+        super::pending::accept(&dirs, args.dry_run, lock_wait, output)?;
+        return Ok(Exit::Ok);
     }
     let modes = args.run.modes();
     let options = CheckOptions {
@@ -202,6 +222,8 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             Writing {
                 dry_run: args.dry_run,
                 lock_wait: std::time::Duration::from_secs(args.lock_timeout),
+                file: crate::golden::ManifestFile::Goldens,
+                remove_after: None,
                 waiting: &mut |lock| {
                     // Before a wait of up to a minute: why nothing seems to happen.
                     shared.borrow_mut().note(&format!(

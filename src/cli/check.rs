@@ -36,6 +36,11 @@ pub struct Args {
     /// Print packets, elapsed time, packets/s and peak memory to stderr when done.
     #[arg(long)]
     pub stats: bool,
+    /// Write what drifted or has no golden into goldens.pending.json beside each directory's
+    /// goldens.json (the entries `bless` would record), for `bless --accept-pending`; allowed
+    /// under CI (no golden is touched), so a CI job can keep them as an artifact.
+    #[arg(long)]
+    pub write_pending: bool,
     /// Files, directories or NDJSON streams.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
@@ -73,6 +78,7 @@ pub(super) fn stated_clock(run: &CorpusRunFlags) -> Option<String> {
 struct Report<'o> {
     report: CheckOutput,
     output: &'o mut Output,
+    pending: Option<super::pending::PendingSpool>,
 }
 
 impl CheckSink<(CheckItem, Option<Result<Vec<u8>, String>>)> for Report<'_> {
@@ -82,6 +88,9 @@ impl CheckSink<(CheckItem, Option<Result<Vec<u8>, String>>)> for Report<'_> {
         &mut self,
         (item, line): (CheckItem, Option<Result<Vec<u8>, String>>),
     ) -> Result<ControlFlow<()>, OutputError> {
+        if let Some(pending) = &mut self.pending {
+            pending.take(&item);
+        }
         self.report.add(&item, line, self.output)?;
         Ok(ControlFlow::Continue(()))
     }
@@ -109,7 +118,13 @@ pub(super) fn output_error(error: OutputError) -> Option<CliError> {
 pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let started = std::time::Instant::now();
     let modes = args.run.modes();
-    let options = args.run.check_options()?;
+    let mut options = args.run.check_options()?;
+    let pending = args
+        .write_pending
+        .then(|| super::pending::PendingSpool::new(&modes))
+        .transpose()?;
+    // Pending entries carry the content a later accept shows drift against, as bless's do.
+    options.record_content = args.write_pending;
     let shard = args
         .shard
         .as_deref()
@@ -143,19 +158,27 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         let line = maker.map(|make| make(&item));
         (item, line)
     };
-    let mut sink = Report { report, output };
+    let mut sink = Report {
+        report,
+        output,
+        pending,
+    };
     let run = CorpusCheck::new(&args.paths, &options)
         .pipeline(args.run.corpus.pipeline())
         .shard(shard)
         .run_prepared(&prepare, &mut sink);
-    let Report { report, output } = sink;
-    match run {
-        Ok(_) => {}
+    let Report {
+        report,
+        output,
+        pending,
+    } = sink;
+    let run = match run {
+        Ok(run) => run,
         Err(RunError::Start(reason)) => return Err(CliError::Usage(reason)),
         Err(RunError::Sink(error)) => {
             return ended(error, Exit::from_code(report.tally().exit_code()))
         }
-    }
+    };
     let packets = report.tally().packets;
     let load_errors = report.tally().load_errors;
     let so_far = Exit::from_code(report.tally().exit_code());
@@ -163,6 +186,16 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         Ok(exit) => exit,
         Err(error) => return ended(error, so_far),
     };
+    // After the report: a reader sees the findings first, then where the pending went.
+    match pending {
+        Some(pending) => pending.write(
+            &run.items,
+            &options.evaluate.conversion,
+            shard.is_some(),
+            output,
+        )?,
+        None => super::pending::note_waiting(&run.items, output),
+    }
     if args.stats {
         let seconds = started.elapsed().as_secs_f64();
         let cpu = cpu_seconds().map_or("unknown".to_owned(), |cpu| {

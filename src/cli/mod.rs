@@ -20,6 +20,7 @@ mod generate;
 mod ls;
 mod migrate;
 mod output;
+mod pending;
 mod profile;
 mod render;
 mod report;

@@ -118,7 +118,9 @@ pub fn record_golden(check: &PacketCheck, options: &CheckOptions) -> Result<Acce
         Writing {
             dry_run: false,
             lock_wait: ACCEPT_LOCK_WAIT,
-            waiting: &mut |_| {},
+            file: crate::golden::ManifestFile::Goldens,
+                remove_after: None,
+                waiting: &mut |_| {},
         },
         &mut |change| {
             changes.push(change.clone());

@@ -216,9 +216,16 @@ fn golden_manifest(value: Option<&Value>, file_name: Option<&str>) -> Option<Str
     if let Some(format) = format.filter(|format| crate::golden::MANIFEST_FORMATS.contains(format)) {
         return Some(format!("`format` is \"{format}\""));
     }
-    (file_name == Some(GOLDEN_MANIFEST_NAME)).then(|| {
-        format!("file named {GOLDEN_MANIFEST_NAME} (where `check` reads a directory's manifest)")
-    })
+    match file_name {
+        Some(GOLDEN_MANIFEST_NAME) => Some(format!(
+            "file named {GOLDEN_MANIFEST_NAME} (where `check` reads a directory's manifest)"
+        )),
+        Some(crate::golden::PENDING_FILE_NAME) => Some(format!(
+            "file named {} (the pending goldens `check --write-pending` writes)",
+            crate::golden::PENDING_FILE_NAME
+        )),
+        _ => None,
+    }
 }
 
 /// An attestation envelope's evidence: DSSE's three members, or the name `verify` and

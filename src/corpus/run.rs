@@ -153,9 +153,10 @@ impl Manifests {
     }
 }
 
-/// Whether a walked file is a golden manifest rather than a packet.
+/// Whether a walked file is a golden manifest (or the pending goldens beside one) rather
+/// than a packet.
 pub fn is_manifest_file(path: &Path) -> bool {
-    path.file_name().and_then(|name| name.to_str()) == Some(GOLDEN_MANIFEST_NAME)
+    crate::golden::ManifestFile::is_named(path)
 }
 
 /// What a corpus run saw besides its results.

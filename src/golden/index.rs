@@ -12,7 +12,7 @@ use super::index_scan::{member_value, member_value_text, parse_member, scan, Slo
 use super::manifest::{
     parse_entry, read_entry_typed, GoldenEntry, GoldenManifest, PacketKey, RecordedOptions,
 };
-use super::write::{manifest_path, read_manifest, MAX_MANIFEST_BYTES};
+use super::write::{read_manifest_file, ManifestFile, MAX_MANIFEST_BYTES};
 use super::ManifestError;
 use std::cell::RefCell;
 use std::fs::File;
@@ -46,7 +46,12 @@ impl ManifestIndex {
     /// Indexes `dir`'s manifest: `Ok(None)` when there is none; an unreadable or malformed
     /// one is an error with the same words `read_manifest` gives.
     pub fn open(dir: &Path) -> Result<Option<ManifestIndex>, ManifestError> {
-        let path = manifest_path(dir);
+        ManifestIndex::open_file(dir, ManifestFile::Goldens)
+    }
+
+    /// [`ManifestIndex::open`] of either file (the pending goldens beside the manifest).
+    pub fn open_file(dir: &Path, which: ManifestFile) -> Result<Option<ManifestIndex>, ManifestError> {
+        let path = which.path(dir);
         let file = match crate::input::open_regular(&path) {
             Ok(file) => file,
             Err(error) if error.is_not_found() => return Ok(None),
@@ -71,11 +76,11 @@ impl ManifestIndex {
                 // Two entries of one key (the same name twice, or `s.ndjson:1` beside
                 // `s.ndjson:01`): the strict parser decides, as it always did.
                 if index.has_repeated_key() {
-                    return Ok(read_manifest(dir)?.map(ManifestIndex::held));
+                    return Ok(read_manifest_file(dir, which)?.map(ManifestIndex::held));
                 }
                 Ok(Some(index))
             }
-            Err(_) => Ok(read_manifest(dir)?.map(ManifestIndex::held)),
+            Err(_) => Ok(read_manifest_file(dir, which)?.map(ManifestIndex::held)),
         }
     }
 

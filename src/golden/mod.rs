@@ -13,7 +13,8 @@ mod spool;
 mod write;
 
 pub use bless::{
-    merge_bless, write_bless, BlessCounts, BlessSink, BlessWriteError, BlessWritten, Change,
+    merge_bless, remove_pending, write_bless, BlessCounts, BlessSink, BlessWriteError,
+    BlessWritten, Change,
     DiscardSink, Existing, MergeError, MergeSpec, Writing,
 };
 #[cfg(test)]
@@ -33,6 +34,6 @@ pub use object::{records_object, ObjectGolden, OBJECT_KEYS};
 pub use spool::{EntryCursor, EntrySpool, SortedEntries};
 pub use write::{
     ci_is_set, ci_refuses_writes, ci_writes_values_text, manifest_lock_path, manifest_path,
-    read_manifest, remove_stale_temps, write_manifest, ManifestWriter, CI_WRITES_VALUES,
-    MANIFEST_FILE_NAME, MAX_MANIFEST_BYTES,
+    read_manifest, read_manifest_file, remove_stale_temps, write_manifest, ManifestFile,
+    ManifestWriter, CI_WRITES_VALUES, MANIFEST_FILE_NAME, MAX_MANIFEST_BYTES, PENDING_FILE_NAME,
 };

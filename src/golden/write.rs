@@ -20,10 +20,50 @@ pub fn manifest_path(dir: &Path) -> PathBuf {
     dir.join(MANIFEST_FILE_NAME)
 }
 
+/// The file name of a directory's pending goldens: what `check --write-pending` found
+/// drifted or missing, in a manifest's format, waiting for `bless --accept-pending` (insta's
+/// `.snap.new`). Never read as a golden.
+pub const PENDING_FILE_NAME: &str = "goldens.pending.json";
+
+/// Which of a directory's two manifests: its goldens, or the pending ones beside them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ManifestFile {
+    Goldens,
+    Pending,
+}
+
+impl ManifestFile {
+    pub fn name(self) -> &'static str {
+        match self {
+            ManifestFile::Goldens => MANIFEST_FILE_NAME,
+            ManifestFile::Pending => PENDING_FILE_NAME,
+        }
+    }
+
+    pub fn path(self, dir: &Path) -> PathBuf {
+        dir.join(self.name())
+    }
+
+    /// Whether `path` names one of the two (what a walk leaves out as no packet).
+    pub fn is_named(path: &Path) -> bool {
+        path.file_name()
+            .and_then(|name| name.to_str())
+            .is_some_and(|name| name == MANIFEST_FILE_NAME || name == PENDING_FILE_NAME)
+    }
+}
+
 /// Reads `dir`'s manifest: `Ok(None)` when there is none; an unreadable or malformed one is
 /// an error, never something to overwrite.
 pub fn read_manifest(dir: &Path) -> Result<Option<GoldenManifest>, ManifestError> {
-    let path = manifest_path(dir);
+    read_manifest_file(dir, ManifestFile::Goldens)
+}
+
+/// [`read_manifest`] of either file.
+pub fn read_manifest_file(
+    dir: &Path,
+    file: ManifestFile,
+) -> Result<Option<GoldenManifest>, ManifestError> {
+    let path = file.path(dir);
     // Through the input layer: a FIFO or a link to a device named goldens.json is refused
     // before it is read, and the cap holds while reading.
     let bytes = match crate::input::read_file(&path, MAX_MANIFEST_BYTES) {
@@ -58,17 +98,28 @@ pub fn manifest_lock_path(dir: &Path) -> PathBuf {
 /// it and leaves the old manifest as it was. Holds a buffer, never the whole text.
 pub struct ManifestWriter {
     dir: PathBuf,
+    file: ManifestFile,
     encoder: ManifestEncoder,
     out: std::io::BufWriter<AtomicFile>,
 }
 
 impl ManifestWriter {
     pub fn create(dir: &Path, options: &RecordedOptions) -> std::io::Result<ManifestWriter> {
+        ManifestWriter::create_file(dir, ManifestFile::Goldens, options)
+    }
+
+    /// [`ManifestWriter::create`] of either file.
+    pub fn create_file(
+        dir: &Path,
+        file: ManifestFile,
+        options: &RecordedOptions,
+    ) -> std::io::Result<ManifestWriter> {
         let temp = AtomicFile::create_in(dir, ".goldens.", ".tmp")?;
         let mut out = std::io::BufWriter::with_capacity(1 << 16, temp);
         out.write_all(ManifestEncoder::head(options).as_bytes())?;
         Ok(ManifestWriter {
             dir: dir.to_path_buf(),
+            file,
             encoder: ManifestEncoder::default(),
             out,
         })
@@ -84,7 +135,7 @@ impl ManifestWriter {
     /// permissions (a new manifest gets the umask's). On an error the temporary file is
     /// removed.
     pub fn commit(mut self) -> std::io::Result<PathBuf> {
-        let path = manifest_path(&self.dir);
+        let path = self.file.path(&self.dir);
         self.out.write_all(self.encoder.tail().as_bytes())?;
         let temp = self.out.into_inner().map_err(|error| error.into_error())?;
         temp.commit(&path, Replace::Keep)?;

@@ -120,7 +120,8 @@ pub const KIND_TABLE: [KindRow; 15] = [
         tag: "golden",
         name: "golden manifest",
         evidence: "`format` \"handoff-inspector goldens v2\" (or v1), or the name goldens.json \
-                   (where `check` looks for a directory's manifest)",
+                   (where `check` looks for a directory's manifest) or goldens.pending.json \
+                   (the pending goldens `check --write-pending` writes)",
     },
     KindRow {
         kind: PacketKind::Attestation,

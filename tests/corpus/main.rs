@@ -13,5 +13,6 @@ mod bad_input;
 mod commands;
 mod fixture_gate;
 mod one_verdict;
+mod pending;
 mod process_boundary;
 mod writers;

@@ -18,7 +18,7 @@ pub use change::Change;
 pub use merge::{merge_bless, BlessCounts, BlessSink, DiscardSink, Existing, MergeError};
 #[cfg(test)]
 pub use plan::{plan_bless, BlessPlan};
-pub use write::{write_bless, BlessWriteError, BlessWritten, MergeSpec, Writing};
+pub use write::{remove_pending, write_bless, BlessWriteError, BlessWritten, MergeSpec, Writing};
 
 #[cfg(test)]
 mod tests;

@@ -11,7 +11,7 @@
 use super::change::Change;
 use super::merge::{merge_bless, BlessCounts, BlessSink, Existing, MergeError};
 use crate::a2a::{ConvertOptions, Mode};
-use crate::golden::write::{manifest_lock_path, ManifestWriter};
+use crate::golden::write::{manifest_lock_path, ManifestFile, ManifestWriter};
 use crate::golden::{GoldenEntry, ManifestError, ManifestIndex, PacketKey, RecordedOptions};
 use crate::persist::{LockError, LockFile};
 use std::io;
@@ -37,6 +37,12 @@ pub struct Writing<'a> {
     pub lock_wait: Duration,
     /// Told once, with the lock's path, when another writer holds it.
     pub waiting: &'a mut dyn FnMut(&Path),
+    /// Which of the directory's manifests is merged into and written.
+    pub file: ManifestFile,
+    /// A file removed under the lock once the merge is written (or found to change nothing):
+    /// the pending goldens `bless --accept-pending` merged in, so no writer of new pending
+    /// goldens can slip in between the two.
+    pub remove_after: Option<PathBuf>,
 }
 
 /// What `write_bless` did.
@@ -63,10 +69,12 @@ pub enum BlessWriteError {
 struct WriteSink<'a> {
     writer: Option<&'a mut ManifestWriter>,
     on_change: &'a mut dyn FnMut(&Change) -> io::Result<()>,
+    entries: usize,
 }
 
 impl BlessSink for WriteSink<'_> {
     fn entry(&mut self, key: &PacketKey, entry: &GoldenEntry) -> io::Result<()> {
+        self.entries += 1;
         match self.writer.as_mut() {
             Some(writer) => writer.entry(key, entry),
             None => Ok(()),
@@ -100,13 +108,18 @@ pub fn write_bless(
         }
     }
     // What another writer may have written while this run was checking is merged into.
-    let existing = ManifestIndex::open(dir).map_err(BlessWriteError::Manifest)?;
+    let existing = ManifestIndex::open_file(dir, writing.file).map_err(BlessWriteError::Manifest)?;
     if lock.is_some() {
-        match ManifestWriter::create(dir, &RecordedOptions::of(spec.options)) {
+        match ManifestWriter::create_file(dir, writing.file, &RecordedOptions::of(spec.options)) {
             Ok(created) => writer = Some(created),
             Err(error) => unwritable = Some(error),
         }
     }
+    let mut sink = WriteSink {
+        writer: writer.as_mut(),
+        on_change,
+        entries: 0,
+    };
     let counts = merge_bless(
         existing.as_ref().map(Existing::from),
         recorded,
@@ -114,19 +127,49 @@ pub fn write_bless(
         spec.options,
         spec.still_exists,
         spec.prune,
-        &mut WriteSink {
-            writer: writer.as_mut(),
-            on_change,
-        },
+        &mut sink,
     )
     .map_err(BlessWriteError::Merge)?;
+    // Pending goldens that are all accepted or matched again are no file at all.
+    let emptied = writing.file == ManifestFile::Pending && sink.entries == 0;
     let written = match (writer, unwritable.take()) {
+        (_, None) if emptied && counts.changes > 0 => {
+            if lock.is_some() {
+                remove_if_there(&writing.file.path(dir)).map_err(BlessWriteError::Write)?;
+            }
+            None
+        }
         // Dropped unwritten: the temporary file goes, the manifest stays as it was.
         _ if counts.changes == 0 => None,
         (_, Some(error)) => return Err(BlessWriteError::Write(error)),
         (None, None) => None,
         (Some(writer), None) => Some(writer.commit().map_err(BlessWriteError::Write)?),
     };
+    if let (Some(remove), Some(_)) = (&writing.remove_after, &lock) {
+        remove_if_there(remove).map_err(BlessWriteError::Write)?;
+    }
     drop(lock);
     Ok(BlessWritten { counts, written })
+}
+
+fn remove_if_there(path: &Path) -> io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
+        _ => Ok(()),
+    }
+}
+
+/// Removes `dir`'s pending goldens holding the manifest's lock (`bless --reject-pending`):
+/// `Ok(true)` when there were some.
+pub fn remove_pending(dir: &Path, lock_wait: Duration) -> Result<bool, BlessWriteError> {
+    let lock = LockFile::acquire(&manifest_lock_path(dir), lock_wait, &mut |_| {});
+    let _held = match lock {
+        Ok(held) => held,
+        Err(busy @ LockError::Busy { .. }) => return Err(BlessWriteError::Busy(busy)),
+        Err(LockError::Io { error, .. }) => return Err(BlessWriteError::Write(error)),
+    };
+    let path = ManifestFile::Pending.path(dir);
+    let there = path.is_file();
+    remove_if_there(&path).map_err(BlessWriteError::Write)?;
+    Ok(there)
 }

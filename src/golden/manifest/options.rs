@@ -26,6 +26,19 @@ impl RecordedOptions {
         }
     }
 
+    /// The conversion options these record (strict mode: a manifest records both modes'
+    /// outcomes under the same options): what pending goldens are accepted under.
+    pub fn convert_options(&self) -> ConvertOptions {
+        ConvertOptions {
+            adapter_version: self.adapter_version.clone(),
+            protocol_version: self.protocol_version.clone(),
+            max_payload_bytes: self.max_payload_bytes,
+            max_json_depth: self.max_json_depth,
+            max_array_length: self.max_array_length,
+            ..ConvertOptions::default()
+        }
+    }
+
     /// The options that are set, by manifest key, adapter_version first: what the manifest
     /// writes, and what a bless reports when they change.
     pub fn fields(&self) -> Vec<(&'static str, Value)> {
@@ -91,6 +104,21 @@ impl RecordedOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn recorded_options_give_back_the_options_they_record() {
+        let options = ConvertOptions {
+            adapter_version: "2.0.0".to_owned(),
+            protocol_version: Some("0.3".to_owned()),
+            max_payload_bytes: Some(10),
+            max_json_depth: Some(3),
+            max_array_length: Some(4),
+            ..ConvertOptions::default()
+        };
+        let recorded = RecordedOptions::of(&options);
+        assert_eq!(RecordedOptions::of(&recorded.convert_options()), recorded);
+        assert_eq!(recorded.convert_options().max_json_depth, Some(3));
+    }
 
     #[test]
     fn option_differences_name_the_flag() {
