@@ -22,10 +22,12 @@ const LOCK_WAIT: Duration = Duration::from_secs(60);
 
 /// Whether a packet's check would change its golden: drifted, or none recorded.
 fn is_pending(check: &PacketCheck) -> bool {
-    check
-        .findings
-        .iter()
-        .any(|finding| matches!(finding.kind, FindingKind::GoldenMismatch | FindingKind::NoGolden))
+    check.findings.iter().any(|finding| {
+        matches!(
+            finding.kind,
+            FindingKind::GoldenMismatch | FindingKind::NoGolden
+        )
+    })
 }
 
 /// What `check --write-pending` collects while it checks: each pending packet's entry, as
@@ -235,7 +237,8 @@ pub(super) fn accept(
         let malformed = |error: crate::golden::ManifestError| {
             CliError::Usage(format!("{shown}: malformed, not accepted: {error}"))
         };
-        let Some(pending) = ManifestIndex::open_file(dir, ManifestFile::Pending).map_err(malformed)?
+        let Some(pending) =
+            ManifestIndex::open_file(dir, ManifestFile::Pending).map_err(malformed)?
         else {
             continue;
         };

@@ -119,8 +119,8 @@ pub fn record_golden(check: &PacketCheck, options: &CheckOptions) -> Result<Acce
             dry_run: false,
             lock_wait: ACCEPT_LOCK_WAIT,
             file: crate::golden::ManifestFile::Goldens,
-                remove_after: None,
-                waiting: &mut |_| {},
+            remove_after: None,
+            waiting: &mut |_| {},
         },
         &mut |change| {
             changes.push(change.clone());

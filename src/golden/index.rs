@@ -50,7 +50,10 @@ impl ManifestIndex {
     }
 
     /// [`ManifestIndex::open`] of either file (the pending goldens beside the manifest).
-    pub fn open_file(dir: &Path, which: ManifestFile) -> Result<Option<ManifestIndex>, ManifestError> {
+    pub fn open_file(
+        dir: &Path,
+        which: ManifestFile,
+    ) -> Result<Option<ManifestIndex>, ManifestError> {
         let path = which.path(dir);
         let file = match crate::input::open_regular(&path) {
             Ok(file) => file,
@@ -285,7 +288,7 @@ fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
 mod tests {
     use super::*;
     use crate::a2a::ConvertOptions;
-    use crate::golden::{render_manifest, write_manifest};
+    use crate::golden::{manifest_path, render_manifest, write_manifest};
 
     fn manifest(keys: &[&str]) -> GoldenManifest {
         let mut manifest = GoldenManifest::new(&ConvertOptions::default());

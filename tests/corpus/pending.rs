@@ -55,13 +55,17 @@ fn the_pending_round_trip_under_ci_and_on_a_developers_machine() {
     // CI: the check fails, writes the pending entries, and the goldens stay byte for byte.
     let ci = check(dir.path(), &["--write-pending"], CI);
     assert_eq!(ci.code, 1, "{}", ci.stderr);
-    assert_eq!(std::fs::read(dir.path().join("goldens.json")).unwrap(), goldens);
+    assert_eq!(
+        std::fs::read(dir.path().join("goldens.json")).unwrap(),
+        goldens
+    );
     assert_eq!(
         pending_keys(dir.path()),
         ["positive_no_refs.json", "zz_new.json"]
     );
     assert!(
-        ci.stderr.contains("goldens.pending.json: 2 pending golden(s) from this run"),
+        ci.stderr
+            .contains("goldens.pending.json: 2 pending golden(s) from this run"),
         "{}",
         ci.stderr
     );
@@ -75,7 +79,9 @@ fn the_pending_round_trip_under_ci_and_on_a_developers_machine() {
     // A plain check says they wait.
     let plain = check(dir.path(), &[], CI);
     assert!(
-        plain.stderr.contains("goldens.pending.json: pending goldens wait"),
+        plain
+            .stderr
+            .contains("goldens.pending.json: pending goldens wait"),
         "{}",
         plain.stderr
     );
@@ -94,7 +100,11 @@ fn the_pending_round_trip_under_ci_and_on_a_developers_machine() {
         "{}",
         accepted.stdout
     );
-    assert!(accepted.stdout.contains("+ zz_new.json"), "{}", accepted.stdout);
+    assert!(
+        accepted.stdout.contains("+ zz_new.json"),
+        "{}",
+        accepted.stdout
+    );
     assert!(!dir.path().join("goldens.pending.json").exists());
     let after = check(dir.path(), &["--require-golden", "--format", "json"], CI);
     let document: serde_json::Value = serde_json::from_str(&after.stdout).unwrap();
@@ -123,7 +133,9 @@ fn reject_removes_and_a_run_with_nothing_pending_removes_the_file() {
     let clean = check(dir.path(), &["--write-pending"], CI);
     assert_eq!(clean.code, 0, "{}", clean.stdout);
     assert!(!dir.path().join("goldens.pending.json").exists());
-    assert!(clean.stderr.contains("removed, nothing is pending any more"));
+    assert!(clean
+        .stderr
+        .contains("removed, nothing is pending any more"));
 }
 
 #[test]
@@ -144,13 +156,15 @@ fn pending_goldens_are_whole_entries_and_never_read_as_packets() {
     let dir = drifted();
     let one_mode = check(dir.path(), &["--write-pending", "--mode", "strict"], CI);
     assert_eq!(one_mode.code, 2);
-    assert!(one_mode.stderr.contains("run it in both modes"), "{}", one_mode.stderr);
+    assert!(
+        one_mode.stderr.contains("run it in both modes"),
+        "{}",
+        one_mode.stderr
+    );
     check(dir.path(), &["--write-pending"], CI);
     // The pending file is no packet of the directory: not checked, not listed as one.
-    let document: serde_json::Value = serde_json::from_str(
-        &check(dir.path(), &["--format", "json"], CI).stdout,
-    )
-    .unwrap();
+    let document: serde_json::Value =
+        serde_json::from_str(&check(dir.path(), &["--format", "json"], CI).stdout).unwrap();
     assert!(document["packets"]
         .as_array()
         .unwrap()

@@ -108,7 +108,8 @@ pub fn write_bless(
         }
     }
     // What another writer may have written while this run was checking is merged into.
-    let existing = ManifestIndex::open_file(dir, writing.file).map_err(BlessWriteError::Manifest)?;
+    let existing =
+        ManifestIndex::open_file(dir, writing.file).map_err(BlessWriteError::Manifest)?;
     if lock.is_some() {
         match ManifestWriter::create_file(dir, writing.file, &RecordedOptions::of(spec.options)) {
             Ok(created) => writer = Some(created),
