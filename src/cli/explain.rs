@@ -20,6 +20,8 @@ use crate::report::object_explain::{
     ManifestJson,
 };
 use crate::report::profile_text;
+use crate::report::styled::{Style, StyledText};
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 /// Explain FILE as whatever kind it is (the kind `ls` gives it): a raw packet's handoff flags
@@ -137,14 +139,13 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                             // content hash that does not match is what a reviewer must see.
                             // Then the repeated keys, as the scan finds them.
                             let audited = audit_text(&source, kind, &audit);
-                            let (heading, rest) =
-                                audited.split_once('\n').unwrap_or((&audited, ""));
-                            output.line(heading);
+                            let (heading, rest) = audited.split_first_line();
+                            output.styled_line(&heading);
                             for line in &in_bundle.lines {
-                                output.line(line);
+                                output.styled_line(line);
                             }
                             duplicate_lines(output, &packet.bytes);
-                            text(output, rest)
+                            styled(output, &rest)
                         }
                         TextOrJson::Json => {
                             let json = AuditJson::new(&source, kind, &audit, &packet.bytes);
@@ -284,10 +285,10 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                             // The repeated keys go out as the scan finds them, under the heading,
                             // not collected beside the tree and the text.
                             let whole = explanation_text(&source, kind, &explanation);
-                            let (heading, rest) = whole.split_once('\n').unwrap_or((&whole, ""));
-                            output.line(heading);
+                            let (heading, rest) = whole.split_first_line();
+                            output.styled_line(&heading);
                             duplicate_lines(output, &packet.bytes);
-                            text(output, rest)
+                            styled(output, &rest)
                         }
                         TextOrJson::Json => json_line(
                             output,
@@ -312,13 +313,15 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
 /// The warning line of each repeated key in `text`, printed as the scan finds them (a packet
 /// may repeat a million keys).
 fn duplicate_lines(output: &mut Output, text: &[u8]) {
-    for_each_duplicate_key(text, |duplicate| output.line(&duplicate_line(&duplicate)));
+    for_each_duplicate_key(text, |duplicate| {
+        output.styled_line(&duplicate_line(&duplicate))
+    });
 }
 
 /// What an event of a bundle adds to its audit: whether its content hash matches (recomputed
 /// vs stored) and the bundle's verdict.
 struct InBundle {
-    lines: Vec<String>,
+    lines: Vec<StyledText>,
     json: Option<serde_json::Map<String, serde_json::Value>>,
     hash_matches: bool,
 }
@@ -360,22 +363,31 @@ fn bundle_event_lines(
         };
     };
     let mismatch = report.hash_mismatch(seq);
-    let verdict = match report.error() {
-        Some(error) => format!(
-            "bundle: fails upstream's verification: {} {}: {}",
-            error.class().as_str(),
-            error.code.as_str(),
-            crate::json::safe_text(&error.message)
-        ),
-        None => "bundle: upstream's verifier accepts it".to_owned(),
-    };
+    let mut verdict = StyledText::from("bundle: ");
+    match report.error() {
+        Some(error) => {
+            verdict.push_styled(Style::Fail, "fails upstream's verification");
+            let _ = write!(
+                verdict,
+                ": {} {}: {}",
+                error.class().as_str(),
+                error.code.as_str(),
+                crate::json::safe_text(&error.message)
+            );
+        }
+        None => verdict.push_styled(Style::Pass, "upstream's verifier accepts it"),
+    }
     let mut lines = Vec::new();
     if let Some(mismatch) = mismatch {
-        lines.push(format!(
-            "content hash does not match: recomputed {}, stored {}",
+        let mut line = StyledText::new();
+        line.push_styled(Style::Fail, "content hash does not match");
+        let _ = write!(
+            line,
+            ": recomputed {}, stored {}",
             crate::json::safe_text(&mismatch.recomputed),
             crate::json::safe_text(&mismatch.stored)
-        ));
+        );
+        lines.push(line);
     }
     lines.push(verdict);
     // The bundle's attestation, when keys were given: a refused one says so on every event,
@@ -385,7 +397,7 @@ fn bundle_event_lines(
     if let Some(judged) = attestation {
         let said = crate::report::attestation_text::attestation_lines(judged, keys);
         if let Some(first) = said.first() {
-            lines.push(format!("bundle: {first}"));
+            lines.push(format!("bundle: {first}").into());
         }
     }
     let mut json = serde_json::Map::new();
@@ -434,14 +446,14 @@ fn explain_bundle(
     let judged = (!keys.is_empty()).then(|| judge_bundle_file(path, None, keys));
     match format {
         TextOrJson::Text => {
-            let mut shown = explanation.text().trim_end().to_owned();
+            let mut shown = explanation.text().trim_end();
             if let Some(judged) = &judged {
-                shown.push_str("\n\nattestation (trusted keys given):");
+                shown.push("\n\nattestation (trusted keys given):");
                 for line in attestation_lines(judged, keys) {
-                    shown.push_str(&format!("\n  {line}"));
+                    let _ = write!(shown, "\n  {line}");
                 }
             }
-            text(output, &shown)?
+            styled(output, &shown)?
         }
         TextOrJson::Json => {
             let mut json = explanation.json();
@@ -459,5 +471,11 @@ fn explain_bundle(
 
 fn text(output: &mut Output, text: &str) -> Result<(), CliError> {
     output.line(text.trim_end());
+    Ok(())
+}
+
+/// [`text`] for styled text.
+fn styled(output: &mut Output, text: &StyledText) -> Result<(), CliError> {
+    output.styled_line(&text.trim_end());
     Ok(())
 }

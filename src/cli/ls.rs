@@ -8,8 +8,10 @@ use crate::corpus::{
     Source, WalkItem,
 };
 use crate::json::safe_text;
+use crate::report::styled::{Style, StyledText};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 /// List every packet under PATH with its kind and the reason for it.
@@ -146,7 +148,13 @@ fn write(format: TextOrJson, output: &mut Output, line: &Line<'_>) -> Result<(),
     match format {
         TextOrJson::Json => json_line(output, line),
         TextOrJson::Text => {
-            let mut text = format!("{}  {}  {}", line.source, line.kind, safe_text(line.reason));
+            // The source as a path; a load error as a failure.
+            let mut text = StyledText::new();
+            text.push_styled(Style::Path, &line.source.to_string());
+            text.push("  ");
+            let kind_style = (line.kind == "load_error").then_some(Style::Fail);
+            text.push_maybe(kind_style, line.kind);
+            let _ = write!(text, "  {}", safe_text(line.reason));
             if !line.expected_payloads.is_empty() {
                 let pairs: Vec<String> = Mode::BOTH
                     .iter()
@@ -155,16 +163,17 @@ fn write(format: TextOrJson, output: &mut Output, line: &Line<'_>) -> Result<(),
                         Some(format!("{mode}: {}", safe_text(name)))
                     })
                     .collect();
-                text.push_str(&format!("  (expected payloads: {})", pairs.join(", ")));
+                let _ = write!(text, "  (expected payloads: {})", pairs.join(", "));
             }
             if let Some(pair) = &line.expected_payload_of {
-                text.push_str(&format!(
+                let _ = write!(
+                    text,
                     "  (expected {} payload of {})",
                     pair.mode,
                     safe_text(&pair.raw)
-                ));
+                );
             }
-            output.line(&text);
+            output.styled_line(&text);
             Ok(())
         }
     }

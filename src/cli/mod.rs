@@ -9,6 +9,7 @@ mod attest;
 mod bless;
 mod bundle;
 mod check;
+mod color;
 mod common;
 mod convert;
 mod derive;
@@ -17,6 +18,7 @@ mod digest;
 mod explain;
 mod formats;
 mod generate;
+mod global_flags;
 mod ls;
 mod migrate;
 mod output;
@@ -27,6 +29,7 @@ mod report;
 mod typo;
 mod verify;
 
+pub use color::ColorChoice;
 pub use output::{CliError, Exit, Output};
 
 #[derive(Debug, Parser)]
@@ -48,8 +51,15 @@ pub struct Cli {
     /// Files, directories or NDJSON streams to open in the interactive inspector.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Colour in the interactive inspector (auto honours NO_COLOR and a non-terminal stdout).
-    #[arg(long, value_enum, default_value = "auto")]
+    /// Colour: auto colours a terminal only (not under NO_COLOR or TERM=dumb), for the
+    /// inspector and every command's text output; JSON, JUnit, SARIF and markdown never.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "WHEN",
+        default_value = "auto"
+    )]
     pub color: ColorChoice,
     #[command(flatten)]
     pub walk: common::WalkFlags,
@@ -63,27 +73,6 @@ pub struct Cli {
     /// paired as `diff` pairs them (strict mode).
     #[arg(long, num_args = 2, value_names = ["BASE", "CANDIDATE"])]
     pub compare: Option<Vec<PathBuf>>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
-    Never,
-    Auto,
-    Always,
-}
-
-impl ColorChoice {
-    pub fn enabled(self) -> bool {
-        use std::io::IsTerminal;
-        match self {
-            ColorChoice::Never => false,
-            ColorChoice::Always => true,
-            ColorChoice::Auto => {
-                std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
-                    && std::io::stdout().is_terminal()
-            }
-        }
-    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -140,7 +129,14 @@ impl Command {
 
 /// Parses the process arguments, runs, and returns the process exit code.
 pub fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
+    let args = global_flags::subcommand_first(std::env::args_os().collect(), || {
+        use clap::CommandFactory;
+        Cli::command()
+            .get_subcommands()
+            .map(|command| command.get_name().to_owned())
+            .collect()
+    });
+    let cli = Cli::parse_from(args);
     // SIGINT, SIGTERM, SIGHUP: a write cut short leaves no temporary file (persist/).
     if let Err(error) = crate::persist::install_interrupt_cleanup() {
         let _ = writeln!(
@@ -158,10 +154,10 @@ pub fn main() -> std::process::ExitCode {
         }
     }
     let stdout = std::io::stdout();
-    let mut output = Output::new(stdout.lock());
+    let mut output = Output::new(stdout.lock()).with_color(cli.color.enabled());
     let result = match &cli.command {
         None => run_tui(&cli),
-        Some(command) => dispatch(command, &mut output),
+        Some(command) => dispatch(command, cli.color, &mut output),
     };
     // A write that failed (a full disk) fails the command, whatever it concluded; a closed
     // pipe does not.
@@ -263,7 +259,7 @@ fn run_tui(cli: &Cli) -> Result<Exit, CliError> {
         })
 }
 
-fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {
+fn dispatch(command: &Command, color: ColorChoice, output: &mut Output) -> Result<Exit, CliError> {
     match command {
         Command::Convert(args) => convert::run(args, output),
         Command::Explain(args) => explain::run(args, output),
@@ -271,7 +267,7 @@ fn dispatch(command: &Command, output: &mut Output) -> Result<Exit, CliError> {
         Command::Profile(args) => profile::run(args, output),
         Command::Formats(args) => formats::run(args, output),
         Command::Migrate(args) => migrate::run(args, output),
-        Command::Render(args) => render::run(args, output),
+        Command::Render(args) => render::run(args, color, output),
         Command::Ls(args) => ls::run(args, output),
         Command::Check(args) => check::run(args, output),
         Command::Report(args) => report::run(args, output),

@@ -1,6 +1,7 @@
 //! What every subcommand shares: the exit-code convention, the error type, and a buffered
 //! stdout that stops quietly when the reader goes away (`| head`).
 
+use crate::report::styled::{StyledText, StyledWrite};
 use std::fmt;
 use std::io::{self, Write};
 
@@ -99,6 +100,8 @@ pub struct Output {
     inner: io::BufWriter<Box<dyn Write>>,
     notes: Box<dyn Write>,
     stream: Stream,
+    /// Whether styled text is drawn in colour (`--color`); plain text is never touched.
+    color: bool,
 }
 
 impl Output {
@@ -113,6 +116,23 @@ impl Output {
             inner: io::BufWriter::with_capacity(1 << 16, Box::new(writer)),
             notes: Box::new(notes),
             stream: Stream::Open,
+            color: false,
+        }
+    }
+
+    /// Draws styled text in colour from now on (`--color` decided it for standard output).
+    pub fn with_color(mut self, color: bool) -> Output {
+        self.color = color;
+        self
+    }
+
+    /// A line of styled text: its styles in colour when colour is on, the plain text (byte
+    /// for byte what `line` writes) otherwise.
+    pub fn styled_line(&mut self, text: &StyledText) {
+        if self.color {
+            self.line(&super::color::ansi(text));
+        } else {
+            self.line(text.as_str());
         }
     }
 
@@ -226,6 +246,17 @@ impl Write for Output {
                 self.fail("standard output", error);
                 Err(self.stop_error())
             }
+        }
+    }
+}
+
+/// Report writers hand their styled text here: drawn as [`Output::styled_line`] draws it.
+impl StyledWrite for Output {
+    fn write_styled(&mut self, text: &StyledText) -> io::Result<()> {
+        if self.color {
+            self.write_all(super::color::ansi(text).as_bytes())
+        } else {
+            self.write_all(text.as_str().as_bytes())
         }
     }
 }

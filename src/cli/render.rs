@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 /// Draw a view of the interactive inspector into an SVG (stdout), exactly as the terminal
 /// would show it, colours included: for screenshots, docs and reviews without a terminal.
+/// The SVG is a file, not a terminal: it is drawn in colour unless `--color never`.
 ///
 /// Example: `handoff-inspector render --view handoff --size 120x40 --select happy_task_requested.json fixtures/a2a > handoff.svg`
 #[derive(Debug, clap::Args)]
@@ -29,8 +30,8 @@ pub struct Args {
     /// Keys to press before drawing, e.g. `lnn` or `<Down><Enter>`.
     #[arg(long, default_value = "")]
     pub keys: String,
-    /// Draw without colour (as NO_COLOR would).
-    #[arg(long)]
+    /// The old spelling of `--color never`, kept for scripts that use it.
+    #[arg(long, hide = true)]
     pub no_color: bool,
     /// The clock for expiry checks, RFC 3339 (default: the system clock), as the inspector
     /// and `check` take it.
@@ -54,7 +55,8 @@ fn parse_size(text: &str) -> Result<(u16, u16), String> {
     Ok((width, height))
 }
 
-pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
+/// `color`: the global `--color`; only `never` (or the old `--no-color`) draws without colour.
+pub fn run(args: &Args, color: super::ColorChoice, output: &mut Output) -> Result<Exit, CliError> {
     for path in &args.paths {
         if !path.exists() {
             return Err(CliError::Io {
@@ -71,7 +73,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         select: args.select.clone(),
         mode: args.mode.into(),
         keys: args.keys.clone(),
-        color: !args.no_color,
+        color: !args.no_color && color != super::ColorChoice::Never,
         now: args.now,
         walk: args.walk.options(),
         // The trusted keys of the inspector's other faces: HANDOFF_TRUSTED_KEYS (render's

@@ -1,7 +1,8 @@
 //! A first PATH that is no file but names a subcommand, or nearly does: the inspector would
 //! say "no such file" about what the user meant as a command (`chek fixtures`), or read a
 //! subcommand as a path because a flag of the inspector came before it
-//! (`--color never check fixtures`). Both are told here, before anything runs.
+//! (`--now T check fixtures`; the global `--color` is moved after a subcommand instead:
+//! `global_flags.rs`). Both are told here, before anything runs.
 
 use clap::CommandFactory;
 use std::path::Path;

@@ -8,7 +8,9 @@ use crate::bundle::attest::{TrustedKey, MAX_ENVELOPE_BYTES};
 use crate::bundle::{verify_path, verify_reader, Bundle, Compared, Limits};
 use crate::json::safe_text;
 use crate::report::attestation_text::{attestation_lines, is_failure, AttestationJson};
+use crate::report::styled::{Style, StyledText};
 use serde::Serialize;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Verify assay evidence bundles (.tar.gz) exactly as upstream's verifier does.
@@ -253,7 +255,7 @@ fn report(
             },
         ),
         TextOrJson::Text => {
-            output.line(&text_lines(source, bundle));
+            output.styled_line(&text_lines(source, bundle));
             if let Some((judged, keys)) = attestation {
                 for line in attestation_lines(judged, keys) {
                     output.line(&format!("  {line}"));
@@ -264,35 +266,41 @@ fn report(
     }
 }
 
-/// `OK  run_root  N events  PATH`, or `FAIL  Class  Code  message  PATH` and the failed check.
-pub fn text_lines(source: &str, bundle: &Bundle) -> String {
+/// `OK  run_root  N events  PATH`, or `FAIL  Class  Code  message  PATH` and the failed check;
+/// the verdict styled, the code as a rule id, the bundle as a path.
+pub fn text_lines(source: &str, bundle: &Bundle) -> StyledText {
     let source = safe_text(source);
+    let mut text = StyledText::new();
     match &bundle.verdict {
-        Ok(verified) => format!(
-            "OK  {}  {} events  {source}",
-            safe_text(&verified.run_root),
-            verified.event_count
-        ),
-        Err(error) => {
-            let mut text = format!(
-                "FAIL  {}  {}  {}  {source}\n  step {}: {}",
-                error.class().as_str(),
-                error.code.as_str(),
-                safe_text(&error.message),
-                error.step,
-                step_name(error.step)
+        Ok(verified) => {
+            text.push_styled(Style::Pass, "OK");
+            let _ = write!(
+                text,
+                "  {}  {} events  ",
+                safe_text(&verified.run_root),
+                verified.event_count
             );
+            text.push_styled(Style::Path, &source);
+        }
+        Err(error) => {
+            text.push_styled(Style::Fail, "FAIL");
+            let _ = write!(text, "  {}  ", error.class().as_str());
+            text.push_styled(Style::Rule, &error.code.as_str());
+            let _ = write!(text, "  {}  ", safe_text(&error.message));
+            text.push_styled(Style::Path, &source);
+            let _ = write!(text, "\n  step {}: {}", error.step, step_name(error.step));
             if let Some(compared) = &error.compared {
-                text.push_str(&format!(
+                let _ = write!(
+                    text,
                     "\n  {}: expected {}, found {}",
                     safe_text(&compared.what),
                     safe_text(&compared.expected),
                     safe_text(&compared.found)
-                ));
+                );
             }
-            text
         }
     }
+    text
 }
 
 /// What each step of the spec's §9 checks, for the explanation line.

@@ -4,12 +4,14 @@
 //! `explain BUNDLE:SEQ` is an ordinary event explanation (`report::explain`).
 
 use super::check_json::bundle_json;
+use super::styled::{Style, StyledText};
 use crate::bundle::steps::outcomes;
 use crate::corpus::BundlePackets;
 use crate::corpus::{classify_bundle, summarize, EvaluateOptions, PacketSummary, Status};
 use crate::json::safe_text;
 use serde::Serialize;
 use serde_json::Value;
+use std::fmt::Write as _;
 
 /// One event of a bundle, in a few words.
 #[derive(Clone, Debug, Serialize)]
@@ -102,90 +104,129 @@ impl BundleExplanation {
         value
     }
 
-    pub fn text(&self) -> String {
-        let mut out = Vec::new();
-        out.push(super::explain::heading(
+    /// The explanation as text: the verdict, each check's outcome and each event's hash
+    /// styled as passing or failing, lint rules as rule ids.
+    pub fn text(&self) -> StyledText {
+        let mut out: Vec<StyledText> = Vec::new();
+        out.push(super::explain::styled_heading(
             &self.source,
             crate::corpus::PacketKind::Bundle,
             None,
         ));
-        out.push(safe_text(&self.reason).into_owned());
+        out.push(safe_text(&self.reason).as_ref().into());
         let error = &self.report["error"];
         if error.is_null() {
-            out.push(format!(
-                "verdict: OK: upstream's verifier accepts it; run id {}, run root {}",
+            let mut line = StyledText::from("verdict: ");
+            line.push_styled(Style::Pass, "OK");
+            let _ = write!(
+                line,
+                ": upstream's verifier accepts it; run id {}, run root {}",
                 safe_text(self.report["run_id"].as_str().unwrap_or("?")),
                 safe_text(self.report["run_root"].as_str().unwrap_or("?"))
-            ));
+            );
+            out.push(line);
         } else {
-            out.push(format!(
-                "verdict: FAIL  {}  {}  {}",
-                text_of(&error["class"]),
-                text_of(&error["code"]),
-                text_of(&error["message"])
-            ));
+            let mut line = StyledText::from("verdict: ");
+            line.push_styled(Style::Fail, "FAIL");
+            let _ = write!(line, "  {}  ", text_of(&error["class"]));
+            line.push_styled(Style::Rule, &text_of(&error["code"]));
+            let _ = write!(line, "  {}", text_of(&error["message"]));
+            out.push(line);
             if let Some(compared) = error["compared"].as_object() {
-                out.push(format!(
+                out.push(StyledText::from(format!(
                     "  compared {}: expected {}, found {}",
                     text_of(&compared["what"]),
                     text_of(&compared["expected"]),
                     text_of(&compared["found"])
-                ));
+                )));
             }
         }
-        out.push(if error.is_null() {
-            crate::bundle::VERIFIED_SHOWS.to_owned()
+        out.push(StyledText::from(if error.is_null() {
+            crate::bundle::VERIFIED_SHOWS
         } else {
-            crate::bundle::UNVERIFIED_SHOWS.to_owned()
-        });
-        out.push("checks (spec §9, in order; the first failure wins):".to_owned());
+            crate::bundle::UNVERIFIED_SHOWS
+        }));
+        out.push("checks (spec §9, in order; the first failure wins):".into());
         for (step, title, outcome) in &self.checks {
-            out.push(format!("  {outcome:<12}{step:>2}  {title}"));
+            let mut line = StyledText::from("  ");
+            let style = match *outcome {
+                "pass" => Some(Style::Pass),
+                "FAIL" => Some(Style::Fail),
+                _ => None,
+            };
+            line.push_maybe(style, outcome);
+            let _ = write!(
+                line,
+                "{}{step:>2}  {title}",
+                " ".repeat(12usize.saturating_sub(outcome.chars().count()))
+            );
+            out.push(line);
         }
-        out.push(format!(
+        out.push(StyledText::from(format!(
             "events: {} readable of {} line(s) (SEQ  TYPE  CONTENT-HASH  STATE  AUDIT)",
             self.events.len(),
             self.lines
-        ));
+        )));
         for event in &self.events {
-            let hash = match event.content_hash_matches {
-                Some(true) => "hash ok",
-                Some(false) => "hash MISMATCH",
-                None => "hash ?",
+            let (hash, hash_style) = match event.content_hash_matches {
+                Some(true) => ("hash ok", None),
+                Some(false) => ("hash MISMATCH", Some(Style::Fail)),
+                None => ("hash ?", None),
             };
-            let audit = match event.audit {
-                "finding" => format!(
-                    "finding ({} error(s), {} warning(s))",
-                    event.audit_errors, event.audit_warnings
+            let (audit, audit_style) = match event.audit {
+                "finding" => (
+                    format!(
+                        "finding ({} error(s), {} warning(s))",
+                        event.audit_errors, event.audit_warnings
+                    ),
+                    Some(Style::Fail),
                 ),
-                other => other.replace('_', " "),
+                other => (other.replace('_', " "), None),
             };
-            out.push(format!(
-                "  {:>4}  {}  {hash}  {}  {audit}",
+            let mut line = StyledText::from(format!(
+                "  {:>4}  {}  ",
                 event.seq,
                 safe_text(event.type_.as_deref().unwrap_or("?")),
-                event.state.unwrap_or("-"),
             ));
+            line.push_maybe(hash_style, hash);
+            let _ = write!(line, "  {}  ", event.state.unwrap_or("-"));
+            line.push_maybe(audit_style, &audit);
+            out.push(line);
         }
         out.push(
-            "upstream's A2A lint rules (pass when one event matches; warnings upstream):"
-                .to_owned(),
+            "upstream's A2A lint rules (pass when one event matches; warnings upstream):".into(),
         );
         match self.report["lint"].as_array() {
             Some(lint) => {
                 for rule in lint {
                     let passes = rule["passes"] == Value::Bool(true);
-                    out.push(format!(
-                        "  {:<11} {}  ({} matching event(s))",
-                        text_of(&rule["rule"]),
-                        if passes { "pass" } else { "finding" },
-                        rule["matched_events"]
-                    ));
+                    let id = text_of(&rule["rule"]);
+                    let mut line = StyledText::from("  ");
+                    line.push_styled(Style::Rule, &id);
+                    line.push(&" ".repeat(11usize.saturating_sub(id.chars().count())));
+                    line.push(" ");
+                    if passes {
+                        line.push_styled(Style::Pass, "pass");
+                    } else {
+                        line.push_styled(Style::Warn, "finding");
+                    }
+                    let _ = write!(line, "  ({} matching event(s))", rule["matched_events"]);
+                    out.push(line);
                 }
             }
-            None => out.push(format!("  {}", crate::bundle::LINT_NOT_EVALUATED)),
+            None => out.push(StyledText::from(format!(
+                "  {}",
+                crate::bundle::LINT_NOT_EVALUATED
+            ))),
         }
-        out.join("\n")
+        let mut joined = StyledText::new();
+        for (index, line) in out.iter().enumerate() {
+            if index > 0 {
+                joined.push("\n");
+            }
+            joined.append(line);
+        }
+        joined
     }
 }
 

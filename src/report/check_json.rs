@@ -230,7 +230,7 @@ impl super::check_output::CheckWriter for JsonWriter {
     fn finish(
         self: Box<Self>,
         tally: &CheckTally,
-        out: &mut dyn std::io::Write,
+        out: &mut dyn super::styled::StyledWrite,
     ) -> std::io::Result<()> {
         for json_line in self.stream.finish(tally) {
             super::check_output::line(out, &json_line)?;

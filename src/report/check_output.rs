@@ -4,6 +4,7 @@
 //! [`CheckWriter`] in its own file (as ripgrep's printers each implement its `Sink`); this
 //! file keeps the tally they all read and the one table from format to writer.
 
+use super::styled::StyledWrite;
 use super::tally::CheckTally;
 use crate::a2a::Mode;
 use crate::corpus::{CheckItem, Shard};
@@ -62,7 +63,10 @@ pub trait CheckWriter {
         out: &mut dyn Write,
     ) -> Result<(), OutputError>;
     /// The end of the document, from the tally of every item.
-    fn finish(self: Box<Self>, tally: &CheckTally, out: &mut dyn Write) -> io::Result<()>;
+    ///
+    /// `out` takes styled text too: the text report styles what a reader scans for, which a
+    /// face draws or drops; the document formats write plain bytes only.
+    fn finish(self: Box<Self>, tally: &CheckTally, out: &mut dyn StyledWrite) -> io::Result<()>;
 }
 
 /// What shapes the output besides the items.
@@ -166,7 +170,7 @@ impl CheckOutput {
 
     /// Ends the output; returns the exit code (0 conforms, 1 a packet fails, 2 unreadable
     /// input).
-    pub fn finish(self, out: &mut dyn Write) -> Result<u8, OutputError> {
+    pub fn finish(self, out: &mut dyn StyledWrite) -> Result<u8, OutputError> {
         let exit = self.tally.exit_code();
         self.writer.finish(&self.tally, out)?;
         Ok(exit)

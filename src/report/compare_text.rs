@@ -2,6 +2,7 @@
 //! then the changes grouped by state transition, most significant first. Every value taken
 //! from a packet is shown terminal-safe and shortened.
 
+use super::styled::{Style, StyledText, StyledWrite};
 use crate::compare::{
     signer_change, state_name, AttestationFacts, Change, ChangeKind, Comparison, Side, SideShape,
     Significance, Transition,
@@ -138,69 +139,108 @@ pub fn transition_title(transition: &Transition) -> String {
 
 /// A pair's first line: `changed  BASE -> CANDIDATE  [kind]`.
 pub fn pair_line(change: &Change) -> String {
-    let source = |source: &Option<crate::corpus::Source>| {
-        source
-            .as_ref()
-            .map(|source| source.to_string())
-            .unwrap_or_else(|| "-".to_owned())
+    styled_pair_line(change).into_string()
+}
+
+/// How a pair's change is styled: added and removed as a line diff's lines, changed as a
+/// warning.
+fn change_style(change: ChangeKind) -> Option<Style> {
+    match change {
+        ChangeKind::Added => Some(Style::Added),
+        ChangeKind::Removed => Some(Style::Removed),
+        ChangeKind::Changed => Some(Style::Warn),
+        ChangeKind::Unchanged => None,
+    }
+}
+
+/// [`pair_line`] with the change styled and the sources as paths.
+fn styled_pair_line(change: &Change) -> StyledText {
+    let mut line = StyledText::new();
+    let key = change.change.key();
+    line.push_maybe(change_style(change.change), key);
+    // Padded to 9 as `{:<9}` pads, outside the style.
+    line.push(&" ".repeat(10usize.saturating_sub(key.len()).max(1)));
+    let source = |line: &mut StyledText, source: &Option<crate::corpus::Source>| match source {
+        Some(source) => line.push_styled(Style::Path, &source.to_string()),
+        None => line.push("-"),
     };
-    let sources = match change.change {
-        ChangeKind::Added => source(&change.candidate),
-        ChangeKind::Removed => source(&change.base),
-        _ => format!("{} -> {}", source(&change.base), source(&change.candidate)),
-    };
-    format!(
-        "{:<9} {sources}  [{}]",
-        change.change.key(),
-        change.kind.tag()
-    )
+    match change.change {
+        ChangeKind::Added => source(&mut line, &change.candidate),
+        ChangeKind::Removed => source(&mut line, &change.base),
+        _ => {
+            source(&mut line, &change.base);
+            line.push(" -> ");
+            source(&mut line, &change.candidate);
+        }
+    }
+    let _ = write!(line, "  [{}]", change.kind.tag());
+    line
 }
 
 /// The lines under a pair: state, flags with their rows, other fields.
 pub fn detail_lines(change: &Change) -> Vec<String> {
+    styled_detail_lines(change)
+        .into_iter()
+        .map(StyledText::into_string)
+        .collect()
+}
+
+/// [`detail_lines`] with the rule rows styled as rule ids.
+fn styled_detail_lines(change: &Change) -> Vec<StyledText> {
     let mut lines = Vec::new();
     if change.change == ChangeKind::Changed && change.state_changed() {
-        lines.push(format!(
+        lines.push(StyledText::from(format!(
             "state: {} -> {}",
             state_name(change.state.0),
             state_name(change.state.1)
-        ));
+        )));
     } else if change.change != ChangeKind::Changed {
-        lines.push(format!(
+        lines.push(StyledText::from(format!(
             "state: {}",
             state_name(change.state.1.or(change.state.0))
-        ));
+        )));
     }
-    let rule = |rule: &Option<String>| rule.as_deref().unwrap_or("-").to_owned();
+    let rule = |line: &mut StyledText, rule: &Option<String>| match rule {
+        Some(rule) => line.push_styled(Style::Rule, &safe_text(rule)),
+        None => line.push("-"),
+    };
     for flag in &change.flags {
-        lines.push(format!(
-            "{}: {} -> {}   rule {} -> {}",
+        let mut line = StyledText::from(format!(
+            "{}: {} -> {}   rule ",
             flag.path,
             shown_value(flag.base.as_ref()),
             shown_value(flag.candidate.as_ref()),
-            rule(&flag.rule.0),
-            rule(&flag.rule.1)
         ));
+        rule(&mut line, &flag.rule.0);
+        line.push(" -> ");
+        rule(&mut line, &flag.rule.1);
+        lines.push(line);
     }
     for field in &change.fields {
-        lines.push(format!(
+        lines.push(StyledText::from(format!(
             "{}: {} -> {}",
             safe_text(&field.path),
             shown_value(field.base.as_ref()),
             shown_value(field.candidate.as_ref())
-        ));
+        )));
     }
     if change.more_fields > 0 {
-        lines.push(format!("... and {} more paths", change.more_fields));
+        lines.push(StyledText::from(format!(
+            "... and {} more paths",
+            change.more_fields
+        )));
     }
     for error in &change.errors {
-        lines.push(format!("cannot read again: {}", safe_text(error)));
+        let mut line = StyledText::new();
+        line.push_styled(Style::Fail, "cannot read again");
+        let _ = write!(line, ": {}", safe_text(error));
+        lines.push(line);
     }
     lines
 }
 
-/// Writes the text report.
-pub fn write_text(comparison: &Comparison, out: &mut dyn Write) -> std::io::Result<()> {
+/// Writes the text report, styled (headings, changes, paths, rule ids) for a face to draw.
+pub fn write_text(comparison: &Comparison, out: &mut dyn StyledWrite) -> std::io::Result<()> {
     writeln!(out, "base:      {}", side_line(&comparison.base))?;
     writeln!(out, "candidate: {}", side_line(&comparison.candidate))?;
     writeln!(
@@ -214,18 +254,23 @@ pub fn write_text(comparison: &Comparison, out: &mut dyn Write) -> std::io::Resu
     }
     for (transition, members) in comparison.by_transition() {
         writeln!(out)?;
-        writeln!(
-            out,
-            "== {} ({})",
-            transition_title(&transition),
-            members.len()
-        )?;
+        let mut heading = StyledText::new();
+        heading.push_styled(
+            Style::Heading,
+            &format!("== {}", transition_title(&transition)),
+        );
+        let _ = writeln!(heading, " ({})", members.len());
+        out.write_styled(&heading)?;
         for index in members {
             let change = comparison.change(&comparison.pairs[index]);
-            writeln!(out, "{}", pair_line(&change))?;
-            for line in detail_lines(&change) {
-                writeln!(out, "    {line}")?;
+            let mut lines = styled_pair_line(&change);
+            lines.push("\n");
+            for line in styled_detail_lines(&change) {
+                lines.push("    ");
+                lines.append(&line);
+                lines.push("\n");
             }
+            out.write_styled(&lines)?;
         }
     }
     Ok(())

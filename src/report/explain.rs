@@ -1,6 +1,7 @@
 //! The `explain` report: a raw packet's handoff flags with their deciding rows and evidence,
 //! or the audit findings of canonical input.
 
+use super::styled::{Style, StyledText};
 use crate::a2a::Converted;
 use crate::corpus::PacketKind;
 use crate::freeze::{
@@ -40,32 +41,64 @@ fn evidence_list(evidence: &[Evidence]) -> String {
 /// The first line `explain` writes for every file: its source and its kind's one name (from
 /// the kind table), with what was done to it when that says more.
 pub fn heading(source: &str, kind: PacketKind, detail: Option<&str>) -> String {
+    styled_heading(source, kind, detail).into_string()
+}
+
+/// [`heading`], the source styled as a path.
+pub fn styled_heading(source: &str, kind: PacketKind, detail: Option<&str>) -> StyledText {
+    let mut out = StyledText::new();
+    out.push_styled(Style::Path, &safe_text(source));
     match detail {
-        Some(detail) => format!("{}  ({}, {detail})", safe_text(source), kind.name()),
-        None => format!("{}  ({})", safe_text(source), kind.name()),
+        Some(detail) => {
+            let _ = write!(out, "  ({}, {detail})", kind.name());
+        }
+        None => {
+            let _ = write!(out, "  ({})", kind.name());
+        }
     }
+    out
+}
+
+/// Rule ids separated by spaces, each styled, padded with spaces to `width` characters (as
+/// `{:<width}` pads their plain join).
+fn push_rule_ids(out: &mut StyledText, ids: &[&str], width: usize) {
+    for (index, id) in ids.iter().enumerate() {
+        if index > 0 {
+            out.push(" ");
+        }
+        out.push_styled(Style::Rule, id);
+    }
+    let written =
+        ids.iter().map(|id| id.chars().count()).sum::<usize>() + ids.len().saturating_sub(1);
+    out.push(&" ".repeat(width.saturating_sub(written)));
 }
 
 /// Human-readable explanation of one packet handed to the adapter (`kind`: a raw packet, or
-/// bytes that are not JSON).
-pub fn explanation_text(source: &str, kind: PacketKind, explanation: &Explanation) -> String {
-    let mut out = String::new();
+/// bytes that are not JSON): the verdict styled as passing or failing, rule ids as rule ids.
+pub fn explanation_text(source: &str, kind: PacketKind, explanation: &Explanation) -> StyledText {
+    let mut out = StyledText::new();
     let mode = explanation.mode();
     let detail = format!("{mode} mode");
-    let _ = writeln!(out, "{}", heading(source, kind, Some(&detail)));
+    out.append(&styled_heading(source, kind, Some(&detail)));
+    out.push("\n");
     match &explanation.conversion.result {
         Err(error) => {
-            let _ = writeln!(out, "rejected: {error}");
+            out.push_styled(Style::Fail, "rejected");
+            let _ = writeln!(out, ": {error}");
             if let Some(row) = CONVERSION_TABLE.row(error.rule) {
-                let _ = writeln!(out, "  {} {}: {}", row.id, row.title, row.condition);
+                out.push("  ");
+                out.push_styled(Style::Rule, row.id);
+                let _ = writeln!(out, " {}: {}", row.title, row.condition);
             }
             if let Some(n3) = explanation
                 .row("N3")
                 .filter(|row| row.verdict == Verdict::Matched)
             {
+                out.push("  ");
+                out.push_styled(Style::Rule, "N3");
                 let _ = writeln!(
                     out,
-                    "  N3 {}: {}",
+                    " {}: {}",
                     row_title("N3"),
                     K1A_TABLE.row("N3").map(|row| row.result).unwrap_or("")
                 );
@@ -82,23 +115,21 @@ pub fn explanation_text(source: &str, kind: PacketKind, explanation: &Explanatio
     out
 }
 
-fn converted_text(out: &mut String, explanation: &Explanation, converted: &Converted) {
+fn converted_text(out: &mut StyledText, explanation: &Explanation, converted: &Converted) {
     let lossiness = &converted.lossiness;
+    out.push_styled(Style::Pass, "emitted");
     let _ = writeln!(
         out,
-        "emitted: {}  subject {}  lossiness {} ({} unmapped)",
+        ": {}  subject {}  lossiness {} ({} unmapped)",
         converted.canonical_type.name(),
         safe_text(converted.subject()),
         lossiness.level(),
         lossiness.unmapped_fields_count
     );
     for substitution in &lossiness.substitutions {
-        let _ = writeln!(
-            out,
-            "  note [{}]: {}",
-            substitution.rule(),
-            substitution.note()
-        );
+        out.push("  note [");
+        out.push_styled(Style::Rule, substitution.rule());
+        let _ = writeln!(out, "]: {}", substitution.note());
     }
     let _ = writeln!(
         out,
@@ -106,35 +137,29 @@ fn converted_text(out: &mut String, explanation: &Explanation, converted: &Conve
     );
     for field in &explanation.fields {
         let value = serde_json::to_string(&field.value).unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "  {:<20} {:<16} {:<12} {}",
-            field.field,
-            value,
-            field.decided_by.join(" "),
-            evidence_list(&field.evidence)
-        );
+        let _ = write!(out, "  {:<20} {:<16} ", field.field, value);
+        push_rule_ids(out, &field.decided_by, 12);
+        let _ = writeln!(out, " {}", evidence_list(&field.evidence));
     }
     let _ = writeln!(out, "state: {}", handoff_digest_label(converted.handoff()));
     let matched: Vec<&str> = explanation.matched().collect();
-    let _ = writeln!(
-        out,
-        "\nrows matched: {}",
-        if matched.is_empty() {
-            "none".to_owned()
-        } else {
-            matched.join(" ")
-        }
-    );
+    out.push("\nrows matched: ");
+    if matched.is_empty() {
+        out.push("none");
+    } else {
+        push_rule_ids(out, &matched, 0);
+    }
+    out.push("\n");
     for row in explanation
         .rows
         .iter()
         .filter(|row| row.verdict == Verdict::Matched)
     {
+        out.push("  ");
+        push_rule_ids(out, &[row.rule], 4);
         let _ = writeln!(
             out,
-            "  {:<4} {:<38} {}",
-            row.rule,
+            " {:<38} {}",
             row_title(row.rule),
             evidence_list(&row.evidence)
         );
@@ -177,21 +202,22 @@ fn ignored_signals(explanation: &Explanation) -> Vec<String> {
 
 /// The warning line for one repeated key: `explain` prints them under the heading as the
 /// scan finds them, where a packet may repeat a million keys.
-pub fn duplicate_line(duplicate: &DuplicateKey) -> String {
-    format!(
-        "warning: duplicate key {} appears {} times; the last value is the one converted",
+pub fn duplicate_line(duplicate: &DuplicateKey) -> StyledText {
+    let mut line = StyledText::new();
+    line.push_styled(Style::Warn, "warning");
+    let _ = write!(
+        line,
+        ": duplicate key {} appears {} times; the last value is the one converted",
         duplicate.path, duplicate.occurrences
-    )
+    );
+    line
 }
 
-/// Human-readable audit of canonical input.
-pub fn audit_text(source: &str, kind: PacketKind, audit: &Audit) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{}",
-        heading(source, kind, Some("audited against the K1-A freeze"))
-    );
+/// Human-readable audit of canonical input: no findings as passing, errors as failures,
+/// warnings as warnings.
+pub fn audit_text(source: &str, kind: PacketKind, audit: &Audit) -> StyledText {
+    let mut out = styled_heading(source, kind, Some("audited against the K1-A freeze"));
+    out.push("\n");
     for (index, state) in audit.states.iter().enumerate() {
         let label = state
             .map(HandoffState::name)
@@ -199,14 +225,17 @@ pub fn audit_text(source: &str, kind: PacketKind, audit: &Audit) -> String {
         let _ = writeln!(out, "handoff #{}: {label}", index + 1);
     }
     if audit.findings.is_empty() {
+        out.push_styled(Style::Pass, "no findings");
         let _ = writeln!(
             out,
-            "no findings: the handoff objects follow the freeze's shape and source rules."
+            ": the handoff objects follow the freeze's shape and source rules."
         );
     } else {
         let _ = writeln!(out, "{} finding(s):", audit.findings.len());
         for finding in &audit.findings {
-            let _ = writeln!(out, "  {}", finding_line(finding));
+            out.push("  ");
+            out.append(&styled_finding_line(finding));
+            out.push("\n");
         }
     }
     let _ = writeln!(out, "\n{GUARDRAIL}");
@@ -214,17 +243,22 @@ pub fn audit_text(source: &str, kind: PacketKind, audit: &Audit) -> String {
 }
 
 pub fn finding_line(finding: &Finding) -> String {
-    let severity = match finding.severity {
-        crate::rules::Severity::Error => "error",
-        crate::rules::Severity::Warning => "warning",
-        crate::rules::Severity::Note => "note",
+    styled_finding_line(finding).into_string()
+}
+
+/// [`finding_line`], the severity styled and the rule as a rule id.
+fn styled_finding_line(finding: &Finding) -> StyledText {
+    let (severity, style) = match finding.severity {
+        crate::rules::Severity::Error => ("error", Some(Style::Fail)),
+        crate::rules::Severity::Warning => ("warning", Some(Style::Warn)),
+        crate::rules::Severity::Note => ("note", None),
     };
-    format!(
-        "{severity} [{}] {}: {}",
-        finding.rule,
-        finding.path,
-        safe_text(&finding.message)
-    )
+    let mut line = StyledText::new();
+    line.push_maybe(style, severity);
+    line.push(" [");
+    line.push_styled(Style::Rule, &finding.rule);
+    let _ = write!(line, "] {}: {}", finding.path, safe_text(&finding.message));
+    line
 }
 
 /// `explain --format json` for a raw packet.

@@ -231,7 +231,7 @@ impl super::check_output::CheckWriter for JunitWriter {
     fn finish(
         self: Box<Self>,
         _tally: &super::tally::CheckTally,
-        out: &mut dyn Write,
+        out: &mut dyn super::styled::StyledWrite,
     ) -> io::Result<()> {
         JunitWriter::finish(*self, out)
     }

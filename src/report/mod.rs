@@ -1,5 +1,6 @@
-//! Presenting outcomes as text and JSON. No terminal code: plain strings, with every
-//! packet-derived string passed through `json::safe_text`.
+//! Presenting outcomes as text and JSON. No terminal code: plain strings, or styled text that
+//! says what each span is (`styled.rs`) for a face to draw, with every packet-derived string
+//! passed through `json::safe_text`.
 
 pub mod attestation_text;
 pub mod bundle_explain;
@@ -24,4 +25,5 @@ pub mod relabel_text;
 pub mod review;
 pub mod sarif;
 pub mod sarif_rules;
+pub mod styled;
 pub mod tally;

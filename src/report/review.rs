@@ -397,7 +397,7 @@ impl super::check_output::CheckWriter for MarkdownWriter {
     fn finish(
         self: Box<Self>,
         tally: &CheckTally,
-        out: &mut dyn std::io::Write,
+        out: &mut dyn super::styled::StyledWrite,
     ) -> std::io::Result<()> {
         let text = review_markdown(tally, &self.inputs, self.clock.as_deref());
         super::check_output::line(out, text.trim_end().as_bytes())

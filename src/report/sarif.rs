@@ -265,7 +265,7 @@ impl super::check_output::CheckWriter for SarifWriter {
     fn finish(
         self: Box<Self>,
         _tally: &super::tally::CheckTally,
-        out: &mut dyn std::io::Write,
+        out: &mut dyn super::styled::StyledWrite,
     ) -> std::io::Result<()> {
         for sarif_line in SarifWriter::finish(*self) {
             super::check_output::line(out, sarif_line.as_bytes())?;

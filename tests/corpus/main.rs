@@ -2,7 +2,7 @@
 //! the inspector's accept against `bless`, bad input, the fixture tree as a gate, one
 //! verdict per file in every command, bless's writes at the process boundary (writers at
 //! once, interrupts, `CI`), and every command's output there (closed pipes, full disks,
-//! reproducible output).
+//! reproducible output), and what they draw for a terminal (colour).
 
 // The helpers every area shares (running the real binary, reading a drawn screen).
 #[path = "../common/mod.rs"]
@@ -15,4 +15,5 @@ mod fixture_gate;
 mod one_verdict;
 mod pending;
 mod process_boundary;
+mod terminal;
 mod writers;

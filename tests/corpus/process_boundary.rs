@@ -146,8 +146,9 @@ fn a_misspelt_or_misplaced_subcommand_is_named() {
         (vec!["chek", &fixtures], "did you mean `check`?"),
         (vec!["verfy", &fixtures], "did you mean `verify`?"),
         (vec!["mirgate", &fixtures], "did you mean `migrate`?"),
+        // An inspector flag (the global `--color` goes before a subcommand too).
         (
-            vec!["--color", "never", "check", &fixtures],
+            vec!["--now", "2026-06-01T00:00:00Z", "check", &fixtures],
             "`check` was read as a PATH for the inspector, because a flag came before it",
         ),
     ] {
