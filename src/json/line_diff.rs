@@ -55,22 +55,20 @@ pub struct DiffLine {
 }
 
 /// Groups of changed lines with `context` unchanged lines around them, of two texts (for
-/// JSON, their canonical pretty forms). The lines both texts start and end with, beyond the `context` shown, are cut off before diffing: a step usually changes
-/// a few lines of a big document, and the diff's memory and time then follow the changed
-/// region, not the document.
+/// JSON, their canonical pretty forms). The lines both texts start and end with, beyond the
+/// `context` shown, are cut off before diffing: a step usually changes a few lines of a big
+/// document, and the diff's memory and time then follow the changed region, not the document.
 pub fn text_hunks(old: &str, new: &str, context: usize) -> Vec<Vec<DiffLine>> {
-    let (skipped, old, new) = trim_common(old, new, context);
-    let diff = bounded_line_diff(old, new);
-    diff.grouped_ops(context)
-        .iter()
-        .map(|group| {
-            group
-                .iter()
-                .flat_map(|op| diff.iter_changes(op))
-                .map(|change| diff_line(skipped, &change))
-                .collect()
-        })
-        .collect()
+    with_text_hunk_lines(old, new, context, |lines| {
+        let mut hunks: Vec<Vec<DiffLine>> = Vec::new();
+        for (starts_hunk, line) in lines {
+            match hunks.last_mut() {
+                Some(hunk) if !starts_hunk => hunk.push(line),
+                _ => hunks.push(vec![line]),
+            }
+        }
+        hunks
+    })
 }
 
 /// The lines of [`text_hunks`], one hunk after the other, handed to `use_lines` one at a time
@@ -82,15 +80,9 @@ pub fn with_text_lines<R>(
     context: usize,
     use_lines: impl FnOnce(&mut dyn Iterator<Item = DiffLine>) -> R,
 ) -> R {
-    let (skipped, old, new) = trim_common(old, new, context);
-    let diff = bounded_line_diff(old, new);
-    let groups = diff.grouped_ops(context);
-    let mut lines = groups
-        .iter()
-        .flatten()
-        .flat_map(|op| diff.iter_changes(op))
-        .map(|change| diff_line(skipped, &change));
-    use_lines(&mut lines)
+    with_text_hunk_lines(old, new, context, |lines| {
+        use_lines(&mut lines.map(|(_, line)| line))
+    })
 }
 
 /// [`with_text_lines`], each line paired with whether it starts a hunk other than the first
@@ -101,17 +93,114 @@ pub fn with_text_hunk_lines<R>(
     context: usize,
     use_lines: impl FnOnce(&mut dyn Iterator<Item = (bool, DiffLine)>) -> R,
 ) -> R {
-    let (skipped, old, new) = trim_common(old, new, context);
-    let diff = bounded_line_diff(old, new);
+    let (skipped, old_rest, new_rest) = trim_common(old, new, context);
+    let diff = bounded_line_diff(old_rest, new_rest);
     let groups = diff.grouped_ops(context);
     let diff = &diff;
+    let last = groups.len().saturating_sub(1);
+    let cut = CutEnds::of(old, old_rest, new_rest, skipped);
     let mut lines = groups.iter().enumerate().flat_map(|(hunk, ops)| {
-        ops.iter()
-            .flat_map(move |op| diff.iter_changes(op))
+        // The kept common lines can be aligned inside the changes (a run of equal lines is
+        // ambiguous): the context they stood for then comes from the lines cut off.
+        let (before, after) = cut.context_missing(ops, diff, context, hunk == 0, hunk == last);
+        before
+            .into_iter()
+            .chain(
+                ops.iter()
+                    .flat_map(move |op| diff.iter_changes(op))
+                    .map(move |change| diff_line(skipped, &change)),
+            )
+            .chain(after)
             .enumerate()
-            .map(move |(at, change)| (hunk > 0 && at == 0, diff_line(skipped, &change)))
+            .map(move |(at, line)| (hunk > 0 && at == 0, line))
     });
     use_lines(&mut lines)
+}
+
+/// The common lines `trim_common` cut from both ends, for the context a hunk at either end
+/// still needs.
+struct CutEnds<'a> {
+    front: &'a str,
+    back: &'a str,
+    /// Lines cut from the front (the first kept line's number is this + 1).
+    skipped: usize,
+    old_lines: usize,
+    new_lines: usize,
+}
+
+impl<'a> CutEnds<'a> {
+    fn of(old: &'a str, old_rest: &'a str, new_rest: &'a str, skipped: usize) -> CutEnds<'a> {
+        // `old_rest` is a slice of `old`: what lies before and after it was cut.
+        let start = old_rest.as_ptr() as usize - old.as_ptr() as usize;
+        CutEnds {
+            front: &old[..start],
+            back: &old[start + old_rest.len()..],
+            skipped,
+            old_lines: old_rest.split_inclusive('\n').count(),
+            new_lines: new_rest.split_inclusive('\n').count(),
+        }
+    }
+
+    /// The Same lines to put before the first hunk and after the last one so that each has
+    /// `context` lines of context where the cut ends have them.
+    fn context_missing(
+        &self,
+        ops: &[similar::DiffOp],
+        diff: &TextDiff<'_, '_, '_, str>,
+        context: usize,
+        first: bool,
+        last: bool,
+    ) -> (Vec<DiffLine>, Vec<DiffLine>) {
+        let equal_len = |op: Option<&similar::DiffOp>| match op {
+            Some(similar::DiffOp::Equal { len, .. }) => *len,
+            _ => 0,
+        };
+        let mut before = Vec::new();
+        let mut after = Vec::new();
+        let at_start = ops
+            .first()
+            .is_some_and(|op| op.old_range().start == 0 && op.new_range().start == 0);
+        if first && at_start {
+            let want = context.saturating_sub(equal_len(ops.first()));
+            let lines: Vec<&str> = self.front.split_inclusive('\n').collect();
+            let from = lines.len().saturating_sub(want);
+            before = lines[from..]
+                .iter()
+                .enumerate()
+                .map(|(at, text)| same_line(from + at + 1, from + at + 1, text))
+                .collect();
+        }
+        let at_end = ops.last().is_some_and(|op| {
+            op.old_range().end == diff.old_slices().len()
+                && op.new_range().end == diff.new_slices().len()
+        });
+        if last && at_end {
+            let want = context.saturating_sub(equal_len(ops.last()));
+            after = self
+                .back
+                .split_inclusive('\n')
+                .take(want)
+                .enumerate()
+                .map(|(at, text)| {
+                    same_line(
+                        self.skipped + self.old_lines + at + 1,
+                        self.skipped + self.new_lines + at + 1,
+                        text,
+                    )
+                })
+                .collect();
+        }
+        (before, after)
+    }
+}
+
+fn same_line(old_line: usize, new_line: usize, text: &str) -> DiffLine {
+    DiffLine {
+        tag: LineTag::Same,
+        old_line: Some(old_line),
+        new_line: Some(new_line),
+        text: safe_text(text.trim_end_matches('\n')).into_owned(),
+    }
 }
 
 fn diff_line(skipped: usize, change: &similar::Change<&str>) -> DiffLine {
