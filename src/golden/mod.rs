@@ -9,6 +9,7 @@ mod index_scan;
 mod manifest;
 mod object;
 mod parse_stream;
+mod pending;
 mod spool;
 mod write;
 
@@ -30,6 +31,7 @@ pub use manifest::{
     MANIFEST_FORMATS,
 };
 pub use object::{records_object, ObjectGolden, OBJECT_KEYS};
+pub use pending::{read_pending, PendingGoldens};
 pub use spool::{EntryCursor, EntrySpool, SortedEntries};
 pub use write::{
     ci_is_set, ci_refuses_writes, ci_writes_values_text, manifest_lock_path, manifest_path,

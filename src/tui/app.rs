@@ -167,6 +167,8 @@ pub struct ReviewState {
     /// The queue against the list's count of failing packets (in the mode shown), so the
     /// panel can say how the two numbers meet.
     pub tally: ReviewTally,
+    /// How many of the queue's first packets have pending goldens (they come first).
+    pub pending: usize,
 }
 
 /// How a review's queue meets the list's "N failing": `failing` of the queue fail in the mode
@@ -386,6 +388,9 @@ pub struct App {
     /// Every packet with its check verdict (the same as `check` gives), in walk order.
     pub packets: Packets,
     pub load_errors: Vec<LoadError>,
+    /// The pending goldens beside the loaded files (`check --write-pending`'s): the review
+    /// opens their packets first.
+    pub pending: Vec<crate::golden::PendingGoldens>,
     pub progress: LoadProgress,
     pub list: ListState,
     pub focus: Focus,
@@ -427,6 +432,7 @@ impl App {
             options,
             packets: Packets::default(),
             load_errors: Vec::new(),
+            pending: Vec::new(),
             progress: LoadProgress::default(),
             list: ListState {
                 area_height: 20,
@@ -701,6 +707,8 @@ impl App {
         let forgotten = std::mem::take(&mut self.packets);
         self.discard(Discarded::Packets(forgotten));
         self.load_errors.clear();
+        // Read again by the next load, with the packets.
+        self.pending.clear();
         self.coverage = vec![[0, 0]; COVERAGE_ROW_IDS.len()];
         self.progress = LoadProgress::default();
         super::list_job::packets_forgotten(self);

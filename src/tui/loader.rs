@@ -29,6 +29,8 @@ pub enum LoaderEvent {
     Progress {
         packets: usize,
     },
+    /// The pending goldens beside the files read (`check --write-pending`'s), for the review.
+    Pending(Vec<crate::golden::PendingGoldens>),
     Done,
     FileReloaded {
         path: PathBuf,
@@ -272,18 +274,56 @@ pub fn load(roots: &[PathBuf], options: &CheckOptions, sink: &mut dyn FnMut(Load
     // What the workers freed (a big packet's trees) is not left in their arenas while the
     // main thread builds the selected packet's detail.
     super::memory::release_freed_memory();
-    if let Err(error) = result {
-        errors.push(LoadError {
-            source: crate::corpus::Source::file("."),
-            reason: error.into_start(),
-        });
-    }
+    let pending = match result {
+        Ok(run) => pending_beside(&run.items, &mut errors),
+        Err(error) => {
+            errors.push(LoadError {
+                source: crate::corpus::Source::file("."),
+                reason: error.into_start(),
+            });
+            Vec::new()
+        }
+    };
     if !errors.is_empty() && !sink(LoaderEvent::Errors(errors)) {
         return;
     }
     if !checks.is_empty() && !sink(LoaderEvent::Packets(checks)) {
         return;
     }
+    if !pending.is_empty() && !sink(LoaderEvent::Pending(pending)) {
+        return;
+    }
     sink(LoaderEvent::Progress { packets: count });
     sink(LoaderEvent::Done);
+}
+
+/// The pending goldens of each directory a walked file lies in; one that cannot be read is a
+/// load error naming it.
+fn pending_beside(
+    items: &[crate::corpus::WalkItem],
+    errors: &mut Vec<LoadError>,
+) -> Vec<crate::golden::PendingGoldens> {
+    let dirs: std::collections::BTreeSet<PathBuf> = items
+        .iter()
+        .filter_map(|item| match item {
+            crate::corpus::WalkItem::File { path, .. } => {
+                Some(crate::corpus::manifest_key(&crate::corpus::Source::file(path.clone())).0)
+            }
+            crate::corpus::WalkItem::Error(_) => None,
+        })
+        .collect();
+    let mut found = Vec::new();
+    for dir in dirs {
+        match crate::golden::read_pending(&dir) {
+            Ok(Some(pending)) => found.push(pending),
+            Ok(None) => {}
+            Err(error) => errors.push(LoadError {
+                source: crate::corpus::Source::file(
+                    crate::golden::ManifestFile::Pending.path(&dir),
+                ),
+                reason: format!("pending goldens not read: {error}"),
+            }),
+        }
+    }
+    found
 }

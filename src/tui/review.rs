@@ -76,7 +76,7 @@ pub(super) fn open_review(app: &mut App) {
         .and_then(|packet| app.list.listed.iter().position(|index| *index == packet))
         .or_else(|| first_listed_of_selected_group(app))
         .unwrap_or(0);
-    let queue: Vec<crate::corpus::Source> = (0..count)
+    let mut queue: Vec<crate::corpus::Source> = (0..count)
         .map(|offset| (start + offset) % count)
         .filter_map(|position| app.packets.get(app.list.listed[position]))
         .filter(|check| {
@@ -84,6 +84,13 @@ pub(super) fn open_review(app: &mut App) {
         })
         .map(|check| check.source.clone())
         .collect();
+    // What a CI run left pending is what the reviewer came for: those first, in list order.
+    let (pending, rest): (Vec<_>, Vec<_>) = queue
+        .into_iter()
+        .partition(|source| pending_file_of(app, source).is_some());
+    let pending_count = pending.len();
+    queue = pending;
+    queue.extend(rest);
     let Some(first) = queue.first().cloned() else {
         let rejected = app
             .list
@@ -122,7 +129,17 @@ pub(super) fn open_review(app: &mut App) {
         accepted: 0,
         rejected: 0,
         skipped: 0,
+        pending: pending_count,
     }));
+}
+
+/// The pending-goldens file that names the packet at `source`, when one does.
+pub fn pending_file_of(app: &App, source: &crate::corpus::Source) -> Option<PathBuf> {
+    let (dir, key) = crate::corpus::manifest_key(source);
+    app.pending
+        .iter()
+        .find(|pending| pending.dir == dir && pending.keys.contains(&key))
+        .map(crate::golden::PendingGoldens::path)
 }
 
 pub(super) fn on_review_key(app: &mut App, key: KeyEvent, mut review: ReviewState) -> Vec<Effect> {

@@ -147,6 +147,7 @@ fn on_loader(app: &mut App, event: LoaderEvent) {
     match event {
         LoaderEvent::Packets(summaries) => app.add_packets(summaries),
         LoaderEvent::Errors(errors) => app.load_errors.extend(errors),
+        LoaderEvent::Pending(pending) => app.pending = pending,
         LoaderEvent::Progress { packets } => app.progress.packets = packets,
         LoaderEvent::Done => {
             app.progress.done = true;

@@ -375,3 +375,48 @@ fn a_watched_files_change_lands_and_a_key_meanwhile_is_handled() {
     assert!(!shown.contains("updating the list for"), "{shown}");
     assert!(shown.contains(" ○ :3 "), "{shown}");
 }
+
+/// Pending goldens a CI run left (`check --write-pending`) come first in the review, which
+/// says which file they are in; the packets without one follow in list order.
+#[test]
+fn review_opens_pending_goldens_first_and_says_where_they_came_from() {
+    let press = |c| Step::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    let dir = tempfile::tempdir().unwrap();
+    crate::common::copy_files(&crate::common::fixtures().join("a2a"), dir.path());
+    let drift = |name: &str| {
+        let path = dir.path().join(name);
+        let mut value: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        value["agent"]["id"] = serde_json::json!("agent://someone-else");
+        std::fs::write(&path, value.to_string()).unwrap();
+    };
+    // The later packet drifts in CI, which leaves it pending; then the earlier one drifts too.
+    drift("positive_task_ref_only.json");
+    let ci = crate::common::run_env(
+        &["check", "--write-pending", dir.path().to_str().unwrap()],
+        &[("CI", Some("true"))],
+    );
+    assert_eq!(ci.code, 1, "{}", ci.stderr);
+    drift("happy_task_requested.json");
+    let mut driver = Driver::new(
+        vec![dir.path().to_path_buf()],
+        crate::common::fixture_options(),
+        (160, 40),
+        false,
+    )
+    .unwrap();
+    driver.apply(&press('a')).unwrap();
+    let first = screen_text(driver.buffer());
+    assert!(first.contains("positive_task_ref_only.json"), "{first}");
+    assert!(
+        first.contains("goldens.pending.json (left by check --write-pending; 1 pending first)"),
+        "{first}"
+    );
+    driver.apply(&press('s')).unwrap();
+    let second = screen_text(driver.buffer());
+    assert!(second.contains("golden review 2 of"), "{second}");
+    assert!(
+        !second.contains("left by check --write-pending"),
+        "{second}"
+    );
+}

@@ -312,6 +312,21 @@ pub fn review(app: &App, review: &ReviewState, frame: &mut Frame, screen: Rect, 
         tally_words(&review.tally, app.mode),
         theme.dim(),
     )));
+    // Where a pending packet came from: a CI run's `check --write-pending`.
+    if let Some(file) = review
+        .queue
+        .get(review.position)
+        .and_then(|source| crate::tui::review::pending_file_of(app, source))
+    {
+        lines.push(Line::from(Span::styled(
+            format!(
+                "pending in {} (left by check --write-pending; {} pending first); a here records this run's check, bless --accept-pending records what that run saw",
+                safe(&file.display().to_string()),
+                review.pending
+            ),
+            theme.warn(),
+        )));
+    }
     if let Some(check) = app.selected_check() {
         for finding in check
             .findings
