@@ -3,8 +3,8 @@
 use super::common::CorpusRunFlags;
 use super::{CliError, Exit, Output};
 use crate::corpus::{
-    manifest_key, CheckItem, CheckOptions, Collect, CorpusCheck, LoadError, ManifestOptions,
-    Source, WalkItem,
+    files_read, manifest_key, CheckItem, CheckOptions, Collect, CorpusCheck, LoadError,
+    ManifestOptions,
 };
 use crate::golden::{
     ci_refuses_writes, ci_writes_values_text, manifest_path, merge_bless, remove_stale_temps,
@@ -12,7 +12,6 @@ use crate::golden::{
     RecordedOptions, Writing,
 };
 use crate::json::safe_text;
-use std::collections::HashSet;
 use std::path::PathBuf;
 
 /// Record the current conversion of every raw packet under PATH as its golden, in the
@@ -127,19 +126,8 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         )));
     }
     let recorded = spool.finish().map_err(spool_error)?;
-    // Files read in this run, as (manifest directory, file name): the form manifest entries
-    // take, whichever way the path was spelled on the command line.
-    let read_files: HashSet<(PathBuf, String)> = run
-        .items
-        .iter()
-        .filter_map(|item| match item {
-            WalkItem::File { path, .. } => {
-                let (dir, key) = manifest_key(&Source::file(path.clone()));
-                Some((dir, key.file))
-            }
-            WalkItem::Error(_) => None,
-        })
-        .collect();
+    // Files read in this run, as (manifest directory, file name).
+    let read_files = files_read(&run.items);
     let mut dirs: Vec<PathBuf> = read_files.iter().map(|(dir, _)| dir.clone()).collect();
     dirs.sort();
     dirs.dedup();

@@ -13,7 +13,7 @@ use crate::golden::{
     MergeError, MergeSpec, PacketKey, RecordedOptions, Writing, PENDING_FILE_NAME,
 };
 use crate::json::safe_text;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -91,7 +91,7 @@ impl PendingSpool {
         if let Some(error) = self.failure {
             return Err(spool_error(error));
         }
-        let read_files = read_files(items);
+        let read_files = crate::corpus::files_read(items);
         let mut dirs: BTreeSet<PathBuf> = self.per_dir.keys().cloned().collect();
         dirs.extend(
             read_files
@@ -143,23 +143,9 @@ impl PendingSpool {
     }
 }
 
-/// The files a run read, as (manifest directory, file name).
-fn read_files(items: &[WalkItem]) -> HashSet<(PathBuf, String)> {
-    items
-        .iter()
-        .filter_map(|item| match item {
-            WalkItem::File { path, .. } => {
-                let (dir, key) = manifest_key(&Source::file(path.clone()));
-                Some((dir, key.file))
-            }
-            WalkItem::Error(_) => None,
-        })
-        .collect()
-}
-
 /// `check`'s note of the pending goldens beside the files it read.
 pub(super) fn note_waiting(items: &[WalkItem], output: &mut Output) {
-    let dirs: BTreeSet<PathBuf> = read_files(items)
+    let dirs: BTreeSet<PathBuf> = crate::corpus::files_read(items)
         .into_iter()
         .map(|(dir, _)| dir)
         .filter(|dir| ManifestFile::Pending.path(dir).is_file())

@@ -40,8 +40,8 @@ pub use evaluate::{
     DigestSet, EvaluateOptions, ModeResult, ModeSummary, NoTree, PacketDetail, PacketSummary,
 };
 pub use pair::{
-    expected_payload_name, manifest_key, paired_raw_name, paired_update_command, PairedFiles,
-    Pairing, PAYLOAD_SUFFIX,
+    expected_payload_name, files_read, manifest_key, paired_raw_name, paired_update_command,
+    PairedFiles, Pairing, PAYLOAD_SUFFIX,
 };
 pub use path_list::PathList;
 pub use pipeline::{

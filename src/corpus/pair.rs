@@ -66,6 +66,21 @@ pub fn manifest_key(source: &Source) -> (PathBuf, PacketKey) {
     )
 }
 
+/// The files a run read, as (manifest directory, file name): the form manifest entries take,
+/// whichever way the path was spelled on the command line.
+pub fn files_read(items: &[super::WalkItem]) -> std::collections::HashSet<(PathBuf, String)> {
+    items
+        .iter()
+        .filter_map(|item| match item {
+            super::WalkItem::File { path, .. } => {
+                let (dir, key) = manifest_key(&Source::file(path.clone()));
+                Some((dir, key.file))
+            }
+            super::WalkItem::Error(_) => None,
+        })
+        .collect()
+}
+
 /// The expected payload files that exist for a raw packet file, strict first.
 pub type PairedFiles = [Option<PathBuf>; 2];
 

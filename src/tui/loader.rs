@@ -303,14 +303,9 @@ fn pending_beside(
     items: &[crate::corpus::WalkItem],
     errors: &mut Vec<LoadError>,
 ) -> Vec<crate::golden::PendingGoldens> {
-    let dirs: std::collections::BTreeSet<PathBuf> = items
-        .iter()
-        .filter_map(|item| match item {
-            crate::corpus::WalkItem::File { path, .. } => {
-                Some(crate::corpus::manifest_key(&crate::corpus::Source::file(path.clone())).0)
-            }
-            crate::corpus::WalkItem::Error(_) => None,
-        })
+    let dirs: std::collections::BTreeSet<PathBuf> = crate::corpus::files_read(items)
+        .into_iter()
+        .map(|(dir, _)| dir)
         .collect();
     let mut found = Vec::new();
     for dir in dirs {

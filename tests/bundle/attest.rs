@@ -7,14 +7,14 @@ use crate::common::run;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-fn data(dir: &str, name: &str) -> PathBuf {
+pub(crate) fn data(dir: &str, name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(dir)
         .join(name)
 }
 
-fn arg(path: &Path) -> &str {
+pub(crate) fn arg(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 

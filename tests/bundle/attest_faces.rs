@@ -3,22 +3,12 @@
 //! records the signer's keyid (kept by a run given no keys); `diff` says when the signer
 //! changed between two runs; the events of a bundle whose attestation is refused say so.
 
+use crate::attest::{arg, data};
 use crate::common::{run, run_env};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 const KEYID_A: &str = "sha256:503d8ee46d581c649966569ae095e27041de83322e8e0480e5539e00d2d5d874";
-
-fn data(dir: &str, name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(dir)
-        .join(name)
-}
-
-fn arg(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
 
 fn key(name: &str) -> PathBuf {
     data("attest", &format!("key-{name}.pub.pem"))
