@@ -89,30 +89,35 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     // changed in them and how to update each (at most `PAIRED_SHOWN` described; all counted).
     let mut paired: Vec<String> = Vec::new();
     let mut paired_total = 0usize;
+    output.start_progress("checking", false);
     let run = CorpusCheck::new(&args.paths, &options)
         .pipeline(args.run.corpus.pipeline())
         .manifests(ManifestOptions::AnyOptions)
-        .run(&mut Collect(|item| match item {
-            CheckItem::LoadError(error) => load_errors.push(error),
-            CheckItem::Packet(check) => {
-                for finding in &check.findings {
-                    if finding.kind != crate::corpus::FindingKind::PairedMismatch {
-                        continue;
+        .run(&mut Collect(|item: CheckItem| {
+            output.progress_took(item.source());
+            match item {
+                CheckItem::LoadError(error) => load_errors.push(error),
+                CheckItem::Packet(check) => {
+                    for finding in &check.findings {
+                        if finding.kind != crate::corpus::FindingKind::PairedMismatch {
+                            continue;
+                        }
+                        paired_total += 1;
+                        if paired.len() < PAIRED_SHOWN {
+                            paired.push(paired_note(finding));
+                        }
                     }
-                    paired_total += 1;
-                    if paired.len() < PAIRED_SHOWN {
-                        paired.push(paired_note(finding));
-                    }
-                }
-                if let (Some(entry), None) = (check.recorded(), &spool_failure) {
-                    let (dir, key) = manifest_key(&check.summary.source);
-                    if let Err(error) = spool.push(dir, key, entry) {
-                        spool_failure = Some(error);
+                    if let (Some(entry), None) = (check.recorded(), &spool_failure) {
+                        let (dir, key) = manifest_key(&check.summary.source);
+                        if let Err(error) = spool.push(dir, key, entry) {
+                            spool_failure = Some(error);
+                        }
                     }
                 }
             }
         }))
         .map_err(|error| CliError::Usage(error.into_start()))?;
+    output.end_progress();
     if let Some(error) = spool_failure {
         return Err(spool_error(error));
     }

@@ -61,6 +61,8 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     // A bundle's events are taken like any events, but never those of a bundle that fails
     // verification: re-sealing them would turn tampered lines into a bundle that verifies.
     let mut rejected_bundle: Option<std::sync::Arc<Path>> = None;
+    // Reading, converting and writing: the line stays until the bundle is written.
+    output.start_progress("bundling", false);
     let load_errors = for_each_packet(&args.paths, &args.walk, output, &mut |packet, output| {
         if let Some(report) = &packet.bundle {
             // Its events follow as packets of their own.
@@ -137,6 +139,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         Replace::Never
     };
     write_atomically(&args.out, &written.bytes, replace).map_err(io_error)?;
+    output.end_progress();
     output.line(&format!(
         "wrote {}: {} events, run_id {}, run_root {}",
         safe_text(&args.out.display().to_string()),

@@ -91,6 +91,7 @@ impl CheckSink<(CheckItem, Option<Result<Vec<u8>, String>>)> for Report<'_> {
         if let Some(pending) = &mut self.pending {
             pending.take(&item);
         }
+        self.output.progress_took(item.source());
         self.report.add(&item, line, self.output)?;
         Ok(ControlFlow::Continue(()))
     }
@@ -158,6 +159,9 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         let line = maker.map(|make| make(&item));
         (item, line)
     };
+    // JSON and SARIF write each item as it comes: on a terminal, they are the progress.
+    let streams = matches!(args.format, CheckFormat::Json | CheckFormat::Sarif);
+    output.start_progress("checking", streams);
     let mut sink = Report {
         report,
         output,
@@ -179,6 +183,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             return ended(error, Exit::from_code(report.tally().exit_code()))
         }
     };
+    output.end_progress();
     let packets = report.tally().packets;
     let load_errors = report.tally().load_errors;
     let so_far = Exit::from_code(report.tally().exit_code());

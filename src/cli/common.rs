@@ -326,8 +326,14 @@ pub fn for_each_packet_found(
                 WalkItem::File { path, format } => {
                     read_packets(&path, format, DEFAULT_MAX_FILE_BYTES, &mut |packet| {
                         match packet {
-                            Ok(packet) => each(packet, named, output),
-                            Err(error) => report(error, output),
+                            Ok(packet) => {
+                                output.progress_took(&packet.source);
+                                each(packet, named, output)
+                            }
+                            Err(error) => {
+                                output.progress_took(&error.source);
+                                report(error, output)
+                            }
                         }
                         !output.stopped()
                     })

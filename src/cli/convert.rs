@@ -32,6 +32,8 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let mut failed = 0usize;
     let mut write_error = None;
     let mut skipped = 0usize;
+    // A line per packet: on a terminal, the lines are the progress.
+    output.start_progress("converting", true);
     let load_errors = for_each_packet_found(
         &args.paths,
         &args.walk,
@@ -67,6 +69,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
             }
         },
     );
+    output.end_progress();
     if let Some(error) = write_error {
         return Err(error);
     }

@@ -75,9 +75,12 @@ pub fn options(args: &Args) -> Result<CompareOptions, CliError> {
 }
 
 pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
-    let options = options(args)?;
+    let mut options = options(args)?;
+    output.start_progress("reading", false);
+    options.counts = output.progress_counts();
     let comparison = compare(&args.base, &args.candidate, &options)
         .map_err(|error| CliError::Usage(format!("cannot read {error}")))?;
+    output.end_progress();
     for error in comparison.errors() {
         output.note(&error.to_string());
     }

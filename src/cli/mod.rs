@@ -24,6 +24,7 @@ mod migrate;
 mod output;
 mod pending;
 mod profile;
+mod progress;
 mod render;
 mod report;
 mod typo;
@@ -154,7 +155,16 @@ pub fn main() -> std::process::ExitCode {
         }
     }
     let stdout = std::io::stdout();
-    let mut output = Output::new(stdout.lock()).with_color(cli.color.enabled());
+    let terminals = {
+        use std::io::IsTerminal;
+        output::Terminals {
+            stdout: stdout.is_terminal(),
+            stderr: std::io::stderr().is_terminal(),
+        }
+    };
+    let mut output = Output::new(stdout.lock())
+        .with_color(cli.color.enabled())
+        .with_terminals(terminals);
     let result = match &cli.command {
         None => run_tui(&cli),
         Some(command) => dispatch(command, cli.color, &mut output),

@@ -1,9 +1,12 @@
 //! What every subcommand shares: the exit-code convention, the error type, and a buffered
 //! stdout that stops quietly when the reader goes away (`| head`).
 
+use super::progress::Progress;
+use crate::corpus::WorkCounts;
 use crate::report::styled::{StyledText, StyledWrite};
 use std::fmt;
 use std::io::{self, Write};
+use std::sync::Arc;
 
 /// Exit codes: 0 all conform / converted, 1 a finding or a failed packet, 2 usage or I/O error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +105,18 @@ pub struct Output {
     stream: Stream,
     /// Whether styled text is drawn in colour (`--color`); plain text is never touched.
     color: bool,
+    /// Which of standard output and standard error are terminals (a progress line needs
+    /// standard error to be one).
+    terminals: Terminals,
+    /// The progress line of the work under way, when one is drawn.
+    progress: Option<Progress>,
+}
+
+/// Which streams are terminals.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Terminals {
+    pub stdout: bool,
+    pub stderr: bool,
 }
 
 impl Output {
@@ -117,6 +132,50 @@ impl Output {
             notes: Box::new(notes),
             stream: Stream::Open,
             color: false,
+            terminals: Terminals::default(),
+            progress: None,
+        }
+    }
+
+    /// Says which streams are terminals (default: neither, as for tests' writers).
+    pub fn with_terminals(mut self, terminals: Terminals) -> Output {
+        self.terminals = terminals;
+        self
+    }
+
+    /// Starts a progress line for work `what` (`checking`) when standard error is a
+    /// terminal, unless the command's results stream to standard output meanwhile
+    /// (`streams_stdout`) and that is a terminal too. Work shorter than a second draws nothing.
+    pub fn start_progress(&mut self, what: &'static str, streams_stdout: bool) {
+        let over_results = streams_stdout && self.terminals.stdout;
+        if self.terminals.stderr && !over_results && self.progress.is_none() {
+            self.progress = Some(Progress::start(what));
+        }
+    }
+
+    /// One result of `source` taken by the work under way (nothing without a progress line).
+    pub fn progress_took(&mut self, source: &crate::corpus::Source) {
+        if let Some(progress) = &mut self.progress {
+            progress.took(source);
+        }
+    }
+
+    /// The counts the progress line reads, for work that takes its results elsewhere.
+    pub fn progress_counts(&self) -> Option<Arc<WorkCounts>> {
+        self.progress
+            .as_ref()
+            .map(|progress| progress.counts().clone())
+    }
+
+    /// Ends the progress line (clears it), when there is one.
+    pub fn end_progress(&mut self) {
+        self.progress = None;
+    }
+
+    /// Before results go to a terminal, the progress line on it goes.
+    fn before_results(&mut self) {
+        if self.progress.is_some() && self.terminals.stdout {
+            self.end_progress();
         }
     }
 
@@ -145,6 +204,7 @@ impl Output {
         if self.stopped() {
             return;
         }
+        self.before_results();
         let written = self
             .inner
             .write_all(text)
@@ -165,16 +225,20 @@ impl Output {
             self.fail("standard output", error);
             return;
         }
-        for line in text.lines() {
-            let written = writeln!(
-                self.notes,
-                "handoff-inspector: {}",
-                crate::json::safe_text(line)
-            );
-            if let Err(error) = written {
-                self.fail("standard error", error);
-                return;
+        let notes = &mut self.notes;
+        let mut write = move || -> io::Result<()> {
+            for line in text.lines() {
+                writeln!(notes, "handoff-inspector: {}", crate::json::safe_text(line))?;
             }
+            Ok(())
+        };
+        // A note while a progress line is drawn: the line cleared first and drawn after.
+        let written = match &self.progress {
+            Some(progress) => progress.suspend(write),
+            None => write(),
+        };
+        if let Err(error) = written {
+            self.fail("standard error", error);
         }
     }
 
@@ -201,6 +265,7 @@ impl Output {
     /// Flushes standard output and says how writing went: `Ok` when everything was written
     /// or the reader went away, the first write error otherwise.
     pub fn finish(&mut self) -> Result<(), CliError> {
+        self.end_progress();
         if let Err(error) = self.inner.flush() {
             self.fail("standard output", error);
         }
@@ -227,6 +292,7 @@ impl Write for Output {
         if self.stopped() {
             return Err(self.stop_error());
         }
+        self.before_results();
         match self.inner.write_all(bytes) {
             Ok(()) => Ok(bytes.len()),
             Err(error) => {

@@ -141,6 +141,8 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     }
     let mut load_errors = 0usize;
     let mut failed = 0usize;
+    // A line per bundle: on a terminal, the lines are the progress.
+    output.start_progress("verifying", true);
     for path in &args.paths {
         if path.as_os_str() == "-" {
             if !keys.is_empty() {
@@ -173,7 +175,12 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         }
         for file in files {
             let source = file.display().to_string();
-            match verify_path(&file, &limits) {
+            let verified = verify_path(&file, &limits);
+            let events = verified.as_ref().ok().and_then(Bundle::event_count);
+            if let Some(counts) = output.progress_counts() {
+                counts.add(events.unwrap_or(0), 1);
+            }
+            match verified {
                 Ok(bundle) => {
                     let judged = (!keys.is_empty())
                         .then(|| judge_bundle_file(&file, args.attestation.as_deref(), &keys));

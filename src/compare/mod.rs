@@ -23,7 +23,7 @@ pub use record::{Record, WHOLE_FILE};
 pub use side::{read_side, AttestationFacts, BundleFacts, RunSummary, Side, SideShape};
 
 use crate::a2a::Mode;
-use crate::corpus::{EvaluateOptions, LoadError, PipelineOptions};
+use crate::corpus::{EvaluateOptions, LoadError, PipelineOptions, WorkCounts};
 use crate::freeze::HandoffState;
 use crate::input::WalkOptions;
 use serde::Serialize;
@@ -41,6 +41,8 @@ pub struct CompareOptions {
     pub walk: WalkOptions,
     /// The keys a bundle side's attestation is judged against (none: not judged).
     pub trusted_keys: std::sync::Arc<[crate::bundle::attest::TrustedKey]>,
+    /// Bumped for every packet read on either side, when a face shows progress.
+    pub counts: Option<std::sync::Arc<WorkCounts>>,
 }
 
 impl CompareOptions {
@@ -56,6 +58,7 @@ impl CompareOptions {
             pipeline,
             walk: WalkOptions::default(),
             trusted_keys: std::sync::Arc::new([]),
+            counts: None,
         }
     }
 }

@@ -225,15 +225,27 @@ pub fn read_side(path: &Path, options: &super::CompareOptions) -> Result<Side, L
         run: RunSummary::default(),
         max_file_bytes: pipeline.max_file_bytes,
     };
+    // The file of the previous packet read, for the progress counts.
+    let mut last_file = None;
     stream_packets(
         &items,
         pipeline,
         &|_| false,
         |item| item.map(|packet| read_one(packet, options)),
-        |read| match read {
-            Err(error) => side.errors.push(error),
-            Ok(Read::Bundle(facts)) => side.run.bundle = Some(facts),
-            Ok(Read::Packet(packet)) => side.push(packet),
+        |read| {
+            if let Some(counts) = &options.counts {
+                match &read {
+                    Err(error) => counts.took(&error.source, &mut last_file),
+                    Ok(Read::Packet(packet)) => counts.took(&packet.source, &mut last_file),
+                    // The bundle's own packet; its events that follow count its file.
+                    Ok(Read::Bundle(_)) => counts.add(1, 0),
+                }
+            }
+            match read {
+                Err(error) => side.errors.push(error),
+                Ok(Read::Bundle(facts)) => side.run.bundle = Some(facts),
+                Ok(Read::Packet(packet)) => side.push(packet),
+            }
         },
     )
     .map_err(fail)?;

@@ -9,6 +9,7 @@ mod evaluate;
 mod pair;
 mod path_list;
 mod pipeline;
+mod progress;
 mod read;
 mod run;
 mod shard;
@@ -47,6 +48,7 @@ pub use path_list::PathList;
 pub use pipeline::{
     stream_packets, stream_packets_while, PacketOrError, PipelineOptions, BATCH_PACKETS,
 };
+pub use progress::WorkCounts;
 pub use read::{read_packets, reread_packet, reread_packet_in, DEFAULT_MAX_FILE_BYTES};
 pub use run::{
     is_manifest_file, CheckItem, CorpusCheck, CorpusRun, ManifestOptions, Manifests, PacketChecker,

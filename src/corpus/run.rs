@@ -20,6 +20,16 @@ pub enum CheckItem {
     LoadError(LoadError),
 }
 
+impl CheckItem {
+    /// The packet's source, or the input that yielded none.
+    pub fn source(&self) -> &Source {
+        match self {
+            CheckItem::Packet(check) => &check.summary.source,
+            CheckItem::LoadError(error) => &error.source,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 enum ManifestState {
     /// No manifest; the words to say so (made once per directory, not per packet).

@@ -279,3 +279,126 @@ fn render_takes_the_global_flag_and_its_old_spelling() {
     assert_eq!(svg(&["--color", "always"]), coloured);
     assert_eq!(svg(&["--no-color"]), never);
 }
+
+/// Shows the progress line from the first redraw (a tenth of a second) instead of after a
+/// second of work, so a small corpus is enough.
+const PROGRESS_NOW: (&str, &str) = ("HANDOFF_INSPECTOR_PROGRESS_AFTER_MS", "0");
+
+/// A directory holding one NDJSON stream of `lines` raw packets (a tenth of a second of
+/// checking or more, in a debug build).
+fn stream_corpus(lines: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let packet =
+        std::fs::read_to_string(fixtures().join("a2a/happy_task_requested.json")).expect("fixture");
+    let packet: serde_json::Value = serde_json::from_str(&packet).expect("fixture JSON");
+    let mut text = String::new();
+    for line in 0..lines {
+        let mut packet = packet.clone();
+        packet["task"]["id"] = format!("task-{line}").into();
+        text.push_str(&packet.to_string());
+        text.push('\n');
+    }
+    std::fs::write(dir.path().join("stream.ndjson"), text).expect("write stream");
+    dir
+}
+
+/// The progress line `what` was drawn and then cleared: nothing is left on the terminal
+/// after its last drawing but the erase.
+fn drawn_and_cleared(terminal: &str, what: &str) {
+    let last = terminal
+        .rfind(&format!("{what}: "))
+        .unwrap_or_else(|| panic!("no `{what}` progress line on the terminal: {terminal:?}"));
+    let line = &terminal[last..];
+    assert!(
+        line.contains(" packets, ") && line.contains(" packets/s, ") && line.contains(" s"),
+        "{line:?}"
+    );
+    let after = &line[line.find('\r').unwrap_or(line.len())..];
+    assert!(
+        after.contains("\u{1b}[2K") && without_colour_or_erase(after).trim().is_empty(),
+        "the line is not cleared: {after:?}"
+    );
+}
+
+/// The text without erase-line codes and carriage returns.
+fn without_colour_or_erase(text: &str) -> String {
+    text.replace("\u{1b}[2K", "").replace('\r', "")
+}
+
+#[test]
+fn progress_is_drawn_on_a_terminal_and_cleared() {
+    let corpus = stream_corpus(3000);
+    let stream = path(&corpus.path().join("stream.ndjson"));
+    let dir = path(corpus.path());
+    let out = path(&corpus.path().join("out.tar.gz"));
+    for (what, args) in [
+        ("checking", vec!["check", &dir]),
+        ("checking", vec!["bless", "--dry-run", &dir]),
+        ("converting", vec!["convert", &stream]),
+        ("reading", vec!["diff", &stream, &stream]),
+        ("bundling", vec!["bundle", "--out", &out, &stream]),
+    ] {
+        // Standard output to /dev/null: the terminal shows standard error alone.
+        let terminal = on_terminal(&args, &[PROGRESS_NOW], ">/dev/null");
+        drawn_and_cleared(&terminal, what);
+    }
+}
+
+#[test]
+fn verify_counts_bundles_as_files_and_their_events_as_packets() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bundle = fixtures().join("bundles/a2a-ten-events.tar.gz");
+    for copy in 0..200 {
+        std::fs::copy(&bundle, dir.path().join(format!("copy-{copy:03}.tar.gz"))).expect("copy");
+    }
+    let terminal = on_terminal(
+        &["verify", &path(dir.path())],
+        &[PROGRESS_NOW],
+        ">/dev/null",
+    );
+    drawn_and_cleared(&terminal, "verifying");
+    // `N packets, M files`: each bundle is a file of ten events.
+    let last = &terminal[terminal.rfind("verifying: ").unwrap_or(0)..];
+    let number = |word: &str| -> u64 {
+        let before = &last[..last.find(word).unwrap_or(0)];
+        let digits = before
+            .rsplit(|c: char| !c.is_ascii_digit())
+            .find(|part| !part.is_empty());
+        digits.and_then(|digits| digits.parse().ok()).unwrap_or(0)
+    };
+    let (packets, files) = (number(" packets, "), number(" file"));
+    assert!(files > 0 && packets == 10 * files, "{last:?}");
+}
+
+#[test]
+fn no_progress_on_a_pipe_or_over_results_on_the_terminal() {
+    let corpus = stream_corpus(3000);
+    let dir = path(corpus.path());
+    // Standard error a pipe: nothing but what the command says.
+    let output = Command::new(BIN)
+        .args(["check", &dir])
+        .env(PROGRESS_NOW.0, PROGRESS_NOW.1)
+        .output()
+        .expect("binary runs");
+    assert!(
+        output.stderr.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // JSON lines streaming to the same terminal are their own progress.
+    let terminal = on_terminal(&["check", "--format", "json", &dir], &[PROGRESS_NOW], "");
+    assert!(terminal.contains("\"summary\""), "{terminal:?}");
+    assert!(
+        !terminal.contains("checking: "),
+        "a progress line over the results"
+    );
+    // The text report at the end, on the terminal: the line is gone before it.
+    let terminal = on_terminal(&["check", "--color", "never", &dir], &[PROGRESS_NOW], "");
+    let report = terminal.find("packets checked").expect("the report");
+    let cleared = terminal[..report].rfind("\u{1b}[2K");
+    assert!(
+        !terminal[report..].contains("checking: ")
+            && (cleared.is_some() || !terminal.contains("checking: ")),
+        "{terminal:?}"
+    );
+}
