@@ -27,6 +27,7 @@ pub enum Command {
     Filter,
     Reload,
     Copy,
+    OpenEditor,
     Help,
     WhatIf,
     Review,
@@ -265,6 +266,13 @@ pub static KEYMAP: &[Binding] = &[
         Command::Copy,
         "y copy",
         "copy the selected path or digest (OSC 52)"
+    ),
+    bind!(
+        Global,
+        [ch('o')],
+        Command::OpenEditor,
+        "o open",
+        "open the file in $VISUAL/$EDITOR at its line"
     ),
     bind!(
         Global,

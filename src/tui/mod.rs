@@ -7,6 +7,7 @@ pub mod accept;
 pub mod app;
 pub mod compare;
 pub mod drive;
+pub mod editor;
 pub mod keymap;
 pub mod list_job;
 pub mod list_rows;
@@ -119,7 +120,13 @@ pub fn run(roots: Vec<PathBuf>, options: CheckOptions, color: bool) -> std::io::
         for action in actions {
             dirty = true;
             for effect in update(&mut app, action) {
-                perform(&mut app, &loader, effect);
+                match effect {
+                    // The one effect that needs the terminal itself.
+                    Effect::OpenEditor(target) => {
+                        app.message = Some(editor::open(&target, &mut guard));
+                    }
+                    effect => perform(&mut app, &loader, effect),
+                }
             }
         }
         dirty |= take_answers(&mut app, &loader, &receiver);
@@ -158,6 +165,13 @@ pub fn perform(app: &mut App, loader: &Loader, effect: Effect) {
         Effect::ReloadAll => app.load_generation = loader.load_all(app.roots.clone()),
         Effect::ReloadFiles(paths) => loader.reload_files(paths),
         Effect::Copy(text) => terminal::copy_osc52(&text),
+        // Only a key asks for it, and the loop above opens it with the terminal in hand.
+        Effect::OpenEditor(target) => {
+            app.message = Some(format!(
+                "{} not opened: no terminal to hand the editor",
+                target.shown()
+            ));
+        }
         Effect::AcceptGolden(check) => accept(app, loader, &check),
         // Freeing a million packets takes a tenth of a second: not on the UI thread.
         Effect::Discard(discarded) => {

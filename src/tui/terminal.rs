@@ -85,6 +85,21 @@ impl TerminalGuard {
     }
 }
 
+impl TerminalGuard {
+    /// Runs `hand_over` with the terminal as the shell left it (raw mode off, the main
+    /// screen, no mouse capture, the cursor shown), as gitui runs an editor, then takes the
+    /// terminal back and clears it so the next draw is whole. An error taking it back is the
+    /// caller's; the interrupt hook stays set, so a signal meanwhile still restores it.
+    pub fn suspend<R>(&mut self, hand_over: impl FnOnce() -> R) -> io::Result<R> {
+        restore();
+        let result = hand_over();
+        enable_raw_mode()?;
+        execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+        self.terminal.clear()?;
+        Ok(result)
+    }
+}
+
 /// Restores the terminal and tells the interrupt cleanup there is nothing to restore.
 fn leave() {
     crate::persist::set_interrupt_hook(None);

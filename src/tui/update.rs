@@ -54,6 +54,9 @@ pub enum Effect {
     ReloadAll,
     ReloadFiles(Vec<PathBuf>),
     Copy(String),
+    /// Open this file at this line in the user's editor (`o`): the runtime hands the
+    /// terminal over for it.
+    OpenEditor(super::editor::EditorTarget),
     /// Record this check's outcome as its packet's golden (confirmed in the review). The
     /// check is the one shown when `y` was pressed: the review moves on to the next packet in
     /// the same update, so the selection no longer names the accepted one.
@@ -400,6 +403,10 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
                 return vec![Effect::Copy(text)];
             }
         }
+        Command::OpenEditor => match super::editor::target(app) {
+            Some(target) => return vec![Effect::OpenEditor(target)],
+            None => app.message = Some("no packet selected to open".to_owned()),
+        },
         Command::Help => app.overlay = Some(Overlay::Help { scroll: 0 }),
         Command::Review => open_review(app),
         Command::StepNext | Command::StepPrev | Command::Toggle => on_migrate_command(app, command),

@@ -745,3 +745,42 @@ fn findings_tab_never_lists_a_warning_under_conforms() {
     assert!(screen.contains("check: ! finding"), "{screen}");
     assert!(screen.contains("warning [duplicate key]"), "{screen}");
 }
+
+/// The effects `o` returns on the selected packet.
+fn press_o(app: &mut Headless) -> Vec<handoff_inspector::tui::update::Effect> {
+    app.update(Action::Key(KeyEvent::new(
+        KeyCode::Char('o'),
+        KeyModifiers::NONE,
+    )))
+}
+
+#[test]
+fn o_asks_to_open_the_file_at_its_line_and_a_bundle_event_opens_its_bundle() {
+    use handoff_inspector::tui::editor::EditorTarget;
+    use handoff_inspector::tui::update::Effect;
+    let opened = |effects: Vec<Effect>| match effects.as_slice() {
+        [Effect::OpenEditor(target)] => target.clone(),
+        other => panic!("o asked for {other:?}"),
+    };
+    let mut app = headless_on("fixtures/a2a", false);
+    select(&mut app, "happy_task_requested.json");
+    let file = PathBuf::from("fixtures/a2a/happy_task_requested.json");
+    assert_eq!(
+        opened(press_o(&mut app)),
+        EditorTarget {
+            path: file,
+            line: 1
+        }
+    );
+    // An event's SEQ is no line of the bundle file: the bundle opens at its first line.
+    let mut app = headless_on("fixtures/bundles", false);
+    select(&mut app, "a2a-ten-events.tar.gz:3");
+    let bundle = PathBuf::from("fixtures/bundles/a2a-ten-events.tar.gz");
+    assert_eq!(
+        opened(press_o(&mut app)),
+        EditorTarget {
+            path: bundle,
+            line: 1
+        }
+    );
+}

@@ -313,3 +313,94 @@ fn a_signal_ends_the_inspector_and_restores_the_terminal() {
         );
     }
 }
+
+/// A stand-in editor: notes its arguments in `args` beside it, says so on the screen it was
+/// handed, and ends when Enter is typed.
+fn stub_editor(dir: &Path) -> std::path::PathBuf {
+    let script = dir.join("stub-editor");
+    let args = dir.join("args");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$@\" > '{}'\necho \"STUB EDITOR $*\"\nread answer\n",
+            args.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script
+}
+
+#[test]
+fn o_opens_the_packet_in_the_editor_at_its_line_and_comes_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let packet = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/a2a/happy_task_requested.json"),
+    )
+    .unwrap();
+    let packet: serde_json::Value = serde_json::from_str(&packet).unwrap();
+    let mut stream = String::new();
+    for id in ["task-zero", "task-one", "task-two"] {
+        let mut packet = packet.clone();
+        packet["task"]["id"] = id.into();
+        stream.push_str(&format!("{packet}\n"));
+    }
+    let stream_path = dir.path().join("stream.ndjson");
+    std::fs::write(&stream_path, stream).unwrap();
+    let editor = stub_editor(dir.path());
+    let binary = env!("CARGO_BIN_EXE_handoff-inspector");
+    let session = Session::start_command(
+        "editor",
+        &format!(
+            "env -u CI -u EDITOR VISUAL={} {binary} --color never {}",
+            editor.display(),
+            stream_path.display()
+        ),
+    );
+    session.wait_for("3 packets");
+    session.keys(&["/", "task-one", "Enter"]);
+    session.wait_for("stream.ndjson:2");
+    session.keys(&["o"]);
+    // The editor has the terminal: the inspector's screen is gone while it runs.
+    let screen = session.wait_for("STUB EDITOR +2 ");
+    assert!(
+        screen.contains(&stream_path.display().to_string()),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains("3 packets"),
+        "the inspector drew over the editor: {screen}"
+    );
+    let args = std::fs::read_to_string(dir.path().join("args")).unwrap();
+    assert_eq!(args, format!("+2\n{}\n", stream_path.display()));
+    // Back: the inspector draws again, says where it was, and still takes keys.
+    session.keys(&["Enter"]);
+    let screen = session.wait_for("back from ");
+    assert!(
+        screen.contains("3 packets") && screen.contains("stream.ndjson:2"),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains("STUB EDITOR"),
+        "the editor's screen is left: {screen}"
+    );
+    session.keys(&["q"]);
+    session.wait_for("EXIT=0");
+}
+
+#[test]
+fn o_without_an_editor_says_how_to_set_one() {
+    let binary = env!("CARGO_BIN_EXE_handoff-inspector");
+    let session = Session::start_command(
+        "no-editor",
+        &format!("env -u CI -u EDITOR -u VISUAL {binary} --color never fixtures/a2a"),
+    );
+    session.wait_for("packets");
+    session.keys(&["/", "happy_task_requested", "Enter"]);
+    session.wait_for("typed positive");
+    session.keys(&["o"]);
+    session.wait_for("no editor set: set $VISUAL or $EDITOR");
+    session.keys(&["q"]);
+    session.wait_for("EXIT=0");
+}

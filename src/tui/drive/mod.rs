@@ -72,6 +72,8 @@ pub struct Driver {
     unreported: BTreeSet<PathBuf>,
     pub accepted: Vec<Source>,
     pub copied: Vec<String>,
+    /// What `o` asked to open in the editor, in order (the headless driver runs no editor).
+    pub opened: Vec<crate::tui::editor::EditorTarget>,
 }
 
 impl Driver {
@@ -99,6 +101,7 @@ impl Driver {
             unreported: BTreeSet::new(),
             accepted: Vec::new(),
             copied: Vec::new(),
+            opened: Vec::new(),
         };
         driver.draw()?;
         Ok(driver)
@@ -247,6 +250,7 @@ impl Driver {
                 }
                 Effect::ReloadFiles(paths) => self.queue_file_checks(paths),
                 Effect::Copy(text) => self.copied.push(text),
+                Effect::OpenEditor(target) => self.opened.push(target),
                 Effect::AcceptGolden(check) => {
                     let source = check.summary.source.clone();
                     self.accepted.push(source.clone());
