@@ -762,25 +762,25 @@ fn o_asks_to_open_the_file_at_its_line_and_a_bundle_event_opens_its_bundle() {
         [Effect::OpenEditor(target)] => target.clone(),
         other => panic!("o asked for {other:?}"),
     };
-    let mut app = headless_on("fixtures/a2a", false);
-    select(&mut app, "happy_task_requested.json");
-    let file = PathBuf::from("fixtures/a2a/happy_task_requested.json");
-    assert_eq!(
-        opened(press_o(&mut app)),
-        EditorTarget {
-            path: file,
-            line: 1
-        }
-    );
     // An event's SEQ is no line of the bundle file: the bundle opens at its first line.
-    let mut app = headless_on("fixtures/bundles", false);
-    select(&mut app, "a2a-ten-events.tar.gz:3");
-    let bundle = PathBuf::from("fixtures/bundles/a2a-ten-events.tar.gz");
-    assert_eq!(
-        opened(press_o(&mut app)),
-        EditorTarget {
-            path: bundle,
-            line: 1
-        }
-    );
+    for (corpus, name, file) in [
+        (
+            "fixtures/a2a",
+            "happy_task_requested.json",
+            "fixtures/a2a/happy_task_requested.json",
+        ),
+        (
+            "fixtures/bundles",
+            "a2a-ten-events.tar.gz:3",
+            "fixtures/bundles/a2a-ten-events.tar.gz",
+        ),
+    ] {
+        let mut app = headless_on(corpus, false);
+        select(&mut app, name);
+        let wanted = EditorTarget {
+            path: PathBuf::from(file),
+            line: 1,
+        };
+        assert_eq!(opened(press_o(&mut app)), wanted, "{name}");
+    }
 }
