@@ -15,14 +15,16 @@
 //! | array-VIEW | `explain --format json`, `render --view findings` / `what-if`, `diff` with itself, on that array | 64 MiB + 4x the input(s) |
 //! | attributes-CMD | `convert --mode lenient`, `check`, `render --view conversion` on a raw packet with that array in `attributes` | 64 MiB + 4x the input |
 //! | diff-200k, diff-1m | `diff` of the mix 10 (50) times over against a copy with one line changed | `check` of one side: its peak + 32 MiB, 2x its CPU |
+//! | keys200k-CMD, keys400k-CMD | issue 34: `ls`, `check`, `convert`, `explain` (text, `-json`), `digest`, `migrate` (`-lines`), `profile`, `render` (every tab, then the what-if panel), `diff` with itself, on a raw packet of 200k (400k) distinct top-level keys the adapter does not map (3.4, 6.8 MB) | 64 MiB + 4x the input(s) |
 //!
 //! Run: `cargo bench --bench bounds`. `BASELINE=/path/to/an/older/handoff-inspector` runs
 //! every row with that binary too, interleaved run by run, for before/after figures under the
 //! same load. `UPSTREAM_VERIFY=/path/to/verify-harness` (scripts/upstream-verify) adds
 //! upstream's verifier on the same bundle. `BOUNDS_ROUNDS=N` sets the runs per row and binary
 //! (default 3: wall and CPU are medians, peak RSS the largest); `BOUNDS_ROWS=verify,check`
-//! runs the rows whose id contains one of the words. Without `--bench` (`cargo test
-//! --all-targets`) every row runs once on tiny inputs (2,000 lines, 1,000 objects).
+//! runs the rows whose id contains one of the words, and writes only their inputs. Without
+//! `--bench` (`cargo test --all-targets`) every row runs once on tiny inputs (2,000 lines,
+//! 1,000 objects, 2,000 and 4,000 keys).
 //!
 //! A child's `ru_maxrss` starts from what its parent held when it was spawned (Linux carries
 //! the parent's high-water mark across `exec`), so this process writes its inputs streaming
@@ -176,55 +178,46 @@ fn small_objects_file(name: &str, open: &str, count: usize, close: &str) -> Path
     path
 }
 
-fn rows(binary: &Path, full: bool) -> Vec<Row> {
+/// The rows `selected` keeps (by id), their inputs written only for them: a run of a few rows
+/// does not build the 1M-line corpus and its goldens for the others.
+fn rows(binary: &Path, full: bool, selected: &dyn Fn(&str) -> bool) -> Vec<Row> {
     let lines = if full { 20_000 } else { 2_000 };
     let scale = |copies: usize| if full { copies } else { 1 };
     let mut rows = Vec::new();
+    let any = |ids: &[String]| ids.iter().any(|id| selected(id));
+    let ids = |prefix: &str, names: &[&str]| -> Vec<String> {
+        names.iter().map(|name| format!("{prefix}{name}")).collect()
+    };
 
-    let bundle = mix_bundle(binary, lines, scale(6));
-    let mut others = Vec::new();
-    if let Ok(upstream) = std::env::var("UPSTREAM_VERIFY") {
-        others.push((
-            "upstream".to_owned(),
-            PathBuf::from(upstream),
-            vec!["--time".to_owned(), text(&bundle)],
-        ));
+    if selected("verify") {
+        verify_row(binary, lines, scale(6), &mut rows);
     }
-    rows.push(Row {
-        id: "verify".into(),
-        what: format!(
-            "`verify` of the mix x{} as a lenient bundle ({} lines in)",
-            scale(6),
-            lines * scale(6)
-        ),
-        args: vec!["verify".into(), text(&bundle)],
-        bound_bytes: 64.0 * MIB,
-        others,
-        relative_to: None,
-    });
-
-    let stream = mix_file(lines, scale(50));
-    rows.push(Row {
-        id: "inspector-1m".into(),
-        what: format!(
-            "the inspector (`render --view handoff`) loading {} lines of the mix",
-            lines * scale(50)
-        ),
-        args: vec![
-            "render".into(),
-            "--view".into(),
-            "handoff".into(),
-            text(&stream),
-        ],
-        bound_bytes: 512.0 * MIB,
-        others: Vec::new(),
-        relative_to: None,
-    });
-
+    if selected("inspector-1m") {
+        let stream = mix_file(lines, scale(50));
+        rows.push(Row {
+            id: "inspector-1m".into(),
+            what: format!(
+                "the inspector (`render --view handoff`) loading {} lines of the mix",
+                lines * scale(50)
+            ),
+            args: vec![
+                "render".into(),
+                "--view".into(),
+                "handoff".into(),
+                text(&stream),
+            ],
+            bound_bytes: 512.0 * MIB,
+            others: Vec::new(),
+            relative_to: None,
+        });
+    }
     for (id, copies, bound) in [
         ("check-200k-goldens", scale(10), 96.0),
         ("check-1m-goldens", scale(50), 128.0),
     ] {
+        if !selected(id) {
+            continue;
+        }
         let dir = blessed_dir(binary, lines, copies);
         rows.push(Row {
             id: id.into(),
@@ -238,24 +231,156 @@ fn rows(binary: &Path, full: bool) -> Vec<Row> {
             relative_to: None,
         });
     }
-    let dir = blessed_dir(binary, lines, scale(50));
-    rows.push(Row {
-        id: "inspector-1m-goldens".into(),
-        what: format!(
-            "the inspector (`render --view handoff`) on {} lines with their goldens.json",
-            lines * scale(50)
-        ),
-        args: vec![
-            "render".into(),
-            "--view".into(),
-            "handoff".into(),
-            text(&dir),
+    if selected("inspector-1m-goldens") {
+        let dir = blessed_dir(binary, lines, scale(50));
+        rows.push(Row {
+            id: "inspector-1m-goldens".into(),
+            what: format!(
+                "the inspector (`render --view handoff`) on {} lines with their goldens.json",
+                lines * scale(50)
+            ),
+            args: vec![
+                "render".into(),
+                "--view".into(),
+                "handoff".into(),
+                text(&dir),
+            ],
+            bound_bytes: 1024.0 * MIB,
+            others: Vec::new(),
+            relative_to: None,
+        });
+    }
+    let array_ids = ids(
+        "array-",
+        &[
+            "explain",
+            "migrate",
+            "profile",
+            "ls",
+            "digest",
+            "explain-json",
+            "render-findings",
+            "render-what-if",
+            "diff",
         ],
-        bound_bytes: 1024.0 * MIB,
-        others: Vec::new(),
+    );
+    if any(&array_ids) {
+        array_rows(full, &mut rows);
+    }
+    let attributes_ids = ids("attributes-", &["convert", "check", "render-conversion"]);
+    if any(&attributes_ids) {
+        attributes_rows(full, &mut rows);
+    }
+    for (id, copies) in [("diff-200k", scale(10)), ("diff-1m", scale(50))] {
+        if !selected(id) {
+            continue;
+        }
+        let base = mix_file(lines, copies);
+        let candidate = one_line_changed(&base);
+        rows.push(Row {
+            id: id.into(),
+            what: format!(
+                "`diff` of {} lines of the mix against a copy with one line changed",
+                lines * copies
+            ),
+            args: vec!["diff".into(), text(&base), text(&candidate)],
+            bound_bytes: 32.0 * MIB,
+            others: Vec::new(),
+            relative_to: Some((vec!["check".into(), text(&base)], 2.0)),
+        });
+    }
+    for count in [200_000, 400_000] {
+        let prefix = format!("keys{}k-", count / 1000);
+        if any(&ids(&prefix, &DISTINCT_KEY_COMMANDS.map(|(name, _)| name))) {
+            distinct_key_rows(&prefix, if full { count } else { count / 100 }, &mut rows);
+        }
+    }
+    rows
+}
+
+/// The commands run on a raw packet of distinct top-level keys, by row name.
+const DISTINCT_KEY_COMMANDS: [(&str, &[&str]); 11] = [
+    ("ls", &["ls"]),
+    ("check", &["check"]),
+    ("convert", &["convert"]),
+    ("explain", &["explain"]),
+    ("explain-json", &["explain", "--format", "json"]),
+    ("digest", &["digest"]),
+    ("migrate", &["migrate"]),
+    ("migrate-lines", &["migrate", "--lines"]),
+    ("profile", &["profile"]),
+    // Every tab drawn in turn, then the what-if panel.
+    ("render", &["render", "--view", "raw", "--keys", "2345678w"]),
+    ("diff", &["diff"]),
+];
+
+/// Issue 34's rows: every command on a raw packet of `count` distinct top-level keys the
+/// adapter does not map (`"extra_000000":1`, ...; 3.4 MB at 200k), bound 64 MiB + 4x the
+/// input (`diff` with itself: both inputs).
+fn distinct_key_rows(prefix: &str, count: usize, rows: &mut Vec<Row>) {
+    let path = scratch_dir().join(format!("raw-{count}-distinct-keys.json"));
+    write_once(&path, |out| {
+        out.write_all(
+            br#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","timestamp":"2026-02-27T10:05:00Z","agent":{"id":"agent://c","role":"orchestrator"},"task":{"id":"task-123","status":"requested"},"message":{"id":"msg-1","role":"assistant"}"#,
+        )
+        .expect("write");
+        for index in 0..count {
+            write!(out, r#","extra_{index:06}":1"#).expect("write");
+        }
+        out.write_all(b"}").expect("write");
+    });
+    let size = std::fs::metadata(&path).map_or(0, |meta| meta.len()) as f64;
+    for (name, command) in DISTINCT_KEY_COMMANDS {
+        let mut args = strings(command);
+        let inputs = if name == "diff" {
+            args.push(text(&path));
+            2.0
+        } else {
+            1.0
+        };
+        args.push(text(&path));
+        rows.push(Row {
+            id: format!("{prefix}{name}"),
+            what: format!(
+                "`{}` on a raw packet of {count} distinct top-level keys ({:.1} MB)",
+                command.join(" "),
+                size / 1e6
+            ),
+            args,
+            bound_bytes: 64.0 * MIB + 4.0 * inputs * size,
+            others: Vec::new(),
+            relative_to: None,
+        });
+    }
+}
+
+/// The `verify` row: the mix `copies` times over as a lenient bundle.
+fn verify_row(binary: &Path, lines: usize, copies: usize, rows: &mut Vec<Row>) {
+    let bundle = mix_bundle(binary, lines, copies);
+    let mut others = Vec::new();
+    if let Ok(upstream) = std::env::var("UPSTREAM_VERIFY") {
+        others.push((
+            "upstream".to_owned(),
+            PathBuf::from(upstream),
+            vec!["--time".to_owned(), text(&bundle)],
+        ));
+    }
+    rows.push(Row {
+        id: "verify".into(),
+        what: format!(
+            "`verify` of the mix x{} as a lenient bundle ({} lines in)",
+            copies,
+            lines * copies
+        ),
+        args: vec!["verify".into(), text(&bundle)],
+        bound_bytes: 64.0 * MIB,
+        others,
         relative_to: None,
     });
+}
 
+/// The rows of the array of 1M small objects with a repeated key (1,000 without `--bench`).
+fn array_rows(full: bool, rows: &mut Vec<Row>) {
     let count = if full { 1_000_000 } else { 1_000 };
     let array = repeated_key_array(count);
     let size = std::fs::metadata(&array).map_or(0, |meta| meta.len());
@@ -291,7 +416,11 @@ fn rows(binary: &Path, full: bool) -> Vec<Row> {
             relative_to: None,
         });
     }
-    // A raw packet whose `attributes` hold that array: the converter copies them.
+}
+
+/// The rows of a raw packet whose `attributes` hold that array: the converter copies them.
+fn attributes_rows(full: bool, rows: &mut Vec<Row>) {
+    let count = if full { 1_000_000 } else { 1_000 };
     let packet = attributes_packet(count);
     let size = std::fs::metadata(&packet).map_or(0, |meta| meta.len());
     for (id, args) in [
@@ -316,23 +445,6 @@ fn rows(binary: &Path, full: bool) -> Vec<Row> {
             relative_to: None,
         });
     }
-    // Two runs of the mix that differ in one line, against `check` of one of them.
-    for (id, copies) in [("diff-200k", scale(10)), ("diff-1m", scale(50))] {
-        let base = mix_file(lines, copies);
-        let candidate = one_line_changed(&base);
-        rows.push(Row {
-            id: id.into(),
-            what: format!(
-                "`diff` of {} lines of the mix against a copy with one line changed",
-                lines * copies
-            ),
-            args: vec!["diff".into(), text(&base), text(&candidate)],
-            bound_bytes: 32.0 * MIB,
-            others: Vec::new(),
-            relative_to: Some((vec!["check".into(), text(&base)], 2.0)),
-        });
-    }
-    rows
 }
 
 /// A copy of `path` whose middle line (or the first after it that names an agent) names
@@ -430,8 +542,10 @@ fn main() {
     println!("{rounds} run(s) per row and program, interleaved; wall and CPU medians, peak RSS the largest\n");
 
     let mut summary = Vec::new();
-    for row in rows(&current, full) {
-        if !wanted.is_empty() && !wanted.iter().any(|word| row.id.contains(word.as_str())) {
+    let selected =
+        |id: &str| wanted.is_empty() || wanted.iter().any(|word| id.contains(word.as_str()));
+    for row in rows(&current, full, &selected) {
+        if !selected(&row.id) {
             continue;
         }
         println!(

@@ -44,6 +44,18 @@ def one_key_repeated(count, value='"1234567"'):
     return "{" + ",".join('"a":%s' % value for _ in range(count)) + "}"
 
 
+def raw_packet_of_distinct_keys(count):
+    """A raw packet whose adapter fields are followed by `count` distinct top-level keys the
+    adapter does not map (3.4 MB at 200k); no `task.kind`, so rows N6 and X9 name every key.
+    The same packet as tests/hostile/input.rs and benches/bounds.rs make."""
+    head = (
+        '{"protocol":"a2a","version":"0.2","event_type":"task.requested",'
+        '"timestamp":"2026-02-27T10:05:00Z","agent":{"id":"agent://c","role":"orchestrator"},'
+        '"task":{"id":"task-123","status":"requested"},"message":{"id":"msg-1","role":"assistant"}'
+    )
+    return head + "".join(',"extra_%06d":1' % index for index in range(count)) + "}"
+
+
 def task_of_tiny_parts(count):
     """An A2A v0.3 Task whose one message has `count` two-member text parts (1.6 MB at 60k)."""
     task = {
@@ -118,6 +130,13 @@ def paired_payload(directory):
     return os.path.join(directory, "paired")
 
 
+# Issue 34's commands on a raw packet of distinct top-level keys (`diff` compares the file with
+# itself; `render` draws every tab, then the what-if panel).
+DISTINCT_KEY_COMMANDS = ["ls", "check", "convert", "explain", "explain --format json", "digest",
+                         "migrate", "migrate --lines", "profile",
+                         "render --view raw --keys 2345678w", "diff SELF"]
+
+
 def cases(directory):
     """(name, path, [command args]) for every case; generated lazily by name."""
     corpus = ["check", "explain", "migrate", "profile"]
@@ -136,6 +155,8 @@ def cases(directory):
          ["migrate", "migrate --steps", "migrate --format json", "check", "explain", "digest"]
          + ["render --view " + view for view in
             ("migrate", "raw", "handoff", "conversion", "digests", "findings")]),
+        ("keys200k", lambda: raw_packet_of_distinct_keys(200_000), DISTINCT_KEY_COMMANDS),
+        ("keys400k", lambda: raw_packet_of_distinct_keys(400_000), DISTINCT_KEY_COMMANDS),
         ("deep12m", lambda: "[" * 12_000_000, corpus),
         ("paired", None, ["check"]),
     ]
@@ -177,9 +198,10 @@ def main():
                 with open(target, "w") as out:
                     out.write(make())
                 size = os.path.getsize(target)
-            bound = (64 * MIB + BOUND_TIMES.get(name, 4) * size) / MIB
             for command in commands:
-                args = command.split() + [target]
+                inputs = 2 if "SELF" in command.split() else 1
+                bound = (64 * MIB + BOUND_TIMES.get(name, 4) * size * inputs) / MIB
+                args = [target if arg == "SELF" else arg for arg in command.split()] + [target]
                 cells = []
                 for binary in binaries:
                     rss, seconds, code = measure(binary, args, directory)

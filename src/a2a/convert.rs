@@ -34,21 +34,23 @@ pub fn convert(payload: &[u8], options: &ConvertOptions) -> Conversion {
     convert_keeping_read(payload, options).0
 }
 
-/// `convert`, its conversion sharing `payload` instead of keeping a copy: for a caller that
-/// converts the same bytes several times and keeps every conversion (the inspector's detail).
-pub fn convert_shared(payload: &Arc<[u8]>, options: &ConvertOptions) -> Conversion {
-    let (mut packet, mut fields) = (Packet::default(), None);
+/// `convert` of `packet`'s bytes, the conversion sharing them and their tree with `packet`
+/// (and every other conversion of it) instead of keeping copies: for a caller that converts
+/// the same bytes several times and keeps every conversion (the inspector's detail).
+pub fn convert_shared(packet: &Packet, options: &ConvertOptions) -> Conversion {
+    let payload = packet.bytes().unwrap_or_default();
+    let (mut packet_slot, mut fields) = (Packet::default(), None);
     let result = convert_into(
         payload,
-        Some(payload),
+        Some(packet),
         options,
-        &mut packet,
+        &mut packet_slot,
         &mut fields,
         &mut None,
     );
     Conversion {
         mode: options.mode,
-        packet,
+        packet: packet_slot,
         fields,
         result,
     }
@@ -107,10 +109,11 @@ pub fn convert_from_read(
     }
 }
 
-/// `shared`: `payload` itself, held by the caller, for the conversion to keep without a copy.
+/// `shared`: the packet of `payload`, held by the caller, for the conversion to keep without
+/// a copy.
 fn convert_into(
     payload: &[u8],
-    shared: Option<&Arc<[u8]>>,
+    shared: Option<&Packet>,
     options: &ConvertOptions,
     packet_slot: &mut Packet,
     fields_slot: &mut Option<Arc<TypedFields>>,
@@ -133,7 +136,7 @@ fn convert_into(
         media_type: MEDIA_TYPE,
     };
     *packet_slot = match shared {
-        Some(shared) => Packet::shared(Arc::clone(shared)),
+        Some(shared) => shared.clone(),
         None => Packet::of(payload),
     };
     // Steps 3 and 4: JSON (serde_json also rejects invalid UTF-8 here), structure limits.
@@ -312,8 +315,9 @@ mod tests {
             for options in [ConvertOptions::default(), small.clone()] {
                 for mode in Mode::BOTH {
                     let options = options.with_mode(mode);
+                    let packet = Packet::shared(Arc::clone(&shared));
                     let (copied, shared) =
-                        (convert(bytes, &options), convert_shared(&shared, &options));
+                        (convert(bytes, &options), convert_shared(&packet, &options));
                     assert_eq!(format!("{copied:?}"), format!("{shared:?}"));
                     assert_eq!(copied.packet.as_ref(), shared.packet.as_ref());
                 }

@@ -2,6 +2,7 @@
 //! path; any other JSON type counts as absent.
 
 use super::raw::{RawPacket, Text};
+use super::unmapped::UnmappedKeys;
 use std::borrow::Cow;
 
 /// The top-level keys the adapter maps; every other top-level key is unmapped.
@@ -34,8 +35,8 @@ pub struct TypedFields {
     pub artifact_media_type: Option<String>,
     pub message_id: Option<String>,
     pub message_role: Option<String>,
-    /// Unmapped top-level keys, in byte order.
-    pub unmapped_keys: Vec<String>,
+    /// Unmapped top-level keys, distinct, in byte order.
+    pub unmapped_keys: UnmappedKeys,
 }
 
 fn owned(text: Option<Text<'_>>) -> Option<String> {
@@ -69,7 +70,7 @@ impl TypedFields {
             artifact_media_type: owned(artifact_media_type),
             message_id: owned(message_id),
             message_role: owned(message_role),
-            unmapped_keys: raw.unmapped_keys.into_iter().map(Cow::into_owned).collect(),
+            unmapped_keys: UnmappedKeys::of(raw.unmapped_keys),
         }
     }
 }
@@ -97,7 +98,10 @@ mod tests {
         assert_eq!(fields.task_id, None);
         assert_eq!(fields.task_kind, None);
         assert_eq!(fields.message_id, None);
-        assert_eq!(fields.unmapped_keys, vec!["extra", "zeta"]);
+        assert_eq!(
+            fields.unmapped_keys.iter().collect::<Vec<_>>(),
+            vec!["extra", "zeta"]
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod outcome;
 mod packet;
 mod payload;
 mod raw;
+mod unmapped;
 
 #[cfg(test)]
 mod equivalence;
@@ -29,3 +30,4 @@ pub use outcome::{
 };
 pub use packet::Packet;
 pub use raw::RawPacket;
+pub use unmapped::UnmappedKeys;

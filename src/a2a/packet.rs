@@ -5,13 +5,15 @@ use serde_json::Value;
 use std::sync::{Arc, OnceLock};
 
 /// The packet's bytes, parsed into a `Value` on the first `as_ref()`. Empty when the packet
-/// was rejected before it was read (over `max_payload_bytes`). The bytes are shared: the
-/// inspector's detail converts one packet in every mode (and relabelled), and a copy per
-/// conversion of a 4.6 MB packet was 27 MB beside its one text.
+/// was rejected before it was read (over `max_payload_bytes`). The bytes and the tree are
+/// shared by clones: the inspector's detail converts one packet in every mode from one
+/// `Packet` ([`super::convert_shared`]), and a copy of the text per conversion of a 4.6 MB
+/// packet was 27 MB beside its one text, a tree per conversion of a packet of 200k keys
+/// 20 MB each.
 #[derive(Clone, Debug, Default)]
 pub struct Packet {
     bytes: Option<Arc<[u8]>>,
-    parsed: OnceLock<Option<Value>>,
+    parsed: Arc<OnceLock<Option<Arc<Value>>>>,
 }
 
 impl Packet {
@@ -20,10 +22,10 @@ impl Packet {
     }
 
     /// The packet of bytes someone else holds too, without copying them.
-    pub(super) fn shared(bytes: Arc<[u8]>) -> Packet {
+    pub fn shared(bytes: Arc<[u8]>) -> Packet {
         Packet {
             bytes: Some(bytes),
-            parsed: OnceLock::new(),
+            parsed: Arc::default(),
         }
     }
 
@@ -31,24 +33,48 @@ impl Packet {
     /// against the former `Option<Value>` field reads the same.
     pub fn as_ref(&self) -> Option<&Value> {
         self.parsed
-            .get_or_init(|| self.bytes.as_deref().and_then(crate::json::tree_within_cap))
-            .as_ref()
+            .get_or_init(|| self.parse().map(Arc::new))
+            .as_deref()
     }
 
-    /// The parsed value, parsing now if nothing asked for it yet.
+    /// The bytes (`None`: rejected before they were read).
+    pub fn bytes(&self) -> Option<&[u8]> {
+        self.bytes.as_deref()
+    }
+
+    fn parse(&self) -> Option<Value> {
+        self.bytes.as_deref().and_then(crate::json::tree_within_cap)
+    }
+
+    /// The parsed value, parsing now if nothing asked for it yet (a copy when another
+    /// conversion shares the tree).
     pub fn into_value(self) -> Option<Value> {
         self.as_ref();
-        self.parsed.into_inner().flatten()
+        let tree = match Arc::try_unwrap(self.parsed) {
+            Ok(parsed) => parsed.into_inner().flatten()?,
+            Err(shared) => Arc::clone(shared.get()?.as_ref()?),
+        };
+        Some(Arc::try_unwrap(tree).unwrap_or_else(|shared| Value::clone(&shared)))
     }
 
     /// The parsed packet, given up (parsed now if it was not yet): for a caller that edits
     /// the tree in place rather than copy it. Later `as_ref()` calls parse the bytes again.
+    /// A tree another conversion shares stays with it; this one's is parsed anew.
     pub fn take(&mut self) -> Option<Value> {
-        let parsed = self
-            .parsed
-            .take()
-            .unwrap_or_else(|| self.bytes.as_deref().and_then(crate::json::tree_within_cap));
-        parsed
+        match Arc::get_mut(&mut self.parsed) {
+            Some(parsed) => match parsed.take() {
+                Some(None) => return None,
+                Some(Some(tree)) => {
+                    if let Ok(value) = Arc::try_unwrap(tree) {
+                        return Some(value);
+                    }
+                }
+                None => {}
+            },
+            // Shared with another conversion, which keeps it: this one starts over.
+            None => self.parsed = Arc::default(),
+        }
+        self.parse()
     }
 
     pub fn is_some(&self) -> bool {
@@ -82,5 +108,22 @@ mod tests {
         assert_eq!(packet.as_ref(), Some(&expected));
         assert_eq!(packet.take(), Some(expected));
         assert_eq!(Packet::of(b"{").take(), None);
+    }
+
+    #[test]
+    fn clones_share_one_tree_and_give_it_up_without_taking_it_from_each_other() {
+        let bytes: Arc<[u8]> = Arc::from(&br#"{"a":[1]}"#[..]);
+        let expected = serde_json::json!({"a": [1]});
+        let packet = Packet::shared(bytes);
+        let mut other = packet.clone();
+        let first: *const Value = packet.as_ref().unwrap();
+        assert!(std::ptr::eq(first, other.as_ref().unwrap()), "parsed once");
+        assert_eq!(other.take(), Some(expected.clone()));
+        assert!(
+            std::ptr::eq(first, packet.as_ref().unwrap()),
+            "still shared"
+        );
+        assert_eq!(packet.clone().into_value(), Some(expected.clone()));
+        assert_eq!(packet.into_value(), Some(expected));
     }
 }

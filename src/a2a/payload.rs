@@ -388,7 +388,7 @@ mod tests {
                 artifact_media_type: some("text/markdown"),
                 message_id: some("msg-1"),
                 message_role: some("assistant"),
-                unmapped_keys: vec!["extra".into()],
+                unmapped_keys: crate::a2a::UnmappedKeys::of(vec!["extra"]),
             }),
             canonical_type,
             adapter_version: Cow::Borrowed("3.4.0"),

@@ -46,7 +46,8 @@ pub struct RawPacket<'de> {
     pub message: Members<'de>,
     /// The `attributes` value, of any JSON type, normalized, when the key was present.
     pub attributes: Option<Attributes>,
-    /// Unmapped top-level keys, distinct, in byte order.
+    /// Unmapped top-level keys, each at least once, in no particular order; the typed fields
+    /// keep them sorted and each once ([`super::UnmappedKeys::of`]).
     pub unmapped_keys: Vec<Text<'de>>,
 }
 
@@ -246,6 +247,9 @@ impl<'de> Deserialize<'de> for RawPacket<'de> {
 
 struct RawPacketVisitor;
 
+/// How many unmapped keys are read before they are first sorted and kept once each.
+const COMPACT_UNMAPPED_FROM: usize = 1024;
+
 impl<'de> Visitor<'de> for RawPacketVisitor {
     type Value = RawPacket<'de>;
 
@@ -260,6 +264,10 @@ impl<'de> Visitor<'de> for RawPacketVisitor {
             names,
             capabilities,
         };
+        // The unmapped keys are sorted and each kept once whenever they have doubled since
+        // the last time: a key repeated a million times is a handful of entries, not 24 MB
+        // of them (and distinct keys cost what they did, n log n in all).
+        let mut compact_at = COMPACT_UNMAPPED_FROM;
         while let Some(MaybeText(key)) = map.next_key()? {
             let key = key.unwrap_or_default();
             // Each arm overwrites: for a repeated key the last value wins, as in `Value`.
@@ -281,12 +289,14 @@ impl<'de> Visitor<'de> for RawPacketVisitor {
                     debug_assert!(!RECOGNISED_TOP_LEVEL_KEYS.contains(&key.as_ref()));
                     map.next_value::<Skip>()?;
                     packet.unmapped_keys.push(key);
+                    if packet.unmapped_keys.len() >= compact_at {
+                        packet.unmapped_keys.sort_unstable();
+                        packet.unmapped_keys.dedup();
+                        compact_at = (2 * packet.unmapped_keys.len()).max(COMPACT_UNMAPPED_FROM);
+                    }
                 }
             }
         }
-        // Sorting then deduplicating keeps hostile packets with many keys at n log n.
-        packet.unmapped_keys.sort_unstable();
-        packet.unmapped_keys.dedup();
         Ok(packet)
     }
 }
@@ -316,7 +326,23 @@ mod tests {
         );
         assert_eq!(packet.task.strings, [None, None, text("delegation")]);
         assert_eq!(packet.attributes, Some(Attributes::of_value(&Value::Null)));
-        assert_eq!(packet.unmapped_keys, vec!["y", "z"]);
+        assert_eq!(packet.unmapped_keys, vec!["z", "y", "z"]);
+    }
+
+    #[test]
+    fn repeated_unmapped_keys_are_kept_once_as_they_are_read() {
+        let mut text = String::from("{");
+        for index in 0..100_000 {
+            text.push_str(&format!(r#""k{}":1,"#, index % 3));
+        }
+        text.push_str(r#""protocol":"a2a"}"#);
+        let packet = RawPacket::parse(text.as_bytes()).unwrap();
+        assert!(packet.unmapped_keys.len() <= COMPACT_UNMAPPED_FROM);
+        let fields = super::super::TypedFields::from_raw(packet);
+        assert_eq!(
+            fields.unmapped_keys.iter().collect::<Vec<_>>(),
+            vec!["k0", "k1", "k2"]
+        );
     }
 
     #[test]

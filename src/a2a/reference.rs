@@ -437,10 +437,10 @@ fn read_fields(root: &Map<String, Value>) -> TypedFields {
         artifact_media_type: nested_string(root, "artifact", "media_type"),
         message_id: nested_string(root, "message", "id"),
         message_role: nested_string(root, "message", "role"),
-        unmapped_keys: root
-            .keys()
-            .filter(|key| !RECOGNISED_TOP_LEVEL_KEYS.contains(&key.as_str()))
-            .cloned()
-            .collect(),
+        unmapped_keys: crate::a2a::UnmappedKeys::of(
+            root.keys()
+                .filter(|key| !RECOGNISED_TOP_LEVEL_KEYS.contains(&key.as_str()))
+                .collect(),
+        ),
     }
 }

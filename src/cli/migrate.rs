@@ -5,9 +5,12 @@
 use super::{CliError, Exit, Output};
 use crate::a2a::ConvertOptions;
 use crate::freeze::relabel_outcome;
-use crate::json::{for_each_duplicate_key, read_root, safe_text, RootReading};
+use crate::json::{
+    for_each_duplicate_key, may_be_an_object, read_root, read_top_level, safe_text, RootReading,
+};
 use crate::migrate::{
-    choices_for, help, Choices, Direction, Hints, Migration, MigrationInput, ObjectKind, Version,
+    adapter_artifact_in_text, choices_for, help, Choices, Direction, Hints, Migration,
+    MigrationInput, ObjectKind, Version,
 };
 use crate::report::migrate_text;
 use crate::report::relabel_text::relabel_text;
@@ -135,26 +138,13 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
     if args.lines {
         return migrate_lines(&bytes, &hints, direction, &choices, out);
     }
-    // An array or a scalar is refused from its type, read without a tree (a tree of a
-    // million small objects costs 50 times the text).
-    let input: Value = match read_root(&bytes) {
-        Ok(RootReading::Object(value)) => value,
-        Ok(RootReading::Other(json_type)) => {
-            complain(&format!(
-                "{name}: not an A2A object: {}",
-                crate::migrate::not_an_object(json_type)
-            ));
-            return Ok(Exit::Findings);
-        }
-        Ok(RootReading::ObjectOverCap { cap }) => {
-            complain(&format!(
-                "{name}: not migrated: {}",
-                crate::json::over_tree_cap(crate::json::JsonType::Object, cap)
-            ));
-            return Ok(Exit::Findings);
-        }
-        Err(error) => {
-            complain(&format!("{name}: not an A2A object: not JSON ({error})"));
+    let input = match read_object(&bytes) {
+        Ok(input) => input,
+        Err(refused) => {
+            complain(&format!("{name}: {}", refused.why));
+            if refused.adapter_shaped {
+                relabelled(&bytes);
+            }
             return Ok(Exit::Findings);
         }
     };
@@ -168,16 +158,8 @@ pub fn run(args: &Args, out: &mut Output) -> Result<Exit, CliError> {
         Ok(migration) => migration,
         Err(why) => {
             complain(&format!("{name}: not an A2A object: {why}"));
-            // A raw adapter packet: say what relabelling it 1.0 would do at the adapter (four
-            // conversions, so only when it is printed).
             if adapter_shaped {
-                if let Some(relabel) =
-                    relabel_outcome(&bytes[..].into(), &ConvertOptions::default())
-                {
-                    for line in relabel_text(&relabel).lines() {
-                        complain(line);
-                    }
-                }
+                relabelled(&bytes);
             }
             return Ok(Exit::Findings);
         }
@@ -239,20 +221,11 @@ fn migrate_lines(
             continue;
         }
         let number = index + 1;
-        // Read as plain `migrate` reads a file: an array or a scalar from its type, and an
-        // object's tree only within the cap (a line of a million small objects is a 700 MiB
-        // tree), so a long line costs what its text does.
-        let record = match read_root(line) {
-            Err(error) => Err(format!("not an A2A object: not JSON ({error})")),
-            Ok(RootReading::Other(json_type)) => Err(format!(
-                "not an A2A object: {}",
-                crate::migrate::not_an_object(json_type)
-            )),
-            Ok(RootReading::ObjectOverCap { cap }) => Err(format!(
-                "not migrated: {}",
-                crate::json::over_tree_cap(crate::json::JsonType::Object, cap)
-            )),
-            Ok(RootReading::Object(input)) => {
+        // Read as plain `migrate` reads a file (a line of a million small objects is a 700
+        // MiB tree), so a long line costs what its text does.
+        let record = match read_object(line) {
+            Err(refused) => Err(refused.why),
+            Ok(input) => {
                 Migration::run(MigrationInput::from(input).hints(hints), direction, choices)
                     .map_err(|why| format!("not an A2A object: {why}"))
             }
@@ -263,6 +236,66 @@ fn migrate_lines(
         out.line(&line);
     }
     Ok(if failed > 0 { Exit::Findings } else { Exit::Ok })
+}
+
+/// Why `migrate` read no object to migrate, and whether the text has the adapter's
+/// top-level members (then what relabelling it 1.0 does is said too).
+struct Refused {
+    why: String,
+    adapter_shaped: bool,
+}
+
+/// A file or a line read as `migrate` reads it, building no tree it would refuse: the
+/// adapter's own packets, payloads and events are refused from their top-level members (the
+/// detection's first check; a raw packet of 200k keys, 3.4 MB, was a 20 MB tree and most of a
+/// second before), an array or a scalar from its type (a tree of a million small objects
+/// costs 50 times the text), an object's tree only within `json::tree_cap`.
+fn read_object(bytes: &[u8]) -> Result<Value, Refused> {
+    let refused = |why: String, adapter_shaped: bool| Refused {
+        why,
+        adapter_shaped,
+    };
+    if let Some(why) = may_be_an_object(bytes)
+        .then(|| adapter_artifact_in_text(bytes))
+        .flatten()
+    {
+        let members = read_top_level(bytes, &["event_type", "protocol"])
+            .ok()
+            .flatten();
+        let adapter_shaped = members.is_some_and(|members| members.iter().any(Option::is_some));
+        return Err(refused(format!("not an A2A object: {why}"), adapter_shaped));
+    }
+    match read_root(bytes) {
+        Ok(RootReading::Object(value)) => Ok(value),
+        Ok(RootReading::Other(json_type)) => Err(refused(
+            format!(
+                "not an A2A object: {}",
+                crate::migrate::not_an_object(json_type)
+            ),
+            false,
+        )),
+        Ok(RootReading::ObjectOverCap { cap }) => Err(refused(
+            format!(
+                "not migrated: {}",
+                crate::json::over_tree_cap(crate::json::JsonType::Object, cap)
+            ),
+            false,
+        )),
+        Err(error) => Err(refused(
+            format!("not an A2A object: not JSON ({error})"),
+            false,
+        )),
+    }
+}
+
+/// A raw adapter packet: what relabelling it 1.0 would do at the adapter (four conversions,
+/// so only when it is printed).
+fn relabelled(bytes: &[u8]) {
+    if let Some(relabel) = relabel_outcome(bytes, &ConvertOptions::default()) {
+        for line in relabel_text(&relabel).lines() {
+            complain(line);
+        }
+    }
 }
 
 /// The file (or standard input for `-`), through the input layer with the corpus's cap.

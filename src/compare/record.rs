@@ -138,7 +138,7 @@ fn scan_conversion(
     bytes: &[u8],
 ) -> Option<Scanned> {
     let fields = conversion.fields.as_deref()?;
-    let unmapped = |key: &str| fields.unmapped_keys.iter().any(|unmapped| unmapped == key);
+    let unmapped = |key: &str| fields.unmapped_keys.contains(key);
     if ["time", "assayrunid", "specversion", "events"]
         .into_iter()
         .any(unmapped)

@@ -181,10 +181,7 @@ fn classify_value(root: Root<'_>, file_name: Option<&str>) -> Classification {
         return Classification::new(kind, reason);
     }
     if object.get("protocol").and_then(Value::as_str) == Some("a2a") {
-        return Classification::new(
-            PacketKind::RawA2a,
-            "top-level `protocol` is \"a2a\": the adapter's input",
-        );
+        return Classification::new(PacketKind::RawA2a, PROTOCOL_A2A);
     }
     if let Some(classification) = other_formats(value, file_name) {
         return classification;
@@ -205,6 +202,28 @@ fn classify_value(root: Root<'_>, file_name: Option<&str>) -> Classification {
         )
     };
     Classification::new(PacketKind::RawA2a, reason)
+}
+
+/// Why an object whose `protocol` is "a2a" (and that is no other kind) is the adapter's input.
+const PROTOCOL_A2A: &str = "top-level `protocol` is \"a2a\": the adapter's input";
+
+/// The classification of a packet whose conversion read its typed fields (it got past
+/// `protocol: "a2a"`), from those fields alone, without its tree: when no member that is
+/// another kind's evidence is among its unmapped keys (a golden manifest's `format`,
+/// canonical output's markers), its name is not a manifest's and no reading is forced,
+/// nothing but `protocol` can decide, and it is what [`classify`] concludes of the tree.
+/// `None`: the tree decides.
+pub fn classify_converted(
+    fields: &crate::a2a::TypedFields,
+    file_name: Option<&str>,
+) -> Option<Classification> {
+    let unforced = matches!(forced_reading(), None | Some(PacketKind::RawA2a));
+    let other_evidence = fields.unmapped_keys.contains("format")
+        || crate::freeze::CANONICAL_MARKERS
+            .iter()
+            .any(|marker| fields.unmapped_keys.contains(marker));
+    (unforced && !other_evidence && file_name != Some(GOLDEN_MANIFEST_NAME))
+        .then(|| Classification::new(PacketKind::RawA2a, PROTOCOL_A2A))
 }
 
 /// A golden manifest's evidence: its `format` member, or the name `check` reads a
@@ -476,5 +495,42 @@ mod tests {
             crate::migrate::hints::expected_output_version("task.v03.rest.json"),
             None
         );
+    }
+
+    #[test]
+    fn a_packet_classified_from_its_typed_fields_is_classified_as_its_tree_is() {
+        let mut packets: Vec<(Vec<u8>, Option<&str>)> = [
+            &br#"{"protocol":"a2a","version":"0.2","event_type":"x","agent":{"id":"a"},"extra":1}"#
+                [..],
+            br#"{"protocol":"a2a","version":"0.2","adapter_id":"assay-adapter-a2a"}"#,
+            br#"{"protocol":"a2a","version":"0.2","format":"handoff-inspector-goldens/1"}"#,
+            br#"{"protocol":"a2a","version":"0.2","specversion":"1.0","data":{}}"#,
+            br#"{"protocol":"a2a","version":"0.2","events":[]}"#,
+        ]
+        .iter()
+        .map(|packet| (packet.to_vec(), None))
+        .collect();
+        packets.push((packets[0].0.clone(), Some(GOLDEN_MANIFEST_NAME)));
+        packets.extend(
+            crate::json::test_fixtures::a2a_fixture_texts()
+                .into_iter()
+                .map(|text| (text, None)),
+        );
+        let (mut by_fields, mut by_tree) = (0, 0);
+        for (bytes, file_name) in packets {
+            let conversion = crate::a2a::convert(&bytes, &crate::a2a::ConvertOptions::default());
+            let Some(fields) = conversion.fields.as_deref() else {
+                continue;
+            };
+            let tree: Value = serde_json::from_slice(&bytes).unwrap();
+            match classify_converted(fields, file_name) {
+                Some(read) => {
+                    assert_eq!(read, classify(Ok(&tree), file_name), "{tree}");
+                    by_fields += 1;
+                }
+                None => by_tree += 1,
+            }
+        }
+        assert!(by_fields > 10 && by_tree >= 5, "{by_fields} {by_tree}");
     }
 }

@@ -26,8 +26,8 @@ pub use check::{
     GoldenVerdict, ModeCheck, PacketCheck,
 };
 pub use classify::{
-    classify, classify_as, classify_bundle, classify_root, force_reading, forceable,
-    forced_reading, Classification, Root, GOLDEN_MANIFEST_NAME,
+    classify, classify_as, classify_bundle, classify_converted, classify_root, force_reading,
+    forceable, forced_reading, Classification, Root, GOLDEN_MANIFEST_NAME,
 };
 // What every layer knows about a packet lives in `packet`; the corpus hands these out with
 // the packets it reads.

@@ -1,12 +1,13 @@
 //! Explaining a raw packet: every K1-A row evaluated with its evidence, and for each of the
 //! four `handoff` fields the value and the row(s) that decided it.
 
+use super::packet_members::{recognised_members, unmapped_value_spans, value_at};
 use super::row_set::RowSet;
 use super::states::{handoff_state, HandoffState};
 use super::table::COVERAGE_ROW_IDS;
 use crate::a2a::{
     canonical_type_for, convert, CanonicalType, Conversion, ConvertOptions, Mode, Substitution,
-    TypedFields,
+    TypedFields, UnmappedKeys,
 };
 use crate::json::JsonPath;
 use crate::rules::{Evidence, RuleOutcome, Verdict};
@@ -25,13 +26,22 @@ pub struct FieldDecision {
 #[derive(Clone, Debug)]
 pub struct Explanation {
     pub conversion: Conversion,
-    /// Every K1-A decision row (P, TR, MR, SYN, N1-N7, X1-X10), in table order.
+    /// Every K1-A decision row (P, TR, MR, SYN, N1-N7, X1-X10), in table order. The rows that
+    /// look at every unmapped top-level key (N6, X9) hold the rest of their evidence only:
+    /// [`Explanation::evidence`] gives all of a row's.
     pub rows: Vec<RuleOutcome>,
     /// The four fields; empty when the packet was rejected.
     pub fields: Vec<FieldDecision>,
     pub state: Option<HandoffState>,
     /// Conversion-table rows that applied: the rejecting check, or the substitutions made.
     pub conversion_rows: Vec<&'static str>,
+    /// The packet's recognised top-level members, read from its text for the evidence
+    /// (`None`: rejected before its fields were read, or a packet whose tree would pass
+    /// `json::tree_cap`, which no row reads).
+    members: Option<Value>,
+    /// Where each unmapped key's value lies in the packet's text, found when their evidence
+    /// is first asked for.
+    unmapped_spans: std::sync::OnceLock<Vec<std::ops::Range<usize>>>,
 }
 
 impl Explanation {
@@ -49,7 +59,57 @@ impl Explanation {
     pub fn row(&self, id: &str) -> Option<&RuleOutcome> {
         self.rows.iter().find(|row| row.rule == id)
     }
+
+    /// The packet's recognised top-level members (`agent`, `task`, `attributes`...) as a
+    /// tree: where every path a row's evidence names lies, but the unmapped keys. `None` when
+    /// no row read the packet.
+    pub fn members(&self) -> Option<&Value> {
+        self.members.as_ref()
+    }
+
+    /// Everything `row` looked at: the evidence it holds, then for N6 and X9 each unmapped
+    /// top-level key with its value, read from the packet's text as they are asked for. Held
+    /// as evidence, a packet of 200k keys cost 56 MB an explanation (a path and a copy of the
+    /// value per key, in two rows), and the inspector's detail kept six explanations.
+    pub fn evidence<'a>(
+        &'a self,
+        row: &'a RuleOutcome,
+    ) -> impl Iterator<Item = Evidence> + Clone + 'a {
+        let keys = self
+            .unmapped_keys_looked_at(row)
+            .into_iter()
+            .flat_map(move |keys| {
+                let bytes = self.conversion.packet.bytes().unwrap_or_default();
+                let spans = self
+                    .unmapped_spans
+                    .get_or_init(|| unmapped_value_spans(bytes, keys));
+                keys.iter().zip(spans).map(move |(key, span)| Evidence {
+                    path: JsonPath::keys(&[key]),
+                    seen: value_at(bytes, span),
+                })
+            });
+        row.evidence.iter().cloned().chain(keys)
+    }
+
+    /// How many items [`Explanation::evidence`] gives for `row`, without building them.
+    pub fn evidence_count(&self, row: &RuleOutcome) -> usize {
+        row.evidence.len()
+            + self
+                .unmapped_keys_looked_at(row)
+                .map_or(0, UnmappedKeys::len)
+    }
+
+    /// The unmapped keys `row` looks at, when it read the packet.
+    fn unmapped_keys_looked_at(&self, row: &RuleOutcome) -> Option<&UnmappedKeys> {
+        if !UNMAPPED_KEY_ROWS.contains(&row.rule) || self.members.is_none() {
+            return None;
+        }
+        Some(&self.conversion.fields.as_deref()?.unmapped_keys)
+    }
 }
+
+/// The rows whose evidence ends with every unmapped top-level key ([`Explanation::evidence`]).
+const UNMAPPED_KEY_ROWS: [&str; 2] = ["N6", "X9"];
 
 /// What the rows look at, gathered once. Matching needs only the typed fields and the
 /// emitted payload; the raw packet is needed only for evidence.
@@ -154,16 +214,10 @@ impl<'a> Facts<'a> {
         }
     }
 
-    /// The raw-packet paths row `id` looks at, with the values seen there.
+    /// The raw-packet paths row `id` looks at, with the values seen there; the unmapped
+    /// keys N6 and X9 also look at are left to [`Explanation::evidence`].
     fn evidence(&self, id: &str, packet: &Value) -> Vec<Evidence> {
         let at = |keys: &[&str]| Evidence::at(JsonPath::keys(keys), packet);
-        let unmapped = || {
-            self.fields
-                .unmapped_keys
-                .iter()
-                .map(|key| at(&[key]))
-                .collect::<Vec<_>>()
-        };
         match id {
             "P" | "N5" | "N7" | "X10" => vec![at(&["event_type"]), at(&["task", "kind"])],
             "TR" | "SYN" => vec![at(&["task", "id"])],
@@ -175,17 +229,12 @@ impl<'a> Facts<'a> {
                 at(&["task", "kind"]),
                 at(&["task", "id"]),
             ],
-            "N6" => {
-                let mut evidence = vec![at(&["agent", "role"]), at(&["attributes"])];
-                evidence.extend(unmapped());
-                evidence
-            }
+            "N6" => vec![at(&["agent", "role"]), at(&["attributes"])],
             "X3" => vec![at(&["event_type"])],
             "X4" | "X5" => vec![at(&["task", "kind"])],
             "X6" => vec![at(&["agent", "role"])],
             "X7" => vec![at(&["attributes"])],
             "X8" => vec![at(&["attributes", "assay_g4"])],
-            "X9" => unmapped(),
             _ => Vec::new(),
         }
     }
@@ -223,13 +272,19 @@ pub fn explain_conversion(conversion: Conversion) -> Explanation {
             .collect(),
         Err(error) => vec![error.rule],
     };
-    let (rows, fields, state) = evaluate_rows(&conversion);
+    // The facts first: a packet rejected before its fields were read (an array of a million
+    // small objects, say) is not read for evidence.
+    let members =
+        Facts::of(&conversion).and_then(|_| recognised_members(conversion.packet.bytes()?));
+    let (rows, fields, state) = evaluate_rows(&conversion, members.as_ref());
     Explanation {
         conversion,
         rows,
         fields,
         state,
         conversion_rows,
+        members,
+        unmapped_spans: std::sync::OnceLock::new(),
     }
 }
 
@@ -342,10 +397,10 @@ pub fn explain_payload(
 
 type Evaluated = (Vec<RuleOutcome>, Vec<FieldDecision>, Option<HandoffState>);
 
-fn evaluate_rows(conversion: &Conversion) -> Evaluated {
-    // The facts first: a packet rejected before its fields were read (an array of a million
-    // small objects, say) never builds the tree the rows would read.
-    let read = Facts::of(conversion).and_then(|facts| Some((conversion.packet.as_ref()?, facts)));
+/// The rows and fields of `conversion`, their evidence read in `packet` (the packet's
+/// recognised members).
+fn evaluate_rows(conversion: &Conversion, packet: Option<&Value>) -> Evaluated {
+    let read = Facts::of(conversion).and_then(|facts| Some((packet?, facts)));
     let Some((packet, facts)) = read else {
         // Rejected before the typed fields were read: no K1-A row can apply.
         let rows = COVERAGE_ROW_IDS
@@ -498,6 +553,73 @@ mod tests {
             ]
         );
         assert_eq!(explanation.state, Some(HandoffState::Defaults));
+    }
+
+    /// The evidence of every row as it was held before it was read from the text: each
+    /// path the row names looked up in the packet's whole tree, N6 and X9 ending with every
+    /// unmapped key.
+    fn evidence_from_the_tree(explanation: &Explanation, tree: &Value) -> Vec<Vec<String>> {
+        explanation
+            .rows
+            .iter()
+            .map(|row| {
+                let mut evidence: Vec<Evidence> = row
+                    .evidence
+                    .iter()
+                    .map(|evidence| Evidence::at(evidence.path.clone(), tree))
+                    .collect();
+                if UNMAPPED_KEY_ROWS.contains(&row.rule) {
+                    let fields = explanation.conversion.fields.as_deref().unwrap();
+                    evidence.extend(
+                        fields
+                            .unmapped_keys
+                            .iter()
+                            .map(|key| Evidence::at(JsonPath::keys(&[key]), tree)),
+                    );
+                }
+                evidence.iter().map(Evidence::describe).collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn evidence_read_from_the_text_is_the_trees() {
+        let mut packets: Vec<Vec<u8>> = vec![
+            br#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a","role":"r"},"task":{"id":"t"},"z":[1,{"b":2}],"y":"x","z":"last","\u0061b":null,"attributes":{"assay_g4":{"k":1}},"agent":{"id":"b"}}"#.to_vec(),
+            br#"{"protocol":"a2a","version":"0.2","event_type":"artifact.shared","agent":{"id":"a"},"extra":1}"#.to_vec(),
+        ];
+        packets.extend(crate::json::test_fixtures::a2a_fixture_texts());
+        let mut with_unmapped = 0;
+        for bytes in packets {
+            let Ok(tree) = serde_json::from_slice::<Value>(&bytes) else {
+                continue;
+            };
+            for mode in Mode::BOTH {
+                let explanation = explain(&bytes, &ConvertOptions::default().with_mode(mode));
+                if explanation.members().is_none() {
+                    continue;
+                }
+                let read: Vec<Vec<String>> = explanation
+                    .rows
+                    .iter()
+                    .map(|row| {
+                        let evidence: Vec<String> =
+                            explanation.evidence(row).map(|e| e.describe()).collect();
+                        assert_eq!(evidence.len(), explanation.evidence_count(row));
+                        evidence
+                    })
+                    .collect();
+                assert_eq!(
+                    read,
+                    evidence_from_the_tree(&explanation, &tree),
+                    "{}",
+                    String::from_utf8_lossy(&bytes)
+                );
+                let unmapped = explanation.conversion.fields.as_deref().unwrap();
+                with_unmapped += usize::from(!unmapped.unmapped_keys.is_empty());
+            }
+        }
+        assert!(with_unmapped >= 4, "{with_unmapped}");
     }
 
     #[test]

@@ -6,6 +6,7 @@ mod checklist;
 mod coverage;
 mod derive;
 mod explain;
+mod packet_members;
 mod relabel;
 mod row_set;
 mod states;
@@ -22,7 +23,7 @@ pub use explain::{
     explain, explain_conversion, explain_payload, matched_rows, Explanation, FieldDecision,
     PayloadExplanation,
 };
-pub use relabel::{relabel_outcome, RelabelOutcome, RELABELLED_VERSION};
+pub use relabel::{relabel_outcome, AdapterVerdict, RelabelOutcome, RELABELLED_VERSION};
 pub use row_set::RowSet;
 pub use states::{handoff_state, HandoffState};
 pub use table::{

@@ -3,43 +3,51 @@
 //! before any handoff rule runs. This puts the packet's outcome as sent next to its outcome
 //! relabelled, per mode.
 
-use super::explain::{explain_conversion, Explanation};
-use crate::a2a::{convert_shared, ConvertOptions, Mode};
+use super::states::{handoff_state, HandoffState};
+use crate::a2a::{convert, Conversion, ConversionError, ConvertOptions, Mode};
+#[cfg(test)]
 use serde_json::Value;
-use std::sync::Arc;
 
 #[derive(Clone, Debug)]
 pub struct RelabelOutcome {
     /// The version as sent (`None` when the packet had no string version).
     pub sent_version: Option<String>,
-    /// Per mode: the explanation as sent, then relabelled `1.0`.
-    pub modes: Vec<(Mode, Explanation, Explanation)>,
+    /// Per mode: the adapter's verdict as sent, then relabelled `1.0`.
+    pub modes: Vec<(Mode, AdapterVerdict, AdapterVerdict)>,
+}
+
+/// What the adapter concluded of a packet in one mode, all that the relabelling shows: the
+/// handoff state of what it emitted (`None`: not one of the five legal states), or why it
+/// rejected it. Not the conversion: each kept its typed fields and the evidence of every
+/// row, four of them per packet (a packet of 200k keys: 200 MiB).
+pub type AdapterVerdict = Result<Option<HandoffState>, ConversionError>;
+
+fn verdict(conversion: Conversion) -> AdapterVerdict {
+    conversion
+        .result
+        .map(|converted| handoff_state(converted.handoff()))
 }
 
 pub const RELABELLED_VERSION: &str = "1.0";
 
-/// `None` when the bytes are not a JSON object (nothing to relabel). The four conversions
-/// share `bytes` and the one relabelled text (no copy of the packet each).
-pub fn relabel_outcome(bytes: &Arc<[u8]>, options: &ConvertOptions) -> Option<RelabelOutcome> {
-    // Only an object has a version to relabel: an array of a million small objects is not
-    // parsed into the tree that would cost 50 times its text.
+/// `None` when the bytes are not a JSON object (nothing to relabel). The packet is relabelled
+/// as text, never as a tree (a tree of a packet of 200k keys is about 20 MB, and its text
+/// written again from it another copy).
+pub fn relabel_outcome(bytes: &[u8], options: &ConvertOptions) -> Option<RelabelOutcome> {
+    // Only an object has a version to relabel: an array of a million small objects is read
+    // only as far as its first byte.
     if !crate::json::may_be_an_object(bytes) {
         return None;
     }
-    let (sent_version, relabelled) =
-        match crate::json::parse_tree_within(bytes, crate::json::tree_cap(bytes.len())) {
-            Ok(Some(packet)) => relabel_tree(packet)?,
-            Ok(None) => relabel_text(bytes)?,
-            Err(_) => return None,
-        };
+    let (sent_version, relabelled) = relabel_text(bytes)?;
     let modes = Mode::BOTH
         .into_iter()
         .map(|mode| {
             let options = options.with_mode(mode);
             (
                 mode,
-                explain_conversion(convert_shared(bytes, &options)),
-                explain_conversion(convert_shared(&relabelled, &options)),
+                verdict(convert(bytes, &options)),
+                verdict(convert(&relabelled, &options)),
             )
         })
         .collect();
@@ -49,23 +57,24 @@ pub fn relabel_outcome(bytes: &Arc<[u8]>, options: &ConvertOptions) -> Option<Re
     })
 }
 
-/// The packet written again from its tree with `version` set to `1.0`.
-fn relabel_tree(mut packet: Value) -> Option<(Option<String>, Arc<[u8]>)> {
+/// The packet written again from its tree with `version` set to `1.0`: the reference the
+/// text's relabelling is held to.
+#[cfg(test)]
+fn relabel_tree(mut packet: Value) -> Option<(Option<String>, Vec<u8>)> {
     let object = packet.as_object_mut()?;
     let sent_version = object
         .get("version")
         .and_then(Value::as_str)
         .map(str::to_owned);
     object.insert("version".into(), Value::String(RELABELLED_VERSION.into()));
-    // The text is what is converted; the tree would only sit beside four conversions.
-    Some((sent_version, serde_json::to_vec(&packet).ok()?.into()))
+    Some((sent_version, serde_json::to_vec(&packet).ok()?))
 }
 
-/// An object whose tree would pass `json::tree_cap`, relabelled without one: its text with a
-/// `"version":"1.0"` member appended. The conversion reads a repeated key's last value, as
-/// the adapter's `json.loads` does, so it converts this text as it converts the tree's (a
-/// test below holds the two equal on every fixture).
-fn relabel_text(bytes: &[u8]) -> Option<(Option<String>, Arc<[u8]>)> {
+/// The packet relabelled without a tree: its text with a `"version":"1.0"` member appended.
+/// The conversion reads a repeated key's last value, as the adapter's `json.loads` does, so
+/// it converts this text as it converts the tree's written again (a test below holds the
+/// two equal on every fixture). `None` when the bytes are not a JSON object.
+fn relabel_text(bytes: &[u8]) -> Option<(Option<String>, Vec<u8>)> {
     let packet = crate::a2a::RawPacket::parse(bytes).ok()?;
     if !packet.is_object {
         return None;
@@ -81,7 +90,7 @@ fn relabel_text(bytes: &[u8]) -> Option<(Option<String>, Arc<[u8]>)> {
     relabelled.extend_from_slice(br#""version":""#);
     relabelled.extend_from_slice(RELABELLED_VERSION.as_bytes());
     relabelled.extend_from_slice(br#""}"#);
-    Some((sent_version, relabelled.into()))
+    Some((sent_version, relabelled))
 }
 
 #[cfg(test)]
@@ -90,13 +99,10 @@ mod tests {
     use crate::freeze::HandoffState;
 
     /// What the adapter concluded: the payload's digest or the rule that rejected it.
-    fn verdict(explanation: &Explanation) -> Result<String, &'static str> {
-        match explanation.conversion.converted() {
+    fn digest_or_rule(conversion: &Conversion) -> Result<String, &'static str> {
+        match conversion.converted() {
             Some(converted) => Ok(converted.payload_digest().to_hex()),
-            None => Err(explanation
-                .conversion
-                .error()
-                .map_or("", |error| error.rule)),
+            None => Err(conversion.error().map_or("", |error| error.rule)),
         }
     }
 
@@ -108,18 +114,7 @@ mod tests {
             br#"{"version":"0.3","version":"0.2"}"#.to_vec(),
             br#"{"version":3}"#.to_vec(),
         ];
-        let mut seen = 0;
-        for entry in std::fs::read_dir("fixtures/a2a").unwrap() {
-            let path = entry.unwrap().path();
-            if path
-                .extension()
-                .is_some_and(|extension| extension == "json")
-            {
-                packets.push(std::fs::read(&path).unwrap());
-                seen += 1;
-            }
-        }
-        assert!(seen > 10, "fixtures/a2a holds the raw packets");
+        packets.extend(crate::json::test_fixtures::a2a_fixture_texts());
         for bytes in packets {
             let Ok(Value::Object(_)) = serde_json::from_slice::<Value>(&bytes) else {
                 continue;
@@ -129,8 +124,7 @@ mod tests {
             assert_eq!(tree.0, text.0, "{}", String::from_utf8_lossy(&bytes));
             for mode in Mode::BOTH {
                 let options = ConvertOptions::default().with_mode(mode);
-                let convert =
-                    |text: &Arc<[u8]>| verdict(&explain_conversion(convert_shared(text, &options)));
+                let convert = |text: &[u8]| digest_or_rule(&convert(text, &options));
                 assert_eq!(
                     convert(&tree.1),
                     convert(&text.1),
@@ -144,11 +138,11 @@ mod tests {
     #[test]
     fn a_positive_packet_relabelled_1_0_is_rejected_by_c7() {
         let packet = br#"{"protocol":"a2a","version":"0.3","event_type":"task.requested","agent":{"id":"a"},"task":{"id":"t","kind":"delegation"}}"#;
-        let outcome = relabel_outcome(&Arc::from(&packet[..]), &ConvertOptions::default()).unwrap();
+        let outcome = relabel_outcome(packet, &ConvertOptions::default()).unwrap();
         assert_eq!(outcome.sent_version.as_deref(), Some("0.3"));
         for (_, sent, relabelled) in &outcome.modes {
-            assert_eq!(sent.state, Some(HandoffState::TaskRefOnly));
-            let error = relabelled.conversion.error().unwrap();
+            assert_eq!(sent, &Ok(Some(HandoffState::TaskRefOnly)));
+            let error = relabelled.as_ref().unwrap_err();
             assert_eq!(
                 (error.rule, error.message.as_str()),
                 ("C7", "unsupported A2A version: 1.0")

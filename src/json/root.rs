@@ -135,6 +135,22 @@ pub fn parse_tree_within(bytes: &[u8], cap: usize) -> Result<Option<Value>, serd
     parse_within_budget(bytes, cap)
 }
 
+/// Whether [`parse_tree_within`] would give the tree of `bytes` within `cap` (JSON whose
+/// tree stays within it), found without building any of it: a reader that needs only some
+/// of a packet's members decides as the tree's readers would whether it reads them at all.
+pub fn tree_fits(bytes: &[u8], cap: usize) -> bool {
+    if structure_passes(bytes, cap) {
+        return false;
+    }
+    let budget = Budget {
+        left: std::cell::Cell::new(cap),
+        passed: std::cell::Cell::new(false),
+    };
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let costed = CostedValue(&budget).deserialize(&mut deserializer);
+    costed.is_ok() && deserializer.end().is_ok() && !budget.passed.get()
+}
+
 /// [`parse_tree_within`] without the look at the structure first.
 fn parse_within_budget(bytes: &[u8], cap: usize) -> Result<Option<Value>, serde_json::Error> {
     let budget = Budget {
@@ -323,6 +339,77 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
     }
 }
 
+/// A value read within a [`Budget`] as [`BudgetedValue`] reads it, paying for each part as
+/// it would, keeping nothing.
+struct CostedValue<'b>(&'b Budget);
+
+impl<'de> DeserializeSeed<'de> for CostedValue<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for CostedValue<'_> {
+    type Value = ();
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("any valid JSON value")
+    }
+
+    scalar_visits!((); visit_bool(bool), visit_i64(i64), visit_u64(u64), visit_f64(f64),
+        visit_none(), visit_unit());
+
+    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<(), E> {
+        self.0.spend(value.len() + STRING_COST)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(CostedValue(self.0))?.is_some() {
+            self.0.spend(ELEMENT_COST)?;
+        }
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut first = OBJECT_COST;
+        while let Some(key_length) = map.next_key_seed(KeyLength)? {
+            self.0
+                .spend(std::mem::take(&mut first) + MEMBER_COST + key_length + STRING_COST)?;
+            map.next_value_seed(CostedValue(self.0))?;
+        }
+        Ok(())
+    }
+}
+
+/// A key read for its length (what [`BudgetedValue`] pays for it), not kept.
+struct KeyLength;
+
+impl<'de> DeserializeSeed<'de> for KeyLength {
+    type Value = usize;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyLength {
+    type Value = usize;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a key")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<usize, E> {
+        Ok(key.len())
+    }
+}
+
 /// Whether the text's first byte after white space opens an object: only such a text can
 /// parse into an object (or fail to parse at all), so a caller holding a tree it could build
 /// on demand builds it only then.
@@ -336,7 +423,7 @@ pub fn may_be_an_object(bytes: &[u8]) -> bool {
 /// A value read and dropped, remembering only its type. It asks serde_json for any value
 /// (`deserialize_any`, as `Value` does), so numbers are parsed and range-checked and strings
 /// unescaped exactly as for a tree; `deserialize_ignored_any` would skip numbers unchecked.
-struct Skipped(JsonType);
+pub(super) struct Skipped(pub(super) JsonType);
 
 impl<'de> Deserialize<'de> for Skipped {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -344,7 +431,7 @@ impl<'de> Deserialize<'de> for Skipped {
     }
 }
 
-struct SkipVisitor;
+pub(super) struct SkipVisitor;
 
 impl<'de> Visitor<'de> for SkipVisitor {
     type Value = Skipped;
@@ -430,6 +517,33 @@ mod tests {
                 "{:?}: read {read:?}, parsed {parsed:?}",
                 String::from_utf8_lossy(bytes)
             ),
+        }
+    }
+
+    #[test]
+    fn a_tree_fits_exactly_when_it_is_built_within_the_cap() {
+        let mut texts: Vec<Vec<u8>> = [
+            &br#"{"a":"xyz","b":[1,2,{"c":null}],"a":"\u00e9t\u00e9"}"#[..],
+            br#"[{"a":1,"a":2},{"b":"bb"},[],{}]"#,
+            br#""a string""#,
+            b"12",
+            br#"{"a":1} x"#,
+            br#"{"a":"#,
+        ]
+        .iter()
+        .map(|text| text.to_vec())
+        .collect();
+        texts.extend(crate::json::test_fixtures::a2a_fixture_texts());
+        for text in &texts {
+            for cap in (0..4000).step_by(7).chain([usize::MAX]) {
+                let built = matches!(parse_tree_within(text, cap), Ok(Some(_)));
+                assert_eq!(
+                    tree_fits(text, cap),
+                    built,
+                    "{} within {cap}",
+                    String::from_utf8_lossy(text)
+                );
+            }
         }
     }
 

@@ -303,8 +303,47 @@ fn no_shape_reason(obj: &Map<String, Value>) -> String {
 /// The adapter's own artifacts look A2A-ish but are not protocol objects; the corpus
 /// classifier must keep them apart.
 fn adapter_artifact(obj: &Map<String, Value>) -> Option<String> {
-    let text = |key: &str| obj.get(key).and_then(Value::as_str);
-    if text("protocol") == Some("a2a") && obj.contains_key("event_type") {
+    artifact_reason(
+        |key| obj.get(key).and_then(Value::as_str),
+        |key| obj.contains_key(key),
+    )
+}
+
+/// The top-level members [`adapter_artifact`] reads.
+const ARTIFACT_MEMBERS: [&str; 5] = [
+    "protocol",
+    "event_type",
+    "adapter_id",
+    "specversion",
+    "type",
+];
+
+/// [`detect_with`]'s refusal of one of the adapter's own artifacts (its first check, whatever
+/// the hints), read from a JSON text without its tree: `migrate` refuses a raw adapter packet
+/// of 200k keys in milliseconds instead of building a 20 MB tree to refuse. `None` when the
+/// text is no such artifact, or not a JSON object (the reading of its tree says why).
+pub fn adapter_artifact_in_text(bytes: &[u8]) -> Option<NotA2a> {
+    let members = crate::json::read_top_level(bytes, &ARTIFACT_MEMBERS).ok()??;
+    let member = |key: &str| {
+        ARTIFACT_MEMBERS
+            .iter()
+            .position(|name| *name == key)
+            .and_then(|index| members.get(index)?.as_ref())
+    };
+    artifact_reason(
+        |key| member(key).and_then(crate::json::TopLevel::as_str),
+        |key| member(key).is_some(),
+    )
+    .map(NotA2a)
+}
+
+/// Why an object whose top-level string members are `text` and whose members are `present`
+/// is one of the adapter's artifacts, if it is one.
+fn artifact_reason<'a>(
+    text: impl Fn(&str) -> Option<&'a str>,
+    present: impl Fn(&str) -> bool,
+) -> Option<String> {
+    if text("protocol") == Some("a2a") && present("event_type") {
         return Some(
             "a raw A2A adapter packet (top-level `protocol` \"a2a\" with `event_type`), \
              not an A2A protocol object"
@@ -319,7 +358,7 @@ fn adapter_artifact(obj: &Map<String, Value>) -> Option<String> {
         );
     }
     let evidence_type = text("type").is_some_and(|t| t.starts_with("assay.adapter.a2a."));
-    if obj.contains_key("specversion") && evidence_type {
+    if present("specversion") && evidence_type {
         return Some(
             "an adapter evidence event (`specversion` with `type` assay.adapter.a2a.*), not \
              an A2A protocol object"
@@ -482,6 +521,49 @@ fn grouped(signals: &[&Signal]) -> Vec<String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn an_artifact_refused_from_the_text_is_refused_so_by_the_detection() {
+        let mut texts: Vec<Vec<u8>> = [
+            &br#"{"protocol":"a2a","event_type":null,"kind":"task"}"#[..],
+            br#"{"protocol":"a2a","protocol":1,"event_type":"x"}"#,
+            br#"{"protocol":"a2a"}"#,
+            br#"{"adapter_id":"assay-adapter-a2a","message_id":"m"}"#,
+            br#"{"specversion":"1.0","type":"assay.adapter.a2a.message","data":{}}"#,
+            br#"{"specversion":"1.0","type":"other"}"#,
+            br#"{"kind":"task","id":"t","contextId":"c","status":{"state":"completed"}}"#,
+            br#"[{"protocol":"a2a","event_type":"x"}]"#,
+            br#"{"protocol":"a2a","event_type":"x","n":1e400}"#,
+        ]
+        .iter()
+        .map(|text| text.to_vec())
+        .collect();
+        for dir in ["fixtures/a2a", "fixtures/migrate"] {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                texts.push(std::fs::read(entry.unwrap().path()).unwrap_or_default());
+            }
+        }
+        let mut refused = 0;
+        for text in texts {
+            let from_text = adapter_artifact_in_text(&text);
+            let Ok(tree) = serde_json::from_slice::<Value>(&text) else {
+                assert_eq!(from_text, None, "{}", String::from_utf8_lossy(&text));
+                continue;
+            };
+            match &from_text {
+                // The detection's first refusal, whatever the hints say.
+                Some(why) => {
+                    let forced = Hints::none().forced(Some(ObjectKind::Task), Some(Version::V0_3));
+                    for hints in [Hints::none(), forced] {
+                        assert_eq!(detect_with(&tree, &hints).as_ref(), Err(why), "{tree}");
+                    }
+                    refused += 1;
+                }
+                None => assert_eq!(tree.as_object().and_then(adapter_artifact), None, "{tree}"),
+            }
+        }
+        assert!(refused > 10, "{refused}");
+    }
 
     #[test]
     fn v03_jsonrpc_task_without_kind() {

@@ -77,7 +77,8 @@ mod walk;
 
 pub use choices::{ChoiceDef, ChoiceTaken, Choices};
 pub use detect::{
-    detect, detect_explained, detect_with, not_an_object, Detection, Dialect, NotA2a, Version,
+    adapter_artifact_in_text, detect, detect_explained, detect_with, not_an_object, Detection,
+    Dialect, NotA2a, Version,
 };
 pub use diff::{DiffLine, LineTag};
 pub use hints::{HintSource, Hints, VersionHint};

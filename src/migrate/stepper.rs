@@ -93,43 +93,15 @@ impl Migration {
         let input = input.into();
         let hints = input.given_hints();
         let detection = detect_with(input.tree(), hints)?;
-        let owned = match input.tree {
+        let (kept, doc, digest) = match input.tree {
             InputTree::Shared(shared) => {
-                let doc = Value::clone(&shared);
-                return Ok(Migration::finish(
-                    detection,
-                    Kept::Tree(shared),
-                    doc,
-                    None,
-                    direction,
-                    choices,
-                ));
+                (Kept::Tree(Arc::clone(&shared)), Value::clone(&shared), None)
             }
-            InputTree::Borrowed(value) => value.clone(),
-            InputTree::Owned(value) => value,
+            InputTree::Borrowed(value) => Kept::of_owned(value.clone()),
+            InputTree::Owned(value) => Kept::of_owned(value),
         };
-        if !parses_back(&owned, PARSE_DEPTH) {
-            // Its text would not parse again (only a tree built in code is this deep).
-            let input = Arc::new(owned);
-            let doc = Value::clone(&input);
-            return Ok(Migration::finish(
-                detection,
-                Kept::Tree(input),
-                doc,
-                None,
-                direction,
-                choices,
-            ));
-        }
-        let text = canonical_bytes(&owned);
-        let digest = digest_bytes(&text);
         Ok(Migration::finish(
-            detection,
-            Kept::Text(text),
-            owned,
-            Some(digest),
-            direction,
-            choices,
+            detection, kept, doc, digest, direction, choices,
         ))
     }
 
@@ -506,6 +478,22 @@ enum Kept {
     /// The canonical text of a tree the caller gave up: parsing it gives the same tree back
     /// (keys sorted and each once, numbers written to round-trip with `float_roundtrip`).
     Text(Vec<u8>),
+}
+
+impl Kept {
+    /// What a migration keeps of a tree its caller gave up, the tree to migrate (the input
+    /// itself, or a copy when the input is kept as a tree) and the input's digest when known.
+    fn of_owned(owned: Value) -> (Kept, Value, Option<Digest>) {
+        if !parses_back(&owned, PARSE_DEPTH) {
+            // Its text would not parse again (only a tree built in code is this deep).
+            let input = Arc::new(owned);
+            let doc = Value::clone(&input);
+            return (Kept::Tree(input), doc, None);
+        }
+        let text = canonical_bytes(&owned);
+        let digest = digest_bytes(&text);
+        (Kept::Text(text), owned, Some(digest))
+    }
 }
 
 /// How many arrays and objects deep serde_json parses (its recursion limit is 128 levels:

@@ -30,12 +30,32 @@ fn row_title(id: &str) -> &'static str {
         .unwrap_or("")
 }
 
-fn evidence_list(evidence: &[Evidence]) -> String {
-    evidence
-        .iter()
-        .map(Evidence::describe)
-        .collect::<Vec<_>>()
-        .join("; ")
+/// The evidence described, `; `-separated, written into one text (a row may look at 200k
+/// unmapped keys: a string each, then joined, held them twice). The inspector's Handoff tab
+/// writes it the same way.
+pub fn evidence_list(
+    evidence: impl IntoIterator<Item = impl std::borrow::Borrow<Evidence>>,
+) -> String {
+    let mut out = String::new();
+    for (index, evidence) in evidence.into_iter().enumerate() {
+        if index > 0 {
+            out.push_str("; ");
+        }
+        out.push_str(&evidence.borrow().describe());
+    }
+    out
+}
+
+/// A row's evidence as a screen shows it: the first `listed` items, then how many more
+/// (`explain` lists every one). A line of 200k unmapped keys, 4 MB, wrapped by the
+/// inspector cost 240 MB.
+pub fn evidence_listed(explanation: &Explanation, row: &RuleOutcome, listed: usize) -> String {
+    let mut text = evidence_list(explanation.evidence(row).take(listed));
+    let count = explanation.evidence_count(row);
+    if count > listed {
+        text.push_str(&format!("; and {} more", count - listed));
+    }
+    text
 }
 
 /// The first line `explain` writes for every file: its source and its kind's one name (from
@@ -102,7 +122,11 @@ pub fn explanation_text(source: &str, kind: PacketKind, explanation: &Explanatio
                     row_title("N3"),
                     K1A_TABLE.row("N3").map(|row| row.result).unwrap_or("")
                 );
-                let _ = writeln!(out, "     evidence: {}", evidence_list(&n3.evidence));
+                let _ = writeln!(
+                    out,
+                    "     evidence: {}",
+                    evidence_list(explanation.evidence(n3))
+                );
             }
             let _ = writeln!(
                 out,
@@ -161,7 +185,7 @@ fn converted_text(out: &mut StyledText, explanation: &Explanation, converted: &C
             out,
             " {:<38} {}",
             row_title(row.rule),
-            evidence_list(&row.evidence)
+            evidence_list(explanation.evidence(row))
         );
     }
     let ignored = ignored_signals(explanation);
@@ -187,7 +211,7 @@ fn ignored_signals(explanation: &Explanation) -> Vec<String> {
     {
         return Vec::new();
     }
-    let Some(packet) = explanation.conversion.packet.as_ref() else {
+    let Some(packet) = explanation.members() else {
         return Vec::new();
     };
     let mut shown = Vec::new();
@@ -288,7 +312,19 @@ pub struct ExplanationJson<'a> {
 pub struct RowJson<'a> {
     pub id: &'static str,
     pub matched: bool,
-    pub evidence: &'a [Evidence],
+    pub evidence: RowEvidence<'a>,
+}
+
+/// A row's evidence as [`Explanation::evidence`] gives it, written as it is read.
+pub struct RowEvidence<'a> {
+    explanation: &'a Explanation,
+    row: &'a RuleOutcome,
+}
+
+impl Serialize for RowEvidence<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.explanation.evidence(self.row))
+    }
 }
 
 impl<'a> ExplanationJson<'a> {
@@ -309,18 +345,22 @@ impl<'a> ExplanationJson<'a> {
             handoff: converted.map(Converted::handoff),
             state: explanation.state.map(HandoffState::name),
             fields: &explanation.fields,
-            rows: explanation.rows.iter().map(row_json).collect(),
+            rows: explanation
+                .rows
+                .iter()
+                .map(|row| row_json(explanation, row))
+                .collect(),
             conversion_rows: &explanation.conversion_rows,
             duplicate_keys: DuplicateKeysIn(text),
         }
     }
 }
 
-fn row_json(row: &RuleOutcome) -> RowJson<'_> {
+fn row_json<'a>(explanation: &'a Explanation, row: &'a RuleOutcome) -> RowJson<'a> {
     RowJson {
         id: row.rule,
         matched: row.verdict == Verdict::Matched,
-        evidence: &row.evidence,
+        evidence: RowEvidence { explanation, row },
     }
 }
 
@@ -351,5 +391,40 @@ impl<'a> AuditJson<'a> {
             findings: &audit.findings,
             duplicate_keys: DuplicateKeysIn(text),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::a2a::ConvertOptions;
+
+    #[test]
+    fn a_screen_lists_the_first_items_of_a_rows_evidence_and_counts_the_rest() {
+        let keys: Vec<String> = (0..30)
+            .map(|index| format!(r#","k{index:02}":{index}"#))
+            .collect();
+        let packet = format!(
+            r#"{{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{{"id":"a"}}{}}}"#,
+            keys.concat()
+        );
+        let options = ConvertOptions::default().with_mode(crate::a2a::Mode::Lenient);
+        let explanation = crate::freeze::explain(packet.as_bytes(), &options);
+        let x9 = explanation.row("X9").unwrap();
+        assert_eq!(x9.verdict, Verdict::Matched);
+        let all = evidence_list(explanation.evidence(x9));
+        assert!(
+            all.starts_with("$.k00 = 0; $.k01 = 1") && all.ends_with("$.k29 = 29"),
+            "{all}"
+        );
+        let listed = evidence_listed(&explanation, x9, 20);
+        assert!(listed.ends_with("$.k19 = 19; and 10 more"), "{listed}");
+        assert_eq!(evidence_listed(&explanation, x9, 30), all);
+        // N6 names `agent.role` and `attributes` before the keys.
+        let n6 = evidence_listed(&explanation, explanation.row("N6").unwrap(), 3);
+        assert_eq!(
+            n6,
+            "$.agent.role absent; $.attributes absent; $.k00 = 0; and 29 more"
+        );
     }
 }

@@ -1,20 +1,19 @@
 //! The adapter-seam consequence of an A2A v1.0 migration, as text (for `migrate` on a raw
 //! adapter packet): the outcome as sent next to the outcome relabelled `1.0`.
 
-use crate::freeze::{Explanation, RelabelOutcome, CONVERSION_TABLE, RELABELLED_VERSION};
+use crate::freeze::{AdapterVerdict, RelabelOutcome, CONVERSION_TABLE, RELABELLED_VERSION};
 use crate::json::safe_text;
 use std::fmt::Write as _;
 
-fn outcome(explanation: &Explanation) -> String {
-    match explanation.conversion.error() {
-        Some(error) => format!(
+fn outcome(verdict: &AdapterVerdict) -> String {
+    match verdict {
+        Err(error) => format!(
             "rejected [{}] {}: {}",
             error.rule,
             error.kind.name(),
             safe_text(&error.message)
         ),
-        None => explanation
-            .state
+        Ok(state) => state
             .map(|state| state.name())
             .unwrap_or("NOT a legal handoff state")
             .to_owned(),

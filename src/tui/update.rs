@@ -582,10 +582,10 @@ fn open_whatif(app: &mut App) {
         app.message = Some("select a packet first".to_owned());
         return;
     };
-    let whatif = match (&detail.classification.kind, detail.tree()) {
-        (crate::corpus::PacketKind::RawA2a, Ok(packet)) => WhatIf::new(
+    let whatif = match (&detail.classification.kind, detail.tree_fits()) {
+        (crate::corpus::PacketKind::RawA2a, Ok(())) => WhatIf::new(
             detail.source.to_string(),
-            &packet,
+            std::sync::Arc::clone(&detail.bytes),
             &app.options.evaluate.conversion,
             app.mode,
         ),

@@ -3,7 +3,9 @@
 
 use crate::a2a::{convert, ConvertOptions, Mode};
 use crate::freeze::{explain_conversion, Explanation};
+use crate::json::for_each_member;
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 const EVENTS: [Option<&str>; 6] = [
     Some("task.requested"),
@@ -18,7 +20,13 @@ const KINDS: [Option<&str>; 3] = [Some("delegation"), Some("analysis"), None];
 #[derive(Clone, Debug)]
 pub struct WhatIf {
     pub source: String,
-    base: Map<String, Value>,
+    /// The packet's text (the detail's, shared): every member the panel does not edit is
+    /// copied from it as it was written. A copy of the packet's tree was kept instead, and
+    /// another made for each edit: a raw packet of 400k keys opened the panel at 226 MiB.
+    text: Arc<[u8]>,
+    /// The members the panel edits ([`EDITED`]), as the packet has them (the last value of
+    /// a repeated key).
+    edited: Map<String, Value>,
     pub event_type: Option<String>,
     pub task_kind: Option<String>,
     pub task_id: bool,
@@ -28,29 +36,50 @@ pub struct WhatIf {
     pub explanation: Explanation,
 }
 
+/// The top-level members the panel's toggles change.
+const EDITED: [&str; 3] = ["event_type", "task", "message"];
+
 fn typed<'a>(object: &'a Map<String, Value>, outer: &str, inner: &str) -> Option<&'a str> {
     object.get(outer)?.get(inner)?.as_str()
 }
 
 impl WhatIf {
-    /// Starts from a raw packet (a JSON object); `None` for anything else.
+    /// Starts from a raw packet's text (a JSON object); `None` for anything else.
     pub fn new(
         source: String,
-        packet: &Value,
+        text: Arc<[u8]>,
         options: &ConvertOptions,
         mode: Mode,
     ) -> Option<WhatIf> {
-        let base = packet.as_object()?.clone();
+        if !crate::json::may_be_an_object(&text) {
+            return None;
+        }
+        let mut last: [Option<std::ops::Range<usize>>; EDITED.len()] = Default::default();
+        for_each_member(&text, |key, value| {
+            if let Some(index) = EDITED.iter().position(|name| *name == key) {
+                last[index] = Some(value);
+            }
+        });
+        let mut edited = Map::new();
+        for (name, value) in EDITED.iter().zip(last) {
+            if let Some(value) = value {
+                edited.insert(
+                    (*name).to_owned(),
+                    serde_json::from_slice(text.get(value)?).ok()?,
+                );
+            }
+        }
         let mut whatif = WhatIf {
             source,
-            event_type: base
+            event_type: edited
                 .get("event_type")
                 .and_then(Value::as_str)
                 .map(str::to_owned),
-            task_kind: typed(&base, "task", "kind").map(str::to_owned),
-            task_id: typed(&base, "task", "id").is_some(),
-            message_id: typed(&base, "message", "id").is_some(),
-            base,
+            task_kind: typed(&edited, "task", "kind").map(str::to_owned),
+            task_id: typed(&edited, "task", "id").is_some(),
+            message_id: typed(&edited, "message", "id").is_some(),
+            text,
+            edited,
             mode,
             options: options.clone(),
             explanation: explain_conversion(convert(b"", options)),
@@ -59,9 +88,9 @@ impl WhatIf {
         Some(whatif)
     }
 
-    /// The packet as currently toggled.
-    pub fn packet(&self) -> Value {
-        let mut packet = self.base.clone();
+    /// The edited members as currently toggled.
+    fn edited_members(&self) -> Map<String, Value> {
+        let mut packet = self.edited.clone();
         match &self.event_type {
             Some(event) => packet.insert("event_type".into(), Value::String(event.clone())),
             None => packet.remove("event_type"),
@@ -74,7 +103,7 @@ impl WhatIf {
                 .as_deref()
                 .map(|kind| Value::String(kind.to_owned())),
         );
-        let task_id = typed(&self.base, "task", "id")
+        let task_id = typed(&self.edited, "task", "id")
             .unwrap_or("task-what-if")
             .to_owned();
         set_member(
@@ -83,7 +112,7 @@ impl WhatIf {
             "id",
             self.task_id.then_some(Value::String(task_id)),
         );
-        let message_id = typed(&self.base, "message", "id")
+        let message_id = typed(&self.edited, "message", "id")
             .unwrap_or("msg-what-if")
             .to_owned();
         set_member(
@@ -92,11 +121,40 @@ impl WhatIf {
             "id",
             self.message_id.then_some(Value::String(message_id)),
         );
-        Value::Object(packet)
+        packet
+    }
+
+    /// The packet's text as currently toggled: its other members as written, then the edited
+    /// ones.
+    pub fn packet_text(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.text.len() + 64);
+        out.push(b'{');
+        let member = |out: &mut Vec<u8>, key: &str, value: &[u8]| {
+            if out.len() > 1 {
+                out.push(b',');
+            }
+            crate::json::write_json_string(key, out);
+            out.push(b':');
+            out.extend_from_slice(value);
+        };
+        for_each_member(&self.text, |key, value| {
+            if !EDITED.contains(&key) {
+                member(&mut out, key, self.text.get(value).unwrap_or_default());
+            }
+        });
+        for (key, value) in self.edited_members() {
+            member(
+                &mut out,
+                &key,
+                &serde_json::to_vec(&value).unwrap_or_default(),
+            );
+        }
+        out.push(b'}');
+        out
     }
 
     fn recompute(&mut self) {
-        let bytes = serde_json::to_vec(&self.packet()).unwrap_or_default();
+        let bytes = self.packet_text();
         self.explanation = explain_conversion(convert(&bytes, &self.options.with_mode(self.mode)));
     }
 
@@ -169,13 +227,9 @@ mod tests {
     fn toggles_change_the_outcome() {
         let packet = json!({"protocol": "a2a", "version": "0.2", "event_type": "task.requested",
             "agent": {"id": "a"}, "task": {"id": "t", "kind": "delegation"}, "message": {"id": "m"}});
-        let mut whatif = WhatIf::new(
-            "p".into(),
-            &packet,
-            &ConvertOptions::default(),
-            Mode::Strict,
-        )
-        .unwrap();
+        let text: Arc<[u8]> = serde_json::to_vec(&packet).unwrap().into();
+        let mut whatif =
+            WhatIf::new("p".into(), text, &ConvertOptions::default(), Mode::Strict).unwrap();
         assert_eq!(
             whatif.explanation.state,
             Some(HandoffState::TaskAndMessageRefs)
@@ -192,5 +246,73 @@ mod tests {
         whatif.cycle_event();
         assert_eq!(whatif.event_type.as_deref(), Some("task.updated"));
         assert!(whatif.explanation.matched().any(|id| id == "N7"));
+    }
+
+    /// The toggled packet as the panel built it from the packet's tree: the tree with the
+    /// edits, written again.
+    fn from_the_tree(whatif: &WhatIf, tree: &Value) -> Vec<u8> {
+        let mut packet = tree.as_object().unwrap().clone();
+        for key in EDITED {
+            packet.remove(key);
+        }
+        packet.extend(whatif.edited_members());
+        serde_json::to_vec(&packet).unwrap()
+    }
+
+    /// What the panel shows of an explanation.
+    fn shown(explanation: &Explanation) -> String {
+        let rows: Vec<String> = explanation
+            .rows
+            .iter()
+            .map(|row| {
+                let evidence: Vec<String> =
+                    explanation.evidence(row).map(|e| e.describe()).collect();
+                format!("{} {:?} {}", row.rule, row.verdict, evidence.join("; "))
+            })
+            .collect();
+        format!(
+            "{:?} {:?} {:?} {:?} {rows:?}",
+            explanation.state,
+            explanation.conversion_rows,
+            explanation.conversion.error(),
+            explanation
+                .conversion
+                .converted()
+                .map(|c| c.handoff_digest()),
+        )
+    }
+
+    #[test]
+    fn the_packet_toggled_as_text_explains_as_the_one_toggled_as_a_tree() {
+        let mut packets: Vec<Vec<u8>> = vec![
+            br#"{"protocol":"a2a","version":"0.2","task":{"kind":"x"},"event_type":"task.requested","agent":{"id":"a"},"z":[1],"task":{"id":"t","status":"s"},"y":{"a":1,"a":2}}"#.to_vec(),
+            br#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","agent":{"id":"a"},"task":"not an object","message":7}"#.to_vec(),
+        ];
+        packets.extend(crate::json::test_fixtures::a2a_fixture_texts());
+        let mut compared = 0;
+        for bytes in packets {
+            let Ok(tree @ Value::Object(_)) = serde_json::from_slice::<Value>(&bytes) else {
+                continue;
+            };
+            let options = ConvertOptions::default();
+            let mut whatif =
+                WhatIf::new("p".into(), bytes.into(), &options, Mode::Lenient).unwrap();
+            let toggles: [fn(&mut WhatIf); 5] = [
+                WhatIf::toggle_mode,
+                WhatIf::cycle_kind,
+                WhatIf::toggle_task_id,
+                WhatIf::cycle_event,
+                WhatIf::toggle_message_id,
+            ];
+            for toggle in toggles.iter().cycle().take(12) {
+                let reference = from_the_tree(&whatif, &tree);
+                let explained =
+                    explain_conversion(convert(&reference, &options.with_mode(whatif.mode)));
+                assert_eq!(shown(&whatif.explanation), shown(&explained), "{tree}");
+                toggle(&mut whatif);
+                compared += 1;
+            }
+        }
+        assert!(compared > 100, "{compared}");
     }
 }

@@ -622,6 +622,91 @@ fn the_inspector_detail_of_a_raw_packet_of_200k_keys_is_within_the_bound() {
     within_memory_bound("keys.json", text.as_bytes(), &EVERY_ONE_PACKET_READER[4..]);
 }
 
+/// A raw packet whose adapter fields are followed by `count` distinct top-level keys the
+/// adapter does not map (`"extra_000000":1`, ...; 3.4 MB at 200k keys). It is not a positive
+/// packet (no `task.kind`), so rows N6 and X9 match and name every key. scripts/memory_cases.py
+/// and benches/bounds.rs make the same packet.
+fn raw_packet_of_distinct_keys(count: usize) -> String {
+    let mut text = String::from(
+        r#"{"protocol":"a2a","version":"0.2","event_type":"task.requested","timestamp":"2026-02-27T10:05:00Z","agent":{"id":"agent://c","role":"orchestrator"},"task":{"id":"task-123","status":"requested"},"message":{"id":"msg-1","role":"assistant"}"#,
+    );
+    for index in 0..count {
+        text.push_str(&format!(r#","extra_{index:06}":1"#));
+    }
+    text.push('}');
+    text
+}
+
+/// Every command that reads one packet, on a raw packet of distinct top-level keys.
+const DISTINCT_KEY_READERS: &[&[&str]] = &[
+    &["ls"],
+    &["check"],
+    &["convert"],
+    &["explain"],
+    &["explain", "--format", "json"],
+    &["digest"],
+    &["migrate"],
+    &["migrate", "--lines"],
+    &["profile"],
+    // Every tab drawn in turn, then the what-if panel: one run's peak covers them all.
+    &["render", "--view", "raw", "--keys", INSPECTOR_TABS],
+];
+
+/// A raw packet of 200k and of 400k distinct top-level keys (3.4 and 6.8 MB) in every
+/// command, within 64 MiB + 4x the input (`diff` with itself: 4x both). Each conversion kept
+/// the keys as a `String` each, each explanation a tree of the packet of its own and, for N6
+/// and X9, a path and a copy of the value per key; the inspector's detail held six
+/// explanations and its own tree, the what-if panel two more trees, and `migrate` built the
+/// tree and four explanations to refuse the file. At 200k keys (release): `migrate` 198 MiB,
+/// `explain` 127, `render` 640 (docs/performance.md has the figures before and after).
+#[test]
+fn a_raw_packet_of_many_distinct_keys_costs_memory_linear_in_the_input() {
+    for count in [200_000, 400_000] {
+        let text = raw_packet_of_distinct_keys(count);
+        within_memory_bound("keys.json", text.as_bytes(), DISTINCT_KEY_READERS);
+        // Compared with itself: both inputs count.
+        within_bound(
+            "keys.json",
+            text.as_bytes(),
+            &[&["diff", "keys.json"]],
+            |size| memory_bound(2 * size),
+            1,
+        );
+    }
+}
+
+/// `migrate` refuses the adapter's own packet from its top-level members, without building
+/// its tree, and says what relabelling it 1.0 does, as when the tree was read.
+#[test]
+fn migrate_refuses_a_raw_packet_of_many_keys_without_its_tree() {
+    let text = raw_packet_of_distinct_keys(400_000);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("keys.json"), &text).unwrap();
+    let outcome = run_guarded(dir.path(), &["migrate", "keys.json"], None);
+    assert_eq!(outcome.code, 1, "{}", outcome.stderr);
+    assert!(outcome.stdout.is_empty(), "{}", outcome.stdout);
+    assert!(
+        outcome.stderr.starts_with(
+            "keys.json: not an A2A object: a raw A2A adapter packet (top-level `protocol` \"a2a\" with `event_type`)"
+        ),
+        "{}",
+        outcome.stderr
+    );
+    assert!(
+        outcome
+            .stderr
+            .contains("strict relabelled 1.0: rejected [C7]"),
+        "{}",
+        outcome.stderr
+    );
+    // Less than the tree of the packet alone (about 55 MB) beside its text.
+    assert!(
+        outcome.peak_rss_bytes < 64 << 20,
+        "peak RSS {} MiB",
+        outcome.peak_rss_bytes >> 20
+    );
+}
+
 /// An A2A v0.3 Task whose one message has `count` tiny text parts.
 fn task_of_tiny_parts(count: usize) -> String {
     let parts: Vec<serde_json::Value> = (0..count)

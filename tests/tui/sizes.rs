@@ -572,3 +572,25 @@ fn driver_on_raw_packet() -> Driver {
     select(&mut driver, "happy_task_requested.json");
     driver
 }
+
+/// A row that names every unmapped key (N6, X9) lists its first 20 pieces of evidence on the
+/// Handoff tab and counts the rest: a raw packet of 200k keys drew a 4 MB line, which the
+/// screen's wrapping held as 240 MB (`explain` still lists every one).
+#[test]
+fn the_handoff_tab_lists_a_rows_first_evidence_and_counts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys: String = (0..30)
+        .map(|index| format!(r#","k{index:02}":{index}"#))
+        .collect();
+    let packet = format!(
+        r#"{{"protocol":"a2a","version":"0.2","event_type":"artifact.shared","agent":{{"id":"a"}}{keys}}}"#
+    );
+    std::fs::write(dir.path().join("keys.json"), packet).unwrap();
+    let mut driver = driver(dir.path().join("keys.json").to_str().unwrap(), (200, 80));
+    press(&mut driver, KeyCode::Char('m'));
+    press(&mut driver, KeyCode::Char('3'));
+    let screen = text(driver.buffer());
+    assert!(screen.contains("$.k17 = 17; and 12 more"), "{screen}");
+    assert!(screen.contains("$.k19 = 19; and 10 more"), "{screen}");
+    assert!(!screen.contains("$.k20 = 20"), "{screen}");
+}

@@ -1,11 +1,11 @@
 //! Everything a view shows for one packet, derived again on demand from its bytes.
 
 use super::migration::migration_reading;
-use super::reading::{converted_kind, parse, read};
+use super::reading::{converted_kind, read};
 use super::summarize::unaudited_bundle_event;
 use super::summary::EvaluateOptions;
-use crate::a2a::{convert_shared, Mode};
-use crate::corpus::classify::{classify_root, Root};
+use crate::a2a::{convert_shared, Conversion, Mode, Packet};
+use crate::corpus::classify::{classify_converted, classify_root, Root};
 use crate::corpus::{Classification, PacketKind, Source};
 use crate::freeze::{
     audit, explain_conversion, relabel_outcome, Audit, Explanation, RelabelOutcome,
@@ -106,6 +106,28 @@ impl PacketDetail {
         }
     }
 
+    /// Whether the packet has a tree within `json::tree_cap` ([`PacketDetail::tree`] would
+    /// give one), found without building it.
+    pub fn tree_fits(&self) -> Result<(), NoTree> {
+        let root = self.root.ok_or(NoTree::NotJson)?;
+        if let Some(reason) = self.over_cap.get() {
+            return Err(NoTree::OverCap(reason.clone()));
+        }
+        if self.tree.get().is_some() {
+            return Ok(());
+        }
+        let cap = tree_cap(self.bytes.len());
+        if crate::json::tree_fits(&self.bytes, cap) {
+            return Ok(());
+        }
+        // JSON (it has a root) whose tree would pass the cap.
+        Err(NoTree::OverCap(
+            self.over_cap
+                .get_or_init(|| over_tree_cap(root, cap))
+                .clone(),
+        ))
+    }
+
     /// A tree of the packet's bytes of its own, within `json::tree_cap`.
     fn parse_within_cap(&self) -> Result<Value, NoTree> {
         let root = self.root.ok_or(NoTree::NotJson)?;
@@ -173,8 +195,8 @@ impl PacketDetail {
 struct KeptTree(std::sync::Mutex<Option<Arc<Value>>>);
 
 impl KeptTree {
-    fn new(tree: Option<Value>) -> KeptTree {
-        KeptTree(std::sync::Mutex::new(tree.map(Arc::new)))
+    fn new(tree: Option<Arc<Value>>) -> KeptTree {
+        KeptTree(std::sync::Mutex::new(tree))
     }
 
     fn get(&self) -> Option<Arc<Value>> {
@@ -213,49 +235,65 @@ pub fn detail_with_bundle(
     bundle: Option<&crate::bundle::BundleReport>,
 ) -> PacketDetail {
     let bytes: Arc<[u8]> = bytes.into();
-    // Kept by the detail until its migration takes it (see `PacketDetail::tree`).
-    // An object's tree; an array or a scalar is read without one (see `json::read_root`).
-    let reading = read(&bytes);
-    let classification = if source.line.is_none() && crate::bundle::is_bundle_path(&source.path) {
-        // A bundle's own packet (its bytes are its manifest): the kind is the bundle's,
-        // whatever its manifest holds.
-        match bundle {
-            Some(report) => crate::corpus::classify_bundle(report),
-            None => bundle_classification(&source.path),
-        }
-    } else {
-        classify_root(
-            reading.as_ref().map(Root::of).map_err(String::as_str),
-            source.file_name(),
-        )
-    };
-    let root = reading.as_ref().ok().map(RootReading::json_type);
-    let over_cap = std::sync::OnceLock::new();
-    if let Ok(RootReading::ObjectOverCap { cap }) = &reading {
-        let _ = over_cap.set(over_tree_cap(JsonType::Object, *cap));
-    }
-    let mut reading = reading.ok();
-    // A converted packet's conversions (six with the relabel outcome, which parses a tree of
-    // its own) read the text, not the detail's tree: it is dropped while they run and parsed
-    // again after, so two trees of the packet never meet (a raw packet of 200k repeated
-    // top-level keys, 4.6 MB: 83 -> 71 MiB in the debug build's `render`).
-    let tree_dropped_while_converting = converted_kind(classification.kind)
-        && reading.as_ref().and_then(RootReading::tree).is_some();
-    if tree_dropped_while_converting {
-        reading = None;
-    }
-    let explanations = if converted_kind(classification.kind) {
-        options
+    let own_bundle = source.line.is_none() && crate::bundle::is_bundle_path(&source.path);
+    // The conversions first, sharing the text: a raw packet is classified from their typed
+    // fields as `check` classifies it, without the tree the classifier would read (a raw
+    // packet of 200k top-level keys, 6.8 MB at 400k, is a 55 MB tree). The explanations
+    // read the text too: each conversion parsed a tree of its own, and `render` of that
+    // packet at 200k keys held five trees (640 MiB).
+    let packet = Packet::shared(Arc::clone(&bytes));
+    let conversions: Vec<Conversion> = match own_bundle {
+        true => Vec::new(),
+        false => options
             .modes
             .iter()
-            .map(|&mode| {
-                explain_conversion(convert_shared(&bytes, &options.conversion.with_mode(mode)))
-            })
-            .collect()
-    } else {
-        Vec::new()
+            .map(|&mode| convert_shared(&packet, &options.conversion.with_mode(mode)))
+            .collect(),
     };
-    let parsed = reading.as_ref().and_then(RootReading::tree);
+    let by_fields = conversions
+        .first()
+        .and_then(|conversion| conversion.fields.as_deref())
+        .and_then(|fields| classify_converted(fields, source.file_name()));
+    let (classification, reading) = match by_fields {
+        Some(classification) => (classification, None),
+        None => {
+            // An object's tree, kept by the detail until its migration takes it (see
+            // `PacketDetail::tree`); an array or a scalar is read without one (see
+            // `json::read_root`).
+            let reading = read(&bytes);
+            let classification = if own_bundle {
+                // A bundle's own packet (its bytes are its manifest): the kind is the
+                // bundle's, whatever its manifest holds.
+                match bundle {
+                    Some(report) => crate::corpus::classify_bundle(report),
+                    None => bundle_classification(&source.path),
+                }
+            } else {
+                classify_root(
+                    reading.as_ref().map(Root::of).map_err(String::as_str),
+                    source.file_name(),
+                )
+            };
+            (classification, Some(reading))
+        }
+    };
+    // Classified from typed fields: a JSON object.
+    let root = match &reading {
+        Some(reading) => reading.as_ref().ok().map(RootReading::json_type),
+        None => Some(JsonType::Object),
+    };
+    let over_cap = std::sync::OnceLock::new();
+    if let Some(Ok(RootReading::ObjectOverCap { cap })) = &reading {
+        let _ = over_cap.set(over_tree_cap(JsonType::Object, *cap));
+    }
+    let tree = reading
+        .and_then(Result::ok)
+        .and_then(RootReading::into_tree);
+    let explanations = match converted_kind(classification.kind) {
+        true => conversions.into_iter().map(explain_conversion).collect(),
+        false => Vec::new(),
+    };
+    let parsed = tree.as_ref();
     let audit = match (classification.kind.canonical_shape(), parsed) {
         (Some(_), Some(value)) if unaudited_bundle_event(&source, value) => None,
         (Some(shape), Some(value)) => Some(audit(value, shape)),
@@ -270,22 +308,20 @@ pub fn detail_with_bundle(
         )),
         _ => None,
     };
+    // A converted packet's views parse a tree when they need one (the what-if panel).
+    let kept_tree = tree
+        .filter(|_| !converted_kind(classification.kind))
+        .map(Arc::new);
     let relabel = (classification.kind == PacketKind::RawA2a)
         .then(|| relabel_outcome(&bytes, &options.conversion))
         .flatten();
-    let tree = match reading {
-        Some(reading) => reading.into_tree(),
-        // Within the cap: it was read within it before the conversions.
-        None if tree_dropped_while_converting => parse(&bytes).ok(),
-        None => None,
-    };
     PacketDetail {
         source,
         classification,
         bytes,
         root,
         over_cap,
-        tree: KeptTree::new(tree),
+        tree: KeptTree::new(kept_tree),
         duplicate_keys: std::sync::OnceLock::new(),
         explanations,
         audit,
@@ -330,6 +366,7 @@ mod tests {
             let detail = detail(Source::file("big.json"), bytes, &EvaluateOptions::default());
             assert_eq!(detail.classification.kind, PacketKind::RawA2a);
             assert!(detail.is_json() && detail.parsed().is_none());
+            assert_eq!(detail.tree_fits(), detail.tree().map(|_| ()));
             for _ in 0..2 {
                 match detail.tree() {
                     Err(NoTree::OverCap(reason)) => assert!(
@@ -354,6 +391,14 @@ mod tests {
             small.tree().map(|tree| tree.as_array().map(Vec::len)),
             Ok(Some(3))
         );
+        assert_eq!(small.tree_fits(), Ok(()));
+        let raw = detail(
+            Source::file("raw.json"),
+            br#"{"protocol":"a2a","version":"0.2","event_type":"x","agent":{"id":"a"}}"#.to_vec(),
+            &EvaluateOptions::default(),
+        );
+        assert_eq!(raw.tree_fits(), Ok(()));
+        assert!(raw.tree().is_ok());
     }
 
     #[test]

@@ -119,22 +119,11 @@ pub fn kind_after_conversion<'a>(
     // Past `protocol: "a2a"` and with none of the members that are another kind's evidence
     // before it (canonical output's, a golden manifest's `format`), the classifier can only
     // conclude `raw`.
-    let unforced = matches!(
-        crate::corpus::forced_reading(),
-        None | Some(PacketKind::RawA2a)
-    );
-    let other_evidence = |fields: &crate::a2a::TypedFields| {
-        fields
-            .unmapped_keys
-            .iter()
-            .any(|key| key == "format" || crate::freeze::CANONICAL_MARKERS.contains(&key.as_str()))
-    };
-    if unforced
-        && conversion
-            .fields
-            .as_deref()
-            .is_some_and(|f| !other_evidence(f))
-    {
+    let by_fields = conversion
+        .fields
+        .as_deref()
+        .and_then(|fields| crate::corpus::classify_converted(fields, packet.source.file_name()));
+    if by_fields.is_some() {
         return (
             PacketKind::RawA2a,
             Err("not parsed: a raw A2A packet is summarized from its typed fields"),

@@ -6,7 +6,8 @@ use super::text::{heading, safe};
 use super::ViewState;
 use crate::corpus::PacketDetail;
 use crate::freeze::{Explanation, GUARDRAIL, HANDOFF_FIELDS, K1A_TABLE};
-use crate::rules::{Evidence, Verdict};
+use crate::report::explain::{evidence_list, evidence_listed};
+use crate::rules::Verdict;
 use crate::tui::app::{App, Focus};
 use crate::tui::theme::Theme;
 use ratatui::layout::Rect;
@@ -37,13 +38,8 @@ pub fn draw(
     super::scrolled_detail(app, state, lines, frame, area);
 }
 
-fn evidence_text(evidence: &[Evidence]) -> String {
-    evidence
-        .iter()
-        .map(Evidence::describe)
-        .collect::<Vec<_>>()
-        .join("; ")
-}
+/// How many items of a row's evidence the tab lists; the rest are counted.
+pub const LISTED_EVIDENCE: usize = 20;
 
 fn explanation_lines(
     app: &App,
@@ -73,7 +69,7 @@ fn explanation_lines(
                     Span::raw("strict task.requested without task.id: measurement error; no emitted packet"),
                 ]));
                 lines.push(Line::from(Span::styled(
-                    format!("   {}", evidence_text(&row.evidence)),
+                    format!("   {}", evidence_listed(explanation, row, LISTED_EVIDENCE)),
                     theme.dim(),
                 )));
             }
@@ -104,7 +100,7 @@ fn explanation_lines(
                     line
                 });
                 lines.push(Line::from(Span::styled(
-                    format!("      {}", evidence_text(&field.evidence)),
+                    format!("      {}", evidence_list(&field.evidence)),
                     theme.dim(),
                 )));
             }
@@ -164,9 +160,12 @@ fn explanation_lines(
         }
         if matched {
             if let Some(outcome) = explanation.row(row.id) {
-                if !outcome.evidence.is_empty() {
+                if explanation.evidence_count(outcome) > 0 {
                     lines.push(Line::from(Span::styled(
-                        format!("        {}", evidence_text(&outcome.evidence)),
+                        format!(
+                            "        {}",
+                            evidence_listed(explanation, outcome, LISTED_EVIDENCE)
+                        ),
                         theme.dim(),
                     )));
                 }

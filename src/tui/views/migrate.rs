@@ -7,7 +7,7 @@ use super::text::{heading, safe};
 use super::window::MAX_LINES;
 use super::ViewState;
 use crate::corpus::PacketDetail;
-use crate::freeze::{Explanation, RelabelOutcome, CONVERSION_TABLE, RELABELLED_VERSION};
+use crate::freeze::{AdapterVerdict, RelabelOutcome, CONVERSION_TABLE, RELABELLED_VERSION};
 use crate::json::canonical_pretty;
 use crate::migrate::{diff, DiffLine, LineTag, Migration};
 use crate::tui::app::{App, Focus};
@@ -314,14 +314,14 @@ fn diff_line(line: &DiffLine, theme: &Theme) -> Line<'static> {
     ))
 }
 
-fn outcome_line(label: &str, explanation: &Explanation, theme: &Theme) -> Line<'static> {
-    match (&explanation.conversion.result, explanation.state) {
-        (Err(error), _) => Line::from(vec![
+fn outcome_line(label: &str, verdict: &AdapterVerdict, theme: &Theme) -> Line<'static> {
+    match verdict {
+        Err(error) => Line::from(vec![
             Span::styled(format!("  {label:<22}"), theme.dim()),
             Span::styled(format!("rejected [{}] ", error.rule), theme.bad()),
             Span::raw(safe(&error.message)),
         ]),
-        (Ok(_), state) => Line::from(vec![
+        Ok(state) => Line::from(vec![
             Span::styled(format!("  {label:<22}"), theme.dim()),
             Span::styled(
                 state

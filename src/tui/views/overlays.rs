@@ -3,7 +3,6 @@
 use super::layout::centered;
 use super::text::{heading, safe};
 use crate::corpus::FindingKind;
-use crate::rules::Evidence;
 use crate::tui::app::{filter_choices, App, FilterChoice, ReviewState};
 use crate::tui::keymap::{Context, KEYMAP};
 use crate::tui::status::glyph;
@@ -226,9 +225,16 @@ pub fn whatif(whatif: &WhatIf, frame: &mut Frame, screen: Rect, theme: &Theme) {
         .iter()
         .find(|row| row.verdict == crate::rules::Verdict::Matched)
     {
-        let evidence: Vec<String> = first.evidence.iter().map(Evidence::describe).collect();
         lines.push(Line::from(Span::styled(
-            format!("  {}: {}", first.rule, evidence.join("; ")),
+            format!(
+                "  {}: {}",
+                first.rule,
+                crate::report::explain::evidence_listed(
+                    explanation,
+                    first,
+                    super::handoff::LISTED_EVIDENCE
+                )
+            ),
             theme.dim(),
         )));
     }
