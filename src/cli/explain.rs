@@ -138,14 +138,14 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                             // The event's place in its bundle goes first, under the heading: a
                             // content hash that does not match is what a reviewer must see.
                             // Then the repeated keys, as the scan finds them.
-                            let audited = audit_text(&source, kind, &audit);
-                            let (heading, rest) = audited.split_first_line();
+                            let mut rest = audit_text(&source, kind, &audit);
+                            let heading = rest.take_first_line();
                             output.styled_line(&heading);
                             for line in &in_bundle.lines {
                                 output.styled_line(line);
                             }
                             duplicate_lines(output, &packet.bytes);
-                            styled(output, &rest)
+                            styled(output, rest)
                         }
                         TextOrJson::Json => {
                             let json = AuditJson::new(&source, kind, &audit, &packet.bytes);
@@ -284,11 +284,11 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                         TextOrJson::Text => {
                             // The repeated keys go out as the scan finds them, under the heading,
                             // not collected beside the tree and the text.
-                            let whole = explanation_text(&source, kind, &explanation);
-                            let (heading, rest) = whole.split_first_line();
+                            let mut rest = explanation_text(&source, kind, &explanation);
+                            let heading = rest.take_first_line();
                             output.styled_line(&heading);
                             duplicate_lines(output, &packet.bytes);
-                            styled(output, &rest)
+                            styled(output, rest)
                         }
                         TextOrJson::Json => json_line(
                             output,
@@ -453,7 +453,7 @@ fn explain_bundle(
                     let _ = write!(shown, "\n  {line}");
                 }
             }
-            styled(output, &shown)?
+            styled(output, shown)?
         }
         TextOrJson::Json => {
             let mut json = explanation.json();
@@ -474,8 +474,9 @@ fn text(output: &mut Output, text: &str) -> Result<(), CliError> {
     Ok(())
 }
 
-/// [`text`] for styled text.
-fn styled(output: &mut Output, text: &StyledText) -> Result<(), CliError> {
-    output.styled_line(&text.trim_end());
+/// [`text`] for styled text (given up: trimmed in place, not copied).
+fn styled(output: &mut Output, mut text: StyledText) -> Result<(), CliError> {
+    text.trim_end_in_place();
+    output.styled_line(&text);
     Ok(())
 }

@@ -177,6 +177,33 @@ impl StyledText {
         }
     }
 
+    /// [`StyledText::split_first_line`] in place: the first line is taken off and returned,
+    /// the rest stays, with no copy of it (an explanation of a raw packet of 400k keys is an
+    /// 18 MB text, and its copies were most of `explain`'s memory).
+    pub fn take_first_line(&mut self) -> StyledText {
+        let Some(at) = self.text.find('\n') else {
+            return std::mem::take(self);
+        };
+        let first = self.slice(0..at);
+        let cut = at + 1;
+        self.text.drain(..cut);
+        self.spans.retain_mut(|(range, _)| {
+            *range = range.start.max(cut) - cut..range.end.saturating_sub(cut);
+            range.start < range.end
+        });
+        first
+    }
+
+    /// [`StyledText::trim_end`] in place.
+    pub fn trim_end_in_place(&mut self) {
+        let end = self.text.trim_end().len();
+        self.text.truncate(end);
+        self.spans.retain_mut(|(range, _)| {
+            range.end = range.end.min(end);
+            range.start < range.end
+        });
+    }
+
     /// The text in order, each piece with its style (`None`: plain).
     pub fn pieces(&self) -> impl Iterator<Item = (Option<Style>, &str)> + '_ {
         let mut pieces = Vec::with_capacity(self.spans.len() * 2 + 1);
@@ -232,6 +259,30 @@ impl StyledWrite for io::Sink {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_line_taken_in_place_is_the_first_line_split_off() {
+        let mut text = StyledText::new();
+        text.push_styled(Style::Path, "p.json");
+        text.push("  (raw)\n");
+        text.push_styled(Style::Rule, "C6");
+        text.push(" x ");
+        text.push_styled(Style::Fail, "fails\nacross");
+        text.push(" end  \n\n");
+        let (first, rest) = text.split_first_line();
+        let mut in_place = text.clone();
+        assert_eq!(in_place.take_first_line(), first);
+        assert_eq!(in_place, rest);
+        in_place.trim_end_in_place();
+        assert_eq!(in_place, rest.trim_end());
+        let mut one = StyledText::new();
+        one.push_styled(Style::Heading, "one line ");
+        let (first, rest) = one.split_first_line();
+        let mut trimmed = one.clone();
+        assert_eq!((trimmed.take_first_line(), trimmed), (first, rest));
+        one.trim_end_in_place();
+        assert_eq!(one.as_str(), "one line");
+    }
     use std::fmt::Write as _;
 
     fn shown(text: &StyledText) -> String {
