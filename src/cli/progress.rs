@@ -104,20 +104,22 @@ fn draw_until(
     started: Instant,
     shown_from: Instant,
 ) {
+    // Drawn before the first wait once it is due: a line due at once (a delay of 0) is drawn
+    // even by work that ends within the first redraw interval (the drop joins this thread
+    // before it clears the line).
     loop {
+        if Instant::now() >= shown_from {
+            let elapsed = started.elapsed();
+            if bar.is_hidden() {
+                bar.set_draw_target(ProgressDrawTarget::stderr());
+            }
+            bar.set_message(line(counts.packets(), counts.files(), elapsed));
+            bar.tick();
+        }
         match stopped.recv_timeout(REDRAWN_EVERY) {
             Err(RecvTimeoutError::Timeout) => {}
             Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
         }
-        if Instant::now() < shown_from {
-            continue;
-        }
-        let elapsed = started.elapsed();
-        if bar.is_hidden() {
-            bar.set_draw_target(ProgressDrawTarget::stderr());
-        }
-        bar.set_message(line(counts.packets(), counts.files(), elapsed));
-        bar.tick();
     }
 }
 

@@ -157,9 +157,18 @@ impl<'a> CutEnds<'a> {
         };
         let mut before = Vec::new();
         let mut after = Vec::new();
-        let at_start = ops
-            .first()
-            .is_some_and(|op| op.old_range().start == 0 && op.new_range().start == 0);
+        // Where the group reaches on each side (an insert's `old_index` is not where it ends
+        // on the old side, so the reach is taken over every op).
+        let reach = |side: fn(&similar::DiffOp) -> std::ops::Range<usize>| {
+            let starts = ops.iter().map(|op| side(op).start).min();
+            let ends = ops.iter().map(|op| side(op).end).max();
+            (starts, ends)
+        };
+        let (old_reach, new_reach) = (
+            reach(similar::DiffOp::old_range),
+            reach(similar::DiffOp::new_range),
+        );
+        let at_start = old_reach.0 == Some(0) && new_reach.0 == Some(0);
         if first && at_start {
             let want = context.saturating_sub(equal_len(ops.first()));
             let lines: Vec<&str> = self.front.split_inclusive('\n').collect();
@@ -170,10 +179,8 @@ impl<'a> CutEnds<'a> {
                 .map(|(at, text)| same_line(from + at + 1, from + at + 1, text))
                 .collect();
         }
-        let at_end = ops.last().is_some_and(|op| {
-            op.old_range().end == diff.old_slices().len()
-                && op.new_range().end == diff.new_slices().len()
-        });
+        let at_end = old_reach.1 == Some(diff.old_slices().len())
+            && new_reach.1 == Some(diff.new_slices().len());
         if last && at_end {
             let want = context.saturating_sub(equal_len(ops.last()));
             after = self
@@ -421,6 +428,32 @@ mod tests {
                 ),
             ] {
                 prop_assert_eq!(model_unified(&old, &new, context), similar_unified(&old, &new, context));
+            }
+        }
+    }
+
+    /// Runs of equal lines the trimmed diff can align inside the change (cases the property
+    /// found): each hunk still gets the context `similar` gives the whole texts.
+    #[test]
+    fn ambiguous_runs_next_to_the_cut_ends_keep_their_context() {
+        let pretty = |value: serde_json::Value| crate::json::canonical_pretty(&value) + "\n";
+        for (old, new) in [
+            (
+                serde_json::json!([false, null, null]),
+                serde_json::json!([null, null, null]),
+            ),
+            (
+                serde_json::json!({"a": [true, null]}),
+                serde_json::json!({"a": [null, true, null], "b": [null]}),
+            ),
+        ] {
+            let (old, new) = (pretty(old), pretty(new));
+            for context in 1..4 {
+                assert_eq!(
+                    model_unified(&old, &new, context),
+                    similar_unified(&old, &new, context),
+                    "context {context}"
+                );
             }
         }
     }
