@@ -193,10 +193,6 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     for dir in &dirs {
         let path = manifest_path(dir);
         let shown = safe_text(&path.display().to_string()).into_owned();
-        let io_error = |error: std::io::Error| CliError::Io {
-            path: shown.clone(),
-            error,
-        };
         output.line(&format!("{shown}:"));
         // The new manifest goes to a temporary file as it is merged (the writer the
         // inspector's accept shares), under the manifest's lock, into the manifest as it is
@@ -231,18 +227,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 Ok(())
             },
         )
-        .map_err(|error| match error {
-            BlessWriteError::Manifest(error) => CliError::Usage(format!(
-                "{shown}: malformed golden manifest, not overwritten: {error}"
-            )),
-            BlessWriteError::Busy(error) => CliError::Usage(error.to_string()),
-            BlessWriteError::Merge(MergeError::Refused(reason)) => {
-                CliError::Usage(format!("{shown}: {reason}"))
-            }
-            BlessWriteError::Merge(MergeError::Io(error)) | BlessWriteError::Write(error) => {
-                io_error(error)
-            }
-        })?;
+        .map_err(|error| merge_write_error(&shown, "malformed golden manifest", error))?;
         let counts = written.counts;
         let mut notes = vec![format!("{} unchanged", counts.unchanged)];
         if counts.kept_gone > 0 {
@@ -310,4 +295,24 @@ fn paired_note(finding: &crate::corpus::CheckFinding) -> String {
         }
     }
     lines.join("\n")
+}
+
+/// A failed merge write as the command's error: `malformed` says what a manifest that cannot
+/// be read is called (bless's and the pending goldens' own words).
+pub(super) fn merge_write_error(shown: &str, malformed: &str, error: BlessWriteError) -> CliError {
+    match error {
+        BlessWriteError::Manifest(error) => {
+            CliError::Usage(format!("{shown}: {malformed}, not overwritten: {error}"))
+        }
+        BlessWriteError::Busy(error) => CliError::Usage(error.to_string()),
+        BlessWriteError::Merge(MergeError::Refused(reason)) => {
+            CliError::Usage(format!("{shown}: {reason}"))
+        }
+        BlessWriteError::Merge(MergeError::Io(error)) | BlessWriteError::Write(error) => {
+            CliError::Io {
+                path: shown.to_owned(),
+                error,
+            }
+        }
+    }
 }

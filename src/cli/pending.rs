@@ -9,8 +9,8 @@ use super::{CliError, Output};
 use crate::a2a::Mode;
 use crate::corpus::{manifest_key, CheckItem, FindingKind, PacketCheck, Source, WalkItem};
 use crate::golden::{
-    remove_pending, write_bless, BlessWriteError, EntrySpool, ManifestFile, ManifestIndex,
-    MergeError, MergeSpec, PacketKey, RecordedOptions, Writing, PENDING_FILE_NAME,
+    describe_options, remove_pending, write_bless, EntrySpool, ManifestFile, ManifestIndex,
+    MergeSpec, PacketKey, Writing, PENDING_FILE_NAME,
 };
 use crate::json::safe_text;
 use std::collections::{BTreeMap, BTreeSet};
@@ -127,7 +127,7 @@ impl PendingSpool {
                 },
                 &mut |_| Ok(()),
             )
-            .map_err(|error| write_error(&shown, error))?;
+            .map_err(|error| super::bless::merge_write_error(&shown, "malformed", error))?;
             let pending = self.per_dir.get(dir).copied().unwrap_or(0);
             let dir_shown = safe_text(&dir.display().to_string()).into_owned();
             if path.is_file() {
@@ -155,24 +155,6 @@ pub(super) fn note_waiting(items: &[WalkItem], output: &mut Output) {
         output.note(&format!(
             "{shown}/{PENDING_FILE_NAME}: pending goldens wait; `bless --accept-pending {shown}` takes them, `--reject-pending` drops them"
         ));
-    }
-}
-
-fn write_error(shown: &str, error: BlessWriteError) -> CliError {
-    match error {
-        BlessWriteError::Manifest(error) => {
-            CliError::Usage(format!("{shown}: malformed, not overwritten: {error}"))
-        }
-        BlessWriteError::Busy(error) => CliError::Usage(error.to_string()),
-        BlessWriteError::Merge(MergeError::Refused(reason)) => {
-            CliError::Usage(format!("{shown}: {reason}"))
-        }
-        BlessWriteError::Merge(MergeError::Io(error)) | BlessWriteError::Write(error) => {
-            CliError::Io {
-                path: shown.to_owned(),
-                error,
-            }
-        }
     }
 }
 
@@ -233,8 +215,8 @@ pub(super) fn accept(
                 return Err(CliError::Usage(format!(
                     "{shown}: recorded under other conversion options than {} ({} against {}): nothing accepted; run `bless` on the directory under the options you mean",
                     ManifestFile::Goldens.path(dir).display(),
-                    describe(&pending.options),
-                    describe(&goldens.options)
+                    describe_options(&pending.options),
+                    describe_options(&goldens.options)
                 )));
             }
         }
@@ -271,7 +253,7 @@ pub(super) fn accept(
                 Ok(())
             },
         )
-        .map_err(|error| write_error(&shown, error))?;
+        .map_err(|error| super::bless::merge_write_error(&shown, "malformed", error))?;
         let verdict = match written.written {
             _ if dry_run => format!("would write {} change(s) (dry run)", written.counts.changes),
             None => "no changes; pending goldens removed".to_owned(),
@@ -283,15 +265,6 @@ pub(super) fn accept(
         output.line(&format!("  {verdict}"));
     }
     Ok(())
-}
-
-fn describe(options: &RecordedOptions) -> String {
-    options
-        .fields()
-        .into_iter()
-        .map(|(key, value)| format!("{key} {value}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// `bless --reject-pending`: each directory's pending goldens removed, under the manifest's
@@ -307,7 +280,9 @@ pub(super) fn reject(
     for dir in dirs {
         let path = ManifestFile::Pending.path(dir);
         let shown = safe_text(&path.display().to_string()).into_owned();
-        if remove_pending(dir, lock_wait).map_err(|error| write_error(&shown, error))? {
+        if remove_pending(dir, lock_wait)
+            .map_err(|error| super::bless::merge_write_error(&shown, "malformed", error))?
+        {
             output.line(&format!("{shown}: removed (the goldens are unchanged)"));
         }
     }

@@ -14,8 +14,8 @@ mod spool;
 mod write;
 
 pub use bless::{
-    merge_bless, remove_pending, write_bless, BlessCounts, BlessSink, BlessWriteError,
-    BlessWritten, Change, DiscardSink, Existing, MergeError, MergeSpec, Writing,
+    describe_options, merge_bless, remove_pending, write_bless, BlessCounts, BlessSink,
+    BlessWriteError, BlessWritten, Change, DiscardSink, Existing, MergeError, MergeSpec, Writing,
 };
 #[cfg(test)]
 pub use bless::{plan_bless, BlessPlan};

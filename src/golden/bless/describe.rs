@@ -29,7 +29,7 @@ pub(super) fn shown(value: &Option<String>) -> String {
         .map_or("absent".to_owned(), crate::golden::shown_value)
 }
 
-pub(super) fn describe_options(options: &RecordedOptions) -> String {
+pub fn describe_options(options: &RecordedOptions) -> String {
     let parts: Vec<String> = options
         .fields()
         .into_iter()

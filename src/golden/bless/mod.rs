@@ -15,6 +15,7 @@ mod plan;
 mod write;
 
 pub use change::Change;
+pub use describe::describe_options;
 pub use merge::{merge_bless, BlessCounts, BlessSink, DiscardSink, Existing, MergeError};
 #[cfg(test)]
 pub use plan::{plan_bless, BlessPlan};
