@@ -70,8 +70,6 @@ pub mod step;
 #[cfg(test)]
 mod step_tests;
 mod stepper;
-mod steps_forward;
-mod steps_reverse;
 pub mod timestamp;
 mod walk;
 
@@ -81,13 +79,13 @@ pub use detect::{
     Dialect, NotA2a, Version,
 };
 pub use diff::{DiffLine, LineTag};
+pub use forward::FORWARD_STEPS;
 pub use hints::{HintSource, Hints, VersionHint};
 pub use input::MigrationInput;
 pub use model::ObjectKind;
+pub use reverse::REVERSE_STEPS;
 pub use step::{Direction, PathChange, Phase, StepDef};
 pub use stepper::{step_by_id, steps_for, Judgement, Migration, StepRun};
-pub use steps_forward::FORWARD_STEPS;
-pub use steps_reverse::REVERSE_STEPS;
 
 /// The choices the steps of `direction` ask, each once, in step order.
 pub fn choices_for(direction: Direction) -> Vec<&'static ChoiceDef> {

@@ -7,7 +7,7 @@ use super::detect::{detect_with, Detection, NotA2a, Version};
 use super::diff::{self, DiffLine};
 use super::input::{InputTree, MigrationInput};
 use super::step::{Direction, PathChange, StepCtx, StepDef};
-use super::{steps_forward::FORWARD_STEPS, steps_reverse::REVERSE_STEPS};
+use super::{forward::FORWARD_STEPS, reverse::REVERSE_STEPS};
 use crate::json::{
     canonical_bytes, canonical_pretty, digest_bytes, digest_value, Digest, JsonPath,
 };

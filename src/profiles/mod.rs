@@ -8,12 +8,7 @@
 //! plays each role of the A2A handoff seam).
 
 mod ahc;
-mod ahc_artifacts;
-mod ahc_table;
 mod contextcore;
-mod contextcore_contract;
-mod contextcore_mapping;
-mod contextcore_table;
 mod crosswalk;
 mod detect;
 mod py;
@@ -23,16 +18,13 @@ mod py_source;
 mod report;
 mod rows;
 mod uaix;
-mod uaix_integrity;
-mod uaix_scan;
-mod uaix_table;
 
 pub use ahc::{AhcVersion, AHC_QUIRKS, AHC_TABLE, AHC_VIOLATIONS_TABLE};
-pub use contextcore::{CC_QUIRKS, CC_TABLE};
-pub use contextcore_mapping::{
+pub use contextcore::mapping::{
     otel_mapping_rows, state_mapping_rows, MappingBasis, OtelAttribute, OtelMappingRow,
     StateMapping, StateMappingRow,
 };
+pub use contextcore::{CC_QUIRKS, CC_TABLE};
 pub use crosswalk::{crosswalk, seam_roles, CrosswalkCell, Expressibility, FormatColumn, SeamRole};
 pub use detect::{detect, ProfileDetection, ProfileKind};
 pub use report::{

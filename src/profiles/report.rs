@@ -2,7 +2,7 @@
 //! the quirks that shaped a verdict, and the profile-specific views (ContextCore state and
 //! OTel mapping, UAIX clock and integrity) plus the packet's A2A-seam roles.
 
-use super::contextcore_mapping::{OtelAttribute, StateMapping};
+use super::contextcore::mapping::{OtelAttribute, StateMapping};
 use super::crosswalk::SeamRole;
 use super::{ProfileDetection, ProfileKind};
 use crate::json::{for_each_duplicate_key, JsonPath};

@@ -3,7 +3,7 @@
 //! state and audit outcome, as `check` gives them) and upstream's A2A lint rules.
 //! `explain BUNDLE:SEQ` is an ordinary event explanation (`report::explain`).
 
-use super::check_json::bundle_json;
+use super::check::json::bundle_json;
 use super::styled::{Style, StyledText};
 use crate::bundle::steps::outcomes;
 use crate::corpus::BundlePackets;

@@ -4,10 +4,10 @@
 //! [`CheckWriter`] in its own file (as ripgrep's printers each implement its `Sink`); this
 //! file keeps the tally they all read and the one table from format to writer.
 
-use super::styled::StyledWrite;
-use super::tally::CheckTally;
 use crate::a2a::Mode;
 use crate::corpus::{CheckItem, Shard};
+use crate::report::styled::StyledWrite;
+use crate::report::tally::CheckTally;
 use std::fmt;
 use std::io::{self, Write};
 
@@ -30,8 +30,8 @@ impl CheckFormat {
     /// The writer of this format: the one place a format is tied to its file.
     fn writer(self, options: &CheckOutputOptions) -> io::Result<Box<dyn CheckWriter>> {
         Ok(match self {
-            CheckFormat::Text => Box::new(super::check_text::TextWriter),
-            CheckFormat::Json => Box::new(super::check_json::JsonWriter::new(options)),
+            CheckFormat::Text => Box::new(super::text::TextWriter),
+            CheckFormat::Json => Box::new(super::json::JsonWriter::new(options)),
             CheckFormat::Junit => Box::new(super::junit::JunitWriter::new(options.require_golden)?),
             CheckFormat::Markdown => Box::new(super::review::MarkdownWriter::new(options)),
             CheckFormat::Sarif => Box::new(super::sarif::SarifWriter::new(options)),

@@ -3,7 +3,7 @@
 //! testcases are spooled to an anonymous temporary file and copied after it: memory stays
 //! bounded for a million packets.
 
-use super::check_text::diff_lines;
+use super::text::diff_lines;
 use crate::a2a::Mode;
 use crate::corpus::{CheckFinding, CheckItem, PacketCheck, Source, Status};
 use crate::json::safe_text;
@@ -217,21 +217,20 @@ impl JunitWriter {
     }
 }
 
-impl super::check_output::CheckWriter for JunitWriter {
+impl super::output::CheckWriter for JunitWriter {
     fn item(
         &mut self,
         item: &CheckItem,
         _line: Option<Result<Vec<u8>, String>>,
         _out: &mut dyn Write,
-    ) -> Result<(), super::check_output::OutputError> {
-        self.add(item)
-            .map_err(super::check_output::OutputError::Spool)
+    ) -> Result<(), super::output::OutputError> {
+        self.add(item).map_err(super::output::OutputError::Spool)
     }
 
     fn finish(
         self: Box<Self>,
-        _tally: &super::tally::CheckTally,
-        out: &mut dyn super::styled::StyledWrite,
+        _tally: &crate::report::tally::CheckTally,
+        out: &mut dyn crate::report::styled::StyledWrite,
     ) -> io::Result<()> {
         JunitWriter::finish(*self, out)
     }

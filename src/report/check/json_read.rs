@@ -44,11 +44,11 @@ pub fn read_head(line: &str) -> Result<SavedHead, String> {
     let text = format!("{}\"packets\":[]}}", text);
     let head: Value = serde_json::from_str(&text)
         .map_err(|error| format!("the first line is not JSON: {error}"))?;
-    if head["format"] != super::check_json::CHECK_JSON_FORMAT {
+    if head["format"] != super::json::CHECK_JSON_FORMAT {
         return Err(format!(
             "format is {}, not {:?}",
             head["format"],
-            super::check_json::CHECK_JSON_FORMAT
+            super::json::CHECK_JSON_FORMAT
         ));
     }
     let modes = head["modes"]

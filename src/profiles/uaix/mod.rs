@@ -1,18 +1,22 @@
 //! Evaluates a UAIX `uai.agent.handoff.v1` envelope against UAIX-01..UAIX-12.
 
+mod integrity;
+mod scan;
+mod table;
+
 use super::report::{ProfileReport, UaixView};
 use super::rows::bounded;
 use super::rows::{clip, evidence, redacted_evidence, whole_packet, Rows};
-use super::uaix_scan::{claim_hits, date_time_members, is_utc_z, secret_hits, SecretHit};
-use super::{uaix_integrity, ProfileOptions};
+use super::ProfileOptions;
 use crate::json::type_name;
 use crate::json::JsonPath;
 use crate::json::Segment;
 use crate::rules::Verdict;
 use chrono::{DateTime, SecondsFormat, Utc};
+use scan::{claim_hits, date_time_members, is_utc_z, secret_hits, SecretHit};
 use serde_json::{Map, Value};
 
-pub use super::uaix_table::{UAIX_NOTES, UAIX_TABLE};
+pub use table::{UAIX_NOTES, UAIX_TABLE};
 
 const PROFILE: &str = "uai.agent.handoff.v1";
 
@@ -90,7 +94,7 @@ fn system_now() -> DateTime<Utc> {
 pub(crate) fn evaluate(value: &Value, options: &ProfileOptions, report: &mut ProfileReport) {
     let now = options.now.unwrap_or_else(system_now);
     let mut rows = Rows::new(&UAIX_TABLE);
-    let integrity = uaix_integrity::check(value);
+    let integrity = integrity::check(value);
     match value.as_object() {
         Some(map) => {
             check_envelope(map, value, &mut rows);

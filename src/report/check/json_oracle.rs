@@ -1,8 +1,8 @@
 //! The `serde` oracle for `check --format json` packet lines (tests only): the same line
 //! built through `serde` structs, as it was before the lines were written directly
-//! (`check_json_line`), and the tests that hold the two byte-identical.
+//! (`json_line.rs`), and the tests that hold the two byte-identical.
 
-use super::check_json::bundle_json;
+use super::json::bundle_json;
 use crate::a2a::Mode;
 use crate::corpus::{
     CheckFinding, CheckItem, FindingKind, GoldenVerdict, ModeResult, PacketCheck, Source, Status,
@@ -159,14 +159,14 @@ pub(super) fn packet_json_via_serde(item: &CheckItem) -> serde_json::Result<Stri
 }
 
 mod tests {
-    // `check --format json` packet lines are written directly (src/report/check_json_line.rs);
+    // `check --format json` packet lines are written directly (src/report/check/json_line.rs);
     // they must be byte-identical to the lines the former `serde` path builds, on every fixture
     // directory (goldens matching and drifted, recorded negatives, object goldens, bundles), on
     // load errors and on the 20,000 packets of the realistic upstream mix.
 
     use super::packet_json_via_serde;
     use crate::corpus::{CheckItem, CheckOptions, Collect, CorpusCheck, ManifestOptions};
-    use crate::report::check_json::packet_json;
+    use crate::report::check::json::packet_json;
     use flate2::read::GzDecoder;
     use std::io::Read;
     use std::path::{Path, PathBuf};

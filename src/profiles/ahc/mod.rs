@@ -1,7 +1,9 @@
 //! Evaluates a master/sub handoff record the way `validate_agent_handoff_contract.py` does
 //! (v1.0 by default, v1.2.7 on request), row by row, with the validator's exact messages.
 
-use super::ahc_artifacts::{ArtifactRoot, ArtifactStatus};
+mod artifacts;
+mod table;
+
 use super::py;
 use super::report::ProfileReport;
 use super::rows::{clip, evidence, Rows};
@@ -9,12 +11,13 @@ use super::ProfileOptions;
 use crate::json::type_name;
 use crate::json::JsonPath;
 use crate::rules::{Evidence, Verdict};
+use artifacts::{ArtifactRoot, ArtifactStatus};
 use serde_json::{Map, Value};
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
-pub use super::ahc_table::{AHC_QUIRKS, AHC_TABLE, AHC_VIOLATIONS_TABLE};
+pub use table::{AHC_QUIRKS, AHC_TABLE, AHC_VIOLATIONS_TABLE};
 
 /// The contract version whose validator behaviour is reproduced.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]

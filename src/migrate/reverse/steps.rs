@@ -1,11 +1,11 @@
 //! The v1.0 -> v0.3 steps (target: the v0.3 JSON-RPC dialect), in the order they run. The
 //! same table feeds the trace, `--help`, `--list-steps` and the list in docs/migrate.md.
 
-use super::choice_defs as choice;
-use super::forward::card as forward_card;
-use super::forward::values as forward_values;
-use super::reverse::{card, envelope, params, parts, values};
-use super::step::{Direction::Reverse, PathPattern as P, Phase, StepDef};
+use super::{card, envelope, params, parts, values};
+use crate::migrate::choice_defs as choice;
+use crate::migrate::forward::card as forward_card;
+use crate::migrate::forward::values as forward_values;
+use crate::migrate::step::{Direction::Reverse, PathPattern as P, Phase, StepDef};
 
 pub static REVERSE_STEPS: &[StepDef] = &[
     StepDef {

@@ -5,10 +5,10 @@
 //! seed fixture's `sha256:fixture-hash-recorded-by-validator`) cannot be checked: it is
 //! reported as unverifiable, neither passed nor failed.
 
-use super::report::{IntegrityAttempt, IntegrityCheck};
-use super::rows::clip;
 use crate::json::jcs_bytes;
 use crate::json::{digest_bytes, Digest};
+use crate::profiles::report::{IntegrityAttempt, IntegrityCheck};
+use crate::profiles::rows::clip;
 use crate::rules::Verdict;
 use serde_json::Value;
 

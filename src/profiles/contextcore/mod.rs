@@ -2,8 +2,10 @@
 //! HandoffContract schema (CC-CONTRACT), the doc's handoff_message (CC-MSG, no schema) and the
 //! camelCase storage record (CC-STORE). Adds the status mapping and OTel attributes.
 
-use super::contextcore_contract::{self as contract};
-use super::contextcore_mapping::{otel_attributes, state_mapping};
+mod contract;
+pub(super) mod mapping;
+mod table;
+
 use super::detect::ProfileKind;
 use super::py;
 use super::py_dates;
@@ -14,9 +16,10 @@ use super::ProfileOptions;
 use crate::json::type_name;
 use crate::json::JsonPath;
 use crate::rules::Verdict;
+use mapping::{otel_attributes, state_mapping};
 use serde_json::{Map, Value};
 
-pub use super::contextcore_table::{CC_QUIRKS, CC_TABLE};
+pub use table::{CC_QUIRKS, CC_TABLE};
 
 const MSG_STATUSES: [&str; 9] = [
     "pending",

@@ -6,10 +6,10 @@
 //! at the root; `type` before `enum`/`const`/`minLength` in a property), properties in the
 //! schema's order. The boundary message keeps the first three, so the order is part of it.
 
-use super::py;
-use super::py_source::PySource;
-use super::report::SchemaError;
 use crate::json::JsonPath;
+use crate::profiles::py;
+use crate::profiles::py_source::PySource;
+use crate::profiles::report::SchemaError;
 use serde_json::{Map, Value};
 
 fn json_path(parts: &[&str]) -> JsonPath {

@@ -1,6 +1,6 @@
 //! One `check --format json` packet line written straight into bytes from the check's
 //! facts: no intermediate structs or `Value` tree for the common fields, no formatter per
-//! string fragment. `check_json::packet_json_via_serde` builds the same line through
+//! string fragment. `json_oracle::packet_json_via_serde` builds the same line through
 //! `serde` and is the test oracle for it (byte for byte, fixtures and the realistic mix).
 //! The rare parts (a golden diff, an object golden) are still written by `serde_json`.
 
@@ -69,7 +69,7 @@ fn write_packet(check: &PacketCheck, out: &mut Vec<u8>) -> serde_json::Result<()
     }
     if let Some(bundle) = &check.bundle {
         out.extend_from_slice(br#","bundle":"#);
-        serde_json::to_writer(&mut *out, &super::check_json::bundle_json(bundle))?;
+        serde_json::to_writer(&mut *out, &super::json::bundle_json(bundle))?;
     }
     out.push(b'}');
     Ok(())

@@ -1,9 +1,9 @@
 //! The v0.3 -> v1.0 steps, in the order they run (spec section 7). This table is the single
 //! source for the trace, `--help`, `--list-steps` and the list in docs/migrate.md.
 
-use super::choice_defs as choice;
-use super::forward::{advice, card, envelope, params, parts, security, unknown, values};
-use super::step::{Direction::Forward, PathPattern as P, Phase, StepDef};
+use super::{advice, card, envelope, params, parts, security, unknown, values};
+use crate::migrate::choice_defs as choice;
+use crate::migrate::step::{Direction::Forward, PathPattern as P, Phase, StepDef};
 
 pub static FORWARD_STEPS: &[StepDef] = &[
     // Phase B: JSON-RPC envelope.

@@ -1,12 +1,12 @@
 //! `check --format json`: one JSON object, written as it streams:
 //! `{"format":…,"modes":[…],"packets":[` then one packet per line, then `],"summary":{…}}`.
 //! Field names are stable and documented in docs/check.md. Packet lines are written directly
-//! (`check_json_line`); `check_json_oracle` (tests only) builds them through `serde`.
+//! (`json_line.rs`); `json_oracle.rs` (tests only) builds them through `serde`.
 
-use super::tally::{Answer, CheckTally};
 use crate::a2a::Mode;
 use crate::corpus::{CheckItem, FindingKind, PacketKind, Status};
 use crate::freeze::{unreachable_reason, COVERAGE_ROW_IDS, REVIEW_CHECKLIST};
+use crate::report::tally::{Answer, CheckTally};
 use serde_json::{json, Map, Value};
 
 pub const CHECK_JSON_FORMAT: &str = "handoff-inspector check v1";
@@ -47,9 +47,9 @@ pub fn bundle_json(report: &crate::bundle::BundleReport) -> Value {
 }
 
 /// One packet (or load error) as a single JSON line: terminal-safe UTF-8 JSON bytes, written
-/// directly (`check_json_line`).
+/// directly (`json_line.rs`).
 pub fn packet_json(item: &CheckItem) -> serde_json::Result<Vec<u8>> {
-    super::check_json_line::write_packet_line(item)
+    super::json_line::write_packet_line(item)
 }
 
 /// Writes the JSON object as packets arrive, so a million packets never sit in memory.
@@ -187,7 +187,7 @@ pub struct JsonWriter {
 }
 
 impl JsonWriter {
-    pub fn new(options: &super::check_output::CheckOutputOptions) -> JsonWriter {
+    pub fn new(options: &super::output::CheckOutputOptions) -> JsonWriter {
         let (stream, head) = JsonStream::start(
             &options.modes,
             options.require_golden,
@@ -203,13 +203,13 @@ fn packet_line(item: &CheckItem) -> Result<Vec<u8>, String> {
     packet_json(item).map_err(|error| error.to_string())
 }
 
-impl super::check_output::CheckWriter for JsonWriter {
-    fn line_maker(&self) -> Option<super::check_output::LineMaker> {
+impl super::output::CheckWriter for JsonWriter {
+    fn line_maker(&self) -> Option<super::output::LineMaker> {
         Some(packet_line)
     }
 
     fn start(&mut self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        super::check_output::line(out, self.head.as_bytes())
+        super::output::line(out, self.head.as_bytes())
     }
 
     fn item(
@@ -217,12 +217,12 @@ impl super::check_output::CheckWriter for JsonWriter {
         item: &CheckItem,
         line: Option<Result<Vec<u8>, String>>,
         out: &mut dyn std::io::Write,
-    ) -> Result<(), super::check_output::OutputError> {
+    ) -> Result<(), super::output::OutputError> {
         let line = line
             .unwrap_or_else(|| packet_line(item))
-            .map_err(super::check_output::OutputError::Encode)?;
+            .map_err(super::output::OutputError::Encode)?;
         if let Some(previous) = self.stream.push(line) {
-            super::check_output::line(out, &previous)?;
+            super::output::line(out, &previous)?;
         }
         Ok(())
     }
@@ -230,10 +230,10 @@ impl super::check_output::CheckWriter for JsonWriter {
     fn finish(
         self: Box<Self>,
         tally: &CheckTally,
-        out: &mut dyn super::styled::StyledWrite,
+        out: &mut dyn crate::report::styled::StyledWrite,
     ) -> std::io::Result<()> {
         for json_line in self.stream.finish(tally) {
-            super::check_output::line(out, &json_line)?;
+            super::output::line(out, &json_line)?;
         }
         Ok(())
     }

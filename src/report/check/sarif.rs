@@ -94,7 +94,7 @@ fn location(source: &Source) -> Value {
 }
 
 impl SarifWriter {
-    pub fn new(options: &super::check_output::CheckOutputOptions) -> SarifWriter {
+    pub fn new(options: &super::output::CheckOutputOptions) -> SarifWriter {
         SarifWriter {
             rules: RuleIndex::new(),
             require_golden: options.require_golden,
@@ -245,9 +245,9 @@ impl SarifWriter {
     }
 }
 
-impl super::check_output::CheckWriter for SarifWriter {
+impl super::output::CheckWriter for SarifWriter {
     fn start(&mut self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        super::check_output::line(out, self.head().as_bytes())
+        super::output::line(out, self.head().as_bytes())
     }
 
     fn item(
@@ -255,20 +255,20 @@ impl super::check_output::CheckWriter for SarifWriter {
         item: &CheckItem,
         _line: Option<Result<Vec<u8>, String>>,
         out: &mut dyn std::io::Write,
-    ) -> Result<(), super::check_output::OutputError> {
+    ) -> Result<(), super::output::OutputError> {
         for result in self.add(item) {
-            super::check_output::line(out, result.as_bytes())?;
+            super::output::line(out, result.as_bytes())?;
         }
         Ok(())
     }
 
     fn finish(
         self: Box<Self>,
-        _tally: &super::tally::CheckTally,
-        out: &mut dyn super::styled::StyledWrite,
+        _tally: &crate::report::tally::CheckTally,
+        out: &mut dyn crate::report::styled::StyledWrite,
     ) -> std::io::Result<()> {
         for sarif_line in SarifWriter::finish(*self) {
-            super::check_output::line(out, sarif_line.as_bytes())?;
+            super::output::line(out, sarif_line.as_bytes())?;
         }
         Ok(())
     }
@@ -278,9 +278,9 @@ impl super::check_output::CheckWriter for SarifWriter {
 mod tests {
     use super::*;
 
-    fn test_options() -> crate::report::check_output::CheckOutputOptions {
-        crate::report::check_output::CheckOutputOptions {
-            format: crate::report::check_output::CheckFormat::Sarif,
+    fn test_options() -> crate::report::check::output::CheckOutputOptions {
+        crate::report::check::output::CheckOutputOptions {
+            format: crate::report::check::output::CheckFormat::Sarif,
             modes: crate::a2a::Mode::BOTH.to_vec(),
             require_golden: false,
             limit: 20,

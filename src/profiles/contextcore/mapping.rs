@@ -7,9 +7,9 @@
 //! `unknown`. The A2A columns below are the inspector's name correspondence, labelled as
 //! such; they are never conformance with the A2A spec.
 
-use super::detect::ProfileKind;
-use super::rows::clip;
 use crate::json::JsonPath;
+use crate::profiles::detect::ProfileKind;
+use crate::profiles::rows::clip;
 use serde::Serialize;
 use serde_json::Value;
 

@@ -3,11 +3,11 @@
 //! K1-A row in both modes (uncovered and unreachable cells called out), and the findings
 //! grouped by kind. Its length depends on the number of rows and groups, not on the corpus.
 
-use super::check_text::{diff_lines, summary_lines, verdict_line, GROUP_ORDER};
-use super::tally::{Answer, BundleTally, CheckTally};
+use super::text::{diff_lines, summary_lines, verdict_line, GROUP_ORDER};
 use crate::a2a::Mode;
 use crate::freeze::{unreachable_reason, COVERAGE_ROW_IDS, GUARDRAIL, K1A_TABLE, REVIEW_CHECKLIST};
 use crate::json::safe_text;
+use crate::report::tally::{Answer, BundleTally, CheckTally};
 use std::fmt::Write as _;
 
 /// Text for a table cell: terminal-safe, pipes escaped, on one line.
@@ -342,7 +342,7 @@ fn findings_section(out: &mut String, tally: &CheckTally) {
             out,
             "### {} ({})\n",
             kind.title(),
-            super::check_text::group_count(group)
+            super::text::group_count(group)
         );
         for (source, finding) in &group.examples {
             let mode = finding
@@ -376,7 +376,7 @@ pub struct MarkdownWriter {
 }
 
 impl MarkdownWriter {
-    pub fn new(options: &super::check_output::CheckOutputOptions) -> MarkdownWriter {
+    pub fn new(options: &super::output::CheckOutputOptions) -> MarkdownWriter {
         MarkdownWriter {
             inputs: options.inputs.clone(),
             clock: options.clock.clone(),
@@ -384,22 +384,22 @@ impl MarkdownWriter {
     }
 }
 
-impl super::check_output::CheckWriter for MarkdownWriter {
+impl super::output::CheckWriter for MarkdownWriter {
     fn item(
         &mut self,
         _item: &crate::corpus::CheckItem,
         _line: Option<Result<Vec<u8>, String>>,
         _out: &mut dyn std::io::Write,
-    ) -> Result<(), super::check_output::OutputError> {
+    ) -> Result<(), super::output::OutputError> {
         Ok(())
     }
 
     fn finish(
         self: Box<Self>,
         tally: &CheckTally,
-        out: &mut dyn super::styled::StyledWrite,
+        out: &mut dyn crate::report::styled::StyledWrite,
     ) -> std::io::Result<()> {
         let text = review_markdown(tally, &self.inputs, self.clock.as_deref());
-        super::check_output::line(out, text.trim_end().as_bytes())
+        super::output::line(out, text.trim_end().as_bytes())
     }
 }

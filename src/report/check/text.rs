@@ -1,11 +1,11 @@
 //! `check --format text`: a summary, then the findings grouped by kind, each group listing its
 //! first examples (with the changed paths and line diff of mismatches) and how many more.
 
-use super::styled::{Style, StyledText, StyledWrite};
-use super::tally::CheckTally;
 use crate::corpus::{CheckFinding, FindingKind, PacketKind, Status};
 use crate::golden::JsonDiff;
 use crate::json::safe_text;
+use crate::report::styled::{Style, StyledText, StyledWrite};
+use crate::report::tally::CheckTally;
 use std::fmt::Write as _;
 
 /// Groups shown, in this order: what fails first, informational last.
@@ -205,7 +205,7 @@ fn styled_verdict_line(tally: &CheckTally) -> StyledText {
 
 /// `N finding(s) in M packet(s)`: a group counts findings and the packets that have one; the
 /// status line counts each packet once, by its worst status.
-pub fn group_count(group: &super::tally::FindingGroup) -> String {
+pub fn group_count(group: &crate::report::tally::FindingGroup) -> String {
     format!("{} finding(s) in {} packet(s)", group.count, group.packets)
 }
 
@@ -309,13 +309,13 @@ pub fn styled_check_text(tally: &CheckTally) -> StyledText {
 /// `check --format text`: everything at the end, from the tally.
 pub struct TextWriter;
 
-impl super::check_output::CheckWriter for TextWriter {
+impl super::output::CheckWriter for TextWriter {
     fn item(
         &mut self,
         _item: &crate::corpus::CheckItem,
         _line: Option<Result<Vec<u8>, String>>,
         _out: &mut dyn std::io::Write,
-    ) -> Result<(), super::check_output::OutputError> {
+    ) -> Result<(), super::output::OutputError> {
         Ok(())
     }
 
