@@ -16,10 +16,10 @@
 mod synthetic;
 
 use handoff_inspector::corpus::CheckOptions;
-use handoff_inspector::tui::app::App;
-use handoff_inspector::tui::drive::Headless;
-use handoff_inspector::tui::loader::Loader;
-use handoff_inspector::tui::update::{update, Action, Effect};
+use handoff_inspector::tui::runtime::drive::Headless;
+use handoff_inspector::tui::runtime::loader::Loader;
+use handoff_inspector::tui::state::app::App;
+use handoff_inspector::tui::update::actions::{update, Action, Effect};
 use handoff_inspector::tui::views::{view, ViewState};
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -254,7 +254,7 @@ struct Jobs {
 impl Jobs {
     fn perform(&self, app: &mut App, effects: Vec<Effect>) {
         for effect in effects {
-            handoff_inspector::tui::perform(app, &self.loader, effect);
+            handoff_inspector::tui::runtime::event_loop::perform(app, &self.loader, effect);
         }
     }
 
@@ -292,7 +292,11 @@ impl Jobs {
                 self.press(app, *code);
             }
             let answers = Instant::now();
-            handoff_inspector::tui::take_answers(app, &self.loader, &self.receiver);
+            handoff_inspector::tui::runtime::event_loop::take_answers(
+                app,
+                &self.loader,
+                &self.receiver,
+            );
             let drawn = Instant::now();
             app.sync_list_geometry();
             let view = &mut self.view;

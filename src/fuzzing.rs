@@ -122,7 +122,7 @@ pub fn profiles(data: &[u8]) {
 /// changes over a small corpus the same bytes make: byte 0 says how many files (0-3), then
 /// each file is a length byte and that many bytes; the rest are steps.
 pub fn tui(data: &[u8]) {
-    use crate::tui::drive::{steps_from_bytes, Driver};
+    use crate::tui::runtime::drive::{steps_from_bytes, Driver};
     let Ok(dir) = tempfile::tempdir() else {
         return;
     };

@@ -2,8 +2,8 @@
 
 use super::common::ModeArg;
 use super::{CliError, Exit, Output};
-use crate::tui::render::{render, RenderSpec, View};
-use crate::tui::svg::buffer_to_svg;
+use crate::tui::runtime::render::{render, RenderSpec, View};
+use crate::tui::views::svg::buffer_to_svg;
 use std::path::PathBuf;
 
 /// Draw a view of the interactive inspector into an SVG (stdout), exactly as the terminal

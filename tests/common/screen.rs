@@ -1,8 +1,8 @@
 //! Reading a drawn TUI buffer as text, shared by the screen tests.
 #![allow(dead_code)]
 
-use handoff_inspector::tui::drive::Headless;
-use handoff_inspector::tui::update::Action;
+use handoff_inspector::tui::runtime::drive::Headless;
+use handoff_inspector::tui::update::actions::Action;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::path::PathBuf;

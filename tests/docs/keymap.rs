@@ -2,11 +2,11 @@
 //! statuses generate. To refresh them after
 //! changing a binding: `UPDATE_README=1 cargo test --test docs keymap::`.
 
-use handoff_inspector::tui::keymap::keymap_markdown;
-use handoff_inspector::tui::status::legend_markdown;
+use handoff_inspector::tui::state::keymap::keymap_markdown;
+use handoff_inspector::tui::state::status::legend_markdown;
 
 const START: &str =
-    "<!-- keymap:start (generated from src/tui/keymap.rs; see tests/docs/keymap.rs) -->";
+    "<!-- keymap:start (generated from src/tui/state/keymap.rs; see tests/docs/keymap.rs) -->";
 const END: &str = "<!-- keymap:end -->";
 
 /// Checks that docs/inspector.md holds `generated` right after `start` and up to `end`; with
@@ -42,7 +42,7 @@ fn readme_key_tables_match_the_keymap() {
 }
 
 const GLYPHS_START: &str =
-    "<!-- glyphs:start (generated from src/tui/status.rs; see tests/docs/keymap.rs) -->";
+    "<!-- glyphs:start (generated from src/tui/state/status.rs; see tests/docs/keymap.rs) -->";
 const GLYPHS_END: &str = "<!-- glyphs:end -->";
 
 /// The glyph legend is what the inspector draws: one glyph per status, its label and

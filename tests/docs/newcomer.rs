@@ -809,7 +809,7 @@ fn the_architecture_map_names_what_exists() {
         );
     }
     let tabs = section("ARCHITECTURE.md", &map, "## Inspector tabs");
-    let keymap = handoff_inspector::tui::keymap::keymap_markdown();
+    let keymap = handoff_inspector::tui::state::keymap::keymap_markdown();
     let mut tab_count = 0;
     for line in keymap.lines() {
         let Some(rest) = line.strip_prefix("| `") else {

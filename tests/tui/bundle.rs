@@ -2,8 +2,8 @@
 //! bundles (tests/data/bundles): a valid one and one with an edited line.
 
 use crate::common::screen::{headless_on, press, screen_text as text};
-use handoff_inspector::tui::app::{ListRow, Tab};
-use handoff_inspector::tui::drive::Headless;
+use handoff_inspector::tui::runtime::drive::Headless;
+use handoff_inspector::tui::state::app::{ListRow, Tab};
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -257,10 +257,11 @@ fn review_offers_no_new_manifest_beside_a_file_given_alone() {
     let dir = tempfile::tempdir().unwrap();
     let bundle = dir.path().join("a2a-ten-events.tar.gz");
     std::fs::copy("fixtures/bundles/a2a-ten-events.tar.gz", &bundle).unwrap();
-    let key =
-        |code| handoff_inspector::tui::drive::Step::Key(KeyEvent::new(code, KeyModifiers::NONE));
+    let key = |code| {
+        handoff_inspector::tui::runtime::drive::Step::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    };
     let press_a = |root: PathBuf| {
-        let mut driver = handoff_inspector::tui::drive::Driver::new(
+        let mut driver = handoff_inspector::tui::runtime::drive::Driver::new(
             vec![root],
             crate::common::fixture_options(),
             (80, 24),
@@ -285,7 +286,7 @@ fn review_offers_no_new_manifest_beside_a_file_given_alone() {
     assert!(
         matches!(
             named.app.overlay,
-            Some(handoff_inspector::tui::app::Overlay::Review(_))
+            Some(handoff_inspector::tui::state::app::Overlay::Review(_))
         ),
         "a directory named on the command line is reviewed"
     );

@@ -6,8 +6,8 @@
 //! fails the case.
 
 use crate::common::screen::screen_text;
-use handoff_inspector::tui::drive::{steps_from_bytes, Driver, Step};
-use handoff_inspector::tui::keymap::KEYMAP;
+use handoff_inspector::tui::runtime::drive::{steps_from_bytes, Driver, Step};
+use handoff_inspector::tui::state::keymap::KEYMAP;
 use proptest::prelude::*;
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,

@@ -3,9 +3,9 @@
 
 use crate::common::screen::{headless_on, press, screen_text};
 use handoff_inspector::a2a::Mode;
-use handoff_inspector::tui::app::{Focus, Overlay, Tab};
-use handoff_inspector::tui::drive::Headless;
-use handoff_inspector::tui::update::Action;
+use handoff_inspector::tui::runtime::drive::Headless;
+use handoff_inspector::tui::state::app::{Focus, Overlay, Tab};
+use handoff_inspector::tui::update::actions::Action;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -130,7 +130,7 @@ fn help_overlay_is_generated_from_the_keymap() {
     assert!(matches!(app.overlay, Some(Overlay::Help { scroll: 0 })));
     let terminal = draw(&mut app, 140, 40);
     insta::assert_snapshot!("help", terminal.backend());
-    for binding in handoff_inspector::tui::keymap::KEYMAP {
+    for binding in handoff_inspector::tui::state::keymap::KEYMAP {
         assert!(
             screen_text(terminal.backend().buffer()).contains(binding.help),
             "{}",
@@ -176,7 +176,7 @@ fn rules_matrix_cell_filters_the_list() {
         .rows
         .iter()
         .filter_map(|row| match row {
-            handoff_inspector::tui::app::ListRow::Packet(index) => {
+            handoff_inspector::tui::state::app::ListRow::Packet(index) => {
                 app.packets[*index].source.file_name().map(str::to_owned)
             }
             _ => None,
@@ -229,7 +229,7 @@ fn colour_carries_meaning_and_no_color_drops_it() {
 /// background), 0, 7, 15 or blue. Backgrounds stay the terminal's own.
 #[test]
 fn text_colours_are_readable_on_light_and_dark_themes() {
-    use handoff_inspector::tui::theme::Theme;
+    use handoff_inspector::tui::views::theme::Theme;
     let check = |app: &mut Headless, what: &str| {
         for (width, height) in [(80, 24), (120, 40)] {
             let terminal = draw(app, width, height);
@@ -315,7 +315,7 @@ fn navigation_skips_group_headers_and_keeps_bounds() {
             .iter()
             .rev()
             .find_map(|row| match row {
-                handoff_inspector::tui::app::ListRow::Packet(index) => Some(index),
+                handoff_inspector::tui::state::app::ListRow::Packet(index) => Some(index),
                 _ => None,
             })
             .unwrap()
@@ -391,7 +391,7 @@ fn filter_menu_by_status() {
     let shown = app.packet_count();
     assert!(shown > 0 && shown < total, "{shown} of {total}");
     for row in &app.list.rows {
-        if let handoff_inspector::tui::app::ListRow::Packet(index) = row {
+        if let handoff_inspector::tui::state::app::ListRow::Packet(index) = row {
             assert_eq!(app.status(*index).label(), "not checked");
         }
     }
@@ -562,7 +562,8 @@ fn golden_review_accepts_with_confirmation_and_skips() {
         KeyCode::Char('y'),
         KeyModifiers::NONE,
     )));
-    let [handoff_inspector::tui::update::Effect::AcceptGolden(check)] = effects.as_slice() else {
+    let [handoff_inspector::tui::update::actions::Effect::AcceptGolden(check)] = effects.as_slice()
+    else {
         panic!("expected one accept, got {effects:?}")
     };
     // The effect carries the accepted packet's own check: the review has already moved the
@@ -613,7 +614,7 @@ fn golden_review_accepts_with_confirmation_and_skips() {
 /// still being read, `a` says so and asks for nothing (no confirmation, no effect).
 #[test]
 fn golden_review_waits_for_the_detail_before_it_confirms() {
-    use handoff_inspector::tui::update::update;
+    use handoff_inspector::tui::update::actions::update;
     let (_dir, mut app) = two_unrecorded_packets();
     keys(&mut app, "a");
     let key = |c| Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
@@ -622,7 +623,7 @@ fn golden_review_waits_for_the_detail_before_it_confirms() {
     let effects = update(&mut app.app, key('y'));
     assert!(matches!(
         effects.first(),
-        Some(handoff_inspector::tui::update::Effect::AcceptGolden(_))
+        Some(handoff_inspector::tui::update::actions::Effect::AcceptGolden(_))
     ));
     assert!(app.selected_check().is_none(), "the next packet is unread");
     let effects = update(&mut app.app, key('a'));
@@ -747,7 +748,7 @@ fn findings_tab_never_lists_a_warning_under_conforms() {
 }
 
 /// The effects `o` returns on the selected packet.
-fn press_o(app: &mut Headless) -> Vec<handoff_inspector::tui::update::Effect> {
+fn press_o(app: &mut Headless) -> Vec<handoff_inspector::tui::update::actions::Effect> {
     app.update(Action::Key(KeyEvent::new(
         KeyCode::Char('o'),
         KeyModifiers::NONE,
@@ -756,8 +757,8 @@ fn press_o(app: &mut Headless) -> Vec<handoff_inspector::tui::update::Effect> {
 
 #[test]
 fn o_asks_to_open_the_file_at_its_line_and_a_bundle_event_opens_its_bundle() {
-    use handoff_inspector::tui::editor::EditorTarget;
-    use handoff_inspector::tui::update::Effect;
+    use handoff_inspector::tui::runtime::editor::EditorTarget;
+    use handoff_inspector::tui::update::actions::Effect;
     let opened = |effects: Vec<Effect>| match effects.as_slice() {
         [Effect::OpenEditor(target)] => target.clone(),
         other => panic!("o asked for {other:?}"),

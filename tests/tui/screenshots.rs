@@ -3,8 +3,8 @@
 //! `UPDATE_SCREENSHOTS=1 cargo test --test tui screenshots::` and look at the result.
 
 use handoff_inspector::a2a::Mode;
-use handoff_inspector::tui::render::{render, RenderSpec, View};
-use handoff_inspector::tui::svg::buffer_to_svg;
+use handoff_inspector::tui::runtime::render::{render, RenderSpec, View};
+use handoff_inspector::tui::views::svg::buffer_to_svg;
 use std::path::{Path, PathBuf};
 
 struct Shot {

@@ -3,8 +3,8 @@
 //! the list and the active tab's label is visible.
 
 use crate::common::screen::screen_text_trimmed as text;
-use handoff_inspector::tui::app::{ListRow, Tab};
-use handoff_inspector::tui::drive::{Driver, Step};
+use handoff_inspector::tui::runtime::drive::{Driver, Step};
+use handoff_inspector::tui::state::app::{ListRow, Tab};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -74,9 +74,10 @@ fn every_fixture_name_is_distinguishable_at_80x24() {
     let mut driver = driver("fixtures", (80, 24));
     let list_top = usize::from(driver.app.list.area_top);
     let list_left = 1u16;
-    let list_width =
-        handoff_inspector::tui::views::layout::list_rows(ratatui::layout::Rect::new(0, 0, 80, 24))
-            .width;
+    let list_width = handoff_inspector::tui::state::geometry::list_rows(
+        ratatui::layout::Rect::new(0, 0, 80, 24),
+    )
+    .width;
     let mut shown: HashMap<usize, String> = HashMap::new();
     let rows = driver.app.list.rows.len();
     for _ in 0..rows {

@@ -1,9 +1,9 @@
 //! The selected pair's two columns: each side's handoff explanation and compared document,
 //! the lines that differ from the other side marked.
 
-use super::{Columns, CompareApp};
 use crate::compare::{state_name, ChangeKind, Explained};
 use crate::json::safe_text;
+use crate::tui::compare::{Columns, CompareApp};
 
 /// Most lines of a document shown per side (the JSON format has them all).
 const DOCUMENT_LINES: usize = 2_000;

@@ -2,9 +2,9 @@
 //! and the help popup. Every pane wraps at its width, as the inspector's tabs do: what a
 //! wide terminal shows, a narrow one shows on more lines.
 
-use super::{CompareApp, COMMANDS};
 use crate::json::safe_text;
-use crate::tui::keymap::{binding_label, Binding, Command, Context, KEYMAP};
+use crate::tui::compare::{CompareApp, COMMANDS};
+use crate::tui::state::keymap::{binding_label, Binding, Command, Context, KEYMAP};
 use crate::tui::views::key_hints;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;

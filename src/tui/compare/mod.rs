@@ -18,10 +18,10 @@ mod draw;
 #[cfg(test)]
 mod tests;
 
-use super::keymap::{lookup, Command, Context};
-use super::theme::Theme;
 use crate::compare::{ChangeKind, Comparison, Pair, Transition};
 use crate::json::safe_text;
+use crate::tui::state::keymap::{lookup, Command, Context};
+use crate::tui::views::theme::Theme;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 /// The Compare inspector's state.
@@ -322,7 +322,7 @@ fn short(state: Option<crate::freeze::HandoffState>) -> &'static str {
 pub fn run(comparison: Comparison, color: bool) -> std::io::Result<()> {
     use ratatui::crossterm::event::{self, Event, KeyEventKind};
     let mut app = CompareApp::new(comparison, color);
-    let mut guard = super::terminal::TerminalGuard::enter()?;
+    let mut guard = crate::tui::runtime::terminal::TerminalGuard::enter()?;
     let mut dirty = true;
     while !app.should_quit {
         if dirty {

@@ -1,7 +1,7 @@
 //! The Compare inspector: its list, filter, search, help and both sides.
 
-use super::*;
 use crate::compare::{compare, CompareOptions};
+use crate::tui::compare::*;
 use ratatui::crossterm::event::KeyModifiers;
 use std::path::Path;
 

@@ -4,14 +4,14 @@
 //! and the manifest as stored. Also the lines other screens add for a bundle's events: the
 //! red "unverified" banner and the content hash recomputed vs stored (Digests).
 
-use super::text::{heading, json_line, reindent, safe};
-use super::ViewState;
 use crate::bundle::inspect::Inspection;
 use crate::bundle::steps::{outcomes, StepOutcome};
 use crate::bundle::{BundleReport, VerifyError};
 use crate::corpus::PacketDetail;
-use crate::tui::app::App;
-use crate::tui::theme::Theme;
+use crate::tui::state::app::App;
+use crate::tui::views::text::{heading, json_line, reindent, safe};
+use crate::tui::views::theme::Theme;
+use crate::tui::views::ViewState;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
@@ -35,7 +35,7 @@ pub fn draw(
             "no verification report for this bundle",
             theme.bad(),
         )));
-        return super::scrolled_detail(app, state, lines, frame, area);
+        return crate::tui::views::scrolled_detail(app, state, lines, frame, area);
     };
     lines.extend(verdict_lines(report, theme));
     // What the failed check compared, at once (it is repeated under the check below).
@@ -85,13 +85,13 @@ pub fn draw(
             lines.push(json_line(line, theme));
         }
     }
-    super::scrolled_detail(app, state, lines, frame, area);
+    crate::tui::views::scrolled_detail(app, state, lines, frame, area);
 }
 
 /// The attestation's state (`✓` verified, `✗` refused or not read, `·` otherwise) and what
 /// it established or why it was refused, the lines already terminal-safe.
 fn attestation_lines(
-    attestation: &crate::tui::reads::AttestationShown,
+    attestation: &crate::tui::state::reads::AttestationShown,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
     let (mark, style) = match (attestation.refused, attestation.state) {
@@ -353,7 +353,7 @@ fn run_root_lines(inspection: &Inspection, theme: &Theme) -> Vec<Line<'static>> 
 /// The red lines every per-packet screen of a bundle's packets starts with: it fails
 /// verification; its attestation is refused by the trusted keys.
 pub fn bundle_banners(
-    loaded: &crate::tui::list_rows::LoadedBundle,
+    loaded: &crate::tui::state::list_rows::LoadedBundle,
     on_event: bool,
     theme: &Theme,
 ) -> Vec<Line<'static>> {

@@ -1,14 +1,14 @@
 //! Conversion tab: the canonical event and payload, lossiness and notes; strict and lenient
 //! side by side when the width allows, stacked otherwise.
 
-use super::text::{canonical_text_lines, heading, json_value_lines, safe};
-use super::window::cached;
-use super::ViewState;
 use crate::a2a::Mode;
 use crate::corpus::{NoTree, PacketDetail};
 use crate::freeze::Explanation;
-use crate::tui::app::App;
-use crate::tui::theme::Theme;
+use crate::tui::state::app::App;
+use crate::tui::views::text::{canonical_text_lines, heading, json_value_lines, safe};
+use crate::tui::views::theme::Theme;
+use crate::tui::views::window::cached;
+use crate::tui::views::ViewState;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
@@ -29,7 +29,7 @@ pub fn draw(
                 crate::corpus::PacketKind::RawA2a.name()
             );
             let mut lines = vec![heading(&title, theme)];
-            lines.push(super::text::classified_as(detail, theme));
+            lines.push(crate::tui::views::text::classified_as(detail, theme));
             match detail.tree() {
                 Ok(value) => {
                     lines.push(Line::default());

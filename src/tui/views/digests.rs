@@ -2,15 +2,15 @@
 //! expected canonical payload paired with the packet; where they differ, the diff of expected
 //! vs actual canonical JSON, unified or side by side (`d`).
 
-use super::text::{heading, safe};
-use super::ViewState;
 use crate::a2a::Mode;
 use crate::corpus::PacketDetail;
 use crate::json::{
     all_lines, canonical_pretty, canonical_pretty_of, digest_value, DiffLine, Digest, LineTag,
 };
-use crate::tui::app::{App, DiffLayout, Focus};
-use crate::tui::theme::Theme;
+use crate::tui::state::app::{App, DiffLayout, Focus};
+use crate::tui::views::text::{heading, safe};
+use crate::tui::views::theme::Theme;
+use crate::tui::views::ViewState;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -29,13 +29,13 @@ pub fn draw(
     let mut lines = Vec::new();
     // A bundle's event: its content hash as upstream's verifier compares it.
     if detail.source.is_bundle_event() {
-        lines.extend(super::bundle::content_hash_lines(detail, theme));
+        lines.extend(crate::tui::views::bundle::content_hash_lines(detail, theme));
     }
     // Golden drift first, for every kind that records one: it is what a reviewer comes to
     // this tab for.
     if let (Some(check), Some(selected)) = (app.selected_check(), app.detail_read()) {
         let rejected = app.review_rejected.contains(&check.summary.source);
-        lines.extend(super::golden::drift_lines(
+        lines.extend(crate::tui::views::golden::drift_lines(
             check,
             &selected.golden,
             rejected,
@@ -70,7 +70,7 @@ pub fn draw(
         } else {
             lines.push(Line::from(Span::styled("not JSON: no digest", theme.dim())));
         }
-        super::scrolled_detail(app, state, lines, frame, area);
+        crate::tui::views::scrolled_detail(app, state, lines, frame, area);
         return;
     }
     let mut diff: Option<(String, String)> = None;
@@ -130,7 +130,7 @@ pub fn draw(
         lines.push(Line::default());
     }
     match diff {
-        None => super::scrolled_detail(app, state, lines, frame, area),
+        None => crate::tui::views::scrolled_detail(app, state, lines, frame, area),
         Some((expected, actual)) => {
             lines.push(heading(
                 "expected vs actual canonical payload (d: unified / side by side)",
@@ -142,14 +142,14 @@ pub fn draw(
                 Constraint::Min(3),
             ])
             .areas(area);
-            super::scrolled(lines, 0, frame, top);
+            crate::tui::views::scrolled(lines, 0, frame, top);
             let diff_lines = match app.tabs.digests.layout {
                 DiffLayout::Unified => unified(&expected, &actual, theme),
                 DiffLayout::SideBySide => {
                     side_by_side(&expected, &actual, usize::from(bottom.width), theme)
                 }
             };
-            super::scrolled_detail(app, state, diff_lines, frame, bottom);
+            crate::tui::views::scrolled_detail(app, state, diff_lines, frame, bottom);
         }
     }
 }

@@ -2,13 +2,13 @@
 //! expected payloads, audit, profile rows, migration), what the packet is, duplicate keys,
 //! rejections, and the corpus's load errors.
 
-use super::text::{heading, safe};
-use super::ViewState;
 use crate::corpus::PacketDetail;
 use crate::freeze::Audit;
 use crate::rules::Severity;
-use crate::tui::app::App;
-use crate::tui::theme::Theme;
+use crate::tui::state::app::App;
+use crate::tui::views::text::{heading, safe};
+use crate::tui::views::theme::Theme;
+use crate::tui::views::ViewState;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
@@ -38,7 +38,11 @@ pub fn draw(
         lines.push(Line::from(vec![
             Span::styled("check: ", theme.title()),
             Span::styled(
-                format!("{} {}", crate::tui::status::glyph(status), status.label()),
+                format!(
+                    "{} {}",
+                    crate::tui::state::status::glyph(status),
+                    status.label()
+                ),
                 theme.status(status),
             ),
             Span::styled(
@@ -174,7 +178,7 @@ pub fn draw(
             theme.dim(),
         )));
     }
-    super::scrolled_detail(app, state, lines, frame, area);
+    crate::tui::views::scrolled_detail(app, state, lines, frame, area);
 }
 
 /// The audit of canonical input, shared with the Handoff tab.

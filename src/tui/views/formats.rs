@@ -1,12 +1,12 @@
 //! Formats tab: the cross-format view (which field of each handoff format plays each role of
 //! the A2A handoff seam), with the selected packet's own values when it is one of them.
 
-use super::text::{heading, safe};
-use super::ViewState;
 use crate::profiles::{crosswalk, Expressibility};
 use crate::report::crosswalk_text::table_lines;
-use crate::tui::app::App;
-use crate::tui::theme::Theme;
+use crate::tui::state::app::App;
+use crate::tui::views::text::{heading, safe};
+use crate::tui::views::theme::Theme;
+use crate::tui::views::ViewState;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
@@ -80,5 +80,5 @@ pub fn draw(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, the
             ]));
         }
     }
-    super::scrolled_detail(app, state, lines, frame, area);
+    crate::tui::views::scrolled_detail(app, state, lines, frame, area);
 }

@@ -2,10 +2,10 @@
 //! mode, every field the manifest records next to its current value, `≠` where they differ,
 //! with the changed paths; and what accepting the current outcome would write.
 
-use super::text::{heading, safe};
 use crate::corpus::{recorded_mode, FindingKind, PacketCheck};
 use crate::golden::{GoldenEntry, ModeGolden};
-use crate::tui::theme::Theme;
+use crate::tui::views::text::{heading, safe};
+use crate::tui::views::theme::Theme;
 use ratatui::text::{Line, Span};
 
 /// The golden section of the Digests tab for a converted packet (empty for other kinds).

@@ -2,14 +2,14 @@
 //! whole frozen rule table with matched rows highlighted, and what each flag may and must not
 //! be read as. Canonical input shows its audit instead.
 
-use super::text::{heading, safe};
-use super::ViewState;
 use crate::corpus::PacketDetail;
 use crate::freeze::{Explanation, GUARDRAIL, HANDOFF_FIELDS, K1A_TABLE};
 use crate::report::explain::{evidence_list, evidence_listed};
 use crate::rules::Verdict;
-use crate::tui::app::{App, Focus};
-use crate::tui::theme::Theme;
+use crate::tui::state::app::{App, Focus};
+use crate::tui::views::text::{heading, safe};
+use crate::tui::views::theme::Theme;
+use crate::tui::views::ViewState;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
@@ -24,18 +24,18 @@ pub fn draw(
 ) {
     let lines = match (detail.explanation(app.mode), &detail.audit) {
         (Some(explanation), _) => explanation_lines(app, explanation, area.width, theme),
-        (None, Some(audit)) => super::findings::audit_lines(audit, theme),
+        (None, Some(audit)) => crate::tui::views::findings::audit_lines(audit, theme),
         (None, None) if detail.profile.is_some() => detail
             .profile
             .as_ref()
-            .map(|report| super::profile::report_lines(report, theme))
+            .map(|report| crate::tui::views::profile::report_lines(report, theme))
             .unwrap_or_default(),
         (None, None) => vec![
             heading("No K1-A handoff seam on this packet.", theme),
-            super::text::classified_as(detail, theme),
+            crate::tui::views::text::classified_as(detail, theme),
         ],
     };
-    super::scrolled_detail(app, state, lines, frame, area);
+    crate::tui::views::scrolled_detail(app, state, lines, frame, area);
 }
 
 /// How many items of a row's evidence the tab lists; the rest are counted.
@@ -92,8 +92,11 @@ fn explanation_lines(
             )));
             for (index, field) in explanation.fields.iter().enumerate() {
                 let selected = app.focus == Focus::Detail && app.tabs.handoff.cursor == index;
-                let line =
-                    super::text::field_line(if selected { "▸ " } else { "  " }, field, theme);
+                let line = crate::tui::views::text::field_line(
+                    if selected { "▸ " } else { "  " },
+                    field,
+                    theme,
+                );
                 lines.push(if selected {
                     line.style(theme.selected())
                 } else {

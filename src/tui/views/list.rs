@@ -1,11 +1,11 @@
 //! The packet list: group headers and one line per packet with its status glyph, kind, event
 //! type and named handoff state.
 
-use super::text::safe;
-use crate::tui::app::{App, Focus, ListRow};
-use crate::tui::listed::ModeShown;
-use crate::tui::status::glyph;
-use crate::tui::theme::Theme;
+use crate::tui::state::app::{App, Focus, ListRow};
+use crate::tui::state::listed::ModeShown;
+use crate::tui::state::status::glyph;
+use crate::tui::views::text::safe;
+use crate::tui::views::theme::Theme;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};

@@ -3,15 +3,15 @@
 //! or the effect of the switched-off steps on the cumulative result. For a raw adapter
 //! packet: what relabelling it A2A 1.0 does at the adapter, next to the outcome as sent.
 
-use super::text::{heading, safe};
-use super::window::MAX_LINES;
-use super::ViewState;
 use crate::corpus::PacketDetail;
 use crate::freeze::{AdapterVerdict, RelabelOutcome, CONVERSION_TABLE, RELABELLED_VERSION};
 use crate::json::canonical_pretty;
 use crate::migrate::{diff, DiffLine, LineTag, Migration};
-use crate::tui::app::{App, Focus};
-use crate::tui::theme::Theme;
+use crate::tui::state::app::{App, Focus};
+use crate::tui::views::text::{heading, safe};
+use crate::tui::views::theme::Theme;
+use crate::tui::views::window::MAX_LINES;
+use crate::tui::views::ViewState;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
@@ -29,17 +29,23 @@ pub fn draw(
     }
     let lines = match &detail.relabel {
         Some(relabel) => {
-            return super::scrolled_detail(app, state, relabel_lines(relabel, theme), frame, area)
+            return crate::tui::views::scrolled_detail(
+                app,
+                state,
+                relabel_lines(relabel, theme),
+                frame,
+                area,
+            )
         }
         None => vec![
             heading(
                 "Not an A2A protocol object or raw adapter packet: nothing to migrate.",
                 theme,
             ),
-            super::text::classified_as(detail, theme),
+            crate::tui::views::text::classified_as(detail, theme),
         ],
     };
-    super::scrolled_detail(app, state, lines, frame, area);
+    crate::tui::views::scrolled_detail(app, state, lines, frame, area);
 }
 
 fn draw_migration(
@@ -94,7 +100,7 @@ fn draw_migration(
         Constraint::Min(3),
     ])
     .areas(area);
-    super::scrolled(header, 0, frame, top);
+    crate::tui::views::scrolled(header, 0, frame, top);
     // The step list is as wide as its longest line (flags + id). Beside the step when that
     // takes at most 45% of the pane; otherwise above it, the whole width, so that ids are not
     // cut to a few letters on a narrow terminal.
@@ -176,7 +182,7 @@ fn draw_migration(
         "migrate {cursor} {:?} {focused} {}",
         app.tabs.migrate.off, app.color
     );
-    let lines = super::window::cached(state, key, || {
+    let lines = crate::tui::views::window::cached(state, key, || {
         step_lines(migration, &app.tabs.migrate.off, cursor, focused, theme)
     });
     let right = Rect {

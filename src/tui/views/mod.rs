@@ -10,22 +10,23 @@ mod findings;
 mod formats;
 mod golden;
 mod handoff;
-pub mod layout;
 mod list;
 mod migrate;
 mod overlays;
 mod profile;
 mod raw;
 mod rules;
+pub mod svg;
 pub mod tabbar;
 pub mod text;
+pub mod theme;
 pub mod window;
 
-pub use digests::ObjectDigests;
+pub use crate::tui::views::digests::ObjectDigests;
 
-use super::app::{App, Focus, Overlay, Tab};
-use super::keymap::{binding_label, Binding, Command, Context, KEYMAP};
-use super::theme::Theme;
+use crate::tui::state::app::{App, Focus, Overlay, Tab};
+use crate::tui::state::keymap::{binding_label, Binding, Command, Context, KEYMAP};
+use crate::tui::views::theme::Theme;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
@@ -41,7 +42,7 @@ pub struct ViewState {
     pub scroll_max: Option<u16>,
     /// The detail (by its read's generation) that `drawn` and `object_digests` belong to.
     detail: Option<u64>,
-    drawn: window::DrawnCache,
+    drawn: crate::tui::views::window::DrawnCache,
     object_digests: Option<Option<ObjectDigests>>,
 }
 
@@ -69,31 +70,41 @@ impl ViewState {
 pub fn view(app: &App, state: &mut ViewState, frame: &mut Frame) {
     let theme = Theme::new(app.color);
     let screen = frame.area();
-    if layout::too_small(screen) {
+    if crate::tui::state::geometry::too_small(screen) {
         let message = format!(
             "handoff-inspector needs at least {}x{} (this terminal is {}x{}).\nEnlarge the window, or press q to quit.",
-            layout::MIN_WIDTH,
-            layout::MIN_HEIGHT,
+            crate::tui::state::geometry::MIN_WIDTH,
+            crate::tui::state::geometry::MIN_HEIGHT,
             screen.width,
             screen.height
         );
         frame.render_widget(Paragraph::new(message).wrap(Wrap { trim: true }), screen);
         return;
     }
-    let areas = layout::areas(screen);
+    let areas = crate::tui::state::geometry::areas(screen);
     // Tabs that scroll report their extent while drawing (see `scrolled_detail`).
     state.scroll_max = None;
     state.follow(app);
     title_bar(app, frame, areas.title, &theme);
-    list::draw(app, frame, areas.list, &theme);
+    crate::tui::views::list::draw(app, frame, areas.list, &theme);
     detail(app, state, frame, areas.detail, &theme);
     status_bar(app, frame, areas.status, &theme);
     match &app.overlay {
-        Some(Overlay::Help { scroll }) => overlays::help(*scroll, frame, screen, &theme),
-        Some(Overlay::Filter { cursor }) => overlays::filter(app, *cursor, frame, screen, &theme),
-        Some(Overlay::WhatIf(whatif)) => overlays::whatif(whatif, frame, screen, &theme),
-        Some(Overlay::Message(message)) => overlays::message(message, frame, screen, &theme),
-        Some(Overlay::Review(review)) => overlays::review(app, review, frame, screen, &theme),
+        Some(Overlay::Help { scroll }) => {
+            crate::tui::views::overlays::help(*scroll, frame, screen, &theme)
+        }
+        Some(Overlay::Filter { cursor }) => {
+            crate::tui::views::overlays::filter(app, *cursor, frame, screen, &theme)
+        }
+        Some(Overlay::WhatIf(whatif)) => {
+            crate::tui::views::overlays::whatif(whatif, frame, screen, &theme)
+        }
+        Some(Overlay::Message(message)) => {
+            crate::tui::views::overlays::message(message, frame, screen, &theme)
+        }
+        Some(Overlay::Review(review)) => {
+            crate::tui::views::overlays::review(app, review, frame, screen, &theme)
+        }
         None => {}
     }
     // Last, so no panel hides it.
@@ -104,8 +115,8 @@ pub fn view(app: &App, state: &mut ViewState, frame: &mut Frame) {
 /// background job reports progress.
 fn status_message(app: &App) -> Option<&str> {
     let busy = app.search.input.is_some()
-        || super::search::progress_line(app).is_some()
-        || super::list_job::progress_line(app).is_some();
+        || crate::tui::update::search::progress_line(app).is_some()
+        || crate::tui::update::list_job::progress_line(app).is_some();
     app.message.as_deref().filter(|_| !busy)
 }
 
@@ -113,7 +124,7 @@ fn status_message(app: &App) -> Option<&str> {
 /// spaces, a word longer than the line cut into pieces. One line: it fits the status bar.
 fn message_lines(message: &str, width: u16) -> Vec<String> {
     let width = usize::from(width.saturating_sub(1)).max(1);
-    text::wrap_words(message, width)
+    crate::tui::views::text::wrap_words(message, width)
         .into_iter()
         .flat_map(|line| {
             let chars: Vec<char> = line.chars().collect();
@@ -260,12 +271,12 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let line = if let Some(input) = &app.search.input {
         Line::from(vec![
             Span::styled("/", theme.key()),
-            Span::raw(text::safe(input)),
+            Span::raw(crate::tui::views::text::safe(input)),
             Span::styled("▏", theme.accent()),
             Span::styled("  Enter search  Esc cancel", theme.dim()),
         ])
-    } else if let Some(progress) =
-        super::search::progress_line(app).or_else(|| super::list_job::progress_line(app))
+    } else if let Some(progress) = crate::tui::update::search::progress_line(app)
+        .or_else(|| crate::tui::update::list_job::progress_line(app))
     {
         Line::from(Span::styled(format!(" {progress}"), theme.warn()))
     } else if let Some(message) = &app.message {
@@ -278,12 +289,12 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         let context = match app.overlay {
             Some(Overlay::WhatIf(_)) => Context::WhatIf,
             Some(Overlay::Review(_)) => Context::Review,
-            _ => super::update::browse_context(app),
+            _ => crate::tui::update::actions::browse_context(app),
         };
         let mut spans = Vec::new();
         if let Some(query) = &app.search.query {
             spans.push(Span::styled(
-                format!(" /{} n/N ", text::safe(query)),
+                format!(" /{} n/N ", crate::tui::views::text::safe(query)),
                 theme.accent(),
             ));
         }
@@ -333,7 +344,7 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
     // The full path is always shown: in the title when it fits, else wrapped above the tabs.
     let (title, path_lines) = match app.selected_summary() {
         Some(summary) => {
-            let path = text::safe(&summary.source.to_string());
+            let path = crate::tui::views::text::safe(&summary.source.to_string());
             let full = format!(" {path} · {} ", summary.kind.name());
             if full.chars().count() <= width {
                 (full, Vec::new())
@@ -354,7 +365,7 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(focused))
-        .title(text::safe(&title));
+        .title(crate::tui::views::text::safe(&title));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let header = path_lines.len() as u16;
@@ -379,7 +390,7 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
         height: inner.height - header,
         ..inner
     };
-    let tabs = tabbar::line(app.tab, usize::from(inner.width), theme);
+    let tabs = crate::tui::views::tabbar::line(app.tab, usize::from(inner.width), theme);
     frame.render_widget(Paragraph::new(tabs), Rect { height: 1, ..inner });
     let mut body = Rect {
         y: inner.y + 2,
@@ -387,8 +398,8 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
         ..inner
     };
     match app.tab {
-        Tab::Rules => return rules::draw(app, frame, body, theme),
-        Tab::Formats => return formats::draw(app, state, frame, body, theme),
+        Tab::Rules => return crate::tui::views::rules::draw(app, frame, body, theme),
+        Tab::Formats => return crate::tui::views::formats::draw(app, state, frame, body, theme),
         _ => {}
     }
     // A packet of a bundle that fails verification, or whose attestation the trusted keys
@@ -399,7 +410,7 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
             let on_event = app
                 .selected_summary()
                 .is_some_and(|packet| packet.source.is_bundle_event());
-            bundle::bundle_banners(loaded, on_event, theme)
+            crate::tui::views::bundle::bundle_banners(loaded, on_event, theme)
         })
         .unwrap_or_default();
     for banner in banners {
@@ -440,7 +451,7 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
             frame.render_widget(
                 Paragraph::new(format!(
                     "cannot read this packet again: {}",
-                    text::safe(reason)
+                    crate::tui::views::text::safe(reason)
                 ))
                 .style(theme.bad()),
                 body,
@@ -453,21 +464,23 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
         .selected_summary()
         .is_some_and(|packet| packet.bundle.is_some())
     {
-        return bundle::draw(app, state, detail, frame, body, theme);
+        return crate::tui::views::bundle::draw(app, state, detail, frame, body, theme);
     }
     match app.tab {
-        Tab::Raw => raw::draw(app, state, detail, frame, body, theme),
-        Tab::Conversion => conversion::draw(app, state, detail, frame, body, theme),
-        Tab::Handoff => handoff::draw(app, state, detail, frame, body, theme),
-        Tab::Digests => digests::draw(app, state, detail, frame, body, theme),
-        Tab::Findings => findings::draw(app, state, detail, frame, body, theme),
-        Tab::Migrate => migrate::draw(app, state, detail, frame, body, theme),
+        Tab::Raw => crate::tui::views::raw::draw(app, state, detail, frame, body, theme),
+        Tab::Conversion => {
+            crate::tui::views::conversion::draw(app, state, detail, frame, body, theme)
+        }
+        Tab::Handoff => crate::tui::views::handoff::draw(app, state, detail, frame, body, theme),
+        Tab::Digests => crate::tui::views::digests::draw(app, state, detail, frame, body, theme),
+        Tab::Findings => crate::tui::views::findings::draw(app, state, detail, frame, body, theme),
+        Tab::Migrate => crate::tui::views::migrate::draw(app, state, detail, frame, body, theme),
         Tab::Rules | Tab::Formats => {}
     }
 }
 
 fn empty_message(app: &App) -> String {
-    if let Some(super::app::ListRow::Group {
+    if let Some(crate::tui::state::app::ListRow::Group {
         label,
         count,
         failing,
@@ -477,7 +490,7 @@ fn empty_message(app: &App) -> String {
     {
         format!(
             "{}: {count} packet(s), {} failing, folded (l or Enter unfolds)",
-            text::safe(label),
+            crate::tui::views::text::safe(label),
             failing[app.mode.index()]
         )
     } else if !app.progress.done {
@@ -497,7 +510,7 @@ pub const WRAP_RULE: &str = "Long lines wrap at the pane's width in every tab; w
 
 /// Renders lines as a paragraph that wraps at the pane's width, scrolled by `scroll` rows
 /// (kept inside the content: the last wrapped line stops at the bottom).
-pub(super) fn scrolled_wrapped(
+pub(crate) fn scrolled_wrapped(
     lines: Vec<Line<'static>>,
     scroll: u16,
     frame: &mut Frame,
@@ -516,14 +529,14 @@ pub(super) fn scrolled_wrapped(
 /// content can scroll, so that the state keeps the scroll inside it after the frame (G then k
 /// moves up at once). Side-by-side columns report the longer one.
 /// Only the lines on screen are wrapped and drawn (see `window`).
-pub(super) fn scrolled_detail(
+pub(crate) fn scrolled_detail(
     app: &App,
     state: &mut ViewState,
     lines: Vec<Line<'static>>,
     frame: &mut Frame,
     area: Rect,
 ) {
-    window::WindowLines::new(lines).draw(app, state, frame, area);
+    crate::tui::views::window::WindowLines::new(lines).draw(app, state, frame, area);
 }
 
 /// Drops a line's trailing spaces (column padding), which would otherwise wrap into blank
@@ -544,21 +557,21 @@ fn trim_line_end(mut line: Line<'static>) -> Line<'static> {
 }
 
 /// Renders lines by the wrap rule (see `WRAP_RULE`).
-pub(super) fn scrolled(lines: Vec<Line<'static>>, scroll: u16, frame: &mut Frame, area: Rect) {
+pub(crate) fn scrolled(lines: Vec<Line<'static>>, scroll: u16, frame: &mut Frame, area: Rect) {
     scrolled_wrapped(lines, scroll, frame, area);
 }
 
 /// Whether `d` has a payload diff to switch (see the Digests tab).
 pub fn has_payload_diff(app: &App) -> bool {
-    digests::has_payload_diff(app)
+    crate::tui::views::digests::has_payload_diff(app)
 }
 
 /// What `y` copies: the selected field's evidence path (Handoff), the selected digest
 /// (Digests), otherwise the packet's source.
 pub fn copy_target(app: &App) -> Option<String> {
     match app.tab {
-        Tab::Handoff => handoff::copy_target(app),
-        Tab::Digests => digests::copy_target(app),
+        Tab::Handoff => crate::tui::views::handoff::copy_target(app),
+        Tab::Digests => crate::tui::views::digests::copy_target(app),
         _ => app
             .selected_summary()
             .map(|summary| summary.source.to_string()),
@@ -567,7 +580,7 @@ pub fn copy_target(app: &App) -> Option<String> {
 
 /// The help text of one context, generated from the keymap.
 pub fn help_lines(context: Context, theme: &Theme) -> Vec<Line<'static>> {
-    let mut lines = vec![text::heading(context.title(), theme)];
+    let mut lines = vec![crate::tui::views::text::heading(context.title(), theme)];
     for binding in KEYMAP.iter().filter(|binding| binding.context == context) {
         lines.push(Line::from(vec![
             Span::styled(format!("  {:<14}", binding_label(binding)), theme.key()),

@@ -1,13 +1,13 @@
 //! Panels drawn over the screen: help, filter menu, what-if, messages.
 
-use super::layout::centered;
-use super::text::{heading, safe};
 use crate::corpus::FindingKind;
-use crate::tui::app::{filter_choices, App, FilterChoice, ReviewState};
-use crate::tui::keymap::{Context, KEYMAP};
-use crate::tui::status::glyph;
-use crate::tui::theme::Theme;
-use crate::tui::whatif::WhatIf;
+use crate::tui::state::app::{filter_choices, App, FilterChoice, ReviewState};
+use crate::tui::state::geometry::centered;
+use crate::tui::state::keymap::{Context, KEYMAP};
+use crate::tui::state::status::glyph;
+use crate::tui::state::whatif::WhatIf;
+use crate::tui::views::text::{heading, safe};
+use crate::tui::views::theme::Theme;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
@@ -36,12 +36,12 @@ fn panel(frame: &mut Frame, area: Rect, title: &str, theme: &Theme) -> Rect {
 }
 
 pub fn help(scroll: u16, frame: &mut Frame, screen: Rect, theme: &Theme) {
-    let browse = super::help_lines(Context::Global, theme);
-    let mut panels = super::help_lines(Context::WhatIf, theme);
+    let browse = crate::tui::views::help_lines(Context::Global, theme);
+    let mut panels = crate::tui::views::help_lines(Context::WhatIf, theme);
     panels.push(Line::default());
-    panels.extend(super::help_lines(Context::Migrate, theme));
+    panels.extend(crate::tui::views::help_lines(Context::Migrate, theme));
     panels.push(Line::default());
-    panels.extend(super::help_lines(Context::Review, theme));
+    panels.extend(crate::tui::views::help_lines(Context::Review, theme));
     panels.push(Line::default());
     panels.push(heading("Meaning", theme));
     for note in [
@@ -54,7 +54,7 @@ pub fn help(scroll: u16, frame: &mut Frame, screen: Rect, theme: &Theme) {
     }
     // The glyph legend, from the glyphs and labels every screen uses (docs/inspector.md's table
     // adds each one's meaning from the same definitions).
-    for line in crate::tui::status::LEGEND_ROWS {
+    for line in crate::tui::state::status::LEGEND_ROWS {
         let mut spans = Vec::new();
         if let Some(prefix) = line.0 {
             spans.push(Span::styled(prefix, theme.dim()));
@@ -72,7 +72,7 @@ pub fn help(scroll: u16, frame: &mut Frame, screen: Rect, theme: &Theme) {
         panels.push(Line::from(spans));
     }
     panels.push(Line::default());
-    for note in super::text::wrap_words(super::WRAP_RULE, 46) {
+    for note in crate::tui::views::text::wrap_words(crate::tui::views::WRAP_RULE, 46) {
         panels.push(Line::from(Span::styled(note, theme.dim())));
     }
     let height = browse.len().max(panels.len()) as u16 + 2;
@@ -97,7 +97,7 @@ pub fn help(scroll: u16, frame: &mut Frame, screen: Rect, theme: &Theme) {
         "keys (j/k scroll, any other key closes)",
         theme,
     );
-    super::scrolled_wrapped(lines, scroll, frame, inner);
+    crate::tui::views::scrolled_wrapped(lines, scroll, frame, inner);
 }
 
 pub fn message(text: &str, frame: &mut Frame, screen: Rect, theme: &Theme) {
@@ -190,7 +190,7 @@ pub fn whatif(whatif: &WhatIf, frame: &mut Frame, screen: Rect, theme: &Theme) {
                 Span::raw(converted.canonical_type.name()),
             ]));
             for field in &explanation.fields {
-                lines.push(super::text::field_line("  ", field, theme));
+                lines.push(crate::tui::views::text::field_line("  ", field, theme));
             }
             lines.push(Line::from(vec![
                 Span::styled("  state ", theme.dim()),
@@ -232,7 +232,7 @@ pub fn whatif(whatif: &WhatIf, frame: &mut Frame, screen: Rect, theme: &Theme) {
                 crate::report::explain::evidence_listed(
                     explanation,
                     first,
-                    super::handoff::LISTED_EVIDENCE
+                    crate::tui::views::handoff::LISTED_EVIDENCE
                 )
             ),
             theme.dim(),
@@ -261,7 +261,7 @@ const REVIEW_PATHS: usize = 8;
 
 /// How the review's queue meets the list's failing count, in words: the two numbers a
 /// reviewer sees must add up.
-fn tally_words(tally: &crate::tui::app::ReviewTally, mode: crate::a2a::Mode) -> String {
+fn tally_words(tally: &crate::tui::state::app::ReviewTally, mode: crate::a2a::Mode) -> String {
     let listed = tally.failing + tally.not_golden + tally.rejected_before;
     let mut text = format!(
         "in review: {} of the list's {listed} failing ({mode})",
@@ -322,7 +322,7 @@ pub fn review(app: &App, review: &ReviewState, frame: &mut Frame, screen: Rect, 
     if let Some(file) = review
         .queue
         .get(review.position)
-        .and_then(|source| crate::tui::review::pending_file_of(app, source))
+        .and_then(|source| crate::tui::update::review::pending_file_of(app, source))
     {
         lines.push(Line::from(Span::styled(
             format!(
@@ -337,7 +337,7 @@ pub fn review(app: &App, review: &ReviewState, frame: &mut Frame, screen: Rect, 
         for finding in check
             .findings
             .iter()
-            .filter(|finding| crate::tui::review::reviewed(finding.kind))
+            .filter(|finding| crate::tui::update::review::reviewed(finding.kind))
         {
             let style = if finding.kind == FindingKind::NoGolden {
                 theme.dim()
@@ -371,7 +371,11 @@ pub fn review(app: &App, review: &ReviewState, frame: &mut Frame, screen: Rect, 
         }
     }
     if let (Some(check), Some(selected)) = (app.selected_check(), app.detail_read()) {
-        lines.extend(super::golden::accept_lines(check, &selected.golden, theme));
+        lines.extend(crate::tui::views::golden::accept_lines(
+            check,
+            &selected.golden,
+            theme,
+        ));
         if check
             .findings
             .iter()

@@ -1,10 +1,10 @@
 //! Master/sub, ContextCore and UAIX packets: the profile report (the same text `explain`
 //! prints, so both faces say the same thing), with verdicts coloured.
 
-use super::text::heading;
 use crate::profiles::ProfileReport;
 use crate::report::profile_text;
-use crate::tui::theme::Theme;
+use crate::tui::views::text::heading;
+use crate::tui::views::theme::Theme;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 

@@ -1,11 +1,11 @@
 //! Raw tab: the packet text as in the file (re-indented without reordering when it is a
 //! single long line), with line numbers and syntax colour.
 
-use super::text::{json_line, reindent};
-use super::ViewState;
 use crate::corpus::PacketDetail;
-use crate::tui::app::App;
-use crate::tui::theme::Theme;
+use crate::tui::state::app::App;
+use crate::tui::views::text::{json_line, reindent};
+use crate::tui::views::theme::Theme;
+use crate::tui::views::ViewState;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
@@ -58,5 +58,5 @@ pub fn draw(
         numbered.extend(json_line(line, theme).spans);
         lines.push(Line::from(numbered));
     }
-    super::scrolled_detail(app, state, lines, frame, area);
+    crate::tui::views::scrolled_detail(app, state, lines, frame, area);
 }

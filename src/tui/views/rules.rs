@@ -1,11 +1,11 @@
 //! Rules tab: the corpus-wide coverage matrix of the K1-A rule table, rows x {strict,
 //! lenient}; Enter on a cell filters the list to the packets that exercise it.
 
-use super::text::heading;
 use crate::a2a::Mode;
 use crate::freeze::{unreachable_reason, COVERAGE_ROW_IDS, K1A_TABLE};
-use crate::tui::app::{App, Focus};
-use crate::tui::theme::Theme;
+use crate::tui::state::app::{App, Focus};
+use crate::tui::views::text::heading;
+use crate::tui::views::theme::Theme;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
@@ -95,5 +95,5 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     // Keep the selected row (and the two lines under it) in view.
     let cursor_line = app.tabs.rules.cursor.0 + 2;
     let scroll = (cursor_line + 3).saturating_sub(usize::from(area.height));
-    super::scrolled(lines, scroll.min(usize::from(u16::MAX)) as u16, frame, area);
+    crate::tui::views::scrolled(lines, scroll.min(usize::from(u16::MAX)) as u16, frame, area);
 }

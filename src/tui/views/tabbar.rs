@@ -2,8 +2,8 @@
 //! those do not fit, a window of tabs around the active one with ‹ › marking tabs off-screen.
 //! The active tab is always visible.
 
-use crate::tui::app::Tab;
-use crate::tui::theme::Theme;
+use crate::tui::state::app::Tab;
+use crate::tui::views::theme::Theme;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 

@@ -2,7 +2,7 @@
 //! becomes a span, so no control, C1 or bidi character reaches the terminal.
 
 use crate::json::safe_text;
-use crate::tui::theme::Theme;
+use crate::tui::views::theme::Theme;
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
@@ -116,7 +116,7 @@ pub fn json_line(line: &str, theme: &Theme) -> Line<'static> {
 pub fn json_value_lines(value: &serde_json::Value, theme: &Theme) -> Vec<Line<'static>> {
     crate::json::canonical_pretty(value)
         .lines()
-        .take(super::window::MAX_LINES)
+        .take(crate::tui::views::window::MAX_LINES)
         .map(|line| json_line(line, theme))
         .collect()
 }
@@ -124,7 +124,7 @@ pub fn json_value_lines(value: &serde_json::Value, theme: &Theme) -> Vec<Line<'s
 /// [`json_value_lines`] of the value whose canonical bytes are `compact`, laid out from the
 /// text (a payload may be 700 MB as a tree and 14 MB as text).
 pub fn canonical_text_lines(compact: &[u8], theme: &Theme) -> Vec<Line<'static>> {
-    crate::json::canonical_pretty_of(compact, super::window::MAX_LINES)
+    crate::json::canonical_pretty_of(compact, crate::tui::views::window::MAX_LINES)
         .lines()
         .map(|line| json_line(line, theme))
         .collect()

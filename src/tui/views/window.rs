@@ -5,8 +5,8 @@
 //! need. The lines of a view state are built once ([`cached`]) and kept until that state
 //! changes, so scrolling a big packet does not rebuild them.
 
-use super::ViewState;
-use crate::tui::app::App;
+use crate::tui::state::app::App;
+use crate::tui::views::ViewState;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
@@ -35,7 +35,7 @@ impl WindowLines {
             lines: lines
                 .into_iter()
                 .take(MAX_LINES)
-                .map(super::trim_line_end)
+                .map(crate::tui::views::trim_line_end)
                 .collect(),
             row_ends: RefCell::new(None),
         }
@@ -157,7 +157,7 @@ mod tests {
         let lines: Vec<Line<'static>> = lines
             .iter()
             .cloned()
-            .map(super::super::trim_line_end)
+            .map(crate::tui::views::trim_line_end)
             .collect();
         let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
         let max = paragraph

@@ -1,8 +1,8 @@
 //! Recording a reviewed packet's golden: shared by the interactive runtime and the headless
 //! driver, so both report the same thing and re-check the same files.
 
-use super::app::App;
 use crate::corpus::PacketCheck;
+use crate::tui::state::app::App;
 use std::path::PathBuf;
 
 /// Records `check`'s outcome as its packet's golden (the library refuses under CI and never

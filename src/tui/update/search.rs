@@ -5,11 +5,11 @@
 //! "match K of N" and when they wrap. Esc cancels a running scan. Results stay valid while the
 //! packets, the filter and the mode are those scanned; otherwise `n` scans again.
 
-use super::app::{App, SearchResults, SearchRun, SearchThen};
-use super::reads::{Read, SearchEvent, SearchRequest};
+use crate::tui::state::app::{App, SearchResults, SearchRun, SearchThen};
+use crate::tui::state::reads::{Read, SearchEvent, SearchRequest};
 
 /// Starts a scan for the current query (replacing any running one).
-pub(super) fn start(app: &mut App, then: SearchThen) {
+pub(crate) fn start(app: &mut App, then: SearchThen) {
     let Some(query) = app.search.query.clone() else {
         return;
     };
@@ -47,14 +47,14 @@ fn start_position(app: &App) -> (usize, bool) {
     match current {
         Some(position) => (position, true),
         None => (
-            super::update::first_listed_of_selected_group(app).unwrap_or(0),
+            crate::tui::update::actions::first_listed_of_selected_group(app).unwrap_or(0),
             false,
         ),
     }
 }
 
 /// Stops a running scan; false when none runs.
-pub(super) fn cancel(app: &mut App) -> bool {
+pub(crate) fn cancel(app: &mut App) -> bool {
     let Some(run) = app.search.running.take() else {
         return false;
     };
@@ -70,7 +70,7 @@ pub(super) fn cancel(app: &mut App) -> bool {
 }
 
 /// A scan's report, taken if it belongs to the running scan.
-pub(super) fn on_event(app: &mut App, generation: u64, event: SearchEvent) {
+pub(crate) fn on_event(app: &mut App, generation: u64, event: SearchEvent) {
     let Some(run) = app.search.running.as_mut() else {
         return;
     };
@@ -137,7 +137,7 @@ fn current_results(app: &App) -> Option<&SearchResults> {
 
 /// `n` (forward) / `N`: the next / previous match from the selection, wrapping around and
 /// saying so; scans again first when the list changed since the last scan.
-pub(super) fn step(app: &mut App, forward: bool) {
+pub(crate) fn step(app: &mut App, forward: bool) {
     if app.search.query.is_none() {
         app.message = Some("no search: press / first".to_owned());
         return;
@@ -243,7 +243,7 @@ pub fn progress_line(app: &App) -> Option<String> {
 }
 
 /// 1234567 -> "1,234,567".
-pub(super) fn thousands(count: usize) -> String {
+pub(crate) fn thousands(count: usize) -> String {
     let digits = count.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (at, digit) in digits.chars().enumerate() {

@@ -1,8 +1,8 @@
 //! How the library's per-packet `Status` (the same verdict `check` gives) is shown in the list.
 
-use super::listed::ListedPacket;
 use crate::a2a::Mode;
 pub use crate::corpus::Status;
+use crate::tui::state::listed::ListedPacket;
 
 pub fn glyph(status: Status) -> &'static str {
     match status {

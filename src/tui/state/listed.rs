@@ -5,11 +5,11 @@
 //! packet again with the run's own `PacketChecker` (`reads::Reader::detail`): a million
 //! packets' full checks were 600 bytes each.
 
-use super::status::Status;
 use crate::a2a::{CanonicalType, Mode};
 use crate::bundle::BundleReport;
 use crate::corpus::{FindingKind, ModeResult, PacketCheck, PacketChecker, PacketKind, Source};
 use crate::freeze::{HandoffState, RowSet};
+use crate::tui::state::status::Status;
 use std::sync::Arc;
 
 /// One packet as the list holds it, made from its check by [`ListedPacket::new`].

@@ -4,17 +4,17 @@
 //! comes back through `update`. The list's rows (groups, folding, selection moves) are built
 //! in `list_rows`.
 
-pub use super::list_rows::{group_key, group_label, GroupKey, ListRow};
+pub use crate::tui::state::list_rows::{group_key, group_label, GroupKey, ListRow};
 
-use super::list_rows::Spliced;
-pub use super::listed::ListedPacket;
-use super::packets::{Packets, Replacement};
-use super::reads::{DetailAnswer, DetailRequest, Read};
-use super::status::Status;
-use super::whatif::WhatIf;
 use crate::a2a::Mode;
 use crate::corpus::{CheckOptions, LoadError, PacketCheck, PacketDetail, PacketKind};
 use crate::freeze::COVERAGE_ROW_IDS;
+use crate::tui::state::list_rows::Spliced;
+pub use crate::tui::state::listed::ListedPacket;
+use crate::tui::state::packets::{Packets, Replacement};
+use crate::tui::state::reads::{DetailAnswer, DetailRequest, Read};
+use crate::tui::state::status::Status;
+use crate::tui::state::whatif::WhatIf;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -140,7 +140,7 @@ pub enum Overlay {
 }
 
 /// The coverage matrix cells (rule row, mode column) a packet counts in.
-pub(super) fn coverage_cells(summary: &ListedPacket) -> impl Iterator<Item = (usize, usize)> + '_ {
+pub(crate) fn coverage_cells(summary: &ListedPacket) -> impl Iterator<Item = (usize, usize)> + '_ {
     Mode::BOTH
         .into_iter()
         .enumerate()
@@ -259,7 +259,10 @@ pub struct ListBuild {
 pub enum Discarded {
     Packets(Packets),
     Rows(Vec<ListRow>, Vec<usize>),
-    Spliced(Vec<Arc<Replacement>>, Vec<super::packets::Splice>),
+    Spliced(
+        Vec<Arc<Replacement>>,
+        Vec<crate::tui::state::packets::Splice>,
+    ),
 }
 
 /// Why the list is built again.
@@ -416,7 +419,7 @@ pub struct App {
     /// The last drawn size, for paging and mouse hit-testing.
     pub size: (u16, u16),
     /// Every loaded bundle's verification report, by path (kept by the list build).
-    pub bundles: Vec<super::list_rows::LoadedBundle>,
+    pub bundles: Vec<crate::tui::state::list_rows::LoadedBundle>,
     /// Reads asked for since `update` last returned its effects.
     reads: Vec<Read>,
     /// What the state let go of since then (freed by the runtime off the UI thread).
@@ -474,7 +477,7 @@ impl App {
         }
     }
 
-    pub(super) fn selected_source(&self) -> Option<crate::corpus::Source> {
+    pub(crate) fn selected_source(&self) -> Option<crate::corpus::Source> {
         self.selected_summary().map(|packet| packet.source.clone())
     }
 
@@ -534,7 +537,7 @@ impl App {
     }
 
     /// The read that gives packet `index`'s detail (its bytes, its check made again...).
-    pub(super) fn detail_request(&self, index: usize, generation: u64) -> DetailRequest {
+    pub(crate) fn detail_request(&self, index: usize, generation: u64) -> DetailRequest {
         let packet = &self.packets[index];
         // A bundle's event is checked with its bundle's report, as the load checked it.
         let in_bundle = packet
@@ -570,22 +573,22 @@ impl App {
     }
 
     /// Asks for a read (returned as an effect by `update`).
-    pub(super) fn request(&mut self, read: Read) {
+    pub(crate) fn request(&mut self, read: Read) {
         self.reads.push(read);
     }
 
     /// The reads asked for since the last call.
-    pub(super) fn take_reads(&mut self) -> Vec<Read> {
+    pub(crate) fn take_reads(&mut self) -> Vec<Read> {
         std::mem::take(&mut self.reads)
     }
 
     /// Hands over something big the state lets go of, to be freed off the UI thread
     /// (`update` returns it as an effect).
-    pub(super) fn discard(&mut self, discarded: Discarded) {
+    pub(crate) fn discard(&mut self, discarded: Discarded) {
         self.discarded.push(discarded);
     }
 
-    pub(super) fn take_discarded(&mut self) -> Vec<Discarded> {
+    pub(crate) fn take_discarded(&mut self) -> Vec<Discarded> {
         std::mem::take(&mut self.discarded)
     }
 
@@ -601,7 +604,7 @@ impl App {
             self.count_coverage(packet, 1);
         }
         self.packets.extend(summaries);
-        super::list_job::packets_added(self);
+        crate::tui::update::list_job::packets_added(self);
     }
 
     /// Replaces every packet of `path` (a file that changed on disk): the list job splices
@@ -618,12 +621,12 @@ impl App {
             checks: summaries,
             errors,
         };
-        super::list_job::file_rechecked(self, replacement);
+        crate::tui::update::list_job::file_rechecked(self, replacement);
     }
 
     /// Swaps in the packets a list build spliced the replacements into (the old ones are
     /// freed off the UI thread); returns where the selected packet went, if it is still there.
-    pub(super) fn swap_in(&mut self, spliced: Spliced) -> Option<usize> {
+    pub(crate) fn swap_in(&mut self, spliced: Spliced) -> Option<usize> {
         let Spliced {
             mut packets,
             over,
@@ -711,7 +714,7 @@ impl App {
         self.pending.clear();
         self.coverage = vec![[0, 0]; COVERAGE_ROW_IDS.len()];
         self.progress = LoadProgress::default();
-        super::list_job::packets_forgotten(self);
+        crate::tui::update::list_job::packets_forgotten(self);
     }
 
     /// Keeps the detail scroll inside the content the last frame drew (`max`: how far it
@@ -725,7 +728,7 @@ impl App {
     /// Takes the list geometry from the screen size and keeps the selection in view.
     pub fn sync_list_geometry(&mut self) {
         let screen = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
-        let rows = super::views::layout::list_rows(screen);
+        let rows = crate::tui::state::geometry::list_rows(screen);
         let list = &mut self.list;
         list.area_top = rows.y;
         list.area_height = rows.height.max(1);

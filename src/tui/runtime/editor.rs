@@ -3,7 +3,7 @@
 //! and running it is the runtime's (`open`), with the terminal handed to the editor and taken
 //! back after.
 
-use super::app::App;
+use crate::tui::state::app::App;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -61,7 +61,10 @@ pub fn command(editor: &str, target: &EditorTarget) -> Command {
 
 /// Runs the editor the user set on `target`, the terminal handed over for its time
 /// (`TerminalGuard::suspend`); returns what the status bar says after.
-pub fn open(target: &EditorTarget, guard: &mut super::terminal::TerminalGuard) -> String {
+pub fn open(
+    target: &EditorTarget,
+    guard: &mut crate::tui::runtime::terminal::TerminalGuard,
+) -> String {
     let Some(editor) = configured() else {
         return no_editor(target);
     };

@@ -1,6 +1,6 @@
 //! Arbitrary bytes as a driver session, for fuzzing: any input decodes into valid steps.
 
-use super::Step;
+use crate::tui::runtime::drive::Step;
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 
 /// Decodes arbitrary bytes into steps (for fuzzing the driver): each step takes a kind byte
@@ -8,7 +8,7 @@ use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 /// does not bind; file steps use a fixed set of scratch names and contents.
 pub fn steps_from_bytes(data: &[u8]) -> Vec<Step> {
     use ratatui::crossterm::event::{KeyCode, KeyModifiers, MouseButton, MouseEventKind};
-    let mut keys: Vec<KeyEvent> = crate::tui::keymap::KEYMAP
+    let mut keys: Vec<KeyEvent> = crate::tui::state::keymap::KEYMAP
         .iter()
         .flat_map(|binding| binding.chords.iter())
         .map(|chord| KeyEvent::new(chord.code, chord.modifiers))

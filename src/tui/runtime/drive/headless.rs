@@ -2,11 +2,11 @@
 //! a `Reader` answers at once (the runtime answers them on other threads).
 
 use crate::corpus::CheckOptions;
-use crate::tui::app::App;
-use crate::tui::list_rows::build_list;
-use crate::tui::loader::load;
-use crate::tui::reads::{Read, Reader};
-use crate::tui::update::{update, Action, Effect};
+use crate::tui::runtime::loader::load;
+use crate::tui::state::app::App;
+use crate::tui::state::list_rows::build_list;
+use crate::tui::state::reads::{Read, Reader};
+use crate::tui::update::actions::{update, Action, Effect};
 use crate::tui::views::ViewState;
 use std::path::PathBuf;
 

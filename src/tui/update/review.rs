@@ -2,10 +2,10 @@
 //! the accept (with confirmation) / reject / skip decisions, and what is said when nothing is
 //! left. Accepting returns an effect; the runtime writes the manifest.
 
-use super::app::{App, ListedPacket, Overlay, ReviewState, ReviewTally, Tab};
-use super::keymap::{lookup, Command, Context};
-use super::update::{first_listed_of_selected_group, Effect};
 use crate::corpus::FindingKind;
+use crate::tui::state::app::{App, ListedPacket, Overlay, ReviewState, ReviewTally, Tab};
+use crate::tui::state::keymap::{lookup, Command, Context};
+use crate::tui::update::actions::{first_listed_of_selected_group, Effect};
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use std::path::{Path, PathBuf};
 
@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 /// download or temporary directory, is not offered a new `goldens.json` beside it; `bless`
 /// records one there when asked), or its paired expected payload differs (the panel shows
 /// what changed and the command that updates the file: neither bless nor accept rewrites it).
-pub(super) fn reviewable(roots: &[PathBuf], check: &ListedPacket) -> bool {
+pub(crate) fn reviewable(roots: &[PathBuf], check: &ListedPacket) -> bool {
     check.records_golden
         && (check.has_finding(FindingKind::GoldenMismatch)
             || check.has_finding(FindingKind::PairedMismatch)
@@ -32,7 +32,7 @@ pub fn reviewed(kind: FindingKind) -> bool {
 
 /// The queue's packets against the list's failing count in the mode shown.
 fn tally(app: &App, queue: &[crate::corpus::Source]) -> ReviewTally {
-    use super::status::{is_failing, status_in};
+    use crate::tui::state::status::{is_failing, status_in};
     let queued: std::collections::HashSet<&crate::corpus::Source> = queue.iter().collect();
     let mut tally = ReviewTally::default();
     for check in app
@@ -68,7 +68,7 @@ fn in_named_directory(roots: &[PathBuf], path: &Path) -> bool {
         .any(|root| root.as_path() != path && path.starts_with(root))
 }
 
-pub(super) fn open_review(app: &mut App) {
+pub(crate) fn open_review(app: &mut App) {
     // Every listed packet (folded groups too), starting at the selection.
     let count = app.list.listed.len();
     let start = app
@@ -142,7 +142,7 @@ pub fn pending_file_of(app: &App, source: &crate::corpus::Source) -> Option<Path
         .map(crate::golden::PendingGoldens::path)
 }
 
-pub(super) fn on_review_key(app: &mut App, key: KeyEvent, mut review: ReviewState) -> Vec<Effect> {
+pub(crate) fn on_review_key(app: &mut App, key: KeyEvent, mut review: ReviewState) -> Vec<Effect> {
     let Some(source) = review.queue.get(review.position).cloned() else {
         return Vec::new();
     };

@@ -4,13 +4,13 @@
 //! a stale load's results. The reads `update` asks for are answered here too: details on one
 //! thread (only the latest request of a burst is read: a key held down does not queue a read
 //! per packet passed), each search and each list build on its own, stopped when a newer one of
-//! its kind or Esc supersedes it.
+//! its kind or Esc crate::tui::runtime::event_loop it.
 
-use super::list_rows::build_list;
-use super::listed::ListedPacket;
-use super::reads::{DetailRequest, Read, Reader};
-use super::update::{Action, Job};
 use crate::corpus::{CheckItem, CheckOptions, CheckSink, ControlFlow, CorpusCheck, LoadError};
+use crate::tui::state::list_rows::build_list;
+use crate::tui::state::listed::ListedPacket;
+use crate::tui::state::reads::{DetailRequest, Read, Reader};
+use crate::tui::update::actions::{Action, Job};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
@@ -39,7 +39,7 @@ pub enum LoaderEvent {
     },
 }
 
-/// Starts and supersedes loads. `current` is shared with the threads so that a superseded
+/// Starts and crate::tui::runtime::event_loop loads. `current` is shared with the threads so that a crate::tui::runtime::event_loop
 /// load's results are dropped.
 #[derive(Clone)]
 pub struct Loader {
@@ -60,7 +60,7 @@ impl Loader {
         let (details, requests) = std::sync::mpsc::channel::<DetailRequest>();
         let (answers, detail_reader) = (sender.clone(), Arc::clone(&reader));
         std::thread::spawn(move || {
-            super::priority::lower_this_thread();
+            crate::tui::runtime::priority::lower_this_thread();
             while let Ok(mut request) = requests.recv() {
                 while let Ok(newer) = requests.try_recv() {
                     request = newer;
@@ -129,7 +129,7 @@ impl Loader {
         slot.store(generation, Ordering::SeqCst);
         let (slot, sender) = (Arc::clone(slot), self.sender.clone());
         std::thread::spawn(move || {
-            super::priority::lower_this_thread();
+            crate::tui::runtime::priority::lower_this_thread();
             let current = || slot.load(Ordering::SeqCst) == generation;
             job(&current, &mut |action| sender.send(action).is_ok());
         });
@@ -153,8 +153,8 @@ impl Loader {
         let generation = self.current.fetch_add(1, Ordering::SeqCst) + 1;
         let this = self.clone();
         std::thread::spawn(move || {
-            super::priority::lower_this_thread();
-            super::priority::lower_check_workers();
+            crate::tui::runtime::priority::lower_this_thread();
+            crate::tui::runtime::priority::lower_check_workers();
             load(&roots, &this.options, &mut |event| {
                 this.send(generation, event)
             });
@@ -167,7 +167,7 @@ impl Loader {
         let generation = self.generation();
         let this = self.clone();
         std::thread::spawn(move || {
-            super::priority::lower_this_thread();
+            crate::tui::runtime::priority::lower_this_thread();
             for path in paths {
                 let event = check_file(path, &this.options);
                 if !this.send(generation, event) {
@@ -273,7 +273,7 @@ pub fn load(roots: &[PathBuf], options: &CheckOptions, sink: &mut dyn FnMut(Load
     }
     // What the workers freed (a big packet's trees) is not left in their arenas while the
     // main thread builds the selected packet's detail.
-    super::memory::release_freed_memory();
+    crate::tui::runtime::memory::release_freed_memory();
     let pending = match result {
         Ok(run) => pending_beside(&run.items, &mut errors),
         Err(error) => {

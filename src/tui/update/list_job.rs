@@ -2,23 +2,23 @@
 //! matrix cell, Esc clearing it), a mode switch under a status filter, and packets arriving or
 //! being replaced ask for the list to be built again (a `reads::Read::List` over a snapshot of
 //! the packets); the rows shown stay until the build's answer lands, and an answer to a build
-//! that was superseded or cancelled is dropped by generation. A filter's build shows a
+//! that was crate::tui::runtime::event_loop or cancelled is dropped by generation. A filter's build shows a
 //! progress line and Esc cancels it (the list stays as it was); while packets keep arriving, a
 //! build that lands starts the next, so a reload's list grows without one build per batch.
 //! A file checked again after the watcher saw it change is spliced into the packets by the
 //! build too (the replacement rides on every build started until one lands, so a filter
 //! chosen meanwhile does not lose it); the packets and rows shown stay until then.
 
-use super::app::{App, Filter, ListBuild, ListWhy};
-use super::list_rows::ListEvent;
-use super::packets::Replacement;
-use super::reads::Read;
-use super::search::thousands;
+use crate::tui::state::app::{App, Filter, ListBuild, ListWhy};
+use crate::tui::state::list_rows::ListEvent;
+use crate::tui::state::packets::Replacement;
+use crate::tui::state::reads::Read;
+use crate::tui::update::search::thousands;
 use std::sync::Arc;
 
 /// Starts building the list for `filter` (replacing any build under way); `done` is what the
 /// status bar says when it lands.
-pub(super) fn start(app: &mut App, filter: Filter, why: ListWhy, done: Option<String>) {
+pub(crate) fn start(app: &mut App, filter: Filter, why: ListWhy, done: Option<String>) {
     app.list.generation += 1;
     let request = app.list_request(app.list.generation, filter);
     app.list.building = Some(ListBuild {
@@ -43,16 +43,16 @@ pub fn wanted_filter(app: &App) -> Filter {
 
 /// Packets were added after those the rows cover: build again, unless a build is under way
 /// (when it lands, it starts the next).
-pub(super) fn packets_added(app: &mut App) {
+pub(crate) fn packets_added(app: &mut App) {
     if app.list.building.is_none() {
         start(app, app.list.filter, ListWhy::Load, None);
     }
 }
 
-/// A file was checked again: its packets are spliced in by a new build, which supersedes the
+/// A file was checked again: its packets are spliced in by a new build, which crate::tui::runtime::event_loop the
 /// one under way (keeping what that one was for); an earlier replacement of the same file not
-/// yet landed is superseded too.
-pub(super) fn file_rechecked(app: &mut App, replacement: Replacement) {
+/// yet landed is crate::tui::runtime::event_loop too.
+pub(crate) fn file_rechecked(app: &mut App, replacement: Replacement) {
     app.list
         .replacing
         .retain(|pending| pending.path != replacement.path);
@@ -67,7 +67,7 @@ pub(super) fn file_rechecked(app: &mut App, replacement: Replacement) {
 
 /// Every packet was forgotten (a reload starts): nothing to build until packets arrive; a
 /// filter asked for meanwhile is what they will be listed with.
-pub(super) fn packets_forgotten(app: &mut App) {
+pub(crate) fn packets_forgotten(app: &mut App) {
     app.list.filter = wanted_filter(app);
     // The reload checks every file again.
     app.list.replacing.clear();
@@ -77,7 +77,7 @@ pub(super) fn packets_forgotten(app: &mut App) {
 }
 
 /// Esc: stops a filter's build (the list stays as it was); false when none runs.
-pub(super) fn cancel(app: &mut App) -> bool {
+pub(crate) fn cancel(app: &mut App) -> bool {
     let Some(build) = app
         .list
         .building
@@ -98,7 +98,7 @@ pub(super) fn cancel(app: &mut App) -> bool {
 }
 
 /// A build's report, taken if it belongs to the build under way.
-pub(super) fn on_event(app: &mut App, generation: u64, event: ListEvent) {
+pub(crate) fn on_event(app: &mut App, generation: u64, event: ListEvent) {
     let Some(build) = app.list.building.as_mut() else {
         return;
     };
@@ -189,9 +189,9 @@ pub fn progress_line(app: &App) -> Option<String> {
 mod tests {
     use super::*;
     use crate::corpus::{CheckOptions, Status};
-    use crate::tui::list_rows::{build_list, ListRequest};
-    use crate::tui::reads::Reader;
-    use crate::tui::update::{update, Action};
+    use crate::tui::state::list_rows::{build_list, ListRequest};
+    use crate::tui::state::reads::Reader;
+    use crate::tui::update::actions::{update, Action};
 
     fn loaded() -> App {
         let reader = Reader::new(CheckOptions::default());
@@ -200,7 +200,7 @@ mod tests {
             CheckOptions::default(),
             false,
         );
-        crate::tui::drive::load_blocking(&mut app, &reader);
+        crate::tui::runtime::drive::load_blocking(&mut app, &reader);
         app.take_reads();
         app
     }
@@ -274,7 +274,7 @@ mod tests {
         let next = effects
             .into_iter()
             .find_map(|effect| match effect {
-                crate::tui::update::Effect::Read(Read::List(request)) => Some(request),
+                crate::tui::update::actions::Effect::Read(Read::List(request)) => Some(request),
                 _ => None,
             })
             .expect("the landing asks for the next build");
@@ -294,9 +294,14 @@ mod tests {
             CheckOptions::default(),
             false,
         );
-        crate::tui::drive::load_blocking(&mut app, &reader);
+        crate::tui::runtime::drive::load_blocking(&mut app, &reader);
         let packet_rows: Vec<usize> = (0..app.list.rows.len())
-            .filter(|row| matches!(app.list.rows[*row], crate::tui::app::ListRow::Packet(_)))
+            .filter(|row| {
+                matches!(
+                    app.list.rows[*row],
+                    crate::tui::state::app::ListRow::Packet(_)
+                )
+            })
             .collect();
         for fold in [false, true] {
             if fold {

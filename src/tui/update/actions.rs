@@ -3,19 +3,19 @@
 //! reloading, copying to the clipboard, writing a golden) is returned as an effect, never done
 //! here; what was read comes back as an action with the generation it was asked for.
 
-use super::app::{
+use crate::a2a::Mode;
+use crate::freeze::COVERAGE_ROW_IDS;
+use crate::tui::runtime::loader::LoaderEvent;
+use crate::tui::state::app::{
     filter_choices, App, DiffLayout, DigestsState, FilterChoice, Focus, HandoffState, ListRow,
     ListWhy, Overlay, SearchThen, Tab,
 };
-use super::keymap::{lookup, Command, Context};
-use super::list_job::wanted_filter;
-use super::list_rows::ListEvent;
-use super::loader::LoaderEvent;
-use super::reads::{DetailAnswer, Read, SearchEvent};
-use super::review::{on_review_key, open_review};
-use super::whatif::WhatIf;
-use crate::a2a::Mode;
-use crate::freeze::COVERAGE_ROW_IDS;
+use crate::tui::state::keymap::{lookup, Command, Context};
+use crate::tui::state::list_rows::ListEvent;
+use crate::tui::state::reads::{DetailAnswer, Read, SearchEvent};
+use crate::tui::state::whatif::WhatIf;
+use crate::tui::update::list_job::wanted_filter;
+use crate::tui::update::review::{on_review_key, open_review};
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
 };
@@ -56,14 +56,14 @@ pub enum Effect {
     Copy(String),
     /// Open this file at this line in the user's editor (`o`): the runtime hands the
     /// terminal over for it.
-    OpenEditor(super::editor::EditorTarget),
+    OpenEditor(crate::tui::runtime::editor::EditorTarget),
     /// Record this check's outcome as its packet's golden (confirmed in the review). The
     /// check is the one shown when `y` was pressed: the review moves on to the next packet in
     /// the same update, so the selection no longer names the accepted one.
     AcceptGolden(Box<crate::corpus::PacketCheck>),
     /// What the state no longer holds (a reload's forgotten packets, a replaced list's rows),
     /// to be freed off the UI thread.
-    Discard(Vec<super::app::Discarded>),
+    Discard(Vec<crate::tui::state::app::Discarded>),
 }
 
 pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
@@ -84,11 +84,11 @@ fn apply(app: &mut App, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::Search(generation, event) => {
-            super::search::on_event(app, generation, event);
+            crate::tui::update::search::on_event(app, generation, event);
             Vec::new()
         }
         Action::List(generation, event) => {
-            super::list_job::on_event(app, generation, event);
+            crate::tui::update::list_job::on_event(app, generation, event);
             Vec::new()
         }
         Action::Key(key) if key.kind != KeyEventKind::Release => on_key(app, key),
@@ -158,7 +158,7 @@ fn on_loader(app: &mut App, event: LoaderEvent) {
             if std::mem::take(&mut app.progress.reloading) {
                 app.message = Some(format!(
                     "reloaded: {} packets, {} load error(s)",
-                    super::search::thousands(app.packets.len()),
+                    crate::tui::update::search::thousands(app.packets.len()),
                     app.load_errors.len()
                 ));
             }
@@ -188,7 +188,7 @@ fn scrolls_help(key: &KeyEvent) -> Option<i32> {
 
 /// Whether the last drawn size is below the minimum: only the "too small" message shows then.
 fn too_small(app: &App) -> bool {
-    super::views::layout::too_small(ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1))
+    crate::tui::state::geometry::too_small(ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1))
 }
 
 fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
@@ -353,7 +353,7 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
                     "filtered: {} (f to change, Esc to clear)",
                     filter.describe()
                 );
-                super::list_job::start(app, filter, ListWhy::Filter, Some(done));
+                crate::tui::update::list_job::start(app, filter, ListWhy::Filter, Some(done));
             } else if !(app.focus == Focus::List && app.unfold_selected_group()) {
                 app.focus = Focus::Detail;
             }
@@ -367,12 +367,12 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
             // rule filter names its own mode); a million rows are not rebuilt for nothing.
             let filter = wanted_filter(app);
             if filter.status.is_some() {
-                super::list_job::start(app, filter, ListWhy::Mode, None);
+                crate::tui::update::list_job::start(app, filter, ListWhy::Mode, None);
             }
         }
         Command::Search => app.search.input = Some(String::new()),
-        Command::NextMatch => super::search::step(app, true),
-        Command::PrevMatch => super::search::step(app, false),
+        Command::NextMatch => crate::tui::update::search::step(app, true),
+        Command::PrevMatch => crate::tui::update::search::step(app, false),
         Command::Filter => app.overlay = Some(Overlay::Filter { cursor: 0 }),
         Command::WhatIf => open_whatif(app),
         Command::DiffLayout => {
@@ -384,7 +384,7 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
                 DiffLayout::Unified => "unified",
                 DiffLayout::SideBySide => "side by side",
             };
-            app.message = Some(if super::views::has_payload_diff(app) {
+            app.message = Some(if crate::tui::views::has_payload_diff(app) {
                 format!("payload diff: {layout}")
             } else {
                 format!(
@@ -398,12 +398,12 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
             return vec![Effect::ReloadAll];
         }
         Command::Copy => {
-            if let Some(text) = super::views::copy_target(app) {
+            if let Some(text) = crate::tui::views::copy_target(app) {
                 app.message = Some(format!("copied {}", crate::json::safe_text(&text)));
                 return vec![Effect::Copy(text)];
             }
         }
-        Command::OpenEditor => match super::editor::target(app) {
+        Command::OpenEditor => match crate::tui::runtime::editor::target(app) {
             Some(target) => return vec![Effect::OpenEditor(target)],
             None => app.message = Some("no packet selected to open".to_owned()),
         },
@@ -423,8 +423,8 @@ fn quit_or_back(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     // A running search or filter is on screen (its progress line): Esc stops it first.
     if key.code == KeyCode::Esc {
         let stopped: Vec<Effect> = [
-            (super::search::cancel(app), Job::Search),
-            (super::list_job::cancel(app), Job::List),
+            (crate::tui::update::search::cancel(app), Job::Search),
+            (crate::tui::update::list_job::cancel(app), Job::List),
         ]
         .into_iter()
         .filter_map(|(stopped, job)| stopped.then_some(Effect::Cancel(job)))
@@ -439,7 +439,7 @@ fn quit_or_back(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         app.focus = Focus::List;
     } else if wanted_filter(app).is_active() {
         let done = Some("filter cleared".to_owned());
-        super::list_job::start(app, Default::default(), ListWhy::Filter, done);
+        crate::tui::update::list_job::start(app, Default::default(), ListWhy::Filter, done);
     } else if let Some(query) = app.search.query.take() {
         app.message = Some(format!(
             "search \"{}\" cleared",
@@ -537,7 +537,7 @@ fn on_search_key(app: &mut App, key: KeyEvent) {
             let query = app.search.input.take().unwrap_or_default();
             app.search.query = (!query.is_empty()).then_some(query);
             if app.search.query.is_some() {
-                super::search::start(app, SearchThen::SelectFirst);
+                crate::tui::update::search::start(app, SearchThen::SelectFirst);
             }
         }
         _ => {}
@@ -545,10 +545,12 @@ fn on_search_key(app: &mut App, key: KeyEvent) {
 }
 
 /// Where the selected folded group's packets start in `listed`.
-pub(super) fn first_listed_of_selected_group(app: &App) -> Option<usize> {
+pub(crate) fn first_listed_of_selected_group(app: &App) -> Option<usize> {
     let label = app.selected_group_label()?;
     app.list.listed.iter().position(|index| {
-        super::app::group_label(&super::app::group_key(&app.packets[*index].source)) == label
+        crate::tui::state::app::group_label(&crate::tui::state::app::group_key(
+            &app.packets[*index].source,
+        )) == label
     })
 }
 
@@ -568,7 +570,7 @@ fn on_filter_key(app: &mut App, key: KeyEvent, cursor: usize) {
                 FilterChoice::Kind(kind) => filter.kind = Some(kind),
                 FilterChoice::Rule(rule) => filter.rule = Some((rule, app.mode)),
             }
-            super::list_job::start(app, filter, ListWhy::Filter, None);
+            crate::tui::update::list_job::start(app, filter, ListWhy::Filter, None);
             return;
         }
         KeyCode::Esc | KeyCode::Char('f') | KeyCode::Char('q') => return,
@@ -610,9 +612,11 @@ fn open_whatif(app: &mut App) {
 
 fn on_mouse(app: &mut App, mouse: MouseEvent) {
     let in_list = mouse.column
-        < super::views::layout::areas(ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1))
-            .detail
-            .x;
+        < crate::tui::state::geometry::areas(ratatui::layout::Rect::new(
+            0, 0, app.size.0, app.size.1,
+        ))
+        .detail
+        .x;
     match mouse.kind {
         MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
             let delta = if mouse.kind == MouseEventKind::ScrollDown {

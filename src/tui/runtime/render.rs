@@ -1,10 +1,10 @@
 //! Headless drawing of any view of the real TUI (for `render`, screenshots and docs): the
 //! same `App`, `update` and `view` as the interactive inspector, on a TestBackend.
 
-use super::app::Tab;
-use super::drive::{Driver, Step};
 use crate::a2a::Mode;
 use crate::corpus::CheckOptions;
+use crate::tui::runtime::drive::{Driver, Step};
+use crate::tui::state::app::Tab;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::path::PathBuf;

@@ -3,11 +3,11 @@
 //! snapshot of the packets, so it runs off the UI thread (`list_job` starts and takes it);
 //! folding and unfolding one group edits the rows in place.
 
-use super::app::{App, Discarded, Filter};
-use super::listed::ListedPacket;
-use super::packets::{Packets, Replacement, Splice};
 use crate::a2a::Mode;
 use crate::corpus::{FindingKind, Source};
+use crate::tui::state::app::{App, Discarded, Filter};
+use crate::tui::state::listed::ListedPacket;
+use crate::tui::state::packets::{Packets, Replacement, Splice};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
@@ -170,7 +170,7 @@ pub struct Spliced {
 fn splice(request: &ListRequest) -> Spliced {
     let mut coverage = vec![[0i64; 2]; crate::freeze::COVERAGE_ROW_IDS.len()];
     let mut count = |packet: &ListedPacket, delta: i64| {
-        for (row, column) in super::app::coverage_cells(packet) {
+        for (row, column) in crate::tui::state::app::coverage_cells(packet) {
             coverage[row][column] += delta;
         }
     };
@@ -206,7 +206,7 @@ const LIST_REPORT_EVERY: usize = 65_536;
 
 /// Builds the list rows: one group per directory (or stream), in path order, each with its
 /// filtered packets in walk order unless folded. Reports progress through `report` and stops
-/// (without a `Done`) as soon as `current` says it was superseded or cancelled, or `report`
+/// (without a `Done`) as soon as `current` says it was crate::tui::runtime::event_loop or cancelled, or `report`
 /// returns false. Runs on a job thread in the inspector, on the caller's in headless drives.
 pub fn build_list(
     request: &ListRequest,
@@ -273,7 +273,9 @@ pub fn build_list(
         let failing = Mode::BOTH.map(|mode| {
             members
                 .iter()
-                .filter(|index| super::status::is_failing(packets[**index].status_in(mode)))
+                .filter(|index| {
+                    crate::tui::state::status::is_failing(packets[**index].status_in(mode))
+                })
                 .count()
         });
         let bundle = key.1.as_ref().and_then(|stream| {
@@ -329,7 +331,7 @@ impl App {
     }
 
     /// What a build of the list for `filter` in the current mode and folds starts from.
-    pub(super) fn list_request(&self, generation: u64, filter: Filter) -> ListRequest {
+    pub(crate) fn list_request(&self, generation: u64, filter: Filter) -> ListRequest {
         ListRequest {
             generation,
             packets: self.packets.clone(),
@@ -344,7 +346,7 @@ impl App {
     /// Shows a built list, keeping the selected packet (by index: a build covers the packets
     /// loaded when it started, which keep their indices until they are replaced) or folded
     /// group, else the packet to select again after a reload.
-    pub(super) fn apply_list(&mut self, mut built: BuiltList) {
+    pub(crate) fn apply_list(&mut self, mut built: BuiltList) {
         let keep = match built.spliced.take() {
             // The packets change under the rows: the selected one is found by where it went.
             Some(spliced) => self.swap_in(*spliced),

@@ -1,7 +1,7 @@
 //! What must hold after every step of the inspector, whatever happened before.
 
 use crate::freeze::COVERAGE_ROW_IDS;
-use crate::tui::app::{filter_choices, App, DigestsState, HandoffState, ListRow, Overlay};
+use crate::tui::state::app::{filter_choices, App, DigestsState, HandoffState, ListRow, Overlay};
 use crate::tui::views::ViewState;
 
 /// The state invariants every step must keep: the selection is a visible packet row, the list
@@ -156,7 +156,7 @@ pub fn check_invariants(app: &App) -> Result<(), String> {
 }
 
 /// The detail scroll stays inside what the last frame drew.
-pub(super) fn check_scroll(app: &App, view: &ViewState) -> Result<(), String> {
+pub(crate) fn check_scroll(app: &App, view: &ViewState) -> Result<(), String> {
     match view.scroll_max {
         Some(max) if app.tabs.scroll > max => Err(format!(
             "detail scrolled to {} past its content ({max})",

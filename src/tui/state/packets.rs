@@ -6,8 +6,8 @@
 //! the list job (`Packets::with_file_replaced`): the chunks before the first changed packet
 //! are shared, not copied.
 
-use super::listed::ListedPacket;
 use crate::corpus::LoadError;
+use crate::tui::state::listed::ListedPacket;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -167,7 +167,7 @@ impl From<Vec<ListedPacket>> for Packets {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::loader::{load, LoaderEvent};
+    use crate::tui::runtime::loader::{load, LoaderEvent};
 
     /// `count` packets: the fixtures' packets over and over, each told apart by its offset.
     fn checks(count: usize) -> Vec<ListedPacket> {

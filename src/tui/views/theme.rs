@@ -8,7 +8,7 @@
 //! Solarized Light's. Secondary text is the default foreground made dim, which every theme
 //! draws between its foreground and background (and a terminal without dim draws plainly).
 
-use super::status::Status;
+use crate::tui::state::status::Status;
 use ratatui::style::{Color, Modifier, Style};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,7 +9,6 @@
 //! through the listed packets' text, which reports its progress as it goes and stops when its
 //! generation is no longer the current one.
 
-use super::list_rows::ListRequest;
 use crate::a2a::Mode;
 use crate::bundle::{BundleCache, BundleReport};
 use crate::corpus::{
@@ -17,6 +16,7 @@ use crate::corpus::{
     RawPacket, Source, DEFAULT_MAX_FILE_BYTES,
 };
 use crate::golden::{GoldenEntry, ManifestIndex};
+use crate::tui::state::list_rows::ListRequest;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -92,7 +92,7 @@ pub struct SearchRequest {
     pub needle: String,
     /// The packets as the state holds them (a snapshot: one `Arc` per 4,096 packets), so
     /// starting a search on a million packets copies no packet on the UI thread.
-    pub packets: super::packets::Packets,
+    pub packets: crate::tui::state::packets::Packets,
     /// The listed packets' indices, in list order; the scan goes from `start` and wraps.
     pub listed: Vec<usize>,
     pub start: usize,
@@ -186,7 +186,8 @@ impl Reader {
     pub fn detail(&self, request: DetailRequest) -> DetailAnswer {
         self.enter_epoch(request.epoch);
         let source = &request.source;
-        let expected = Mode::BOTH.map(|mode| super::pairing::expected_payload(source, mode));
+        let expected =
+            Mode::BOTH.map(|mode| crate::tui::runtime::pairing::expected_payload(source, mode));
         // The run's own index when it has one (the manifest is not scanned again).
         let golden = match request
             .checker
@@ -293,7 +294,7 @@ impl Reader {
     }
 
     /// Runs a search, reporting through `report` every few thousand packets and at the end;
-    /// stops (without a `Done`) as soon as `current` says the search was superseded or
+    /// stops (without a `Done`) as soon as `current` says the search was crate::tui::runtime::event_loop or
     /// cancelled, or `report` returns false.
     pub fn search(
         &self,
@@ -355,14 +356,14 @@ impl Reader {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::app::{App, ListedPacket};
-    use crate::tui::update::{update, Action, Effect};
+    use crate::tui::state::app::{App, ListedPacket};
+    use crate::tui::update::actions::{update, Action, Effect};
     use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
     fn loaded(root: &str) -> (App, Reader) {
         let reader = Reader::new(CheckOptions::default());
         let mut app = App::new(vec![PathBuf::from(root)], CheckOptions::default(), false);
-        crate::tui::drive::load_blocking(&mut app, &reader);
+        crate::tui::runtime::drive::load_blocking(&mut app, &reader);
         (app, reader)
     }
 
@@ -472,17 +473,21 @@ mod tests {
             "BundleCache",
             "CorpusCheck",
         ];
-        for file in [
-            "app.rs",
-            "update.rs",
-            "list_rows.rs",
-            "list_job.rs",
-            "packets.rs",
-            "search.rs",
-            "review.rs",
-            "status.rs",
-        ] {
-            let path = std::path::Path::new("src/tui").join(file);
+        // Every file of the two layers below the runtime (this one holds the `Reader`, which
+        // answers the reads on the runtime's threads).
+        let mut files = Vec::new();
+        for layer in ["src/tui/state", "src/tui/update"] {
+            for entry in std::fs::read_dir(layer).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|extension| extension == "rs")
+                    && !path.ends_with("reads.rs")
+                {
+                    files.push(path);
+                }
+            }
+        }
+        assert!(files.len() > 10, "{files:?}");
+        for path in files {
             let text = std::fs::read_to_string(&path).unwrap();
             for reader in readers {
                 assert!(!text.contains(reader), "{} calls {reader}", path.display());

@@ -9,18 +9,18 @@ mod bytes;
 mod headless;
 mod invariants;
 
-pub use bytes::steps_from_bytes;
+pub use crate::tui::runtime::drive::bytes::steps_from_bytes;
+pub use crate::tui::runtime::drive::invariants::check_invariants;
 pub use headless::{answer_reads, load_blocking, Headless};
-pub use invariants::check_invariants;
 
-use super::app::App;
-use super::list_rows::build_list;
-use super::loader::{check_file, load};
-use super::reads::{Read, Reader};
-use super::update::{update, Action, Effect};
-use super::views::ViewState;
 use crate::corpus::{CheckOptions, Source};
-use invariants::check_scroll;
+use crate::tui::runtime::drive::invariants::check_scroll;
+use crate::tui::runtime::loader::{check_file, load};
+use crate::tui::state::app::App;
+use crate::tui::state::list_rows::build_list;
+use crate::tui::state::reads::{Read, Reader};
+use crate::tui::update::actions::{update, Action, Effect};
+use crate::tui::views::ViewState;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::Terminal;
@@ -73,7 +73,7 @@ pub struct Driver {
     pub accepted: Vec<Source>,
     pub copied: Vec<String>,
     /// What `o` asked to open in the editor, in order (the headless driver runs no editor).
-    pub opened: Vec<crate::tui::editor::EditorTarget>,
+    pub opened: Vec<crate::tui::runtime::editor::EditorTarget>,
 }
 
 impl Driver {
@@ -120,7 +120,7 @@ impl Driver {
             Step::Key(key) => {
                 let before = Observed::of(&self.app);
                 let effects = update(&mut self.app, Action::Key(*key));
-                if super::views::layout::too_small(self.screen()) && !self.app.should_quit {
+                if crate::tui::state::geometry::too_small(self.screen()) && !self.app.should_quit {
                     let after = Observed::of(&self.app);
                     if before != after {
                         return Err(format!(
@@ -233,7 +233,7 @@ impl Driver {
                 Effect::Cancel(_) => {}
                 Effect::Discard(discarded) => drop(discarded),
                 Effect::ReloadAll => {
-                    // A new generation: results of the superseded load still pending are
+                    // A new generation: results of the crate::tui::runtime::event_loop load still pending are
                     // delivered later and must be ignored by `update`, as in the runtime.
                     self.app.load_generation += 1;
                     let generation = self.app.load_generation;
@@ -255,7 +255,8 @@ impl Driver {
                     let source = check.summary.source.clone();
                     self.accepted.push(source.clone());
                     if self.writes == GoldenWrites::ToDisk {
-                        let (message, files) = super::accept::accept_golden(&self.app, &check);
+                        let (message, files) =
+                            crate::tui::runtime::accept::accept_golden(&self.app, &check);
                         self.app.message = Some(message);
                         if let Some(manifest) =
                             source.path.parent().map(|dir| dir.join("goldens.json"))
@@ -283,7 +284,7 @@ impl Driver {
         self.app.sync_list_geometry();
         let (app, view) = (&self.app, &mut self.view);
         self.terminal
-            .draw(|frame| super::views::view(app, view, frame))
+            .draw(|frame| crate::tui::views::view(app, view, frame))
             .map_err(|error| error.to_string())?;
         self.app.clamp_detail_scroll(self.view.scroll_max);
         check_scroll(&self.app, &self.view)?;
@@ -307,10 +308,10 @@ impl Driver {
 #[derive(Debug, PartialEq, Eq)]
 struct Observed {
     selected: usize,
-    tab: super::app::Tab,
-    focus: super::app::Focus,
+    tab: crate::tui::state::app::Tab,
+    focus: crate::tui::state::app::Focus,
     mode: crate::a2a::Mode,
-    filter: super::app::Filter,
+    filter: crate::tui::state::app::Filter,
     search: Option<String>,
     search_input: Option<String>,
     overlay: Option<String>,
@@ -340,7 +341,7 @@ impl Observed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::app::ListRow;
+    use crate::tui::state::app::ListRow;
     use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 
     fn key(c: char) -> Step {
@@ -425,7 +426,7 @@ mod tests {
         driver.apply(&key('j')).unwrap();
         driver.apply(&key('4')).unwrap();
         assert_eq!(driver.app.list.selected, selected);
-        assert_eq!(driver.app.tab, super::super::app::Tab::Handoff);
+        assert_eq!(driver.app.tab, crate::tui::state::app::Tab::Handoff);
         driver.apply(&Step::Resize(80, 24)).unwrap();
         driver.apply(&key('j')).unwrap();
         assert_ne!(driver.app.list.selected, selected);
