@@ -423,7 +423,7 @@ fn grouped_nested_and_inline_paths_are_all_read() {
     let source = r#"
 use crate::json::safe_text;
 use crate::{corpus::RawPacket, golden::{self, GoldenEntry}, rules};
-// use crate::tui::runtime::event_loop::App;  (a comment)
+// use crate::tui::App;  (a comment)
 const TEXT: &str = "crate::cli::main";
 fn f() -> usize { crate::report::count() + '"'.len_utf8() + '\''.len_utf8() }
 mod tests {

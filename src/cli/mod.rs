@@ -261,7 +261,7 @@ fn run_tui(cli: &Cli) -> Result<Exit, CliError> {
     options.evaluate.profile.now = cli.now;
     options.walk = cli.walk.options();
     options.trusted_keys = cli.keys.trusted_keys()?.into();
-    crate::tui::runtime::event_loop::run(paths, options, cli.color.enabled())
+    crate::tui::run(paths, options, cli.color.enabled())
         .map(|()| Exit::Ok)
         .map_err(|error| CliError::Io {
             path: "terminal".into(),
