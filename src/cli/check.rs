@@ -134,6 +134,11 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         .map_err(CliError::Usage)?;
     // A closed pipe ends the run quietly, with the exit of what was checked until then.
     let ended = |error, exit| output_error(error).map_or(Ok(exit), Err);
+    // Walked and planned first: a shard's JSON head names its plan.
+    let planned = CorpusCheck::new(&args.paths, &options)
+        .pipeline(args.run.corpus.pipeline())
+        .shard(shard)
+        .plan();
     let report = match CheckOutput::start(
         CheckOutputOptions {
             format: args.format,
@@ -146,6 +151,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
                 .map(|path| path.display().to_string())
                 .collect(),
             shard,
+            plan: planned.plan_digest().map(str::to_owned),
             clock: stated_clock(&args.run),
         },
         output,
@@ -167,10 +173,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         output,
         pending,
     };
-    let run = CorpusCheck::new(&args.paths, &options)
-        .pipeline(args.run.corpus.pipeline())
-        .shard(shard)
-        .run_prepared(&prepare, &mut sink);
+    let run = planned.run_prepared(&prepare, &mut sink);
     let Report {
         report,
         output,

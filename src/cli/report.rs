@@ -66,6 +66,7 @@ impl Saved {
                 require_golden: None,
                 paths: None,
                 shard: None,
+                plan: None,
                 clock: None,
             },
             reader: BufReader::with_capacity(1 << 16, file),
@@ -213,6 +214,19 @@ fn fit_together(saved: &mut [Saved]) -> Result<(), CliError> {
             "the shards come from runs of different N (check --shard K/N)".to_owned(),
         ));
     }
+    // The plan is made from the walked files' sizes: shards that saw other sizes would lose or
+    // repeat packets between them (a stream's lines above all), so they do not fit.
+    if let Some(other) = saved
+        .iter()
+        .find(|other| other.head.plan != saved[0].head.plan)
+    {
+        return Err(CliError::Usage(format!(
+            "{} was planned over other file sizes than {} (a file changed between the shards' \
+             runs): run every shard again",
+            other.path.display(),
+            saved[0].path.display()
+        )));
+    }
     saved.sort_by_key(|saved| saved.head.shard.map_or(0, |shard| shard.index));
     for (expected, saved) in (1..=count).zip(saved.iter()) {
         let index = saved.head.shard.map_or(0, |shard| shard.index);
@@ -262,6 +276,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
         limit: args.limit,
         inputs,
         shard: None,
+        plan: None,
         clock: first.clock.clone(),
     };
     let ended = |error, exit| super::check::output_error(error).map_or(Ok(exit), Err);

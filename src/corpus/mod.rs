@@ -11,8 +11,10 @@ mod path_list;
 mod pipeline;
 mod progress;
 mod read;
+mod read_piece;
 mod run;
 mod shard;
+mod shard_plan;
 mod sink;
 mod status;
 mod walk;
@@ -52,8 +54,10 @@ pub use progress::WorkCounts;
 pub use read::{read_packets, reread_packet, reread_packet_in, DEFAULT_MAX_FILE_BYTES};
 pub use run::{
     is_manifest_file, CheckItem, CorpusCheck, CorpusRun, ManifestOptions, Manifests, PacketChecker,
+    PlannedCheck,
 };
 pub use shard::Shard;
+pub use shard_plan::{Part, ShardPlan, StreamPiece, SPLIT_BYTES};
 pub use sink::{CheckSink, Collect, ControlFlow, RunError};
 pub use status::{worst_status, CheckFinding, FindingKind, Status};
 pub use walk::{walk, WalkItem};

@@ -4,6 +4,7 @@
 //! receives the results in the original order. At most a few batches are in flight, so memory stays bounded however large
 //! the corpus is, and no parsed tree outlives its packet's map.
 
+use super::shard_plan::StreamPiece;
 use super::{read_packets, FileFormat, LoadError, RawPacket, WalkItem};
 use rayon::prelude::*;
 use std::sync::mpsc::sync_channel;
@@ -92,6 +93,24 @@ pub fn stream_packets_while<T, M, S>(
     options: PipelineOptions,
     skip: &(dyn Fn(&std::path::Path) -> bool + Sync),
     map: M,
+    sink: S,
+) -> Result<(), String>
+where
+    T: Send,
+    M: Fn(PacketOrError) -> T + Sync,
+    S: FnMut(T) -> bool,
+{
+    let whole = items.iter().map(|item| (item, None));
+    stream_parts_while(whole, options, skip, map, sink)
+}
+
+/// `stream_packets_while` over the parts of a shard plan: each walk item whole, or (a piece)
+/// only the lines of a stream that start in it.
+pub(super) fn stream_parts_while<'a, T, M, S>(
+    parts: impl Iterator<Item = (&'a WalkItem, Option<StreamPiece>)> + Send,
+    options: PipelineOptions,
+    skip: &(dyn Fn(&std::path::Path) -> bool + Sync),
+    map: M,
     mut sink: S,
 ) -> Result<(), String>
 where
@@ -115,7 +134,7 @@ where
     let pool = &pool;
     std::thread::scope(|scope| {
         // Reading: one thread, in walk order.
-        scope.spawn(move || read_batches(items, options.max_file_bytes, skip, &sender));
+        scope.spawn(move || read_batches(parts, options.max_file_bytes, skip, &sender));
         // Mapping: each batch in parallel on the pool, handed on in order. A thread of its
         // own, so the sink below works on one batch while the pool maps the next.
         scope.spawn(move || {
@@ -142,8 +161,8 @@ where
     Ok(())
 }
 
-fn read_batches(
-    items: &[WalkItem],
+fn read_batches<'a>(
+    parts: impl Iterator<Item = (&'a WalkItem, Option<StreamPiece>)>,
     max_file_bytes: u64,
     skip: &(dyn Fn(&std::path::Path) -> bool + Sync),
     sender: &std::sync::mpsc::SyncSender<Vec<Work>>,
@@ -164,36 +183,40 @@ fn read_batches(
         }
         open
     };
-    for item in items {
-        match item {
-            WalkItem::Error(error) => {
-                if !push(Work::Ready(Err(error.clone())), &mut batch) {
-                    return;
-                }
-            }
-            WalkItem::File { path, .. } if skip(path) => {}
-            WalkItem::File {
-                path,
-                format: FileFormat::Json,
-            } => {
-                if !push(Work::File(path.clone()), &mut batch) {
-                    return;
-                }
-            }
-            WalkItem::File {
-                path,
-                format:
-                    format @ (FileFormat::Ndjson | FileFormat::Bundle | FileFormat::BundleEvent(_)),
-            } => {
-                let mut keep_going = true;
-                read_packets(path, *format, max_file_bytes, &mut |item| {
-                    keep_going = push(Work::Ready(item), &mut batch);
-                    keep_going
-                });
-                if !keep_going {
-                    return;
-                }
-            }
+    for (item, piece) in parts {
+        // A stream read whole or a piece of it, the packets handed on as they are read.
+        let mut read_stream = |read: &mut dyn FnMut(&mut dyn FnMut(PacketOrError) -> bool)| {
+            let mut keep_going = true;
+            read(&mut |item| {
+                keep_going = push(Work::Ready(item), &mut batch);
+                keep_going
+            });
+            keep_going
+        };
+        let going = match (item, piece) {
+            (WalkItem::Error(error), _) => push(Work::Ready(Err(error.clone())), &mut batch),
+            (WalkItem::File { path, .. }, _) if skip(path) => true,
+            (WalkItem::File { path, .. }, Some(piece)) => read_stream(&mut |each| {
+                super::read_piece::read_piece(path, piece, max_file_bytes, each)
+            }),
+            (
+                WalkItem::File {
+                    path,
+                    format: FileFormat::Json,
+                },
+                None,
+            ) => push(Work::File(path.clone()), &mut batch),
+            (
+                WalkItem::File {
+                    path,
+                    format:
+                        format @ (FileFormat::Ndjson | FileFormat::Bundle | FileFormat::BundleEvent(_)),
+                },
+                None,
+            ) => read_stream(&mut |each| read_packets(path, *format, max_file_bytes, each)),
+        };
+        if !going {
+            return;
         }
     }
     if !batch.is_empty() {

@@ -112,12 +112,42 @@ fn read_lines(
     max_bytes: u64,
     each: &mut dyn FnMut(Result<RawPacket, LoadError>) -> bool,
 ) {
-    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let reader = BufReader::with_capacity(1 << 20, file);
+    let whole = LineStart {
+        offset: 0,
+        number: 1,
+        end: None,
+    };
+    read_lines_from(reader, path, max_bytes, whole, each);
+}
+
+/// Where reading a stream's lines starts and stops.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LineStart {
+    /// The byte offset the reader stands at: the first byte of a line.
+    pub offset: u64,
+    /// That line's number (1-based).
+    pub number: usize,
+    /// Stop before the first line that starts at or past this offset (`None`: read to the end).
+    pub end: Option<u64>,
+}
+
+/// The lines of a stream from `from` on, one packet per non-blank line.
+pub(super) fn read_lines_from(
+    mut reader: impl BufRead,
+    path: &Path,
+    max_bytes: u64,
+    from: LineStart,
+    each: &mut dyn FnMut(Result<RawPacket, LoadError>) -> bool,
+) {
     let shared_path: std::sync::Arc<Path> = std::sync::Arc::from(path);
     let mut line = Vec::new();
-    let mut number = 0;
-    let mut offset = 0u64;
+    let mut number = from.number - 1;
+    let mut offset = from.offset;
     loop {
+        if from.end.is_some_and(|end| offset >= end) {
+            return;
+        }
         line.clear();
         number += 1;
         let start = offset;

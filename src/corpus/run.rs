@@ -3,7 +3,8 @@
 
 use super::check::{check_packet, CheckOptions, GoldenLookup, PacketCheck};
 use super::pair::{manifest_key, Pairing};
-use super::pipeline::{stream_packets_while, PipelineOptions};
+use super::pipeline::{stream_parts_while, PipelineOptions};
+use super::shard_plan::ShardPlan;
 use super::sink::{CheckSink, ControlFlow, RunError};
 use super::{walk, LoadError, RawPacket, Shard, Source, WalkItem, GOLDEN_MANIFEST_NAME};
 use crate::a2a::ConvertOptions;
@@ -245,6 +246,44 @@ impl<'a> CorpusCheck<'a> {
         prepare: &(dyn Fn(CheckItem) -> T + Sync),
         sink: &mut S,
     ) -> Result<CorpusRun, RunError<S::Error>> {
+        self.plan().run_prepared(prepare, sink)
+    }
+
+    /// Walks the PATHs and plans the shard, before anything is checked: what a face states
+    /// ahead of the results (a shard's plan digest) is known then.
+    pub fn plan(self) -> PlannedCheck<'a> {
+        let walked = walk(self.paths, &self.options.walk);
+        let plan = self.shard.map(|shard| ShardPlan::of_walk(shard, &walked));
+        PlannedCheck {
+            check: self,
+            walked,
+            plan,
+        }
+    }
+}
+
+/// A [`CorpusCheck`] walked and planned ([`CorpusCheck::plan`]), ready to run.
+#[derive(Clone, Debug)]
+pub struct PlannedCheck<'a> {
+    check: CorpusCheck<'a>,
+    walked: Vec<WalkItem>,
+    /// `None`: no shard, the whole walk.
+    plan: Option<ShardPlan>,
+}
+
+impl PlannedCheck<'_> {
+    /// The shard plan's digest (`None` without a shard): shards that agree on it cover the
+    /// walk exactly once between them.
+    pub fn plan_digest(&self) -> Option<&str> {
+        self.plan.as_ref().map(|plan| plan.digest.as_str())
+    }
+
+    /// [`CorpusCheck::run_prepared`] of the planned check.
+    pub fn run_prepared<T: Send, S: CheckSink<T>>(
+        self,
+        prepare: &(dyn Fn(CheckItem) -> T + Sync),
+        sink: &mut S,
+    ) -> Result<CorpusRun, RunError<S::Error>> {
         run_checked(self, prepare, sink)
     }
 }
@@ -292,27 +331,46 @@ impl std::fmt::Debug for PacketChecker {
 }
 
 fn run_checked<T: Send, S: CheckSink<T>>(
-    run: CorpusCheck<'_>,
+    run: PlannedCheck<'_>,
     prepare: &(dyn Fn(CheckItem) -> T + Sync),
     sink: &mut S,
 ) -> Result<CorpusRun, RunError<S::Error>> {
-    let CorpusCheck {
-        paths,
-        options,
-        pipeline,
-        manifests,
-        shard,
+    let PlannedCheck {
+        check:
+            CorpusCheck {
+                paths,
+                options,
+                pipeline,
+                manifests,
+                shard: _,
+            },
+        walked,
+        plan,
     } = run;
-    let walked = walk(paths, &options.walk);
-    let range = shard.map_or(0..walked.len(), |shard| shard.range(walked.len()));
-    let earlier_dirs: HashSet<&Path> = walked[..range.start]
+    // A shard's items, each once (a stream it holds a piece of included).
+    let shard_items: Option<Vec<WalkItem>> = plan.as_ref().map(|plan| {
+        plan.parts
+            .iter()
+            .map(|part| walked[part.item].clone())
+            .collect()
+    });
+    // The items earlier shards took: those before this shard's first, and that one too when
+    // this shard continues a stream an earlier one began.
+    let earlier = match &plan {
+        None => 0,
+        Some(plan) => {
+            let first = plan.parts.first().map_or(walked.len(), |part| part.item);
+            first + usize::from(plan.starts_inside_a_stream())
+        }
+    };
+    let earlier_dirs: HashSet<&Path> = walked[..earlier]
         .iter()
         .filter_map(|item| match item {
             WalkItem::File { path, .. } => Some(manifest_dir(path)),
             WalkItem::Error(_) => None,
         })
         .collect();
-    let items = &walked[range.clone()];
+    let items: &[WalkItem] = shard_items.as_deref().unwrap_or(&walked);
     let (loaded, errors) = Manifests::load(
         items,
         &options.evaluate.conversion,
@@ -355,8 +413,16 @@ fn run_checked<T: Send, S: CheckSink<T>>(
         }
     }
     if going {
-        stream_packets_while(
-            items,
+        let parts: Box<dyn Iterator<Item = _> + Send> = match &plan {
+            Some(plan) => Box::new(
+                plan.parts
+                    .iter()
+                    .map(|part| (&walked[part.item], part.piece)),
+            ),
+            None => Box::new(walked.iter().map(|item| (item, None))),
+        };
+        stream_parts_while(
+            parts,
             pipeline,
             &is_manifest_file,
             |item| {
@@ -372,12 +438,8 @@ fn run_checked<T: Send, S: CheckSink<T>>(
     if let Some(Err(error)) = ended {
         return Err(RunError::Sink(error));
     }
-    let items = match shard {
-        None => walked,
-        Some(_) => items.to_vec(),
-    };
     Ok(CorpusRun {
-        items,
+        items: shard_items.unwrap_or(walked),
         manifests: checker.manifests.clone(),
     })
 }

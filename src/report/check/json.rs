@@ -60,16 +60,20 @@ pub struct JsonStream {
 impl JsonStream {
     /// The opening line.
     /// The opening line names what `report` needs to render saved results as `check` would:
-    /// the modes, `--require-golden`, and the shard of a `--shard` run.
+    /// the modes, `--require-golden`, and the shard of a `--shard` run with its plan's digest.
     pub fn start(
         modes: &[Mode],
         require_golden: bool,
         paths: &[String],
-        shard: Option<crate::corpus::Shard>,
+        shard: Option<(crate::corpus::Shard, Option<&str>)>,
         clock: Option<&str>,
     ) -> (JsonStream, String) {
         let modes: Vec<&str> = modes.iter().map(|mode| mode.name()).collect();
-        let shard = shard.map_or(String::new(), |shard| format!(",\"shard\":\"{shard}\""));
+        let shard = shard.map_or(String::new(), |(shard, plan)| {
+            // The digest is lowercase hex: nothing in it needs escaping.
+            let plan = plan.map_or(String::new(), |plan| format!(",\"plan\":\"{plan}\""));
+            format!(",\"shard\":\"{shard}\"{plan}")
+        });
         // The clock `--now` fixed, stated once here (never inside a finding); the system
         // clock is not written, so two runs write the same bytes.
         let clock = clock.map_or(String::new(), |clock| {
@@ -192,7 +196,7 @@ impl JsonWriter {
             &options.modes,
             options.require_golden,
             &options.inputs,
-            options.shard,
+            options.shard.map(|shard| (shard, options.plan.as_deref())),
             options.clock.as_deref(),
         );
         JsonWriter { stream, head }

@@ -33,6 +33,8 @@ pub struct SavedHead {
     pub paths: Option<Vec<String>>,
     /// `K/N` of a `check --shard` run.
     pub shard: Option<crate::corpus::Shard>,
+    /// The digest of the shard plan a `check --shard` run made (`None` before runs wrote it).
+    pub plan: Option<String>,
     /// The clock `--now` fixed for the run, as its head states it.
     pub clock: Option<String>,
 }
@@ -87,6 +89,7 @@ pub fn read_head(line: &str) -> Result<SavedHead, String> {
         paths,
         require_golden: head.get("require_golden").and_then(Value::as_bool),
         shard,
+        plan: head.get("plan").and_then(Value::as_str).map(str::to_owned),
         clock: head.get("clock").and_then(Value::as_str).map(str::to_owned),
     })
 }

@@ -81,6 +81,9 @@ pub struct CheckOutputOptions {
     pub inputs: Vec<String>,
     /// A `--shard` run: named in the JSON head so `report` can put the shards together.
     pub shard: Option<Shard>,
+    /// The shard plan's digest (`corpus::PlannedCheck::plan_digest`), named beside the shard
+    /// so `report` refuses shards planned over different file sizes.
+    pub plan: Option<String>,
     /// The clock the run judged expiry by, RFC 3339, when `--now` fixed it: stated once in
     /// the formats that have a head (JSON, SARIF, markdown), never inside a finding. `None`:
     /// the system clock, which no report prints (two runs print the same bytes).

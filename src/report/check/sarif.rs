@@ -286,6 +286,7 @@ mod tests {
             limit: 20,
             inputs: Vec::new(),
             shard: None,
+            plan: None,
             clock: None,
         }
     }
