@@ -29,8 +29,9 @@ pub struct Args {
     /// Examples listed per group of findings (text and markdown).
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub limit: usize,
-    /// Check only shard K of N (1 <= K <= N): the walk cut into N contiguous parts, so a CI
-    /// job matrix splits a corpus and `report` puts the saved parts back together.
+    /// Check only shard K of N (1 <= K <= N): the walk cut into N contiguous parts of about
+    /// equal bytes, an NDJSON stream of 1 MiB or more by line ranges, so a CI job matrix
+    /// splits a corpus (or one big stream) and `report` puts the saved parts back together.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
     /// Print packets, elapsed time, packets/s and peak memory to stderr when done.

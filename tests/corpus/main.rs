@@ -2,7 +2,8 @@
 //! the inspector's accept against `bless`, bad input, the fixture tree as a gate, one
 //! verdict per file in every command, bless's writes at the process boundary (writers at
 //! once, interrupts, `CI`), and every command's output there (closed pipes, full disks,
-//! reproducible output), and what they draw for a terminal (colour).
+//! reproducible output), what they draw for a terminal (colour), and one stream sharded
+//! across a job matrix.
 
 // The helpers every area shares (running the real binary, reading a drawn screen).
 #[path = "../common/mod.rs"]
@@ -15,5 +16,6 @@ mod fixture_gate;
 mod one_verdict;
 mod pending;
 mod process_boundary;
+mod stream_shards;
 mod terminal;
 mod writers;
