@@ -15,6 +15,8 @@
 //! | array-VIEW | `explain --format json`, `render --view findings` / `what-if`, `diff` with itself, on that array | 64 MiB + 4x the input(s) |
 //! | attributes-CMD | `convert --mode lenient`, `check`, `render --view conversion` on a raw packet with that array in `attributes` | 64 MiB + 4x the input |
 //! | diff-200k, diff-1m | `diff` of the mix 10 (50) times over against a copy with one line changed | `check` of one side: its peak + 32 MiB, 2x its CPU |
+//! | shard-KofN | issue 39: `check --shard K/4 --stats` of one stream, the mix 20 times over (400k lines), against `check` of the whole | 40% of the whole's CPU, 25% +- 5 of its packets, its peak + 32 MiB; the four add up to the whole (`shard-union`) |
+//! | check-throughput | `check --stats` of that stream on every core | 300k packets/s of wall time, 128 MiB |
 //! | keys200k-CMD, keys400k-CMD | issue 34: `ls`, `check`, `convert`, `explain` (text, `-json`), `digest`, `migrate` (`-lines`), `profile`, `render` (every tab, then the what-if panel), `diff` with itself, on a raw packet of 200k (400k) distinct top-level keys the adapter does not map (3.4, 6.8 MB) | 64 MiB + 4x the input(s) |
 //!
 //! Run: `cargo bench --bench bounds`. `BASELINE=/path/to/an/older/handoff-inspector` runs
@@ -48,6 +50,8 @@ struct Measured {
     peak_rss_bytes: u64,
     /// The exit code, or the signal that ended it as a text.
     ended: Result<i32, String>,
+    /// The packets `check --stats` said it checked.
+    packets: Option<u64>,
 }
 
 /// Runs `program args...` with stdout to /dev/null and stderr to a file under target/,
@@ -84,6 +88,13 @@ fn measure(program: &Path, args: &[String]) -> Measured {
         );
     }
     let wall = started.elapsed().as_secs_f64();
+    // `check --stats`: "stats: N packets, ..." on stderr.
+    let packets = std::fs::read_to_string(&stderr_path)
+        .unwrap_or_default()
+        .lines()
+        .find_map(|line| line.strip_prefix("stats: "))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|count| count.parse().ok());
     let seconds = |time: libc::timeval| time.tv_sec as f64 + time.tv_usec as f64 / 1e6;
     let ended = if libc::WIFEXITED(status) {
         Ok(libc::WEXITSTATUS(status))
@@ -105,6 +116,7 @@ fn measure(program: &Path, args: &[String]) -> Measured {
         // Linux gives ru_maxrss in KiB.
         peak_rss_bytes: usage.ru_maxrss as u64 * 1024,
         ended,
+        packets,
     }
 }
 
@@ -120,6 +132,11 @@ struct Row {
     /// sides): that command's args and the CPU factor; it runs in the same rounds, and the
     /// row's bound is its peak RSS plus `bound_bytes`, its CPU at most the factor times its.
     relative_to: Option<(Vec<String>, f64)>,
+    /// A relative row's share of its reference's packets (`--stats`), held within a fifth
+    /// of it: a shard of N takes about 1/N of the lines.
+    share: Option<f64>,
+    /// Packets a second of wall time the row must reach (`--stats`).
+    min_rate: Option<f64>,
 }
 
 fn strings(args: &[&str]) -> Vec<String> {
@@ -209,6 +226,8 @@ fn rows(binary: &Path, full: bool, selected: &dyn Fn(&str) -> bool) -> Vec<Row> 
             bound_bytes: 512.0 * MIB,
             others: Vec::new(),
             relative_to: None,
+            share: None,
+            min_rate: None,
         });
     }
     for (id, copies, bound) in [
@@ -229,6 +248,8 @@ fn rows(binary: &Path, full: bool, selected: &dyn Fn(&str) -> bool) -> Vec<Row> 
             bound_bytes: bound * MIB,
             others: Vec::new(),
             relative_to: None,
+            share: None,
+            min_rate: None,
         });
     }
     if selected("inspector-1m-goldens") {
@@ -248,6 +269,8 @@ fn rows(binary: &Path, full: bool, selected: &dyn Fn(&str) -> bool) -> Vec<Row> 
             bound_bytes: 1024.0 * MIB,
             others: Vec::new(),
             relative_to: None,
+            share: None,
+            min_rate: None,
         });
     }
     let array_ids = ids(
@@ -287,7 +310,12 @@ fn rows(binary: &Path, full: bool, selected: &dyn Fn(&str) -> bool) -> Vec<Row> 
             bound_bytes: 32.0 * MIB,
             others: Vec::new(),
             relative_to: Some((vec!["check".into(), text(&base)], 2.0)),
+            share: None,
+            min_rate: None,
         });
+    }
+    if any(&ids("shard-", &["1of4", "2of4", "3of4", "4of4"])) || selected("check-throughput") {
+        stream_rows(lines, if full { 20 } else { 2 }, &selected, &mut rows);
     }
     for count in [200_000, 400_000] {
         let prefix = format!("keys{}k-", count / 1000);
@@ -296,6 +324,55 @@ fn rows(binary: &Path, full: bool, selected: &dyn Fn(&str) -> bool) -> Vec<Row> 
         }
     }
     rows
+}
+
+/// Issue 39's rows on one stream of the mix `copies` times over (400k lines): `check --shard
+/// K/4` of it, each held to `check` of the whole (at most 40% of its CPU, about a quarter of
+/// its packets; the shards' packets add up to the whole's), and `check`'s throughput on it
+/// (packets a second of wall time, on every core: 300k/s).
+fn stream_rows(lines: usize, copies: usize, selected: &dyn Fn(&str) -> bool, rows: &mut Vec<Row>) {
+    let stream = text(&mix_file(lines, copies));
+    let whole = strings(&["check", "--stats", &stream]);
+    for index in 1..=4 {
+        let id = format!("shard-{index}of4");
+        if !selected(&id) {
+            continue;
+        }
+        rows.push(Row {
+            id,
+            what: format!(
+                "`check --shard {index}/4` of one stream of {} lines of the mix",
+                lines * copies
+            ),
+            args: strings(&[
+                "check",
+                "--stats",
+                "--shard",
+                &format!("{index}/4"),
+                &stream,
+            ]),
+            bound_bytes: 32.0 * MIB,
+            others: Vec::new(),
+            relative_to: Some((whole.clone(), 0.4)),
+            share: Some(0.25),
+            min_rate: None,
+        });
+    }
+    if selected("check-throughput") {
+        rows.push(Row {
+            id: "check-throughput".into(),
+            what: format!(
+                "`check` of one stream of {} lines of the mix, packets/s of wall time",
+                lines * copies
+            ),
+            args: whole,
+            bound_bytes: 128.0 * MIB,
+            others: Vec::new(),
+            relative_to: None,
+            share: None,
+            min_rate: Some(300_000.0),
+        });
+    }
 }
 
 /// The commands run on a raw packet of distinct top-level keys, by row name.
@@ -350,6 +427,8 @@ fn distinct_key_rows(prefix: &str, count: usize, rows: &mut Vec<Row>) {
             bound_bytes: 64.0 * MIB + 4.0 * inputs * size,
             others: Vec::new(),
             relative_to: None,
+            share: None,
+            min_rate: None,
         });
     }
 }
@@ -376,6 +455,8 @@ fn verify_row(binary: &Path, lines: usize, copies: usize, rows: &mut Vec<Row>) {
         bound_bytes: 64.0 * MIB,
         others,
         relative_to: None,
+        share: None,
+        min_rate: None,
     });
 }
 
@@ -395,6 +476,8 @@ fn array_rows(full: bool, rows: &mut Vec<Row>) {
             bound_bytes: 64.0 * MIB + 4.0 * size as f64,
             others: Vec::new(),
             relative_to: None,
+            share: None,
+            min_rate: None,
         });
     }
     // The same array in the inspector's heaviest views, as JSON, and compared with itself.
@@ -414,6 +497,8 @@ fn array_rows(full: bool, rows: &mut Vec<Row>) {
             bound_bytes: 64.0 * MIB + 4.0 * (inputs * size) as f64,
             others: Vec::new(),
             relative_to: None,
+            share: None,
+            min_rate: None,
         });
     }
 }
@@ -443,6 +528,8 @@ fn attributes_rows(full: bool, rows: &mut Vec<Row>) {
             bound_bytes: 64.0 * MIB + 4.0 * size as f64,
             others: Vec::new(),
             relative_to: None,
+            share: None,
+            min_rate: None,
         });
     }
 }
@@ -542,6 +629,8 @@ fn main() {
     println!("{rounds} run(s) per row and program, interleaved; wall and CPU medians, peak RSS the largest\n");
 
     let mut summary = Vec::new();
+    // (binary, a shard's packets, the whole's), for the shards' union.
+    let mut shard_packets: Vec<(String, u64, u64)> = Vec::new();
     let selected =
         |id: &str| wanted.is_empty() || wanted.iter().any(|word| id.contains(word.as_str()));
     for row in rows(&current, full, &selected) {
@@ -601,14 +690,37 @@ fn main() {
                     let (line, within_memory) = report(name, runs, peak as f64 + row.bound_bytes);
                     let row_cpu = median(runs.iter().map(|run| run.cpu).collect());
                     let within_cpu = row_cpu <= factor * cpu;
+                    // The share of the reference's packets, when the row is held to one.
+                    let (share_text, within_share) = match row.share {
+                        None => (String::new(), true),
+                        Some(expected) => {
+                            let taken = runs[0].packets.unwrap_or(0);
+                            let whole = reference[0].packets.unwrap_or(0);
+                            shard_packets.push((name.clone(), taken, whole));
+                            let share = taken as f64 / whole.max(1) as f64;
+                            (
+                                format!(
+                                    "; packets {taken} of {whole}, {:.1}%, bound {:.0}% +- {:.0}",
+                                    share * 100.0,
+                                    expected * 100.0,
+                                    expected * 20.0
+                                ),
+                                (share - expected).abs() <= expected / 5.0,
+                            )
+                        }
+                    };
                     println!(
-                        "{line}  (bound: {} peak {:.1} MiB + {:.0}; CPU {:.2}x its, bound {factor}x)",
+                        "{line}  (bound: {} peak {:.1} MiB + {:.0}; CPU {:.2}x its, bound {factor}x{share_text})",
                         programs[index + 1].0,
                         peak as f64 / MIB,
                         row.bound_bytes / MIB,
                         row_cpu / cpu.max(1e-9)
                     );
-                    summary.push((row.id.clone(), name.clone(), within_memory && within_cpu));
+                    summary.push((
+                        row.id.clone(),
+                        name.clone(),
+                        within_memory && within_cpu && within_share,
+                    ));
                 }
                 Some(_) if index % 2 == 1 && index < runs_len(&row, &binaries) => {
                     let (line, _) = report(name, runs, f64::INFINITY);
@@ -616,10 +728,45 @@ fn main() {
                 }
                 _ => {
                     let (line, within) = report(name, runs, row.bound_bytes);
-                    println!("{line}");
-                    summary.push((row.id.clone(), name.clone(), within));
+                    // Packets a second of wall time, and what the CPU time would give on two
+                    // cores of the machine's own (the others' builds take the rest).
+                    let (rate_text, within_rate) = match (row.min_rate, runs[0].packets) {
+                        (Some(bound), Some(packets)) => {
+                            let wall = median(runs.iter().map(|run| run.wall).collect());
+                            let cpu = median(runs.iter().map(|run| run.cpu).collect());
+                            let rate = packets as f64 / wall.max(1e-9);
+                            (
+                                format!(
+                                    "  ({packets} packets: {:.0}k/s of wall, {:.0}k/s per 2 CPU-seconds; bound {:.0}k/s)",
+                                    rate / 1e3,
+                                    2.0 * packets as f64 / cpu.max(1e-9) / 1e3,
+                                    bound / 1e3
+                                ),
+                                rate >= bound,
+                            )
+                        }
+                        (Some(_), None) => ("  (no --stats figure)".to_owned(), false),
+                        (None, _) => (String::new(), true),
+                    };
+                    println!("{line}{rate_text}");
+                    summary.push((row.id.clone(), name.clone(), within && within_rate));
                 }
             }
+        }
+    }
+    // The shards together are the whole: their packets add up to its count, binary by binary.
+    for (name, _) in &binaries {
+        let of_binary: Vec<&(String, u64, u64)> = shard_packets
+            .iter()
+            .filter(|(shard_binary, _, _)| shard_binary == name)
+            .collect();
+        if of_binary.len() == 4 {
+            let taken: u64 = of_binary.iter().map(|(_, taken, _)| taken).sum();
+            let whole = of_binary[0].2;
+            println!(
+                "shard-union {name}: the four shards checked {taken} packets, the whole {whole}"
+            );
+            summary.push(("shard-union".to_owned(), name.clone(), taken == whole));
         }
     }
     println!();

@@ -48,6 +48,9 @@ impl Work {
     }
 }
 
+/// What a stream's reader hands each packet to; `false` stops it.
+type PacketTaker<'a> = dyn FnMut(PacketOrError) -> bool + 'a;
+
 /// How the pipeline runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PipelineOptions {
@@ -185,7 +188,7 @@ fn read_batches<'a>(
     };
     for (item, piece) in parts {
         // A stream read whole or a piece of it, the packets handed on as they are read.
-        let mut read_stream = |read: &mut dyn FnMut(&mut dyn FnMut(PacketOrError) -> bool)| {
+        let mut read_stream = |read: &mut dyn FnMut(&mut PacketTaker)| {
             let mut keep_going = true;
             read(&mut |item| {
                 keep_going = push(Work::Ready(item), &mut batch);
