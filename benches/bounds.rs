@@ -88,12 +88,12 @@ fn measure(program: &Path, args: &[String]) -> Measured {
         );
     }
     let wall = started.elapsed().as_secs_f64();
-    // `check --stats`: "stats: N packets, ..." on stderr.
+    // `check --stats`: "handoff-inspector: stats: N packets, ..." on stderr.
     let packets = std::fs::read_to_string(&stderr_path)
         .unwrap_or_default()
         .lines()
-        .find_map(|line| line.strip_prefix("stats: "))
-        .and_then(|rest| rest.split(' ').next())
+        .find_map(|line| line.split_once("stats: ").map(|(_, rest)| rest.to_owned()))
+        .and_then(|rest| rest.split(' ').next().map(str::to_owned))
         .and_then(|count| count.parse().ok());
     let seconds = |time: libc::timeval| time.tv_sec as f64 + time.tv_usec as f64 / 1e6;
     let ended = if libc::WIFEXITED(status) {
