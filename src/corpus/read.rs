@@ -19,19 +19,8 @@ pub fn read_packets(
     max_bytes: u64,
     each: &mut dyn FnMut(Result<RawPacket, LoadError>) -> bool,
 ) {
-    let fail = |reason: String| {
-        Err(LoadError {
-            source: Source::file(path),
-            reason,
-        })
-    };
-    // The input layer: a special file is refused on the opened descriptor, never read.
-    let file = match open_regular(path) {
-        Ok(file) => file,
-        Err(error) => {
-            each(fail(error.reason()));
-            return;
-        }
+    let Some(file) = open_or_report(path, each) else {
+        return;
     };
     match format {
         FileFormat::Json => {
@@ -45,6 +34,24 @@ pub fn read_packets(
                 super::bundle_packets::packets_of(path, bundle),
                 seq,
             ));
+        }
+    }
+}
+
+/// The file opened through the input layer (a special file is refused on the opened
+/// descriptor, never read), or `None` after handing `each` the error that names it.
+pub(super) fn open_or_report(
+    path: &Path,
+    each: &mut dyn FnMut(Result<RawPacket, LoadError>) -> bool,
+) -> Option<File> {
+    match open_regular(path) {
+        Ok(file) => Some(file),
+        Err(error) => {
+            each(Err(LoadError {
+                source: Source::file(path),
+                reason: error.reason(),
+            }));
+            None
         }
     }
 }

@@ -7,9 +7,9 @@
 //! a few percent of checking the piece; docs/performance.md has the figure), so every report
 //! format names the same `path:line` as the unsharded run.
 
-use super::read::{read_lines_from, LineStart};
+use super::read::{open_or_report, read_lines_from, LineStart};
 use super::shard_plan::StreamPiece;
-use crate::input::{describe_io, open_regular};
+use crate::input::describe_io;
 use crate::packet::{LoadError, RawPacket, Source};
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
@@ -28,12 +28,8 @@ pub(super) fn read_piece(
             reason,
         })
     };
-    let file = match open_regular(path) {
-        Ok(file) => file,
-        Err(error) => {
-            each(fail(error.reason()));
-            return;
-        }
+    let Some(file) = open_or_report(path, each) else {
+        return;
     };
     let now = match file.metadata() {
         Ok(metadata) => metadata.len(),

@@ -1041,7 +1041,8 @@ fn sarif_declares_every_rule_and_locates_every_result() {
         .any(|error| error["ruleId"] == "golden_mismatch"));
 }
 
-fn sources(json: &str) -> Vec<String> {
+/// The `source` of every packet of a `check --format json` output.
+pub(crate) fn sources(json: &str) -> Vec<String> {
     let value: Value = serde_json::from_str(json).unwrap();
     value["packets"]
         .as_array()

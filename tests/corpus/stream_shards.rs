@@ -100,14 +100,9 @@ fn save_shards(path: &Path, count: usize, dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The sources of a saved result's packets.
 fn sources(saved: &str) -> Vec<String> {
-    let value: Value = serde_json::from_str(&fs::read_to_string(saved).unwrap()).unwrap();
-    value["packets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|packet| packet["source"].as_str().unwrap().to_owned())
-        .collect()
+    crate::commands::sources(&fs::read_to_string(saved).unwrap())
 }
 
 /// `report` of the saved shards prints, in every format, what `check` prints for the whole,
@@ -142,13 +137,7 @@ fn four_shards_of_one_stream_report_what_check_prints_for_the_whole() {
     let saved = tempfile::tempdir().unwrap();
     let parts = save_shards(&path, 4, saved.path());
     let whole = check(&["--format", "json", &s(&path)]);
-    let whole_sources: Vec<String> = serde_json::from_str::<Value>(&whole.stdout).unwrap()
-        ["packets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|packet| packet["source"].as_str().unwrap().to_owned())
-        .collect();
+    let whole_sources = crate::commands::sources(&whole.stdout);
     // Each shard holds a part of the lines (about a quarter of the bytes each), and laid end
     // to end they are the whole run's packets, each once, in order, with the same numbers.
     let mut union = Vec::new();
