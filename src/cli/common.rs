@@ -169,6 +169,7 @@ impl CorpusRunFlags {
                     .options(modes.first().copied().unwrap_or_default()),
                 modes,
                 profile: self.profile.options()?,
+                check_findings: true,
             },
             max_file_bytes: self.corpus.max_file_bytes,
             walk: self.corpus.walk.options(),

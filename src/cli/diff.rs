@@ -66,6 +66,7 @@ pub fn options(args: &Args) -> Result<CompareOptions, CliError> {
             conversion: args.converter.options(mode),
             modes: vec![mode],
             profile: args.profile.options()?,
+            check_findings: false,
         },
         args.corpus.pipeline(),
     );

@@ -50,6 +50,8 @@ impl CompareOptions {
     /// (set `walk` for `--no-ignore`, `--follow-outside`).
     pub fn new(mode: Mode, evaluate: EvaluateOptions, pipeline: PipelineOptions) -> CompareOptions {
         let mut evaluate = evaluate;
+        // A comparison reads kinds and states, never a check's findings.
+        evaluate.check_findings = false;
         evaluate.modes = vec![mode];
         evaluate.conversion = evaluate.conversion.with_mode(mode);
         CompareOptions {

@@ -2,10 +2,11 @@
 //! and named handoff state, three keys and its type's index), so that a million packets a side
 //! fit. Everything else is derived again from the packet's bytes for the pairs that changed.
 
-use super::document::{document_of, rejection_document, run_facts, RunFacts, Time};
-use crate::a2a::Mode;
+use super::document::{document_of, run_facts, RunFacts, Time};
+use crate::a2a::{convert, Mode};
 use crate::corpus::{
-    summarize_converting, EvaluateOptions, ModeResult, PacketKind, PacketSummary, RawPacket,
+    converted_kind, summarize_converting, EvaluateOptions, ModeResult, PacketKind, PacketSummary,
+    RawPacket,
 };
 use crate::freeze::HandoffState;
 use serde_json::Value;
@@ -70,7 +71,8 @@ pub fn scan(packet: &RawPacket, mode: Mode, options: &EvaluateOptions) -> Scanne
     scan_reading(packet, &summary, value, conversion.as_ref(), mode, options)
 }
 
-/// A packet's record read from its tree: the summary's value, else the packet parsed again.
+/// A packet's record read from its tree: the summary's value, else the tree of the packet's
+/// conversion (converted here when the caller holds none).
 fn scan_reading(
     packet: &RawPacket,
     summary: &PacketSummary,
@@ -80,47 +82,56 @@ fn scan_reading(
     options: &EvaluateOptions,
 ) -> Scanned {
     let kind = summary.kind;
-    // Raw packets come back without their tree (summaries are built from typed fields); one
-    // whose tree would pass the cap is compared without it (its identity from its kind).
-    let value = value.or_else(|| crate::json::tree_within_cap(&packet.bytes));
-    let facts = value.as_ref().map(run_facts).unwrap_or_default();
     let state = summary.state(mode);
-    // A converted raw packet's compared document is its payload, whose digest the summary
-    // holds: the packet is not converted a second time (a rejection is, for its message).
-    if let Some(ModeResult::Converted { digests, .. }) = summary.mode(mode).map(|m| m.result) {
-        let keys = Keys::of(kind, &Value::Null, value.as_ref());
+    if !converted_kind(kind) {
+        // Any other packet is compared as it is: its own tree, run-scoped members taken out.
+        let value = value.or_else(|| crate::json::tree_within_cap(&packet.bytes));
+        let facts = value.as_ref().map(run_facts).unwrap_or_default();
+        let document = document_of(
+            kind,
+            &packet.bytes,
+            value,
+            &options.conversion.with_mode(mode),
+        );
+        let keys = Keys::of(kind, &document.value, document.stable.as_ref());
         return Scanned {
             kind,
             state,
-            full: keys.full_of(&digests.payload),
+            full: keys.full_of(&crate::json::digest_value(&document.value)),
             identity: keys.identity,
             loose: keys.loose,
             event_type: keys.event_type,
             facts,
         };
     }
-    // A rejection's document is the rejection the summary's conversion holds.
-    let document = match conversion.filter(|conversion| conversion.error().is_some()) {
-        Some(conversion) => super::document::Document {
-            value: rejection_document(conversion),
-            stable: value,
-        },
-        None => document_of(
-            kind,
-            &packet.bytes,
-            value,
-            &options.conversion.with_mode(mode),
-        ),
+    let converted_here;
+    let conversion = match conversion {
+        Some(conversion) => conversion,
+        None => {
+            converted_here = convert(&packet.bytes, &options.conversion.with_mode(mode));
+            &converted_here
+        }
     };
-    let keys = Keys::of(kind, &document.value, document.stable.as_ref());
+    // Raw packets come back without their tree (summaries are built from typed fields): the
+    // conversion's tree is read, which classifying a rejected packet already built, not the
+    // packet parsed once more (a fifth of the mix). One whose tree would pass the cap is
+    // compared without it (its identity from its kind).
+    let tree = value.as_ref().or_else(|| conversion.packet.as_ref());
+    let keys = Keys::of(kind, &Value::Null, tree);
+    // A converted raw packet's compared document is its payload, whose digest the summary
+    // holds; a rejection's is the rejection.
+    let full = match summary.mode(mode).map(|m| m.result) {
+        Some(ModeResult::Converted { digests, .. }) => keys.full_of(&digests.payload),
+        _ => keys.full_of_rejection(conversion),
+    };
     Scanned {
         kind,
         state,
-        full: keys.full_of(&crate::json::digest_value(&document.value)),
+        full,
         identity: keys.identity,
         loose: keys.loose,
         event_type: keys.event_type,
-        facts,
+        facts: tree.map(run_facts).unwrap_or_default(),
     }
 }
 
@@ -169,7 +180,7 @@ fn scan_conversion(
     );
     let full = match summary.mode(mode).map(|m| m.result) {
         Some(ModeResult::Converted { digests, .. }) => keys.full_of(&digests.payload),
-        _ => keys.full_of(&crate::json::digest_value(&rejection_document(conversion))),
+        _ => keys.full_of_rejection(conversion),
     };
     Some(Scanned {
         kind,
@@ -186,9 +197,7 @@ fn scan_conversion(
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack
-        .windows(needle.len())
-        .any(|window| window == needle)
+    memchr::memmem::find(haystack, needle).is_some()
 }
 
 struct Keys {
@@ -232,6 +241,20 @@ impl Keys {
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         self.identity.hash(&mut hasher);
         digest.0.hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// The identity and a rejection's document (its kind, rule and message), in one key:
+    /// hashed as they are, not written as JSON and digested (equal documents, equal keys).
+    fn full_of_rejection(&self, conversion: &crate::a2a::Conversion) -> u64 {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.identity.hash(&mut hasher);
+        match conversion.error() {
+            Some(error) => {
+                ("rejected", error.kind.name(), &error.rule, &error.message).hash(&mut hasher)
+            }
+            None => "not rejected".hash(&mut hasher),
+        }
         hasher.finish()
     }
 }

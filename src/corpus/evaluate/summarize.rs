@@ -94,7 +94,11 @@ pub fn summarize_converting(
     }
     // Counted before anything is parsed: the scan and a tree of the same big object are never
     // alive together.
-    let duplicate_keys = count_duplicate_keys(&packet.bytes) as u32;
+    let duplicate_keys = if options.check_findings {
+        count_duplicate_keys(&packet.bytes) as u32
+    } else {
+        0
+    };
     // The first mode's conversion reads the packet anyway; classification reuses it, so a raw
     // packet is parsed once per mode and never once more.
     let mut first_read = None;
@@ -142,6 +146,8 @@ pub fn summarize_converting(
             summary.canonical_state = audit.states.first().copied().flatten();
             summary.audit_supports = audit.supports;
         }
+    } else if !options.check_findings {
+        // A comparison reads no more: a profile's evaluation and a migration give findings.
     } else if let (true, Ok(value)) = (kind.is_profile(), parsed) {
         let report = profiles::evaluate(
             value,
