@@ -5,7 +5,7 @@
 //! both v0.3 and v1.0 signals are reported as mixed, and migrated from v0.3.
 
 use super::hints::{HintSource, Hints};
-use super::model::{method_row, ObjectKind};
+use super::model::{method_row, Dialect, ObjectKind, Version};
 use super::shape;
 use super::signals::{object_signals, Class, Signal};
 use super::walk::collect;
@@ -13,58 +13,6 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::fmt;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Version {
-    #[serde(rename = "0.3")]
-    V0_3,
-    /// The v1.0 release candidate (`blocking`, nested push configs with v1.0 method names).
-    #[serde(rename = "1.0-rc")]
-    V1_0Rc,
-    #[serde(rename = "1.0")]
-    V1_0,
-    /// Nothing in the object differs between v0.3 and v1.0.
-    #[serde(rename = "indeterminate")]
-    Indeterminate,
-}
-
-impl Version {
-    pub fn label(self) -> &'static str {
-        match self {
-            Version::V0_3 => "v0.3",
-            Version::V1_0Rc => "v1.0 release candidate",
-            Version::V1_0 => "v1.0",
-            Version::Indeterminate => "version indeterminate",
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Dialect {
-    /// v0.3 JSON-RPC / Agent-Card dialect (`kind`, kebab-case enums, `file.uri`).
-    JsonRpc,
-    /// v0.3 HTTP+JSON / gRPC ProtoJSON (`TASK_STATE_CANCELLED`, `content`, `fileWithUri`).
-    Rest,
-    /// v1.0 ProtoJSON, the only v1.0 form.
-    ProtoJson,
-    /// Pre-release v1.0 shapes.
-    PreRelease,
-    /// No dialect-specific field.
-    Unknown,
-}
-
-impl Dialect {
-    pub fn label(self) -> &'static str {
-        match self {
-            Dialect::JsonRpc => "JSON-RPC dialect",
-            Dialect::Rest => "HTTP+JSON/gRPC dialect",
-            Dialect::ProtoJson => "ProtoJSON",
-            Dialect::PreRelease => "pre-release shapes",
-            Dialect::Unknown => "no dialect-specific field",
-        }
-    }
-}
 
 /// What an input is, and why the tool thinks so.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -376,7 +324,7 @@ fn root_kind(obj: &Map<String, Value>) -> Result<(ObjectKind, String), String> {
             if method_row(method).is_none() {
                 return Err(format!(
                     "a JSON-RPC request, but {} is not an A2A method of v0.3 or v1.0",
-                    crate::migrate::edit::shown(&Value::String(method.to_owned()))
+                    super::model::shown(&Value::String(method.to_owned()))
                 ));
             }
             return Ok((

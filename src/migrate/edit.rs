@@ -1,19 +1,10 @@
 //! Small edits every step is made of. Each records the paths it changed in the step context,
 //! so the trace shows them; the callers warn where an edit loses information.
 
-use super::model::ObjectKind;
+use super::model::{shown, ObjectKind};
 use super::step::{each, StepCtx};
 use crate::json::JsonPath;
 use serde_json::{Map, Value};
-
-/// The longest value a migration warning shows.
-pub const WARNING_VALUE_CHARS: usize = 60;
-
-/// A value as compact JSON, shortened and terminal-safe, for warnings (`json::shown_json` at
-/// migration's width).
-pub fn shown<T: serde::Serialize + ?Sized>(value: &T) -> String {
-    crate::json::shown_json(value, WARNING_VALUE_CHARS)
-}
 
 /// Moves `from` to `to` inside one object. When `to` is already there (a mixed input), the
 /// existing value is kept and the dropped one is named in a warning.

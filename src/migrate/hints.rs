@@ -4,8 +4,7 @@
 //! the same hints to the one detection ([`super::detect_with`]), so they agree on what an
 //! object is and on whether anything migrates.
 
-use super::detect::{Dialect, Version};
-use super::model::ObjectKind;
+use super::model::{Dialect, ObjectKind, Version};
 
 /// Where a version hint comes from, and so how strong it is.
 #[derive(Clone, Debug, PartialEq, Eq)]

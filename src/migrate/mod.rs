@@ -76,13 +76,14 @@ mod walk;
 pub use choices::{ChoiceDef, ChoiceTaken, Choices};
 pub use detect::{
     adapter_artifact_in_text, detect, detect_explained, detect_with, not_an_object, Detection,
-    Dialect, NotA2a, Version,
+    NotA2a,
 };
 pub use diff::{DiffLine, LineTag};
 pub use forward::FORWARD_STEPS;
 pub use hints::{HintSource, Hints, VersionHint};
 pub use input::MigrationInput;
-pub use model::ObjectKind;
+pub use model::{Dialect, ObjectKind, Version};
+pub use report::write_report;
 pub use reverse::REVERSE_STEPS;
 pub use step::{Direction, PathChange, Phase, StepDef};
 pub use stepper::{step_by_id, steps_for, Judgement, Migration, StepRun};

@@ -1,7 +1,69 @@
-//! The A2A object kinds the migration knows, and the JSON-RPC method table that ties each
-//! method to the kind of its `params`.
+//! The migration's vocabulary, below every other file of it: the versions and dialects an
+//! object can be in, the A2A object kinds, the JSON-RPC method table that ties each method to
+//! the kind of its `params`, and a value as the migration's messages show it.
 
 use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Version {
+    #[serde(rename = "0.3")]
+    V0_3,
+    /// The v1.0 release candidate (`blocking`, nested push configs with v1.0 method names).
+    #[serde(rename = "1.0-rc")]
+    V1_0Rc,
+    #[serde(rename = "1.0")]
+    V1_0,
+    /// Nothing in the object differs between v0.3 and v1.0.
+    #[serde(rename = "indeterminate")]
+    Indeterminate,
+}
+
+impl Version {
+    pub fn label(self) -> &'static str {
+        match self {
+            Version::V0_3 => "v0.3",
+            Version::V1_0Rc => "v1.0 release candidate",
+            Version::V1_0 => "v1.0",
+            Version::Indeterminate => "version indeterminate",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dialect {
+    /// v0.3 JSON-RPC / Agent-Card dialect (`kind`, kebab-case enums, `file.uri`).
+    JsonRpc,
+    /// v0.3 HTTP+JSON / gRPC ProtoJSON (`TASK_STATE_CANCELLED`, `content`, `fileWithUri`).
+    Rest,
+    /// v1.0 ProtoJSON, the only v1.0 form.
+    ProtoJson,
+    /// Pre-release v1.0 shapes.
+    PreRelease,
+    /// No dialect-specific field.
+    Unknown,
+}
+
+impl Dialect {
+    pub fn label(self) -> &'static str {
+        match self {
+            Dialect::JsonRpc => "JSON-RPC dialect",
+            Dialect::Rest => "HTTP+JSON/gRPC dialect",
+            Dialect::ProtoJson => "ProtoJSON",
+            Dialect::PreRelease => "pre-release shapes",
+            Dialect::Unknown => "no dialect-specific field",
+        }
+    }
+}
+
+/// The longest value a migration warning shows.
+pub const WARNING_VALUE_CHARS: usize = 60;
+
+/// A value as compact JSON, shortened and terminal-safe, for warnings (`json::shown_json` at
+/// migration's width).
+pub fn shown<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    crate::json::shown_json(value, WARNING_VALUE_CHARS)
+}
 
 /// An A2A object type, in either version. Nested kinds (interfaces, capabilities, OAuth
 /// flows, ...) are listed too, because steps and checks are addressed to them.

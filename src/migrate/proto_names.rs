@@ -7,8 +7,6 @@
 //! the sender's own keys, and the names under `securitySchemes`, `schemes` and `scopes` are
 //! the sender's scheme and scope names.
 
-use super::detect::Dialect;
-use super::step::StepCtx;
 use crate::json::JsonPath;
 use serde_json::Value;
 
@@ -156,29 +154,6 @@ fn json_name(obj: &serde_json::Map<String, Value>, key: &str) -> Option<String> 
 fn names_a_map(key: &str) -> bool {
     NAMED_MAPS.contains(&key)
         || (key.contains('_') && NAMED_MAPS.contains(&lower_camel(key).as_str()))
-}
-
-/// The steps `proto-field-names` and `to03-proto-field-names`: every member written with
-/// its proto name gets its JSON name, each named: a note in ProtoJSON (v0.3 REST, v1.0), a
-/// warning in the v0.3 JSON-RPC dialect, whose schema names only the JSON names.
-pub fn read_proto_names_step(doc: &mut Value, ctx: &mut StepCtx<'_>) {
-    if !has_proto_names(doc) {
-        return;
-    }
-    let json_rpc = ctx.detection.dialect == Dialect::JsonRpc;
-    for name in camel_case_members(doc) {
-        let message = format!(
-            "read `{}` (proto name) as `{}`; written with the JSON name",
-            crate::json::safe_text(&name.written),
-            name.json
-        );
-        if json_rpc {
-            ctx.warn(&name.path, message);
-        } else {
-            ctx.note(&name.path, message);
-        }
-        ctx.changed(Some(name.was.clone()), Some(name.path));
-    }
 }
 
 /// Whether some member below `value` has a proto name, descending as `rename_in` does and

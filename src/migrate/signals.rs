@@ -1,7 +1,7 @@
 //! Version signals: the fields and values that differ between v0.3 (JSON-RPC or REST
 //! dialect) and v1.0, found object by object (spec section 2).
 
-use super::edit::shown;
+use super::model::shown;
 use super::model::{method_row, ObjectKind, OAUTH_FLOWS, REST_CANCELLED, ROLES, TASK_STATES};
 use crate::json::JsonPath;
 use serde_json::{Map, Value};

@@ -767,7 +767,7 @@ fn the_report_written_straight_out_is_the_report_built_as_a_value() {
                 continue;
             };
             let mut written = Vec::new();
-            migration.write_report(&mut written).unwrap();
+            super::write_report(&migration, &mut written).unwrap();
             let built = serde_json::to_string_pretty(&migration.report()).unwrap();
             assert_eq!(String::from_utf8(written).unwrap(), built, "{doc}");
         }

@@ -3,9 +3,10 @@
 
 use super::check;
 use super::choices::{ChoiceTaken, Choices};
-use super::detect::{detect_with, Detection, NotA2a, Version};
+use super::detect::{detect_with, Detection, NotA2a};
 use super::diff::{self, DiffLine};
 use super::input::{InputTree, MigrationInput};
+use super::model::Version;
 use super::step::{Direction, PathChange, StepCtx, StepDef};
 use super::{forward::FORWARD_STEPS, reverse::REVERSE_STEPS};
 use crate::json::{
@@ -348,14 +349,8 @@ impl Migration {
             .count()
     }
 
-    /// [`Migration::report`] as pretty JSON written into `out`, without building it as a
-    /// `Value` (same bytes as `serde_json::to_string_pretty` of it).
-    pub fn write_report(&self, out: impl std::io::Write) -> serde_json::Result<()> {
-        super::report::write_report(self, out)
-    }
-
     /// The report `migrate --format json` prints (it writes it with
-    /// [`Migration::write_report`]).
+    /// [`write_report`](super::write_report), without building this `Value`).
     pub fn report(&self) -> Value {
         let steps: Vec<Value> = self
             .steps

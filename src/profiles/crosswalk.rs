@@ -2,7 +2,6 @@
 //! plays each role of the A2A handoff seam, or that the format cannot express it.
 
 use super::detect::ProfileKind;
-use super::report::SeamValue;
 use super::rows::bounded;
 use crate::json::JsonPath;
 use serde::Serialize;
@@ -186,6 +185,16 @@ static COLUMNS: [FormatColumn; 6] = [
 /// The A2A seam first, then each other format.
 pub fn crosswalk() -> &'static [FormatColumn] {
     &COLUMNS
+}
+
+/// The value this packet carries for one A2A-seam role.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeamValue {
+    pub role: SeamRole,
+    /// The field that plays the role in this format, if any.
+    pub field: Option<&'static str>,
+    /// The value seen there (shortened), `None` when absent or not expressible.
+    pub value: Option<Value>,
 }
 
 /// The value this packet carries for each seam role of its format.

@@ -11,49 +11,36 @@ mod ahc;
 mod contextcore;
 mod crosswalk;
 mod detect;
+mod options;
 mod py;
 mod py_dates;
 mod py_printable;
 mod py_source;
+mod quirk;
 mod report;
 mod rows;
 mod uaix;
 
-pub use ahc::{AhcVersion, AHC_QUIRKS, AHC_TABLE, AHC_VIOLATIONS_TABLE};
+pub use ahc::{AHC_QUIRKS, AHC_TABLE, AHC_VIOLATIONS_TABLE};
 pub use contextcore::mapping::{
     otel_mapping_rows, state_mapping_rows, MappingBasis, OtelAttribute, OtelMappingRow,
     StateMapping, StateMappingRow,
 };
 pub use contextcore::{CC_QUIRKS, CC_TABLE};
-pub use crosswalk::{crosswalk, seam_roles, CrosswalkCell, Expressibility, FormatColumn, SeamRole};
+pub use crosswalk::{
+    crosswalk, seam_roles, CrosswalkCell, Expressibility, FormatColumn, SeamRole, SeamValue,
+};
 pub use detect::{detect, ProfileDetection, ProfileKind};
+pub use options::{AhcVersion, ProfileOptions};
+pub use quirk::Quirk;
 pub use report::{
-    ContextCoreView, IntegrityCheck, ProfileReport, Quirk, QuirkNote, SeamValue, UaixView,
-    VerdictCounts,
+    ContextCoreView, IntegrityCheck, ProfileReport, QuirkNote, UaixView, VerdictCounts,
 };
 pub use uaix::{UAIX_NOTES, UAIX_TABLE};
 
 use crate::rules::{RuleRow, RuleTable};
-use chrono::{DateTime, Utc};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-/// How to evaluate a packet. `Default` is what the CLI does without flags.
-#[derive(Clone, Debug, Default)]
-pub struct ProfileOptions {
-    /// Master/sub contract version whose validator is reproduced (`--profile-version`).
-    pub profile_version: AhcVersion,
-    /// Directory AHC artifact paths resolve against (`--artifact-root`); default: the
-    /// packet's directory. Nothing outside it is ever looked at.
-    pub artifact_root: Option<PathBuf>,
-    /// The clock for expiry checks (`--now`); `None` reads the system clock.
-    pub now: Option<DateTime<Utc>>,
-    /// Evaluate as this profile instead of detecting one (`--as`).
-    pub force: Option<ProfileKind>,
-    /// The status an earlier snapshot of the same ContextCore handoff had, for the
-    /// transition check CC-11 (`--previous FILE`).
-    pub previous_status: Option<String>,
-}
+use std::path::Path;
 
 /// Every rule table of this module, in display order.
 pub fn tables() -> [&'static RuleTable; 4] {

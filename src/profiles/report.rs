@@ -3,22 +3,13 @@
 //! OTel mapping, UAIX clock and integrity) plus the packet's A2A-seam roles.
 
 use super::contextcore::mapping::{OtelAttribute, StateMapping};
-use super::crosswalk::SeamRole;
+use super::crosswalk::SeamValue;
+use super::quirk::Quirk;
 use super::{ProfileDetection, ProfileKind};
 use crate::json::{for_each_duplicate_key, JsonPath};
 use crate::rules::{Finding, RuleOutcome, Severity, Verdict};
 use serde::Serialize;
-use serde_json::Value;
 use std::path::Path;
-
-/// A documented quirk of an upstream validator that the inspector reproduces (or, where it
-/// says so, deliberately does not).
-#[derive(Debug, Serialize)]
-pub struct Quirk {
-    pub id: &'static str,
-    pub title: &'static str,
-    pub description: &'static str,
-}
 
 /// A quirk that shaped a verdict on this packet.
 #[derive(Clone, Debug, Serialize)]
@@ -27,16 +18,6 @@ pub struct QuirkNote {
     pub title: &'static str,
     pub path: JsonPath,
     pub detail: String,
-}
-
-/// The value this packet carries for one A2A-seam role.
-#[derive(Clone, Debug, Serialize)]
-pub struct SeamValue {
-    pub role: SeamRole,
-    /// The field that plays the role in this format, if any.
-    pub field: Option<&'static str>,
-    /// The value seen there (shortened), `None` when absent or not expressible.
-    pub value: Option<Value>,
 }
 
 /// ContextCore-only parts of a report.

@@ -19,7 +19,7 @@ pub fn terminal_safe_json(value: &Value) -> String {
 /// straight from the migration, not built as a `Value` holding a copy of the result.
 pub fn report_json(migration: &Migration) -> std::io::Result<String> {
     let mut text = Vec::new();
-    migration.write_report(&mut text)?;
+    crate::migrate::write_report(migration, &mut text)?;
     let text = String::from_utf8(text).map_err(std::io::Error::other)?;
     Ok(crate::json::escape_unsafe_in_json(text))
 }

@@ -1,7 +1,7 @@
 //! The v0.3 JSON-RPC dialect checks for `migrate --to 0.3` results (S03,
 //! `specification/json/a2a.json` v0.3.0).
 
-use super::{row, Checker};
+use super::checker::{row, Checker};
 use crate::json::JsonPath;
 use crate::migrate::model::{method_row, ObjectKind, ROLES, TASK_STATES};
 use crate::rules::RuleTable;
@@ -195,7 +195,7 @@ pub(super) fn check_object(
                     at.key("params"),
                     format!(
                         "`params` must be an object, found {}",
-                        crate::migrate::edit::shown(params)
+                        crate::migrate::model::shown(params)
                     ),
                 ),
                 _ => {}
@@ -207,7 +207,7 @@ pub(super) fn check_object(
                         at.key("method"),
                         format!(
                             "method {} is not a v0.3.0 method",
-                            crate::migrate::edit::shown(&Value::String(method.to_owned()))
+                            crate::migrate::model::shown(&Value::String(method.to_owned()))
                         ),
                     );
                 }
@@ -228,7 +228,7 @@ pub(super) fn check_object(
                     at.key("id"),
                     format!(
                         "`id` must be a string, an integer or null, found {}",
-                        crate::migrate::edit::shown(other)
+                        crate::migrate::model::shown(other)
                     ),
                 ),
             }

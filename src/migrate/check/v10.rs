@@ -1,6 +1,6 @@
 //! The v1.0 checks (P10, `specification/a2a.proto` v1.0.0; spec sections 3 and 4).
 
-use super::{row, Checker};
+use super::checker::{row, Checker};
 use crate::json::JsonPath;
 use crate::migrate::base64::{self, Base64};
 use crate::migrate::members;
@@ -201,7 +201,7 @@ fn check_shape(kind: ObjectKind, obj: &Map<String, Value>, at: &JsonPath, c: &mu
                         at.key("protocolVersion"),
                         format!(
                         "protocolVersion {} has patch digits; v1.0 cards SHOULD use Major.Minor",
-                        crate::migrate::edit::shown(&Value::String(version.to_owned()))
+                        crate::migrate::model::shown(&Value::String(version.to_owned()))
                     ),
                     );
                 }
@@ -280,7 +280,7 @@ fn check_shape(kind: ObjectKind, obj: &Map<String, Value>, at: &JsonPath, c: &mu
                         at.key("method"),
                         format!(
                             "method {} is not a v1.0 method",
-                            crate::migrate::edit::shown(&Value::String(method.to_owned()))
+                            crate::migrate::model::shown(&Value::String(method.to_owned()))
                         ),
                     );
                 }
@@ -325,7 +325,7 @@ fn check_timestamp(obj: &Map<String, Value>, at: &JsonPath, key: &str, c: &mut C
             at.key(key),
             format!(
                 "`{key}` = {} is not RFC 3339 in UTC `Z`",
-                crate::migrate::edit::shown(value)
+                crate::migrate::model::shown(value)
             ),
         );
     }

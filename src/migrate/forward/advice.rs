@@ -2,7 +2,7 @@
 //! steps never edit the object; they say what the code around it must change.
 
 use crate::json::JsonPath;
-use crate::migrate::detect::Dialect;
+use crate::migrate::model::Dialect;
 use crate::migrate::model::ObjectKind;
 use crate::migrate::step::StepCtx;
 use serde_json::Value;

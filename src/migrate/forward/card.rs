@@ -2,7 +2,8 @@
 //! dropped capabilities and signatures.
 
 use crate::json::{safe_text, JsonPath};
-use crate::migrate::edit::{remove, rename, shown};
+use crate::migrate::edit::{remove, rename};
+use crate::migrate::model::shown;
 use crate::migrate::model::ObjectKind;
 use crate::migrate::step::{each, StepCtx};
 use serde_json::{json, Map, Value};

@@ -1,7 +1,8 @@
 //! Phase B: the JSON-RPC envelope (methods, result wrappers, errors) and the webhook body.
 
 use crate::json::JsonPath;
-use crate::migrate::edit::{insert, map_string, remove, shown};
+use crate::migrate::edit::{insert, map_string, remove};
+use crate::migrate::model::shown;
 use crate::migrate::model::{
     method_row, MethodRow, ObjectKind, ERROR_DOMAIN, ERROR_INFO_TYPE, ERROR_REASONS,
 };

@@ -9,6 +9,7 @@ pub mod card;
 pub mod envelope;
 pub mod params;
 pub mod parts;
+pub mod proto_names;
 pub mod security;
 mod steps;
 pub mod unknown;

@@ -1,7 +1,8 @@
 //! Phase C: request params (send configuration, history length, request metadata, push-config
 //! ids and shapes, push authentication) and the pre-release `tasks/list` shapes.
 
-use crate::migrate::edit::{drop_member, insert, remove, rename, shown};
+use crate::migrate::edit::{drop_member, insert, remove, rename};
+use crate::migrate::model::shown;
 use crate::migrate::model::ObjectKind;
 use crate::migrate::step::{each, StepCtx};
 use crate::migrate::timestamp;

@@ -3,7 +3,8 @@
 
 use crate::json::JsonPath;
 use crate::migrate::base64::{self, Base64};
-use crate::migrate::edit::{remove, rename, shown};
+use crate::migrate::edit::{remove, rename};
+use crate::migrate::model::shown;
 use crate::migrate::model::ObjectKind;
 use crate::migrate::step::{each, StepCtx};
 use serde_json::{Map, Value};
@@ -232,7 +233,7 @@ pub fn part_rest_dialect(doc: &mut Value, ctx: &mut StepCtx<'_>) {
     each(doc, ctx, ObjectKind::Message, |obj, at, ctx| {
         rename(ctx, obj, at, "content", "parts");
     });
-    let rest = ctx.detection.dialect == crate::migrate::detect::Dialect::Rest;
+    let rest = ctx.detection.dialect == crate::migrate::model::Dialect::Rest;
     each(doc, ctx, ObjectKind::Part, |obj, at, ctx| {
         if file_has(obj, "fileWithUri") {
             flatten_file(ctx, obj, at, "fileWithUri", "url");

@@ -1,7 +1,7 @@
 //! Phase E, security: requirement lists, scheme discriminators and the OAuth flows `oneof`.
 
 use crate::json::{safe_text, JsonPath};
-use crate::migrate::edit::shown;
+use crate::migrate::model::shown;
 use crate::migrate::model::{ObjectKind, OAUTH_FLOWS, SECURITY_SCHEME_MEMBERS};
 use crate::migrate::step::{each, StepCtx};
 use serde_json::{json, Map, Value};

@@ -1,7 +1,7 @@
 //! The v0.3 -> v1.0 steps, in the order they run (spec section 7). This table is the single
 //! source for the trace, `--help`, `--list-steps` and the list in docs/migrate.md.
 
-use super::{advice, card, envelope, params, parts, security, unknown, values};
+use super::{advice, card, envelope, params, parts, proto_names, security, unknown, values};
 use crate::migrate::choice_defs as choice;
 use crate::migrate::step::{Direction::Forward, PathPattern as P, Phase, StepDef};
 
@@ -19,7 +19,7 @@ pub static FORWARD_STEPS: &[StepDef] = &[
         lossy: false,
         advisory: false,
         choice: None,
-        apply: crate::migrate::proto_names::read_proto_names_step,
+        apply: proto_names::read_proto_names_step,
     },
     StepDef {
         id: "jsonrpc-method-rename",

@@ -1,8 +1,8 @@
 //! After every rename: members neither v0.3 nor v1.0 defines are dropped, each named.
 
 use crate::json::safe_text;
-use crate::migrate::edit::shown;
 use crate::migrate::members::unknown_to_both;
+use crate::migrate::model::shown;
 use crate::migrate::step::StepCtx;
 use crate::migrate::walk::collect;
 use serde_json::Value;

@@ -2,7 +2,8 @@
 //! of Tasks, Messages and stream events.
 
 use crate::json::safe_text;
-use crate::migrate::edit::{map_enum, remove, shown};
+use crate::migrate::edit::{map_enum, remove};
+use crate::migrate::model::shown;
 use crate::migrate::model::{
     ObjectKind, REST_CANCELLED, ROLES, ROLE_MEMBERS, STATE_MEMBERS, TASK_STATES,
 };

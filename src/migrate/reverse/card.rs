@@ -2,7 +2,8 @@
 //! flag, security), and the transport advice.
 
 use crate::json::{safe_text, JsonPath};
-use crate::migrate::edit::{insert, remove, shown};
+use crate::migrate::edit::{insert, remove};
+use crate::migrate::model::shown;
 use crate::migrate::model::{ObjectKind, SECURITY_SCHEME_MEMBERS};
 use crate::migrate::step::{each, StepCtx};
 use serde_json::{json, Map, Value};

@@ -1,7 +1,7 @@
 //! Reverse phase B: method names, result wrappers, the webhook body, errors.
 
 use crate::json::JsonPath;
-use crate::migrate::edit::shown;
+use crate::migrate::model::shown;
 use crate::migrate::model::ObjectKind;
 use crate::migrate::shape::wrapper_member;
 use crate::migrate::step::{each, StepCtx};

@@ -1,6 +1,7 @@
 //! Reverse phase C: tenant, send configuration, push-config params and shapes, ListTasks.
 
-use crate::migrate::edit::{drop_member, remove, rename, shown};
+use crate::migrate::edit::{drop_member, remove, rename};
+use crate::migrate::model::shown;
 use crate::migrate::model::ObjectKind;
 use crate::migrate::step::{each, StepCtx};
 use serde_json::{Map, Value};

@@ -1,7 +1,8 @@
 //! Reverse phase D, parts: the unified v1.0 Part back to `kind`-discriminated v0.3 parts.
 
 use crate::json::JsonPath;
-use crate::migrate::edit::{insert, shown};
+use crate::migrate::edit::insert;
+use crate::migrate::model::shown;
 use crate::migrate::model::ObjectKind;
 use crate::migrate::step::{each, StepCtx};
 use serde_json::{json, Map, Value};

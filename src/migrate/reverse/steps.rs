@@ -20,7 +20,7 @@ pub static REVERSE_STEPS: &[StepDef] = &[
         lossy: false,
         advisory: false,
         choice: None,
-        apply: crate::migrate::proto_names::read_proto_names_step,
+        apply: crate::migrate::forward::proto_names::read_proto_names_step,
     },
     StepDef {
         id: "to03-jsonrpc-method",

@@ -4,58 +4,18 @@
 mod artifacts;
 mod table;
 
+use super::options::{AhcVersion, ProfileOptions};
 use super::py;
 use super::report::ProfileReport;
 use super::rows::{clip, evidence, Rows};
-use super::ProfileOptions;
 use crate::json::type_name;
 use crate::json::JsonPath;
 use crate::rules::{Evidence, Verdict};
 use artifacts::{ArtifactRoot, ArtifactStatus};
 use serde_json::{Map, Value};
-use std::fmt;
 use std::path::Path;
-use std::str::FromStr;
 
 pub use table::{AHC_QUIRKS, AHC_TABLE, AHC_VIOLATIONS_TABLE};
-
-/// The contract version whose validator behaviour is reproduced.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub enum AhcVersion {
-    #[default]
-    #[serde(rename = "1.0")]
-    V1_0,
-    #[serde(rename = "1.2.7")]
-    V1_2_7,
-}
-
-impl AhcVersion {
-    pub fn label(self) -> &'static str {
-        match self {
-            AhcVersion::V1_0 => "1.0",
-            AhcVersion::V1_2_7 => "1.2.7",
-        }
-    }
-}
-
-impl fmt::Display for AhcVersion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.label())
-    }
-}
-
-impl FromStr for AhcVersion {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        match text.trim_start_matches(['v', 'V']) {
-            "1.0" | "1" => Ok(AhcVersion::V1_0),
-            "1.2.7" => Ok(AhcVersion::V1_2_7),
-            _ => Err(format!(
-                "unknown profile version '{text}' (expected 1.0 or 1.2.7)"
-            )),
-        }
-    }
-}
 
 /// The mandatory keys, in the spec's order (the order of the missing-fields message).
 const REQUIRED: [&str; 10] = [
@@ -79,7 +39,7 @@ const FORBIDDEN_MUTATIONS: [&str; 4] = [
 ];
 const PLACEHOLDERS: [&str; 6] = ["todo", "tbd", "n/a", "none", "pending", "later"];
 
-fn quirk(id: &str) -> &'static super::Quirk {
+fn quirk(id: &str) -> &'static super::quirk::Quirk {
     AHC_QUIRKS
         .iter()
         .find(|q| q.id == id)

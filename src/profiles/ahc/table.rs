@@ -2,7 +2,7 @@
 //! upstream v1.0 / v1.2.7 validator prints them), the four contract violations mapped to the
 //! checks that stand for them, and the validator quirks the inspector reproduces.
 
-use crate::profiles::report::Quirk;
+use crate::profiles::quirk::Quirk;
 use crate::rules::{RuleRow, RuleTable};
 
 const SPEC: &str = "Agent Handoff Contract (Master/Sub) v1.0 (seed 001); validate_agent_handoff_contract.py (spec/handoff-profiles.md §1.3)";

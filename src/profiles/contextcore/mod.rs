@@ -7,12 +7,12 @@ pub(super) mod mapping;
 mod table;
 
 use super::detect::ProfileKind;
+use super::options::ProfileOptions;
 use super::py;
 use super::py_dates;
 use super::py_source::PySource;
 use super::report::{ContextCoreView, ProfileReport};
 use super::rows::{clip, evidence, whole_packet, Rows};
-use super::ProfileOptions;
 use crate::json::type_name;
 use crate::json::JsonPath;
 use crate::rules::Verdict;
@@ -160,7 +160,7 @@ const OUTPUT_FIELDS: [Field; 7] = [
     field(&["chunk_correlation_id"], Expect::StrOrNull, false),
 ];
 
-fn quirk(id: &str) -> &'static super::Quirk {
+fn quirk(id: &str) -> &'static super::quirk::Quirk {
     CC_QUIRKS
         .iter()
         .find(|q| q.id == id)

@@ -1,7 +1,7 @@
 //! ContextCore's handoff rules as data: CC-01..CC-14 across the three shapes (CC-MSG,
 //! CC-CONTRACT, CC-STORE) and the upstream inconsistencies the inspector names.
 
-use crate::profiles::report::Quirk;
+use crate::profiles::quirk::Quirk;
 use crate::rules::{RuleRow, RuleTable};
 
 const CONTRACT_SRC: &str = "ContextCore schemas/contracts/handoff-contract.schema.json, contracts/a2a/boundary.py (spec/handoff-profiles.md §2.2, §2.5)";

@@ -4,10 +4,10 @@ mod integrity;
 mod scan;
 mod table;
 
+use super::options::ProfileOptions;
 use super::report::{ProfileReport, UaixView};
 use super::rows::bounded;
 use super::rows::{clip, evidence, redacted_evidence, whole_packet, Rows};
-use super::ProfileOptions;
 use crate::json::type_name;
 use crate::json::JsonPath;
 use crate::json::Segment;

@@ -191,7 +191,7 @@ pub struct JsonWriter {
 }
 
 impl JsonWriter {
-    pub fn new(options: &super::output::CheckOutputOptions) -> JsonWriter {
+    pub fn new(options: &super::writer::CheckOutputOptions) -> JsonWriter {
         let (stream, head) = JsonStream::start(
             &options.modes,
             options.require_golden,
@@ -207,13 +207,13 @@ fn packet_line(item: &CheckItem) -> Result<Vec<u8>, String> {
     packet_json(item).map_err(|error| error.to_string())
 }
 
-impl super::output::CheckWriter for JsonWriter {
-    fn line_maker(&self) -> Option<super::output::LineMaker> {
+impl super::writer::CheckWriter for JsonWriter {
+    fn line_maker(&self) -> Option<super::writer::LineMaker> {
         Some(packet_line)
     }
 
     fn start(&mut self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        super::output::line(out, self.head.as_bytes())
+        super::writer::line(out, self.head.as_bytes())
     }
 
     fn item(
@@ -221,12 +221,12 @@ impl super::output::CheckWriter for JsonWriter {
         item: &CheckItem,
         line: Option<Result<Vec<u8>, String>>,
         out: &mut dyn std::io::Write,
-    ) -> Result<(), super::output::OutputError> {
+    ) -> Result<(), super::writer::OutputError> {
         let line = line
             .unwrap_or_else(|| packet_line(item))
-            .map_err(super::output::OutputError::Encode)?;
+            .map_err(super::writer::OutputError::Encode)?;
         if let Some(previous) = self.stream.push(line) {
-            super::output::line(out, &previous)?;
+            super::writer::line(out, &previous)?;
         }
         Ok(())
     }
@@ -237,7 +237,7 @@ impl super::output::CheckWriter for JsonWriter {
         out: &mut dyn crate::report::styled::StyledWrite,
     ) -> std::io::Result<()> {
         for json_line in self.stream.finish(tally) {
-            super::output::line(out, &json_line)?;
+            super::writer::line(out, &json_line)?;
         }
         Ok(())
     }

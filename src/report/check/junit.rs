@@ -217,14 +217,14 @@ impl JunitWriter {
     }
 }
 
-impl super::output::CheckWriter for JunitWriter {
+impl super::writer::CheckWriter for JunitWriter {
     fn item(
         &mut self,
         item: &CheckItem,
         _line: Option<Result<Vec<u8>, String>>,
         _out: &mut dyn Write,
-    ) -> Result<(), super::output::OutputError> {
-        self.add(item).map_err(super::output::OutputError::Spool)
+    ) -> Result<(), super::writer::OutputError> {
+        self.add(item).map_err(super::writer::OutputError::Spool)
     }
 
     fn finish(

@@ -14,3 +14,4 @@ pub mod review;
 pub mod sarif;
 pub mod sarif_rules;
 pub mod text;
+pub mod writer;

@@ -376,7 +376,7 @@ pub struct MarkdownWriter {
 }
 
 impl MarkdownWriter {
-    pub fn new(options: &super::output::CheckOutputOptions) -> MarkdownWriter {
+    pub fn new(options: &super::writer::CheckOutputOptions) -> MarkdownWriter {
         MarkdownWriter {
             inputs: options.inputs.clone(),
             clock: options.clock.clone(),
@@ -384,13 +384,13 @@ impl MarkdownWriter {
     }
 }
 
-impl super::output::CheckWriter for MarkdownWriter {
+impl super::writer::CheckWriter for MarkdownWriter {
     fn item(
         &mut self,
         _item: &crate::corpus::CheckItem,
         _line: Option<Result<Vec<u8>, String>>,
         _out: &mut dyn std::io::Write,
-    ) -> Result<(), super::output::OutputError> {
+    ) -> Result<(), super::writer::OutputError> {
         Ok(())
     }
 
@@ -400,6 +400,6 @@ impl super::output::CheckWriter for MarkdownWriter {
         out: &mut dyn crate::report::styled::StyledWrite,
     ) -> std::io::Result<()> {
         let text = review_markdown(tally, &self.inputs, self.clock.as_deref());
-        super::output::line(out, text.trim_end().as_bytes())
+        super::writer::line(out, text.trim_end().as_bytes())
     }
 }

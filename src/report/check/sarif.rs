@@ -94,7 +94,7 @@ fn location(source: &Source) -> Value {
 }
 
 impl SarifWriter {
-    pub fn new(options: &super::output::CheckOutputOptions) -> SarifWriter {
+    pub fn new(options: &super::writer::CheckOutputOptions) -> SarifWriter {
         SarifWriter {
             rules: RuleIndex::new(),
             require_golden: options.require_golden,
@@ -245,9 +245,9 @@ impl SarifWriter {
     }
 }
 
-impl super::output::CheckWriter for SarifWriter {
+impl super::writer::CheckWriter for SarifWriter {
     fn start(&mut self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        super::output::line(out, self.head().as_bytes())
+        super::writer::line(out, self.head().as_bytes())
     }
 
     fn item(
@@ -255,9 +255,9 @@ impl super::output::CheckWriter for SarifWriter {
         item: &CheckItem,
         _line: Option<Result<Vec<u8>, String>>,
         out: &mut dyn std::io::Write,
-    ) -> Result<(), super::output::OutputError> {
+    ) -> Result<(), super::writer::OutputError> {
         for result in self.add(item) {
-            super::output::line(out, result.as_bytes())?;
+            super::writer::line(out, result.as_bytes())?;
         }
         Ok(())
     }
@@ -268,7 +268,7 @@ impl super::output::CheckWriter for SarifWriter {
         out: &mut dyn crate::report::styled::StyledWrite,
     ) -> std::io::Result<()> {
         for sarif_line in SarifWriter::finish(*self) {
-            super::output::line(out, sarif_line.as_bytes())?;
+            super::writer::line(out, sarif_line.as_bytes())?;
         }
         Ok(())
     }

@@ -309,13 +309,13 @@ pub fn styled_check_text(tally: &CheckTally) -> StyledText {
 /// `check --format text`: everything at the end, from the tally.
 pub struct TextWriter;
 
-impl super::output::CheckWriter for TextWriter {
+impl super::writer::CheckWriter for TextWriter {
     fn item(
         &mut self,
         _item: &crate::corpus::CheckItem,
         _line: Option<Result<Vec<u8>, String>>,
         _out: &mut dyn std::io::Write,
-    ) -> Result<(), super::output::OutputError> {
+    ) -> Result<(), super::writer::OutputError> {
         Ok(())
     }
 
