@@ -6,6 +6,11 @@
 //! The layer table is read from `lib.rs`'s own documentation (the rows `| N | `a`, `b` | ... |`),
 //! so the statement and the check cannot drift apart, and ARCHITECTURE.md must show the same
 //! rows.
+//!
+//! One floor down, the same paths drawn file by file: each followed to the file that defines
+//! its item (through `use` names, aliases and re-exports), the cycles found, and a cycle of
+//! more than three files, or any cycle inside a folder kept free of them, fails the test with
+//! the imports that make it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -1018,5 +1023,100 @@ fn no_import_cycle_is_larger_than_three_files_nor_inside_a_no_cycle_folder() {
         "import cycles among the files of src/ (at most {LARGEST_CYCLE_ALLOWED} files in one, \
          none inside {NO_CYCLE_FOLDERS:?}):\n{}",
         broken.join("\n")
+    );
+}
+
+/// The files of a made-up crate, as (path under `src/`, source).
+fn made_up_crate(files: &[(&str, &str)]) -> Crate {
+    Crate::new(
+        files
+            .iter()
+            .map(|(path, source)| ((*path).to_owned(), (*source).to_owned()))
+            .collect(),
+    )
+}
+
+/// The imports between files of `krate`, as "from -> to".
+fn imports_shown(krate: &Crate) -> Vec<String> {
+    krate
+        .edges()
+        .keys()
+        .map(|&(from, to)| format!("{} -> {}", krate.files[from], krate.files[to]))
+        .collect()
+}
+
+#[test]
+fn paths_lead_to_the_file_that_defines_the_item_through_re_exports_and_aliases() {
+    let krate = made_up_crate(&[
+        ("lib.rs", "pub mod a;\npub mod b;\n"),
+        (
+            "a/mod.rs",
+            "mod x;\nmod y;\n#[cfg(test)]\nmod checks;\npub use x::X;\npub const LIMIT: usize = 3;\n",
+        ),
+        ("a/x.rs", "pub struct X;\npub(in crate::a) fn f() {}\n"),
+        // `super::X` is x.rs's (re-exported by mod.rs); an alias leads where its path does;
+        // a visibility path is no import; test-only code is not read.
+        (
+            "a/y.rs",
+            "use super::X;\nuse crate::b::{self as other};\nfn g() { other::h(); }\n\
+             #[cfg(test)]\nmod tests {\n    use super::super::LIMIT;\n}\n",
+        ),
+        ("a/checks.rs", "use super::LIMIT;\n"),
+        ("b.rs", "pub fn h() -> usize { crate::a::LIMIT + std::mem::size_of::<u8>() }\n"),
+    ]);
+    assert_eq!(
+        imports_shown(&krate),
+        [
+            "a/mod.rs -> a/x.rs",
+            "a/y.rs -> a/x.rs",
+            "a/y.rs -> b.rs",
+            "b.rs -> a/mod.rs"
+        ]
+    );
+}
+
+#[test]
+fn a_cycle_of_four_files_or_one_inside_a_no_cycle_folder_breaks_the_rules() {
+    // p/one -> p/two -> p/three -> p/one: three files, allowed outside the folders.
+    let three = [
+        ("lib.rs", "pub mod p;\n"),
+        ("p/mod.rs", "mod one;\nmod three;\nmod two;\n"),
+        ("p/one.rs", "use super::two::T;\n"),
+        ("p/two.rs", "pub struct T;\nuse super::three::U;\n"),
+        ("p/three.rs", "pub struct U;\nuse super::one::*;\n"),
+    ];
+    assert!(cycles_against_the_rules(&made_up_crate(&three)).is_empty());
+    let mut four = three.to_vec();
+    four[4] = ("p/three.rs", "pub struct U;\nuse super::four::V;\n");
+    four[1] = ("p/mod.rs", "mod four;\nmod one;\nmod three;\nmod two;\n");
+    four.push(("p/four.rs", "pub struct V;\nuse super::one::*;\n"));
+    let broken = cycles_against_the_rules(&made_up_crate(&four));
+    assert_eq!(broken.len(), 1, "{broken:?}");
+    assert!(
+        broken[0].starts_with("a cycle of more than 3 files: 4 files"),
+        "{broken:?}"
+    );
+    assert!(
+        broken[0].contains("src/p/four.rs:2 -> src/p/one.rs"),
+        "{broken:?}"
+    );
+    // Two files of migrate/ importing each other.
+    let migrate = [
+        ("lib.rs", "pub mod migrate;\n"),
+        ("migrate/mod.rs", "mod report;\nmod stepper;\n"),
+        (
+            "migrate/report.rs",
+            "use super::stepper::Migration;\npub fn write() {}\n",
+        ),
+        (
+            "migrate/stepper.rs",
+            "pub struct Migration;\nfn w() { super::report::write() }\n",
+        ),
+    ];
+    let broken = cycles_against_the_rules(&made_up_crate(&migrate));
+    assert_eq!(broken.len(), 1, "{broken:?}");
+    assert!(
+        broken[0].starts_with("a cycle inside src/migrate/: 2 files"),
+        "{broken:?}"
     );
 }

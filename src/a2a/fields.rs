@@ -1,6 +1,8 @@
 //! Typed fields (spec section 3): a field is typed only when it is a JSON string at that exact
 //! path; any other JSON type counts as absent.
 
+use super::event::CanonicalType;
+use super::flags::HandoffFlags;
 use super::raw::{RawPacket, Text};
 use super::unmapped::UnmappedKeys;
 use std::borrow::Cow;
@@ -44,6 +46,18 @@ fn owned(text: Option<Text<'_>>) -> Option<String> {
 }
 
 impl TypedFields {
+    /// K1-A v1: the positive typed rule, or the defaults. These are the typed fields before
+    /// substitution, so a substituted id is never a visible reference.
+    pub fn handoff_flags(&self, canonical_type: CanonicalType) -> HandoffFlags {
+        let visible = canonical_type == CanonicalType::TaskRequested
+            && self.task_kind.as_deref() == Some("delegation");
+        HandoffFlags {
+            visible,
+            task_ref_visible: visible && self.task_id.is_some(),
+            message_ref_visible: visible && self.message_id.is_some(),
+        }
+    }
+
     /// The typed fields of a packet read by `RawPacket` (strings only, last value wins).
     pub(super) fn from_raw(raw: RawPacket<'_>) -> TypedFields {
         let [agent_id, agent_name, agent_role] = raw.agent.strings;

@@ -2,7 +2,6 @@
 //! every possible object, and its digest, is built once from the builders here and then
 //! looked up.
 
-use super::{CanonicalType, TypedFields};
 use crate::json::{canonical_bytes, digest_bytes, Digest};
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
@@ -16,18 +15,6 @@ pub struct HandoffFlags {
 }
 
 impl HandoffFlags {
-    /// K1-A v1: the positive typed rule, or the defaults. `fields` are the typed fields
-    /// before substitution, so a substituted id is never a visible reference.
-    pub fn of(canonical_type: CanonicalType, fields: &TypedFields) -> HandoffFlags {
-        let visible = canonical_type == CanonicalType::TaskRequested
-            && fields.task_kind.as_deref() == Some("delegation");
-        HandoffFlags {
-            visible,
-            task_ref_visible: visible && fields.task_id.is_some(),
-            message_ref_visible: visible && fields.message_id.is_some(),
-        }
-    }
-
     fn index(self) -> usize {
         usize::from(self.visible) << 2
             | usize::from(self.task_ref_visible) << 1

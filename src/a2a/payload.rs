@@ -110,7 +110,7 @@ impl Payload {
     }
 
     pub fn handoff(&self) -> HandoffFlags {
-        HandoffFlags::of(self.canonical_type, &self.fields)
+        self.fields.handoff_flags(self.canonical_type)
     }
 
     /// The canonical bytes of the payload.

@@ -194,7 +194,7 @@ impl Side {
 
 /// Reads a side. `Err` when the path itself cannot be read (missing, not a file or directory
 /// we read); a bad packet inside is an entry of `errors` and the rest is read.
-pub fn read_side(path: &Path, options: &super::CompareOptions) -> Result<Side, LoadError> {
+pub fn read_side(path: &Path, options: &super::options::CompareOptions) -> Result<Side, LoadError> {
     let pipeline = options.pipeline;
     let fail = |reason: String| LoadError {
         source: Source::file(path),
@@ -269,7 +269,7 @@ struct ReadPacket {
     scanned: super::record::Scanned,
 }
 
-fn read_one(packet: RawPacket, options: &super::CompareOptions) -> Read {
+fn read_one(packet: RawPacket, options: &super::options::CompareOptions) -> Read {
     if let Some(report) = &packet.bundle {
         let facts = report.verdict.as_ref().ok();
         return Read::Bundle(BundleFacts {

@@ -3,7 +3,7 @@
 
 use super::errors::read_error;
 use super::lenient::{lenient_facts, read_rest};
-use super::{TimeWindow, EVENTS};
+use super::outcome::{Keep, TimeWindow, EVENTS};
 use crate::bundle::error::{ErrorCode as C, VerifyError};
 use crate::bundle::event::Manifest;
 use crate::bundle::hash::{hex_digest, normalize_file_hash, RunRoot};
@@ -15,17 +15,6 @@ use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::io::Read;
-
-/// What the walk keeps of the events member.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Keep {
-    /// The verdict and spec §15's counts only (`verify`): each line is dropped once it is
-    /// checked and counted, so memory does not grow with the member.
-    Counts,
-    /// Also every line (up to `max_events`, each within `max_line_bytes`) with its facts, for
-    /// the faces that list events; the rest are counted.
-    Lines,
-}
 
 /// Steps 10-24 over the lines of events.ndjson.
 pub(super) struct EventsCheck<'m> {

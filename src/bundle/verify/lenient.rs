@@ -1,7 +1,7 @@
 //! What is still read from lines without verifying them: for the lines after a failure, and
 //! for views that show a line whatever its verdict.
 
-use super::events::Keep;
+use super::outcome::Keep;
 use crate::bundle::event::a2a_and_flags;
 use crate::bundle::hash::content_hash;
 use crate::bundle::limits::Limits;

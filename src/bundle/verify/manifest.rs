@@ -1,7 +1,7 @@
 //! Step 8: the manifest member, read within its limit, strictly pre-checked, then parsed.
 
 use super::errors::read_error;
-use super::Walk;
+use super::outcome::Walk;
 use crate::bundle::error::{ErrorCode as C, VerifyError};
 use crate::bundle::event::{parse_manifest, Manifest};
 use crate::bundle::limits::{exceeded, Limits};

@@ -2,10 +2,10 @@
 //! events member (steps 10-24) each to its own check.
 
 use super::errors::decode_ceiling;
-use super::events::{EventsCheck, Keep};
+use super::events::EventsCheck;
 use super::lenient::collect_rest;
 use super::manifest::read_manifest;
-use super::{Verified, Walk, EVENTS, MANIFEST};
+use super::outcome::{Keep, Verified, Walk, EVENTS, MANIFEST};
 use crate::bundle::error::{ErrorCode as C, VerifyError};
 use crate::bundle::limits::{CeilingReader, Limits};
 use crate::bundle::lines::{EventLines, LineReader};

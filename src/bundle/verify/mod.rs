@@ -6,7 +6,8 @@
 //! One job a file: `sequence` (step 0, then the archive, then step 25: the order of it all),
 //! `members` (steps 1-7 and 9, member by member), `manifest` (step 8), `events` (steps 10-24
 //! over the lines), `errors` (the error values several steps share), `lenient` (what is
-//! still read from lines once a check failed), `outcome` (what the walk returns).
+//! still read from lines once a check failed), `outcome` (what the walk returns and keeps, and the
+//! member names it reads: the words every step shares).
 
 mod errors;
 mod events;
@@ -16,11 +17,6 @@ mod members;
 mod outcome;
 mod sequence;
 
-pub use events::Keep;
 pub use lenient::{collect_rest, lenient_facts};
-pub use outcome::{TimeWindow, Verified, Walk};
+pub use outcome::{Keep, TimeWindow, Verified, Walk, EVENTS, MANIFEST};
 pub use sequence::{bundle_too_big, walk, Source};
-
-// The only two member names upstream's layout allows (step 5), the manifest first (step 7).
-pub const MANIFEST: &str = "manifest.json";
-pub const EVENTS: &str = "events.ndjson";

@@ -1,9 +1,26 @@
-//! What the walk returns: the verdict, and what was read on the way for a reviewer.
+//! What the walk returns: the verdict, and what was read on the way for a reviewer; what it
+//! keeps, and the member names it reads. Every step of the walk imports these, and this file
+//! imports no step.
 
 use crate::bundle::error::VerifyError;
 use crate::bundle::event::Manifest;
 use crate::bundle::lines::EventLines;
 use chrono::{DateTime, Utc};
+
+// The only two member names upstream's layout allows (step 5), the manifest first (step 7).
+pub const MANIFEST: &str = "manifest.json";
+pub const EVENTS: &str = "events.ndjson";
+
+/// What the walk keeps of the events member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// The verdict and spec §15's counts only (`verify`): each line is dropped once it is
+    /// checked and counted, so memory does not grow with the member.
+    Counts,
+    /// Also every line (up to `max_events`, each within `max_line_bytes`) with its facts, for
+    /// the faces that list events; the rest are counted.
+    Lines,
+}
 
 /// What a passing verification returns (upstream's `VerifyResult`), and the events' time
 /// window an attestation's predicate states.

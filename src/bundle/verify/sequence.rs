@@ -2,9 +2,8 @@
 //! members, step 25 (the rest of the gzip member).
 
 use super::errors::decode_ceiling;
-use super::events::Keep;
 use super::members::members;
-use super::Walk;
+use super::outcome::{Keep, Walk};
 use crate::bundle::error::{ErrorCode as C, VerifyError};
 use crate::bundle::limits::{exceeded, CeilingReader, Limits};
 use flate2::read::GzDecoder;

@@ -25,7 +25,9 @@ mod typed;
 
 pub use error::ManifestError;
 pub use key::PacketKey;
-pub use model::{shown_value, GoldenEntry, GoldenManifest, ModeGolden};
+pub use model::{
+    shown_value, GoldenEntry, GoldenManifest, ModeGolden, MANIFEST_FORMAT, MANIFEST_FORMATS,
+};
 pub use options::RecordedOptions;
 pub use parse::{parse_manifest, parse_object_golden};
 pub use render::{render_manifest, ManifestEncoder};
@@ -36,10 +38,3 @@ pub(super) use error::bad;
 pub(super) use parse::{check_format, parse_entry, parse_entry_json, parse_options};
 pub(super) use render::{entry_json, quoted};
 pub(super) use typed::read_entry_typed;
-
-/// The value of the manifest's `format` field, as this tool writes it. v2 added each golden's
-/// recorded content (`content`); v1 manifests (digests only) are still read.
-pub const MANIFEST_FORMAT: &str = "handoff-inspector goldens v2";
-
-/// Every `format` this tool reads, newest first.
-pub const MANIFEST_FORMATS: [&str; 2] = [MANIFEST_FORMAT, "handoff-inspector goldens v1"];

@@ -9,6 +9,13 @@ use crate::golden::object::ObjectGolden;
 use crate::json::Digest;
 use std::collections::BTreeMap;
 
+/// The value of the manifest's `format` field, as this tool writes it. v2 added each golden's
+/// recorded content (`content`); v1 manifests (digests only) are still read.
+pub const MANIFEST_FORMAT: &str = "handoff-inspector goldens v2";
+
+/// Every `format` this tool reads, newest first.
+pub const MANIFEST_FORMATS: [&str; 2] = [MANIFEST_FORMAT, "handoff-inspector goldens v1"];
+
 /// What one mode of one packet is expected to give. Every field is optional so that a
 /// manifest written by `derive` (rows and state, no digests yet) is legal; `check` compares
 /// the fields that are present.
