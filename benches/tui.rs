@@ -19,7 +19,7 @@ use handoff_inspector::corpus::CheckOptions;
 use handoff_inspector::tui::runtime::drive::Headless;
 use handoff_inspector::tui::runtime::loader::Loader;
 use handoff_inspector::tui::state::app::App;
-use handoff_inspector::tui::update::actions::{update, Action, Effect};
+use handoff_inspector::tui::update::{update, Action, Effect};
 use handoff_inspector::tui::views::{view, ViewState};
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

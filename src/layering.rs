@@ -86,6 +86,13 @@ struct Violation {
 /// climbs to the crate root), with the line of each. `depth` is how deep the file's own
 /// module is (`src/golden/manifest/parse.rs`: 3; `src/rules.rs`: 1).
 fn modules_named(source: &str, depth: usize) -> Vec<(usize, String)> {
+    modules_named_within(source, None, depth)
+}
+
+/// `modules_named` one level down: with `within` (`tui`), the modules of `src/tui/` a file
+/// there names through `crate::tui::` or a `super::` chain climbing to `src/tui/` (`depth`
+/// counted from there: `tui/state/app.rs` is 2).
+fn modules_named_within(source: &str, within: Option<&str>, depth: usize) -> Vec<(usize, String)> {
     let code = strip_comments_and_literals(source);
     let bytes = code.as_bytes();
     let mut named = Vec::new();
@@ -113,7 +120,13 @@ fn modules_named(source: &str, depth: usize) -> Vec<(usize, String)> {
             }
         } else if starts_word && rest.starts_with("crate") && !rest.starts_with("crate_") {
             let path = rest["crate".len()..].trim_start();
-            if let Some(path) = path.strip_prefix("::") {
+            let path = path.strip_prefix("::").and_then(|path| match within {
+                None => Some(path),
+                Some(top) => path
+                    .strip_prefix(top)
+                    .and_then(|rest| rest.trim_start().strip_prefix("::")),
+            });
+            if let Some(path) = path {
                 let line = line_of(&code, at);
                 for name in first_segments(path) {
                     named.push((line, name));
@@ -296,6 +309,18 @@ fn violations(
     depth: usize,
     layers: &BTreeMap<String, usize>,
 ) -> Vec<Violation> {
+    violations_within(source, None, from, depth, layers)
+}
+
+/// `violations` against the layer table of the modules of `within` (see
+/// `modules_named_within`).
+fn violations_within(
+    source: &str,
+    within: Option<&str>,
+    from: &str,
+    depth: usize,
+    layers: &BTreeMap<String, usize>,
+) -> Vec<Violation> {
     let Some(&own) = layers.get(from) else {
         return vec![Violation {
             line: 1,
@@ -303,7 +328,7 @@ fn violations(
             to: "(a module lib.rs's layer table does not list)".to_owned(),
         }];
     };
-    modules_named(source, depth)
+    modules_named_within(source, within, depth)
         .into_iter()
         .filter(|(_, to)| to != from)
         .filter(|(_, to)| layers.get(to).is_none_or(|&layer| layer >= own))
@@ -394,6 +419,87 @@ fn no_module_imports_one_on_its_own_or_a_higher_layer() {
          lower layers):\n{}",
         found.join("\n")
     );
+}
+
+/// The inspector's own layers, stated in `tui/mod.rs`'s docs as `lib.rs` states the crate's:
+/// a file of `src/tui/` imports only from its own layer folder or from one below.
+#[test]
+fn no_file_of_the_inspector_imports_from_its_own_or_a_higher_layer() {
+    let tui = src().join("tui");
+    let root = std::fs::read_to_string(tui.join("mod.rs")).expect("src/tui/mod.rs");
+    let layers = layers_stated(&root);
+    let mut declared = modules_declared(&root);
+    declared.sort();
+    let stated: Vec<String> = layers.keys().cloned().collect();
+    assert_eq!(
+        declared, stated,
+        "tui/mod.rs's `mod`s and its layer table differ"
+    );
+    let mut files = Vec::new();
+    rust_files(&tui, &mut files);
+    let mut found = Vec::new();
+    for path in &files {
+        let relative = path.strip_prefix(&tui).unwrap_or(path);
+        if relative == Path::new("mod.rs") {
+            continue;
+        }
+        let (layer, depth) = module_of(relative);
+        let source = std::fs::read_to_string(path).expect("a source file");
+        for violation in violations_within(
+            without_unit_tests(&source),
+            Some("tui"),
+            &layer,
+            depth,
+            &layers,
+        ) {
+            found.push(format!(
+                "src/tui/{}:{}: `{}` (layer {}) imports `{}` (layer {})",
+                relative.display(),
+                violation.line,
+                violation.from,
+                layers
+                    .get(&violation.from)
+                    .map_or("?".into(), usize::to_string),
+                violation.to,
+                layers
+                    .get(&violation.to)
+                    .map_or("none".into(), usize::to_string),
+            ));
+        }
+    }
+    assert!(
+        files.len() > 40,
+        "only {} files read under src/tui/",
+        files.len()
+    );
+    assert!(
+        found.is_empty(),
+        "imports against the layering stated in src/tui/mod.rs:\n{}",
+        found.join("\n")
+    );
+}
+
+/// A file's source before its `#[cfg(test)] mod tests`: a unit test may drive the inspector
+/// from above (the headless driver loads a corpus for it) without the code depending on it.
+fn without_unit_tests(source: &str) -> &str {
+    let mut at = 0;
+    for line in source.split_inclusive('\n') {
+        if line.trim() == "#[cfg(test)]" && source[at + line.len()..].starts_with("mod tests") {
+            return &source[..at];
+        }
+        at += line.len();
+    }
+    source
+}
+
+#[test]
+fn a_path_into_the_inspector_names_its_layer() {
+    let source = "use crate::tui::state::app::App;\nuse crate::tui_other::x;\nuse crate::json::y;\nfn f() { super::super::views::draw(); super::actions::go(); }\n";
+    let named: Vec<String> = modules_named_within(source, Some("tui"), 2)
+        .into_iter()
+        .map(|(line, name)| format!("{line}:{name}"))
+        .collect();
+    assert_eq!(named, ["1:state", "4:views"]);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use handoff_inspector::tui::runtime::drive::Headless;
-use handoff_inspector::tui::update::actions::Action;
+use handoff_inspector::tui::update::Action;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::path::PathBuf;

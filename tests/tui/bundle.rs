@@ -185,7 +185,7 @@ fn stepping_through_a_bundle_opens_it_once_per_load() {
     assert_eq!(times_opened(&path), 1);
     assert_eq!(app.reader.bundles().opens(), 1);
     // A new load forgets the kept bundle: the next selection opens it again, once.
-    app.clear_packets();
+    handoff_inspector::tui::update::list_job::clear_packets(&mut app);
     app.load();
     select_bundle(&mut app);
     press(&mut app, KeyCode::Char('j'));

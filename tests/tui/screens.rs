@@ -5,7 +5,7 @@ use crate::common::screen::{headless_on, press, screen_text};
 use handoff_inspector::a2a::Mode;
 use handoff_inspector::tui::runtime::drive::Headless;
 use handoff_inspector::tui::state::app::{Focus, Overlay, Tab};
-use handoff_inspector::tui::update::actions::Action;
+use handoff_inspector::tui::update::Action;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -562,8 +562,7 @@ fn golden_review_accepts_with_confirmation_and_skips() {
         KeyCode::Char('y'),
         KeyModifiers::NONE,
     )));
-    let [handoff_inspector::tui::update::actions::Effect::AcceptGolden(check)] = effects.as_slice()
-    else {
+    let [handoff_inspector::tui::update::Effect::AcceptGolden(check)] = effects.as_slice() else {
         panic!("expected one accept, got {effects:?}")
     };
     // The effect carries the accepted packet's own check: the review has already moved the
@@ -614,7 +613,7 @@ fn golden_review_accepts_with_confirmation_and_skips() {
 /// still being read, `a` says so and asks for nothing (no confirmation, no effect).
 #[test]
 fn golden_review_waits_for_the_detail_before_it_confirms() {
-    use handoff_inspector::tui::update::actions::update;
+    use handoff_inspector::tui::update::update;
     let (_dir, mut app) = two_unrecorded_packets();
     keys(&mut app, "a");
     let key = |c| Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
@@ -623,7 +622,7 @@ fn golden_review_waits_for_the_detail_before_it_confirms() {
     let effects = update(&mut app.app, key('y'));
     assert!(matches!(
         effects.first(),
-        Some(handoff_inspector::tui::update::actions::Effect::AcceptGolden(_))
+        Some(handoff_inspector::tui::update::Effect::AcceptGolden(_))
     ));
     assert!(app.selected_check().is_none(), "the next packet is unread");
     let effects = update(&mut app.app, key('a'));
@@ -748,7 +747,7 @@ fn findings_tab_never_lists_a_warning_under_conforms() {
 }
 
 /// The effects `o` returns on the selected packet.
-fn press_o(app: &mut Headless) -> Vec<handoff_inspector::tui::update::actions::Effect> {
+fn press_o(app: &mut Headless) -> Vec<handoff_inspector::tui::update::Effect> {
     app.update(Action::Key(KeyEvent::new(
         KeyCode::Char('o'),
         KeyModifiers::NONE,
@@ -757,8 +756,8 @@ fn press_o(app: &mut Headless) -> Vec<handoff_inspector::tui::update::actions::E
 
 #[test]
 fn o_asks_to_open_the_file_at_its_line_and_a_bundle_event_opens_its_bundle() {
-    use handoff_inspector::tui::runtime::editor::EditorTarget;
-    use handoff_inspector::tui::update::actions::Effect;
+    use handoff_inspector::tui::state::selection::EditorTarget;
+    use handoff_inspector::tui::update::Effect;
     let opened = |effects: Vec<Effect>| match effects.as_slice() {
         [Effect::OpenEditor(target)] => target.clone(),
         other => panic!("o asked for {other:?}"),

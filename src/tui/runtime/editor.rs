@@ -3,37 +3,8 @@
 //! and running it is the runtime's (`open`), with the terminal handed to the editor and taken
 //! back after.
 
-use crate::tui::state::app::App;
-use std::path::PathBuf;
+use crate::tui::state::selection::EditorTarget;
 use std::process::Command;
-
-/// A file and the line to open it at (1-based).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EditorTarget {
-    pub path: PathBuf,
-    pub line: usize,
-}
-
-impl EditorTarget {
-    /// `PATH:LINE`, terminal-safe, for the messages.
-    pub fn shown(&self) -> String {
-        crate::json::safe_text(&format!("{}:{}", self.path.display(), self.line)).into_owned()
-    }
-}
-
-/// What `o` opens for the selected packet: its file at its NDJSON line, or at line 1; a
-/// bundle's event opens the bundle (its line is a sequence number, not a line of a file).
-pub fn target(app: &App) -> Option<EditorTarget> {
-    let source = &app.selected_summary()?.source;
-    let line = match source.line {
-        Some(line) if !source.is_bundle_event() => line,
-        _ => 1,
-    };
-    Some(EditorTarget {
-        path: source.path.to_path_buf(),
-        line,
-    })
-}
 
 /// The editor the user set: `$VISUAL`, else `$EDITOR` (as git and gitui look), when not empty.
 pub fn configured() -> Option<String> {
@@ -98,6 +69,7 @@ fn ended(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     fn target() -> EditorTarget {
         EditorTarget {

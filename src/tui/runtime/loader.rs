@@ -4,13 +4,14 @@
 //! a stale load's results. The reads `update` asks for are answered here too: details on one
 //! thread (only the latest request of a burst is read: a key held down does not queue a read
 //! per packet passed), each search and each list build on its own, stopped when a newer one of
-//! its kind or Esc crate::tui::runtime::event_loop it.
+//! its kind or Esc supersedes it.
 
 use crate::corpus::{CheckItem, CheckOptions, CheckSink, ControlFlow, CorpusCheck, LoadError};
-use crate::tui::state::list_rows::build_list;
+use crate::tui::runtime::list_build::build_list;
+use crate::tui::runtime::reader::Reader;
 use crate::tui::state::listed::ListedPacket;
-use crate::tui::state::reads::{DetailRequest, Read, Reader};
-use crate::tui::update::actions::{Action, Job};
+use crate::tui::state::reads::{DetailRequest, LoaderEvent, Read};
+use crate::tui::update::{Action, Job};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
@@ -21,25 +22,7 @@ const BATCH: usize = 4096;
 /// Lists of up to this many packets are built on the calling thread (see `Loader::read`).
 const LIST_AT_ONCE: usize = 16_384;
 
-#[derive(Debug)]
-pub enum LoaderEvent {
-    /// Checked packets, each kept as its list row (see `listed`).
-    Packets(Vec<ListedPacket>),
-    Errors(Vec<LoadError>),
-    Progress {
-        packets: usize,
-    },
-    /// The pending goldens beside the files read (`check --write-pending`'s), for the review.
-    Pending(Vec<crate::golden::PendingGoldens>),
-    Done,
-    FileReloaded {
-        path: PathBuf,
-        checks: Vec<ListedPacket>,
-        errors: Vec<LoadError>,
-    },
-}
-
-/// Starts and crate::tui::runtime::event_loop loads. `current` is shared with the threads so that a crate::tui::runtime::event_loop
+/// Starts and supersedes loads. `current` is shared with the threads so that a superseded
 /// load's results are dropped.
 #[derive(Clone)]
 pub struct Loader {

@@ -118,7 +118,7 @@ pub fn render(spec: &RenderSpec) -> Result<Buffer, String> {
         spec.color,
     )?;
     driver.app.mode = spec.mode;
-    driver.app.rebuild_rows_now();
+    crate::tui::runtime::drive::headless::rebuild_rows_now(&mut driver.app);
     if let Some(select) = &spec.select {
         press(&mut driver, char_key('/'))?;
         for c in select.chars() {

@@ -4,17 +4,20 @@
 //! comes back through `update`. The list's rows (groups, folding, selection moves) are built
 //! in `list_rows`.
 
+pub use crate::tui::state::filter::{filter_choices, Filter, FilterChoice};
 pub use crate::tui::state::list_rows::{group_key, group_label, GroupKey, ListRow};
 
 use crate::a2a::Mode;
-use crate::corpus::{CheckOptions, LoadError, PacketCheck, PacketDetail, PacketKind};
+use crate::corpus::{CheckOptions, LoadError, PacketCheck, PacketDetail};
 use crate::freeze::COVERAGE_ROW_IDS;
 use crate::tui::state::list_rows::Spliced;
+use crate::tui::state::list_rows::{ListRequest, LoadedBundle};
 pub use crate::tui::state::listed::ListedPacket;
 use crate::tui::state::packets::{Packets, Replacement};
 use crate::tui::state::reads::{DetailAnswer, DetailRequest, Read};
 use crate::tui::state::status::Status;
 use crate::tui::state::whatif::WhatIf;
+use std::path::Path;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -78,51 +81,6 @@ impl Tab {
 pub enum Focus {
     List,
     Detail,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Filter {
-    pub status: Option<Status>,
-    pub kind: Option<PacketKind>,
-    /// A rule row and the mode it must match in (from the Rules tab or the filter menu).
-    pub rule: Option<(&'static str, Mode)>,
-}
-
-impl Filter {
-    pub fn is_active(&self) -> bool {
-        self.status.is_some() || self.kind.is_some() || self.rule.is_some()
-    }
-
-    pub fn describe(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(status) = self.status {
-            parts.push(format!("status={}", status.label()));
-        }
-        if let Some(kind) = self.kind {
-            parts.push(format!("kind={}", kind.tag()));
-        }
-        if let Some((rule, mode)) = self.rule {
-            parts.push(format!("rule={rule}/{mode}"));
-        }
-        parts.join(" ")
-    }
-}
-
-/// The entries of the filter menu, in order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FilterChoice {
-    Clear,
-    Status(Status),
-    Kind(PacketKind),
-    Rule(&'static str),
-}
-
-pub fn filter_choices() -> Vec<FilterChoice> {
-    let mut choices = vec![FilterChoice::Clear];
-    choices.extend(Status::ALL.into_iter().map(FilterChoice::Status));
-    choices.extend(PacketKind::ALL.into_iter().map(FilterChoice::Kind));
-    choices.extend(COVERAGE_ROW_IDS.into_iter().map(FilterChoice::Rule));
-    choices
 }
 
 #[derive(Clone, Debug)]
@@ -598,32 +556,6 @@ impl App {
         read.expected[Mode::BOTH.iter().position(|m| *m == mode)?].as_ref()
     }
 
-    /// Adds freshly loaded packets, keeping the coverage counts current.
-    pub fn add_packets(&mut self, summaries: Vec<ListedPacket>) {
-        for packet in &summaries {
-            self.count_coverage(packet, 1);
-        }
-        self.packets.extend(summaries);
-        crate::tui::update::list_job::packets_added(self);
-    }
-
-    /// Replaces every packet of `path` (a file that changed on disk): the list job splices
-    /// them into a new snapshot off the UI thread, and the packets and rows shown stay until
-    /// it lands (`swap_in`).
-    pub fn replace_file(
-        &mut self,
-        path: PathBuf,
-        summaries: Vec<ListedPacket>,
-        errors: Vec<LoadError>,
-    ) {
-        let replacement = Replacement {
-            path,
-            checks: summaries,
-            errors,
-        };
-        crate::tui::update::list_job::file_rechecked(self, replacement);
-    }
-
     /// Swaps in the packets a list build spliced the replacements into (the old ones are
     /// freed off the UI thread); returns where the selected packet went, if it is still there.
     pub(crate) fn swap_in(&mut self, spliced: Spliced) -> Option<usize> {
@@ -683,7 +615,7 @@ impl App {
 
     /// The rows name packets by index, which are about to change: no rows until the list is
     /// built again.
-    fn forget_rows(&mut self) {
+    pub(crate) fn forget_rows(&mut self) {
         self.list.rows.clear();
         self.list.listed.clear();
         self.list.visible_packets = 0;
@@ -693,28 +625,11 @@ impl App {
         self.detail = None;
     }
 
-    fn count_coverage(&mut self, summary: &ListedPacket, delta: i64) {
+    pub(crate) fn count_coverage(&mut self, summary: &ListedPacket, delta: i64) {
         for (row, column) in coverage_cells(summary) {
             let cell = &mut self.coverage[row][column];
             *cell = (i64::from(*cell) + delta).max(0) as u32;
         }
-    }
-
-    /// Forgets every packet (before a reload), remembering which one was selected so that the
-    /// selection comes back when it is loaded again.
-    pub fn clear_packets(&mut self) {
-        if let Some(source) = self.selected_source() {
-            self.reselect = Some(source);
-        }
-        self.forget_rows();
-        let forgotten = std::mem::take(&mut self.packets);
-        self.discard(Discarded::Packets(forgotten));
-        self.load_errors.clear();
-        // Read again by the next load, with the packets.
-        self.pending.clear();
-        self.coverage = vec![[0, 0]; COVERAGE_ROW_IDS.len()];
-        self.progress = LoadProgress::default();
-        crate::tui::update::list_job::packets_forgotten(self);
     }
 
     /// Keeps the detail scroll inside the content the last frame drew (`max`: how far it
@@ -767,5 +682,77 @@ impl App {
     /// How many packets pass the filter (folded ones included).
     pub fn packet_count(&self) -> usize {
         self.list.listed.len()
+    }
+
+    /// What a build of the list for `filter` in the current mode and folds starts from.
+    pub(crate) fn list_request(&self, generation: u64, filter: Filter) -> ListRequest {
+        ListRequest {
+            generation,
+            packets: self.packets.clone(),
+            filter,
+            mode: self.mode,
+            folded: self.list.folded.clone(),
+            reselect: self.reselect.clone(),
+            replacing: self.list.replacing.clone(),
+        }
+    }
+
+    /// The bundle at `path`, when one is loaded.
+    pub fn loaded_bundle(&self, path: &Path) -> Option<&LoadedBundle> {
+        self.bundles.iter().find(|bundle| *bundle.path == *path)
+    }
+
+    /// The verification report of the bundle at `path`, when one is loaded.
+    pub fn bundle_report(&self, path: &Path) -> Option<&Arc<crate::bundle::BundleReport>> {
+        self.loaded_bundle(path).map(|bundle| &bundle.report)
+    }
+
+    /// The bundle the selected packet comes from (its own packet or an event).
+    pub fn selected_bundle(&self) -> Option<&LoadedBundle> {
+        let source = &self.selected_summary()?.source;
+        if !crate::bundle::is_bundle_path(&source.path) {
+            return None;
+        }
+        self.loaded_bundle(&source.path)
+    }
+
+    /// The report of the bundle the selected packet comes from (its own packet or an event).
+    pub fn selected_bundle_report(&self) -> Option<&Arc<crate::bundle::BundleReport>> {
+        self.selected_bundle().map(|bundle| &bundle.report)
+    }
+
+    /// The label of the selected row's group when a folded group itself is selected.
+    pub fn selected_group_label(&self) -> Option<String> {
+        match self.list.rows.get(self.list.selected) {
+            Some(ListRow::Group {
+                label,
+                folded: true,
+                ..
+            }) => Some(label.clone()),
+            _ => None,
+        }
+    }
+
+    /// The row of the group labelled `label`.
+    pub(crate) fn group_row(&self, label: &str) -> Option<usize> {
+        self.list
+            .rows
+            .iter()
+            .position(|row| matches!(row, ListRow::Group { label: group, .. } if group == label))
+    }
+
+    /// The nearest selectable row at or after (`forward`) / before `start`.
+    pub fn first_packet_row_from(&self, start: usize, forward: bool) -> Option<usize> {
+        let is_packet = |row: usize| self.list.rows.get(row).is_some_and(ListRow::is_selectable);
+        if forward {
+            (start..self.list.rows.len())
+                .find(|row| is_packet(*row))
+                .or_else(|| (0..start).rev().find(|row| is_packet(*row)))
+        } else {
+            (0..=start.min(self.list.rows.len().saturating_sub(1)))
+                .rev()
+                .find(|row| is_packet(*row))
+                .or_else(|| (start..self.list.rows.len()).find(|row| is_packet(*row)))
+        }
     }
 }

@@ -7,9 +7,10 @@
 
 use crate::a2a::{CanonicalType, Mode};
 use crate::bundle::BundleReport;
-use crate::corpus::{FindingKind, ModeResult, PacketCheck, PacketChecker, PacketKind, Source};
+use crate::corpus::{
+    FindingKind, ModeResult, PacketCheck, PacketChecker, PacketKind, Source, Status,
+};
 use crate::freeze::{HandoffState, RowSet};
-use crate::tui::state::status::Status;
 use std::sync::Arc;
 
 /// One packet as the list holds it, made from its check by [`ListedPacket::new`].

@@ -167,7 +167,8 @@ impl From<Vec<ListedPacket>> for Packets {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::runtime::loader::{load, LoaderEvent};
+    use crate::tui::runtime::loader::load;
+    use crate::tui::state::reads::LoaderEvent;
 
     /// `count` packets: the fixtures' packets over and over, each told apart by its offset.
     fn checks(count: usize) -> Vec<ListedPacket> {

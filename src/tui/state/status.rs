@@ -1,8 +1,6 @@
 //! How the library's per-packet `Status` (the same verdict `check` gives) is shown in the list.
 
-use crate::a2a::Mode;
 pub use crate::corpus::Status;
-use crate::tui::state::listed::ListedPacket;
 
 pub fn glyph(status: Status) -> &'static str {
     match status {
@@ -64,11 +62,6 @@ pub fn legend_markdown() -> String {
     out.push_str(GROUP_LEGEND);
     out.push('\n');
     out
-}
-
-/// The packet's status in `mode` (converted packets have one per mode), else its overall one.
-pub fn status_in(packet: &ListedPacket, mode: Mode) -> Status {
-    packet.status_in(mode)
 }
 
 /// Whether a status counts as failing in a group's count: something was found or differs, or

@@ -5,66 +5,21 @@
 
 use crate::a2a::Mode;
 use crate::freeze::COVERAGE_ROW_IDS;
-use crate::tui::runtime::loader::LoaderEvent;
 use crate::tui::state::app::{
     filter_choices, App, DiffLayout, DigestsState, FilterChoice, Focus, HandoffState, ListRow,
     ListWhy, Overlay, SearchThen, Tab,
 };
 use crate::tui::state::keymap::{lookup, Command, Context};
-use crate::tui::state::list_rows::ListEvent;
-use crate::tui::state::reads::{DetailAnswer, Read, SearchEvent};
+use crate::tui::state::reads::LoaderEvent;
+use crate::tui::state::selection::browse_context;
 use crate::tui::state::whatif::WhatIf;
+use crate::tui::update::effect::{Action, Effect, Job};
 use crate::tui::update::list_job::wanted_filter;
 use crate::tui::update::review::{on_review_key, open_review};
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
 };
 use std::path::PathBuf;
-
-#[derive(Debug)]
-pub enum Action {
-    Key(KeyEvent),
-    Mouse(MouseEvent),
-    Resize(u16, u16),
-    /// A loader event with the generation of the load that sent it.
-    Loader(u64, LoaderEvent),
-    FilesChanged(Vec<PathBuf>),
-    /// The reader's answer to a detail read.
-    Detail(Box<DetailAnswer>),
-    /// A search's report, with the generation of the search.
-    Search(u64, SearchEvent),
-    /// A list build's report, with the generation of the build.
-    List(u64, ListEvent),
-}
-
-/// A job that runs off the UI thread until it ends or is cancelled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Job {
-    Search,
-    List,
-}
-
-#[derive(Clone, Debug)]
-pub enum Effect {
-    /// Read from disk or build the list (answered with `Action::Detail` / `Action::Search` /
-    /// `Action::List`).
-    Read(Read),
-    /// Stop a running job.
-    Cancel(Job),
-    ReloadAll,
-    ReloadFiles(Vec<PathBuf>),
-    Copy(String),
-    /// Open this file at this line in the user's editor (`o`): the runtime hands the
-    /// terminal over for it.
-    OpenEditor(crate::tui::runtime::editor::EditorTarget),
-    /// Record this check's outcome as its packet's golden (confirmed in the review). The
-    /// check is the one shown when `y` was pressed: the review moves on to the next packet in
-    /// the same update, so the selection no longer names the accepted one.
-    AcceptGolden(Box<crate::corpus::PacketCheck>),
-    /// What the state no longer holds (a reload's forgotten packets, a replaced list's rows),
-    /// to be freed off the UI thread.
-    Discard(Vec<crate::tui::state::app::Discarded>),
-}
 
 pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
     let mut effects = apply(app, action);
@@ -148,7 +103,9 @@ fn changed_message(changed: &[PathBuf], rechecked: usize) -> String {
 
 fn on_loader(app: &mut App, event: LoaderEvent) {
     match event {
-        LoaderEvent::Packets(summaries) => app.add_packets(summaries),
+        LoaderEvent::Packets(summaries) => {
+            crate::tui::update::list_job::add_packets(app, summaries)
+        }
         LoaderEvent::Errors(errors) => app.load_errors.extend(errors),
         LoaderEvent::Pending(pending) => app.pending = pending,
         LoaderEvent::Progress { packets } => app.progress.packets = packets,
@@ -158,7 +115,7 @@ fn on_loader(app: &mut App, event: LoaderEvent) {
             if std::mem::take(&mut app.progress.reloading) {
                 app.message = Some(format!(
                     "reloaded: {} packets, {} load error(s)",
-                    crate::tui::update::search::thousands(app.packets.len()),
+                    crate::tui::state::progress::thousands(app.packets.len()),
                     app.load_errors.len()
                 ));
             }
@@ -171,7 +128,7 @@ fn on_loader(app: &mut App, event: LoaderEvent) {
             path,
             checks,
             errors,
-        } => app.replace_file(path, checks, errors),
+        } => crate::tui::update::list_job::replace_file(app, path, checks, errors),
     }
 }
 
@@ -253,22 +210,6 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     }
 }
 
-/// Which keys apply outside the panels: the Migrate tab's step keys only where there are
-/// steps to move between (a raw packet's relabelling has none: j/k scroll it as elsewhere).
-/// The status bar asks the same, so it never offers a key that does nothing.
-pub fn browse_context(app: &App) -> Context {
-    let has_steps = || {
-        app.selected_detail()
-            .and_then(|detail| detail.migration())
-            .is_some_and(|migration| !migration.steps.is_empty())
-    };
-    if app.tab == Tab::Migrate && app.focus == Focus::Detail && has_steps() {
-        Context::Migrate
-    } else {
-        Context::Global
-    }
-}
-
 /// Migrate tab: move between the steps of the selected packet's migration, switch them off.
 fn on_migrate_command(app: &mut App, command: Command) {
     let steps: Vec<&'static str> = app
@@ -325,7 +266,7 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
             if app.tab == Tab::Rules && app.focus == Focus::Detail && app.tabs.rules.cursor.1 == 1 {
                 app.tabs.rules.cursor.1 = 0;
             } else if app.focus == Focus::List {
-                app.fold_selected_group();
+                crate::tui::update::rows::fold_selected_group(app);
             } else {
                 app.focus = Focus::List;
             }
@@ -333,7 +274,9 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
         Command::Right => {
             if app.tab == Tab::Rules && app.focus == Focus::Detail {
                 app.tabs.rules.cursor.1 = 1;
-            } else if !(app.focus == Focus::List && app.unfold_selected_group()) {
+            } else if !(app.focus == Focus::List
+                && crate::tui::update::rows::unfold_selected_group(app))
+            {
                 app.focus = Focus::Detail;
             }
         }
@@ -354,7 +297,9 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
                     filter.describe()
                 );
                 crate::tui::update::list_job::start(app, filter, ListWhy::Filter, Some(done));
-            } else if !(app.focus == Focus::List && app.unfold_selected_group()) {
+            } else if !(app.focus == Focus::List
+                && crate::tui::update::rows::unfold_selected_group(app))
+            {
                 app.focus = Focus::Detail;
             }
         }
@@ -384,7 +329,7 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
                 DiffLayout::Unified => "unified",
                 DiffLayout::SideBySide => "side by side",
             };
-            app.message = Some(if crate::tui::views::has_payload_diff(app) {
+            app.message = Some(if crate::tui::state::selection::has_payload_diff(app) {
                 format!("payload diff: {layout}")
             } else {
                 format!(
@@ -393,17 +338,17 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
             });
         }
         Command::Reload => {
-            app.clear_packets();
+            crate::tui::update::list_job::clear_packets(app);
             app.progress.reloading = true;
             return vec![Effect::ReloadAll];
         }
         Command::Copy => {
-            if let Some(text) = crate::tui::views::copy_target(app) {
+            if let Some(text) = crate::tui::state::selection::copy_target(app) {
                 app.message = Some(format!("copied {}", crate::json::safe_text(&text)));
                 return vec![Effect::Copy(text)];
             }
         }
-        Command::OpenEditor => match crate::tui::runtime::editor::target(app) {
+        Command::OpenEditor => match crate::tui::state::selection::editor_target(app) {
             Some(target) => return vec![Effect::OpenEditor(target)],
             None => app.message = Some("no packet selected to open".to_owned()),
         },
@@ -544,16 +489,6 @@ fn on_search_key(app: &mut App, key: KeyEvent) {
     }
 }
 
-/// Where the selected folded group's packets start in `listed`.
-pub(crate) fn first_listed_of_selected_group(app: &App) -> Option<usize> {
-    let label = app.selected_group_label()?;
-    app.list.listed.iter().position(|index| {
-        crate::tui::state::app::group_label(&crate::tui::state::app::group_key(
-            &app.packets[*index].source,
-        )) == label
-    })
-}
-
 fn on_filter_key(app: &mut App, key: KeyEvent, cursor: usize) {
     let choices = filter_choices();
     let mut cursor = cursor.min(choices.len() - 1);
@@ -647,10 +582,10 @@ fn on_mouse(app: &mut App, mouse: MouseEvent) {
                         app.focus = Focus::List;
                         if *folded {
                             select_row(app, Some(row));
-                            app.unfold_selected_group();
+                            crate::tui::update::rows::unfold_selected_group(app);
                         } else if let Some(packet) = app.first_packet_row_from(row, true) {
                             select_row(app, Some(packet));
-                            app.fold_selected_group();
+                            crate::tui::update::rows::fold_selected_group(app);
                         }
                     }
                     None => {}

@@ -2,19 +2,66 @@
 //! matrix cell, Esc clearing it), a mode switch under a status filter, and packets arriving or
 //! being replaced ask for the list to be built again (a `reads::Read::List` over a snapshot of
 //! the packets); the rows shown stay until the build's answer lands, and an answer to a build
-//! that was crate::tui::runtime::event_loop or cancelled is dropped by generation. A filter's build shows a
+//! that was superseded or cancelled is dropped by generation. A filter's build shows a
 //! progress line and Esc cancels it (the list stays as it was); while packets keep arriving, a
 //! build that lands starts the next, so a reload's list grows without one build per batch.
 //! A file checked again after the watcher saw it change is spliced into the packets by the
 //! build too (the replacement rides on every build started until one lands, so a filter
 //! chosen meanwhile does not lose it); the packets and rows shown stay until then.
 
+use crate::corpus::LoadError;
+use crate::freeze::COVERAGE_ROW_IDS;
 use crate::tui::state::app::{App, Filter, ListBuild, ListWhy};
+use crate::tui::state::app::{Discarded, ListedPacket, LoadProgress};
 use crate::tui::state::list_rows::ListEvent;
 use crate::tui::state::packets::Replacement;
+use crate::tui::state::progress::thousands;
 use crate::tui::state::reads::Read;
-use crate::tui::update::search::thousands;
+use std::path::PathBuf;
 use std::sync::Arc;
+
+/// Adds freshly loaded packets, keeping the coverage counts current.
+pub fn add_packets(app: &mut App, summaries: Vec<ListedPacket>) {
+    for packet in &summaries {
+        app.count_coverage(packet, 1);
+    }
+    app.packets.extend(summaries);
+    packets_added(app);
+}
+
+/// Replaces every packet of `path` (a file that changed on disk): the list job splices
+/// them into a new snapshot off the UI thread, and the packets and rows shown stay until
+/// it lands (`swap_in`).
+pub fn replace_file(
+    app: &mut App,
+    path: PathBuf,
+    summaries: Vec<ListedPacket>,
+    errors: Vec<LoadError>,
+) {
+    let replacement = Replacement {
+        path,
+        checks: summaries,
+        errors,
+    };
+    file_rechecked(app, replacement);
+}
+
+/// Forgets every packet (before a reload), remembering which one was selected so that the
+/// selection comes back when it is loaded again.
+pub fn clear_packets(app: &mut App) {
+    if let Some(source) = app.selected_source() {
+        app.reselect = Some(source);
+    }
+    app.forget_rows();
+    let forgotten = std::mem::take(&mut app.packets);
+    app.discard(Discarded::Packets(forgotten));
+    app.load_errors.clear();
+    // Read again by the next load, with the packets.
+    app.pending.clear();
+    app.coverage = vec![[0, 0]; COVERAGE_ROW_IDS.len()];
+    app.progress = LoadProgress::default();
+    packets_forgotten(app);
+}
 
 /// Starts building the list for `filter` (replacing any build under way); `done` is what the
 /// status bar says when it lands.
@@ -49,9 +96,9 @@ pub(crate) fn packets_added(app: &mut App) {
     }
 }
 
-/// A file was checked again: its packets are spliced in by a new build, which crate::tui::runtime::event_loop the
+/// A file was checked again: its packets are spliced in by a new build, which supersedes the
 /// one under way (keeping what that one was for); an earlier replacement of the same file not
-/// yet landed is crate::tui::runtime::event_loop too.
+/// yet landed is superseded too.
 pub(crate) fn file_rechecked(app: &mut App, replacement: Replacement) {
     app.list
         .replacing
@@ -111,7 +158,7 @@ pub(crate) fn on_event(app: &mut App, generation: u64, event: ListEvent) {
             let Some(build) = app.list.building.take() else {
                 return;
             };
-            app.apply_list(*built);
+            crate::tui::update::rows::apply_list(app, *built);
             if build.done.is_some() {
                 app.message = build.done;
             }
@@ -130,68 +177,14 @@ fn restart_if_behind(app: &mut App) {
     }
 }
 
-/// What the status bar shows while a filter's list is built, a reload runs, or files changed
-/// on disk are spliced in.
-pub fn progress_line(app: &App) -> Option<String> {
-    let reloading = || {
-        (app.progress.reloading && !app.progress.done).then(|| {
-            format!(
-                "reloading: {} packets checked so far",
-                thousands(app.progress.packets)
-            )
-        })
-    };
-    let Some(build) = &app.list.building else {
-        return reloading();
-    };
-    let what = match build.why {
-        ListWhy::Load => return reloading(),
-        ListWhy::Filter if build.filter.is_active() => {
-            format!(
-                "filtering {}",
-                crate::json::safe_text(&build.filter.describe())
-            )
-        }
-        ListWhy::Filter => "clearing the filter".to_owned(),
-        ListWhy::Replace => {
-            let names: Vec<String> = app
-                .list
-                .replacing
-                .iter()
-                .map(|replacement| {
-                    crate::json::safe_text(&replacement.path.display().to_string()).into_owned()
-                })
-                .collect();
-            format!(
-                "updating the list for {} (changed on disk)",
-                names.join(", ")
-            )
-        }
-        ListWhy::Mode => format!(
-            "listing {} in {} mode",
-            crate::json::safe_text(&build.filter.describe()),
-            app.mode
-        ),
-    };
-    let cancel = if build.why == ListWhy::Filter {
-        "  Esc cancels"
-    } else {
-        ""
-    };
-    Some(format!(
-        "{what}: {} of {} packets{cancel}",
-        thousands(build.scanned),
-        thousands(build.total)
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::corpus::{CheckOptions, Status};
-    use crate::tui::state::list_rows::{build_list, ListRequest};
-    use crate::tui::state::reads::Reader;
-    use crate::tui::update::actions::{update, Action};
+    use crate::tui::runtime::list_build::build_list;
+    use crate::tui::runtime::reader::Reader;
+    use crate::tui::state::list_rows::ListRequest;
+    use crate::tui::update::{update, Action};
 
     fn loaded() -> App {
         let reader = Reader::new(CheckOptions::default());
@@ -261,7 +254,7 @@ mod tests {
         let before = app.packets.len();
         start(&mut app, Filter::default(), ListWhy::Load, None);
         let running = asked(&mut app);
-        app.add_packets(more);
+        crate::tui::update::list_job::add_packets(&mut app, more);
         assert!(
             app.take_reads().is_empty(),
             "no second build while one runs"
@@ -274,7 +267,7 @@ mod tests {
         let next = effects
             .into_iter()
             .find_map(|effect| match effect {
-                crate::tui::update::actions::Effect::Read(Read::List(request)) => Some(request),
+                crate::tui::update::Effect::Read(Read::List(request)) => Some(request),
                 _ => None,
             })
             .expect("the landing asks for the next build");
@@ -307,7 +300,7 @@ mod tests {
             if fold {
                 // A folded group before the selection: the rows no longer follow `listed`.
                 app.list.selected = packet_rows[0];
-                app.fold_selected_group();
+                crate::tui::update::rows::fold_selected_group(&mut app);
             }
             for row in packet_rows.iter().copied() {
                 if !app
@@ -365,14 +358,20 @@ mod tests {
         let (rows, epoch) = (app.list.rows.clone(), app.packets_epoch);
         app.list.selected = 3;
         let replacement = rechecked_first_file(&app);
-        app.replace_file(replacement.path, replacement.checks, replacement.errors);
+        crate::tui::update::list_job::replace_file(
+            &mut app,
+            replacement.path,
+            replacement.checks,
+            replacement.errors,
+        );
         let request = asked(&mut app);
         // Nothing changed on the UI thread: the same packets and rows until the job lands.
         assert_eq!(app.packets.len(), before);
         assert_eq!(app.list.rows, rows);
         assert_eq!(app.packets_epoch, epoch);
         assert_eq!(request.replacing.len(), 1);
-        let line = progress_line(&app).expect("a progress line while it runs");
+        let line =
+            crate::tui::state::progress::list_line(&app).expect("a progress line while it runs");
         assert!(line.starts_with("updating the list for "), "{line}");
         // A key pressed meanwhile moves over the rows shown.
         update(&mut app, key('j'));
@@ -390,7 +389,7 @@ mod tests {
             selected,
             "the selection stays on the packet the key moved to"
         );
-        assert!(progress_line(&app).is_none());
+        assert!(crate::tui::state::progress::list_line(&app).is_none());
     }
 
     #[test]
@@ -399,7 +398,12 @@ mod tests {
         let before = app.packets.len();
         let replacement = rechecked_first_file(&app);
         let path = replacement.path.clone();
-        app.replace_file(replacement.path, replacement.checks, replacement.errors);
+        crate::tui::update::list_job::replace_file(
+            &mut app,
+            replacement.path,
+            replacement.checks,
+            replacement.errors,
+        );
         let first = asked(&mut app);
         // A filter chosen meanwhile: its build carries the replacement too.
         let no_golden = Filter {
@@ -410,7 +414,7 @@ mod tests {
         let filtered = asked(&mut app);
         assert_eq!(filtered.replacing.len(), 1);
         // The same file changed again (now gone): it supersedes both.
-        app.replace_file(path.clone(), Vec::new(), Vec::new());
+        crate::tui::update::list_job::replace_file(&mut app, path.clone(), Vec::new(), Vec::new());
         let last = asked(&mut app);
         assert_eq!(last.filter, no_golden, "the filter asked for is kept");
         assert_eq!(last.replacing.len(), 1);
@@ -444,6 +448,6 @@ mod tests {
         start(&mut app, Filter::default(), ListWhy::Filter, None);
         assert!(cancel(&mut app));
         assert!(app.list.building.is_none());
-        assert!(progress_line(&app).is_none());
+        assert!(crate::tui::state::progress::list_line(&app).is_none());
     }
 }

@@ -3,8 +3,11 @@
 //! outside world is returned as an effect for the runtime to perform.
 
 pub mod actions;
+pub mod effect;
 pub mod list_job;
 pub mod review;
+pub mod rows;
 pub mod search;
 
-pub use actions::{update, Action, Effect, Job};
+pub use actions::update;
+pub use effect::{Action, Effect, Job};

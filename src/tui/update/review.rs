@@ -5,7 +5,9 @@
 use crate::corpus::FindingKind;
 use crate::tui::state::app::{App, ListedPacket, Overlay, ReviewState, ReviewTally, Tab};
 use crate::tui::state::keymap::{lookup, Command, Context};
-use crate::tui::update::actions::{first_listed_of_selected_group, Effect};
+use crate::tui::state::review::pending_file_of;
+use crate::tui::state::selection::first_listed_of_selected_group;
+use crate::tui::update::effect::Effect;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use std::path::{Path, PathBuf};
 
@@ -22,17 +24,9 @@ pub(crate) fn reviewable(roots: &[PathBuf], check: &ListedPacket) -> bool {
                 && in_named_directory(roots, &check.source.path)))
 }
 
-/// The findings a review shows: golden drift, a missing golden, a differing paired payload.
-pub fn reviewed(kind: FindingKind) -> bool {
-    matches!(
-        kind,
-        FindingKind::GoldenMismatch | FindingKind::NoGolden | FindingKind::PairedMismatch
-    )
-}
-
 /// The queue's packets against the list's failing count in the mode shown.
 fn tally(app: &App, queue: &[crate::corpus::Source]) -> ReviewTally {
-    use crate::tui::state::status::{is_failing, status_in};
+    use crate::tui::state::status::is_failing;
     let queued: std::collections::HashSet<&crate::corpus::Source> = queue.iter().collect();
     let mut tally = ReviewTally::default();
     for check in app
@@ -41,7 +35,7 @@ fn tally(app: &App, queue: &[crate::corpus::Source]) -> ReviewTally {
         .iter()
         .filter_map(|index| app.packets.get(*index))
     {
-        let failing = is_failing(status_in(check, app.mode));
+        let failing = is_failing(check.status_in(app.mode));
         match (queued.contains(&check.source), failing) {
             (true, true) => tally.failing += 1,
             (true, false) => tally.other += 1,
@@ -118,7 +112,7 @@ pub(crate) fn open_review(app: &mut App) {
         });
         return;
     };
-    app.select_source(&first);
+    crate::tui::update::rows::select_source(app, &first);
     app.tab = Tab::Digests;
     let tally = tally(app, &queue);
     app.overlay = Some(Overlay::Review(ReviewState {
@@ -131,15 +125,6 @@ pub(crate) fn open_review(app: &mut App) {
         skipped: 0,
         pending: pending_count,
     }));
-}
-
-/// The pending-goldens file that names the packet at `source`, when one does.
-pub fn pending_file_of(app: &App, source: &crate::corpus::Source) -> Option<PathBuf> {
-    let (dir, key) = crate::corpus::manifest_key(source);
-    app.pending
-        .iter()
-        .find(|pending| pending.dir == dir && pending.keys.contains(&key))
-        .map(crate::golden::PendingGoldens::path)
 }
 
 pub(crate) fn on_review_key(app: &mut App, key: KeyEvent, mut review: ReviewState) -> Vec<Effect> {
@@ -197,7 +182,7 @@ pub(crate) fn on_review_key(app: &mut App, key: KeyEvent, mut review: ReviewStat
     review.position += 1;
     match review.queue.get(review.position).cloned() {
         Some(next) => {
-            app.select_source(&next);
+            crate::tui::update::rows::select_source(app, &next);
             app.overlay = Some(Overlay::Review(review));
         }
         None => app.message = Some(review_summary(&review, "review done")),

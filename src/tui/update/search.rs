@@ -6,6 +6,7 @@
 //! packets, the filter and the mode are those scanned; otherwise `n` scans again.
 
 use crate::tui::state::app::{App, SearchResults, SearchRun, SearchThen};
+use crate::tui::state::progress::thousands;
 use crate::tui::state::reads::{Read, SearchEvent, SearchRequest};
 
 /// Starts a scan for the current query (replacing any running one).
@@ -47,7 +48,7 @@ fn start_position(app: &App) -> (usize, bool) {
     match current {
         Some(position) => (position, true),
         None => (
-            crate::tui::update::actions::first_listed_of_selected_group(app).unwrap_or(0),
+            crate::tui::state::selection::first_listed_of_selected_group(app).unwrap_or(0),
             false,
         ),
     }
@@ -122,7 +123,7 @@ pub(crate) fn on_event(app: &mut App, generation: u64, event: SearchEvent) {
 }
 
 fn select_packet(app: &mut App, index: usize) {
-    app.select_packet(index);
+    crate::tui::update::rows::select_packet(app, index);
 }
 
 /// The results of the last scan, if they still describe the list.
@@ -229,35 +230,9 @@ fn say_where(app: &mut App, wrapped: Option<bool>) {
     app.message = Some(message);
 }
 
-/// What the status bar shows while a scan runs.
-pub fn progress_line(app: &App) -> Option<String> {
-    let run = app.search.running.as_ref()?;
-    let query = app.search.query.as_deref().unwrap_or_default();
-    Some(format!(
-        "searching /{}: {} of {} packets, {} match(es) so far  Esc cancels",
-        crate::json::safe_text(query),
-        thousands(run.scanned),
-        thousands(run.total),
-        run.matches
-    ))
-}
-
-/// 1234567 -> "1,234,567".
-pub(crate) fn thousands(count: usize) -> String {
-    let digits = count.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (at, digit) in digits.chars().enumerate() {
-        if at > 0 && (digits.len() - at).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    use super::thousands;
+    use crate::tui::state::progress::thousands;
 
     #[test]
     fn thousands_are_grouped() {

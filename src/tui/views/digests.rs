@@ -357,41 +357,6 @@ fn side_by_side(expected: &str, actual: &str, width: usize, theme: &Theme) -> Ve
     lines
 }
 
-/// The selected digest in the shown mode.
-pub fn copy_target(app: &App) -> Option<String> {
-    let detail = app.selected_detail()?;
-    match detail.explanation(app.mode) {
-        Some(explanation) => {
-            let converted = explanation.conversion.converted()?;
-            Some(match app.tabs.digests.cursor {
-                0 => converted.payload_digest().to_hex(),
-                1 => converted.handoff_digest().to_hex(),
-                _ => converted.discovery_digest().to_hex(),
-            })
-        }
-        None => detail.parsed().map(|value| digest_value(&value).to_hex()),
-    }
-}
-
-/// Whether the Digests tab has a payload diff to lay out (what `d` switches): a paired
-/// expected payload that differs from the conversion in either mode.
-pub fn has_payload_diff(app: &App) -> bool {
-    let Some(detail) = app.selected_detail() else {
-        return false;
-    };
-    crate::a2a::Mode::BOTH.into_iter().any(|mode| {
-        let converted = detail
-            .explanation(mode)
-            .and_then(|explanation| explanation.conversion.converted());
-        match (converted, app.expected_payload(mode)) {
-            (Some(converted), Some(Ok(expected))) => {
-                digest_value(expected) != converted.payload_digest()
-            }
-            _ => false,
-        }
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -194,14 +194,3 @@ fn explanation_lines(
     lines.push(Line::from(Span::styled(GUARDRAIL, theme.dim())));
     lines
 }
-
-/// The evidence path of the selected field (the first path that decided it).
-pub fn copy_target(app: &App) -> Option<String> {
-    let detail = app.selected_detail()?;
-    let explanation = detail.explanation(app.mode)?;
-    let field = explanation.fields.get(app.tabs.handoff.cursor)?;
-    field
-        .evidence
-        .first()
-        .map(|evidence| evidence.path.to_string())
-}

@@ -115,8 +115,8 @@ pub fn view(app: &App, state: &mut ViewState, frame: &mut Frame) {
 /// background job reports progress.
 fn status_message(app: &App) -> Option<&str> {
     let busy = app.search.input.is_some()
-        || crate::tui::update::search::progress_line(app).is_some()
-        || crate::tui::update::list_job::progress_line(app).is_some();
+        || crate::tui::state::progress::search_line(app).is_some()
+        || crate::tui::state::progress::list_line(app).is_some();
     app.message.as_deref().filter(|_| !busy)
 }
 
@@ -275,8 +275,8 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             Span::styled("▏", theme.accent()),
             Span::styled("  Enter search  Esc cancel", theme.dim()),
         ])
-    } else if let Some(progress) = crate::tui::update::search::progress_line(app)
-        .or_else(|| crate::tui::update::list_job::progress_line(app))
+    } else if let Some(progress) = crate::tui::state::progress::search_line(app)
+        .or_else(|| crate::tui::state::progress::list_line(app))
     {
         Line::from(Span::styled(format!(" {progress}"), theme.warn()))
     } else if let Some(message) = &app.message {
@@ -289,7 +289,7 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         let context = match app.overlay {
             Some(Overlay::WhatIf(_)) => Context::WhatIf,
             Some(Overlay::Review(_)) => Context::Review,
-            _ => crate::tui::update::actions::browse_context(app),
+            _ => crate::tui::state::selection::browse_context(app),
         };
         let mut spans = Vec::new();
         if let Some(query) = &app.search.query {
@@ -559,23 +559,6 @@ fn trim_line_end(mut line: Line<'static>) -> Line<'static> {
 /// Renders lines by the wrap rule (see `WRAP_RULE`).
 pub(crate) fn scrolled(lines: Vec<Line<'static>>, scroll: u16, frame: &mut Frame, area: Rect) {
     scrolled_wrapped(lines, scroll, frame, area);
-}
-
-/// Whether `d` has a payload diff to switch (see the Digests tab).
-pub fn has_payload_diff(app: &App) -> bool {
-    crate::tui::views::digests::has_payload_diff(app)
-}
-
-/// What `y` copies: the selected field's evidence path (Handoff), the selected digest
-/// (Digests), otherwise the packet's source.
-pub fn copy_target(app: &App) -> Option<String> {
-    match app.tab {
-        Tab::Handoff => crate::tui::views::handoff::copy_target(app),
-        Tab::Digests => crate::tui::views::digests::copy_target(app),
-        _ => app
-            .selected_summary()
-            .map(|summary| summary.source.to_string()),
-    }
 }
 
 /// The help text of one context, generated from the keymap.

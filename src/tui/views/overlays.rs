@@ -322,7 +322,7 @@ pub fn review(app: &App, review: &ReviewState, frame: &mut Frame, screen: Rect, 
     if let Some(file) = review
         .queue
         .get(review.position)
-        .and_then(|source| crate::tui::update::review::pending_file_of(app, source))
+        .and_then(|source| crate::tui::state::review::pending_file_of(app, source))
     {
         lines.push(Line::from(Span::styled(
             format!(
@@ -337,7 +337,7 @@ pub fn review(app: &App, review: &ReviewState, frame: &mut Frame, screen: Rect, 
         for finding in check
             .findings
             .iter()
-            .filter(|finding| crate::tui::update::review::reviewed(finding.kind))
+            .filter(|finding| crate::tui::state::review::reviewed(finding.kind))
         {
             let style = if finding.kind == FindingKind::NoGolden {
                 theme.dim()

@@ -2,11 +2,14 @@
 //! a `Reader` answers at once (the runtime answers them on other threads).
 
 use crate::corpus::CheckOptions;
+use crate::tui::runtime::list_build::build_list;
 use crate::tui::runtime::loader::load;
+use crate::tui::runtime::reader::Reader;
 use crate::tui::state::app::App;
-use crate::tui::state::list_rows::build_list;
-use crate::tui::state::reads::{Read, Reader};
-use crate::tui::update::actions::{update, Action, Effect};
+use crate::tui::state::list_rows::ListEvent;
+use crate::tui::state::reads::Read;
+use crate::tui::update::rows::apply_list;
+use crate::tui::update::{update, Action, Effect};
 use crate::tui::views::ViewState;
 use std::path::PathBuf;
 
@@ -88,7 +91,7 @@ impl Headless {
     /// Loads the roots (again: packets loaded before are forgotten first).
     pub fn load(&mut self) {
         // With nothing left to select, forgetting asks for no read.
-        self.app.clear_packets();
+        crate::tui::update::list_job::clear_packets(&mut self.app);
         load_blocking(&mut self.app, &self.reader);
     }
 
@@ -114,5 +117,20 @@ impl std::ops::Deref for Headless {
 impl std::ops::DerefMut for Headless {
     fn deref_mut(&mut self) -> &mut App {
         &mut self.app
+    }
+}
+
+/// Builds the list at once on this thread (headless callers that set the state directly).
+pub fn rebuild_rows_now(app: &mut App) {
+    let request = app.list_request(0, app.list.filter);
+    let mut built = None;
+    build_list(&request, &|| true, &mut |event| {
+        if let ListEvent::Done(list) = event {
+            built = Some(list);
+        }
+        true
+    });
+    if let Some(built) = built {
+        apply_list(app, *built);
     }
 }

@@ -6,7 +6,7 @@
 //! `render` and the fuzz target all drive the inspector through it.
 
 mod bytes;
-mod headless;
+pub mod headless;
 mod invariants;
 
 pub use crate::tui::runtime::drive::bytes::steps_from_bytes;
@@ -15,11 +15,12 @@ pub use headless::{answer_reads, load_blocking, Headless};
 
 use crate::corpus::{CheckOptions, Source};
 use crate::tui::runtime::drive::invariants::check_scroll;
+use crate::tui::runtime::list_build::build_list;
 use crate::tui::runtime::loader::{check_file, load};
+use crate::tui::runtime::reader::Reader;
 use crate::tui::state::app::App;
-use crate::tui::state::list_rows::build_list;
-use crate::tui::state::reads::{Read, Reader};
-use crate::tui::update::actions::{update, Action, Effect};
+use crate::tui::state::reads::Read;
+use crate::tui::update::{update, Action, Effect};
 use crate::tui::views::ViewState;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
@@ -73,7 +74,7 @@ pub struct Driver {
     pub accepted: Vec<Source>,
     pub copied: Vec<String>,
     /// What `o` asked to open in the editor, in order (the headless driver runs no editor).
-    pub opened: Vec<crate::tui::runtime::editor::EditorTarget>,
+    pub opened: Vec<crate::tui::state::selection::EditorTarget>,
 }
 
 impl Driver {
@@ -233,7 +234,7 @@ impl Driver {
                 Effect::Cancel(_) => {}
                 Effect::Discard(discarded) => drop(discarded),
                 Effect::ReloadAll => {
-                    // A new generation: results of the crate::tui::runtime::event_loop load still pending are
+                    // A new generation: results of the superseded load still pending are
                     // delivered later and must be ignored by `update`, as in the runtime.
                     self.app.load_generation += 1;
                     let generation = self.app.load_generation;

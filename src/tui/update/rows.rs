@@ -1,0 +1,201 @@
+//! The packet list's rows as state changes: a built list shown (the selection kept), a
+//! group folded or unfolded in place (no list build at any size), a packet selected.
+
+use crate::tui::state::app::{App, Discarded};
+use crate::tui::state::list_rows::{group_key, group_label, BuiltList, ListRow};
+
+/// Shows a built list, keeping the selected packet (by index: a build covers the packets
+/// loaded when it started, which keep their indices until they are replaced) or folded
+/// group, else the packet to select again after a reload.
+pub fn apply_list(app: &mut App, mut built: BuiltList) {
+    let keep = match built.spliced.take() {
+        // The packets change under the rows: the selected one is found by where it went.
+        Some(spliced) => app.swap_in(*spliced),
+        None => app.selected_packet(),
+    };
+    let keep_group = app.selected_group_label();
+    // A million rows take tens of milliseconds to free: not here.
+    let rows = std::mem::replace(&mut app.list.rows, built.rows);
+    let listed = std::mem::replace(&mut app.list.listed, built.listed);
+    app.discard(Discarded::Rows(rows, listed));
+    app.list.visible_packets = built.visible_packets;
+    app.list.filter = built.filter;
+    app.list.built_over = built.packets;
+    app.bundles = built.bundles;
+    if built.folded != app.list.folded {
+        refold(app);
+    }
+    let unfolded = app.list.folded.is_empty();
+    let group_starts = built.group_starts;
+    let row_of = |packet: usize| {
+        if unfolded {
+            // Every group open: a packet's row is its place in `listed` plus the headers
+            // of its group and those before (`listed` is a tenth of the rows' bytes).
+            let at = app.list.listed.iter().position(|index| *index == packet)?;
+            let group = group_starts.partition_point(|start| *start <= at);
+            return Some(at + group);
+        }
+        app.list
+            .rows
+            .iter()
+            .position(|row| *row == ListRow::Packet(packet))
+    };
+    let found = keep.and_then(row_of);
+    let found_group = keep_group.and_then(|wanted| {
+        app.list.rows.iter().position(
+            |row| matches!(row, ListRow::Group { label, folded: true, .. } if *label == wanted),
+        )
+    });
+    let reselected = built.reselected.and_then(row_of);
+    if reselected.is_some() {
+        app.reselect = None;
+    }
+    app.list.selected = match found.or(found_group).or(reselected) {
+        Some(row) => row,
+        None => app
+            .first_packet_row_from(
+                app.list.selected.min(app.list.rows.len().saturating_sub(1)),
+                true,
+            )
+            .unwrap_or(0),
+    };
+    app.refresh_detail();
+}
+
+/// Folds the selected packet's group (the selection moves to the group).
+pub fn fold_selected_group(app: &mut App) {
+    let Some(packet) = app.list.rows.get(app.list.selected) else {
+        return;
+    };
+    if !matches!(packet, ListRow::Packet(_)) {
+        return;
+    }
+    let Some(row) = app.list.rows[..app.list.selected]
+        .iter()
+        .rposition(|row| matches!(row, ListRow::Group { .. }))
+    else {
+        return;
+    };
+    fold_group_at(app, row);
+    app.list.selected = row;
+    app.refresh_detail();
+}
+
+/// Unfolds the selected folded group and selects its first packet; false when the
+/// selection is not a folded group.
+pub fn unfold_selected_group(app: &mut App) -> bool {
+    if app.selected_group_label().is_none() {
+        return false;
+    }
+    let row = app.list.selected;
+    unfold_group_at(app, row);
+    app.list.selected = app.first_packet_row_from(row, true).unwrap_or(0);
+    app.refresh_detail();
+    true
+}
+
+/// Folds the group at `row` in place: its packet rows go (no list build at any size).
+fn fold_group_at(app: &mut App, row: usize) {
+    let rows = &mut app.list.rows;
+    let end = rows[row + 1..]
+        .iter()
+        .position(|row| matches!(row, ListRow::Group { .. }))
+        .map_or(rows.len(), |at| row + 1 + at);
+    if let Some(ListRow::Group { folded, label, .. }) = rows.get_mut(row) {
+        *folded = true;
+        app.list.folded.insert(label.clone());
+    }
+    rows.drain(row + 1..end);
+    app.list.visible_packets -= end - row - 1;
+}
+
+/// Unfolds the folded group at `row` in place: its listed packets come back after it.
+fn unfold_group_at(app: &mut App, row: usize) {
+    // `listed` holds every group's packets in row order, folded ones included.
+    let start: usize = app.list.rows[..row]
+        .iter()
+        .map(|row| match row {
+            ListRow::Group { count, .. } => *count,
+            ListRow::Packet(_) => 0,
+        })
+        .sum();
+    let Some(ListRow::Group {
+        folded: folded @ true,
+        label,
+        count,
+        ..
+    }) = app.list.rows.get_mut(row)
+    else {
+        return;
+    };
+    *folded = false;
+    let count = *count;
+    app.list.folded.remove(label.as_str());
+    let members = app.list.listed[start..start + count]
+        .iter()
+        .map(|index| ListRow::Packet(*index));
+    app.list.rows.splice(row + 1..row + 1, members);
+    app.list.visible_packets += count;
+}
+
+/// Folds and unfolds the groups of freshly built rows as `folded` says now (a group
+/// folded or unfolded while the build ran).
+fn refold(app: &mut App) {
+    let changed: Vec<String> = app
+        .list
+        .rows
+        .iter()
+        .filter_map(|row| match row {
+            ListRow::Group { label, folded, .. } if *folded != app.list.folded.contains(label) => {
+                Some(label.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    for label in changed {
+        let Some(row) = app.group_row(&label) else {
+            continue;
+        };
+        if app.list.folded.contains(&label) {
+            fold_group_at(app, row);
+        } else {
+            // `unfold_group_at` forgets the label; this group is meant to be open.
+            app.list.folded.insert(label);
+            unfold_group_at(app, row);
+        }
+    }
+}
+
+/// Selects the packet from `source` if it is in the list; returns whether it is.
+pub fn select_source(app: &mut App, source: &crate::corpus::Source) -> bool {
+    let index = app.list.listed.iter().copied().find(|index| {
+        app.packets
+            .get(*index)
+            .is_some_and(|check| check.source == *source)
+    });
+    index.is_some_and(|index| select_packet(app, index))
+}
+
+/// Selects packet `index` if it is in the list (unfolding its group); returns whether it is.
+pub fn select_packet(app: &mut App, index: usize) -> bool {
+    // A packet inside a folded group is shown by unfolding the group.
+    let Some(check) = app.packets.get(index) else {
+        return false;
+    };
+    let label = group_label(&group_key(&check.source));
+    if app.list.folded.contains(&label) {
+        if let Some(row) = app.group_row(&label) {
+            unfold_group_at(app, row);
+        }
+    }
+    let row = app
+        .list
+        .rows
+        .iter()
+        .position(|row| *row == ListRow::Packet(index));
+    if let Some(row) = row {
+        app.list.selected = row;
+        app.refresh_detail();
+    }
+    row.is_some()
+}
