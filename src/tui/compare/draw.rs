@@ -5,7 +5,7 @@
 use crate::json::safe_text;
 use crate::tui::compare::{CompareApp, COMMANDS};
 use crate::tui::state::keymap::{binding_label, Binding, Command, Context, KEYMAP};
-use crate::tui::views::key_hints;
+use crate::tui::views::hints::key_hints;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};

@@ -11,7 +11,7 @@ use crate::corpus::PacketDetail;
 use crate::tui::state::app::App;
 use crate::tui::views::text::{heading, json_line, reindent, safe};
 use crate::tui::views::theme::Theme;
-use crate::tui::views::ViewState;
+use crate::tui::views::view_state::ViewState;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
@@ -35,7 +35,7 @@ pub fn draw(
             "no verification report for this bundle",
             theme.bad(),
         )));
-        return crate::tui::views::scrolled_detail(app, state, lines, frame, area);
+        return crate::tui::views::scroll::scrolled_detail(app, state, lines, frame, area);
     };
     lines.extend(verdict_lines(report, theme));
     // What the failed check compared, at once (it is repeated under the check below).
@@ -85,7 +85,7 @@ pub fn draw(
             lines.push(json_line(line, theme));
         }
     }
-    crate::tui::views::scrolled_detail(app, state, lines, frame, area);
+    crate::tui::views::scroll::scrolled_detail(app, state, lines, frame, area);
 }
 
 /// The attestation's state (`✓` verified, `✗` refused or not read, `·` otherwise) and what

@@ -7,8 +7,8 @@ use crate::freeze::Explanation;
 use crate::tui::state::app::App;
 use crate::tui::views::text::{canonical_text_lines, heading, json_value_lines, safe};
 use crate::tui::views::theme::Theme;
-use crate::tui::views::window::cached;
-use crate::tui::views::ViewState;
+use crate::tui::views::view_state::cached;
+use crate::tui::views::view_state::ViewState;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
@@ -43,7 +43,7 @@ pub fn draw(
             }
             lines
         });
-        lines.draw(app, state, frame, area);
+        lines.draw(app, &mut state.scroll_max, frame, area);
         return;
     }
     let strict = detail.explanation(Mode::Strict);
@@ -60,8 +60,12 @@ pub fn draw(
         for (explanation, column) in [(strict, left), (lenient, right)] {
             if let Some(explanation) = explanation {
                 let key = format!("conversion column {} {}", explanation.mode(), app.color);
-                cached(state, key, || mode_lines(explanation, theme))
-                    .draw(app, state, frame, column);
+                cached(state, key, || mode_lines(explanation, theme)).draw(
+                    app,
+                    &mut state.scroll_max,
+                    frame,
+                    column,
+                );
             }
         }
         return;
@@ -70,7 +74,7 @@ pub fn draw(
     let lines = cached(state, key, || {
         stacked_lines(app.mode, strict, lenient, differ, theme)
     });
-    lines.draw(app, state, frame, area);
+    lines.draw(app, &mut state.scroll_max, frame, area);
 }
 
 /// Both modes' outcomes one above the other (a narrow pane), `mode`'s first.

@@ -10,7 +10,8 @@ use crate::json::{
 use crate::tui::state::app::{App, DiffLayout, Focus};
 use crate::tui::views::text::{heading, safe};
 use crate::tui::views::theme::Theme;
-use crate::tui::views::ViewState;
+use crate::tui::views::view_state::ObjectDigests;
+use crate::tui::views::view_state::ViewState;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -70,7 +71,7 @@ pub fn draw(
         } else {
             lines.push(Line::from(Span::styled("not JSON: no digest", theme.dim())));
         }
-        crate::tui::views::scrolled_detail(app, state, lines, frame, area);
+        crate::tui::views::scroll::scrolled_detail(app, state, lines, frame, area);
         return;
     }
     let mut diff: Option<(String, String)> = None;
@@ -130,7 +131,7 @@ pub fn draw(
         lines.push(Line::default());
     }
     match diff {
-        None => crate::tui::views::scrolled_detail(app, state, lines, frame, area),
+        None => crate::tui::views::scroll::scrolled_detail(app, state, lines, frame, area),
         Some((expected, actual)) => {
             lines.push(heading(
                 "expected vs actual canonical payload (d: unified / side by side)",
@@ -142,14 +143,14 @@ pub fn draw(
                 Constraint::Min(3),
             ])
             .areas(area);
-            crate::tui::views::scrolled(lines, 0, frame, top);
+            crate::tui::views::scroll::scrolled(lines, 0, frame, top);
             let diff_lines = match app.tabs.digests.layout {
                 DiffLayout::Unified => unified(&expected, &actual, theme),
                 DiffLayout::SideBySide => {
                     side_by_side(&expected, &actual, usize::from(bottom.width), theme)
                 }
             };
-            crate::tui::views::scrolled_detail(app, state, diff_lines, frame, bottom);
+            crate::tui::views::scroll::scrolled_detail(app, state, diff_lines, frame, bottom);
         }
     }
 }
@@ -159,14 +160,6 @@ fn other(mode: Mode) -> Mode {
         Mode::Strict => Mode::Lenient,
         Mode::Lenient => Mode::Strict,
     }
-}
-
-/// The digest texts of a packet that is not converted: the whole object's and its
-/// handoff's, when it has one.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ObjectDigests {
-    pub object: String,
-    pub handoff: Option<String>,
 }
 
 /// [`ObjectDigests`] of the packet, from a tree parsed for them (`None`: not JSON).

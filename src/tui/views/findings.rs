@@ -8,7 +8,7 @@ use crate::rules::Severity;
 use crate::tui::state::app::App;
 use crate::tui::views::text::{heading, safe};
 use crate::tui::views::theme::Theme;
-use crate::tui::views::ViewState;
+use crate::tui::views::view_state::ViewState;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
@@ -178,7 +178,7 @@ pub fn draw(
             theme.dim(),
         )));
     }
-    crate::tui::views::scrolled_detail(app, state, lines, frame, area);
+    crate::tui::views::scroll::scrolled_detail(app, state, lines, frame, area);
 }
 
 /// The audit of canonical input, shared with the Handoff tab.

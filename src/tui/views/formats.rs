@@ -6,7 +6,7 @@ use crate::report::crosswalk_text::table_lines;
 use crate::tui::state::app::App;
 use crate::tui::views::text::{heading, safe};
 use crate::tui::views::theme::Theme;
-use crate::tui::views::ViewState;
+use crate::tui::views::view_state::ViewState;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
@@ -80,5 +80,5 @@ pub fn draw(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, the
             ]));
         }
     }
-    crate::tui::views::scrolled_detail(app, state, lines, frame, area);
+    crate::tui::views::scroll::scrolled_detail(app, state, lines, frame, area);
 }

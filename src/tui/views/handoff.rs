@@ -9,7 +9,7 @@ use crate::rules::Verdict;
 use crate::tui::state::app::{App, Focus};
 use crate::tui::views::text::{heading, safe};
 use crate::tui::views::theme::Theme;
-use crate::tui::views::ViewState;
+use crate::tui::views::view_state::ViewState;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
@@ -35,7 +35,7 @@ pub fn draw(
             crate::tui::views::text::classified_as(detail, theme),
         ],
     };
-    crate::tui::views::scrolled_detail(app, state, lines, frame, area);
+    crate::tui::views::scroll::scrolled_detail(app, state, lines, frame, area);
 }
 
 /// How many items of a row's evidence the tab lists; the rest are counted.

@@ -10,8 +10,8 @@ use crate::migrate::{diff, DiffLine, LineTag, Migration};
 use crate::tui::state::app::{App, Focus};
 use crate::tui::views::text::{heading, safe};
 use crate::tui::views::theme::Theme;
+use crate::tui::views::view_state::ViewState;
 use crate::tui::views::window::MAX_LINES;
-use crate::tui::views::ViewState;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
@@ -29,7 +29,7 @@ pub fn draw(
     }
     let lines = match &detail.relabel {
         Some(relabel) => {
-            return crate::tui::views::scrolled_detail(
+            return crate::tui::views::scroll::scrolled_detail(
                 app,
                 state,
                 relabel_lines(relabel, theme),
@@ -45,7 +45,7 @@ pub fn draw(
             crate::tui::views::text::classified_as(detail, theme),
         ],
     };
-    crate::tui::views::scrolled_detail(app, state, lines, frame, area);
+    crate::tui::views::scroll::scrolled_detail(app, state, lines, frame, area);
 }
 
 fn draw_migration(
@@ -100,7 +100,7 @@ fn draw_migration(
         Constraint::Min(3),
     ])
     .areas(area);
-    crate::tui::views::scrolled(header, 0, frame, top);
+    crate::tui::views::scroll::scrolled(header, 0, frame, top);
     // The step list is as wide as its longest line (flags + id). Beside the step when that
     // takes at most 45% of the pane; otherwise above it, the whole width, so that ids are not
     // cut to a few letters on a narrow terminal.
@@ -182,7 +182,7 @@ fn draw_migration(
         "migrate {cursor} {:?} {focused} {}",
         app.tabs.migrate.off, app.color
     );
-    let lines = crate::tui::views::window::cached(state, key, || {
+    let lines = crate::tui::views::view_state::cached(state, key, || {
         step_lines(migration, &app.tabs.migrate.off, cursor, focused, theme)
     });
     let right = Rect {
@@ -190,7 +190,7 @@ fn draw_migration(
         width: right.width.saturating_sub(1),
         ..right
     };
-    lines.draw(app, state, frame, right);
+    lines.draw(app, &mut state.scroll_max, frame, right);
 }
 
 /// Columns of a step line besides its id: marker, flags, spaces (7), and two to spare.

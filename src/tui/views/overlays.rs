@@ -36,12 +36,15 @@ fn panel(frame: &mut Frame, area: Rect, title: &str, theme: &Theme) -> Rect {
 }
 
 pub fn help(scroll: u16, frame: &mut Frame, screen: Rect, theme: &Theme) {
-    let browse = crate::tui::views::help_lines(Context::Global, theme);
-    let mut panels = crate::tui::views::help_lines(Context::WhatIf, theme);
+    let browse = crate::tui::views::hints::help_lines(Context::Global, theme);
+    let mut panels = crate::tui::views::hints::help_lines(Context::WhatIf, theme);
     panels.push(Line::default());
-    panels.extend(crate::tui::views::help_lines(Context::Migrate, theme));
+    panels.extend(crate::tui::views::hints::help_lines(
+        Context::Migrate,
+        theme,
+    ));
     panels.push(Line::default());
-    panels.extend(crate::tui::views::help_lines(Context::Review, theme));
+    panels.extend(crate::tui::views::hints::help_lines(Context::Review, theme));
     panels.push(Line::default());
     panels.push(heading("Meaning", theme));
     for note in [
@@ -72,7 +75,7 @@ pub fn help(scroll: u16, frame: &mut Frame, screen: Rect, theme: &Theme) {
         panels.push(Line::from(spans));
     }
     panels.push(Line::default());
-    for note in crate::tui::views::text::wrap_words(crate::tui::views::WRAP_RULE, 46) {
+    for note in crate::tui::views::text::wrap_words(crate::tui::views::scroll::WRAP_RULE, 46) {
         panels.push(Line::from(Span::styled(note, theme.dim())));
     }
     let height = browse.len().max(panels.len()) as u16 + 2;
@@ -97,7 +100,7 @@ pub fn help(scroll: u16, frame: &mut Frame, screen: Rect, theme: &Theme) {
         "keys (j/k scroll, any other key closes)",
         theme,
     );
-    crate::tui::views::scrolled_wrapped(lines, scroll, frame, inner);
+    crate::tui::views::scroll::scrolled_wrapped(lines, scroll, frame, inner);
 }
 
 pub fn message(text: &str, frame: &mut Frame, screen: Rect, theme: &Theme) {

@@ -5,7 +5,7 @@ use crate::corpus::PacketDetail;
 use crate::tui::state::app::App;
 use crate::tui::views::text::{json_line, reindent};
 use crate::tui::views::theme::Theme;
-use crate::tui::views::ViewState;
+use crate::tui::views::view_state::ViewState;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
@@ -58,5 +58,5 @@ pub fn draw(
         numbered.extend(json_line(line, theme).spans);
         lines.push(Line::from(numbered));
     }
-    crate::tui::views::scrolled_detail(app, state, lines, frame, area);
+    crate::tui::views::scroll::scrolled_detail(app, state, lines, frame, area);
 }

@@ -95,5 +95,10 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     // Keep the selected row (and the two lines under it) in view.
     let cursor_line = app.tabs.rules.cursor.0 + 2;
     let scroll = (cursor_line + 3).saturating_sub(usize::from(area.height));
-    crate::tui::views::scrolled(lines, scroll.min(usize::from(u16::MAX)) as u16, frame, area);
+    crate::tui::views::scroll::scrolled(
+        lines,
+        scroll.min(usize::from(u16::MAX)) as u16,
+        frame,
+        area,
+    );
 }

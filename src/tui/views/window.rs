@@ -2,11 +2,10 @@
 //! [`MAX_SCROLL`] rows and every line takes at least one row, so no line past the first
 //! [`MAX_LINES`] can ever be on screen: builders stop there (a whole big document would be
 //! millions of lines, gigabytes of spans), and a frame wraps and draws only the lines its rows
-//! need. The lines of a view state are built once ([`cached`]) and kept until that state
+//! need. The lines of a view state are built once (`view_state::cached`) and kept until that state
 //! changes, so scrolling a big packet does not rebuild them.
 
 use crate::tui::state::app::App;
-use crate::tui::views::ViewState;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
@@ -35,7 +34,7 @@ impl WindowLines {
             lines: lines
                 .into_iter()
                 .take(MAX_LINES)
-                .map(crate::tui::views::trim_line_end)
+                .map(trim_line_end)
                 .collect(),
             row_ends: RefCell::new(None),
         }
@@ -65,14 +64,14 @@ impl WindowLines {
 
     /// Draws the lines by the wrap rule at the detail scroll and reports how far they can
     /// scroll in `state`, exactly as a paragraph of all of them would (see `scrolled_detail`).
-    pub fn draw(&self, app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect) {
+    pub fn draw(&self, app: &App, scroll_max: &mut Option<u16>, frame: &mut Frame, area: Rect) {
         let ends = self.row_ends(area.width);
         let total = ends.last().copied().unwrap_or(0);
         let max = total
             .saturating_sub(usize::from(area.height))
             .min(MAX_SCROLL) as u16;
-        let reported = state.scroll_max.map_or(max, |other| other.max(max));
-        state.scroll_max = Some(reported);
+        let reported = scroll_max.map_or(max, |other| other.max(max));
+        *scroll_max = Some(reported);
         let scroll = usize::from(app.tabs.scroll.min(max));
         // The first line with a row at or after the scroll, through the one that fills the
         // pane: wrapping is per line, so these alone wrap to the same rows.
@@ -99,33 +98,30 @@ fn rows_of(line: &Line<'static>, width: u16) -> usize {
         .line_count(width)
 }
 
-/// The lines built for one view state of the selected packet (`key` names the state), kept
-/// in the view state for the packet's detail: a frame that shows the same state again reuses
-/// them.
-pub fn cached(
-    state: &mut ViewState,
-    key: String,
-    build: impl FnOnce() -> Vec<Line<'static>>,
-) -> Rc<WindowLines> {
-    let cache = &mut state.drawn;
-    if let Some((_, lines)) = cache.iter().find(|(at, _)| *at == key) {
-        return Rc::clone(lines);
-    }
-    let lines = Rc::new(WindowLines::new(build()));
-    // A few states (side-by-side columns, a step and its neighbours) stay; older ones go.
-    if cache.len() >= 4 {
-        cache.remove(0);
-    }
-    cache.push((key, Rc::clone(&lines)));
-    lines
-}
-
-/// What [`cached`] keeps per packet: a key per view state and its lines.
+/// What `view_state::cached` keeps per packet: a key per view state and its lines.
 pub type DrawnCache = Vec<(String, Rc<WindowLines>)>;
+
+/// Drops a line's trailing spaces (column padding), which would otherwise wrap into blank
+/// rows on a narrow pane.
+pub fn trim_line_end(mut line: Line<'static>) -> Line<'static> {
+    while let Some(last) = line.spans.last_mut() {
+        let trimmed = last.content.trim_end().len();
+        if trimmed == 0 {
+            line.spans.pop();
+            continue;
+        }
+        if trimmed < last.content.len() {
+            last.content = last.content[..trimmed].to_owned().into();
+        }
+        break;
+    }
+    line
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::views::view_state::ViewState;
     use ratatui::text::Span;
 
     #[test]
@@ -154,11 +150,7 @@ mod tests {
 
     /// Draws `lines` as `scrolled_detail` did before it drew windows: one paragraph of all.
     fn whole(lines: &[Line<'static>], scroll: u16, area: Rect) -> (ratatui::buffer::Buffer, u16) {
-        let lines: Vec<Line<'static>> = lines
-            .iter()
-            .cloned()
-            .map(crate::tui::views::trim_line_end)
-            .collect();
+        let lines: Vec<Line<'static>> = lines.iter().cloned().map(trim_line_end).collect();
         let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
         let max = paragraph
             .line_count(area.width)
@@ -206,7 +198,7 @@ mod tests {
                     ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height))
                         .unwrap();
                 terminal
-                    .draw(|frame| window.draw(&app_scrolled, &mut state, frame, area))
+                    .draw(|frame| window.draw(&app_scrolled, &mut state.scroll_max, frame, area))
                     .unwrap();
                 assert_eq!(
                     terminal.backend().buffer(),

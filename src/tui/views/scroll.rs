@@ -1,0 +1,50 @@
+//! The one rule for long lines, in every tab: they wrap at the pane's width, and the detail
+//! scrolls, stopping at the last wrapped line.
+
+use crate::tui::state::app::App;
+use crate::tui::views::view_state::ViewState;
+use crate::tui::views::window::{trim_line_end, WindowLines};
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::Frame;
+
+/// The one rule for long lines, in every tab (and stated in help): they wrap at the pane's
+/// width, and j/k (detail focused) scroll. The scroll stops at the last wrapped line.
+pub const WRAP_RULE: &str = "Long lines wrap at the pane's width in every tab; with the detail focused, PgUp/PgDn and j/k scroll it (on Handoff and Digests, j/k first move the selected line).";
+
+/// Renders lines as a paragraph that wraps at the pane's width, scrolled by `scroll` rows
+/// (kept inside the content: the last wrapped line stops at the bottom).
+pub(crate) fn scrolled_wrapped(
+    lines: Vec<Line<'static>>,
+    scroll: u16,
+    frame: &mut Frame,
+    area: Rect,
+) {
+    let lines: Vec<Line<'static>> = lines.into_iter().map(trim_line_end).collect();
+    let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let max = paragraph
+        .line_count(area.width)
+        .saturating_sub(usize::from(area.height));
+    let scroll = usize::from(scroll).min(max).min(usize::from(u16::MAX)) as u16;
+    frame.render_widget(paragraph.scroll((scroll, 0)), area);
+}
+
+/// Renders the detail's lines by the wrap rule at the detail scroll, and reports how far this
+/// content can scroll, so that the state keeps the scroll inside it after the frame (G then k
+/// moves up at once). Side-by-side columns report the longer one.
+/// Only the lines on screen are wrapped and drawn (see `window`).
+pub(crate) fn scrolled_detail(
+    app: &App,
+    state: &mut ViewState,
+    lines: Vec<Line<'static>>,
+    frame: &mut Frame,
+    area: Rect,
+) {
+    WindowLines::new(lines).draw(app, &mut state.scroll_max, frame, area);
+}
+
+/// Renders lines by the wrap rule (see `WRAP_RULE`).
+pub(crate) fn scrolled(lines: Vec<Line<'static>>, scroll: u16, frame: &mut Frame, area: Rect) {
+    scrolled_wrapped(lines, scroll, frame, area);
+}
