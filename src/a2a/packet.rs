@@ -29,8 +29,8 @@ impl Packet {
         }
     }
 
-    /// The parsed packet, when it is JSON. Named like `Option::as_ref` so code written
-    /// against the former `Option<Value>` field reads the same.
+    /// The parsed packet, when it is JSON, parsed on first use and shared. Named like
+    /// `Option::as_ref`: callers read it as an optional tree.
     pub fn as_ref(&self) -> Option<&Value> {
         self.parsed
             .get_or_init(|| self.parse().map(Arc::new))

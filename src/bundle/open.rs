@@ -8,10 +8,9 @@ use super::limits::Limits;
 use super::lines::EventLines;
 use super::verify::{bundle_too_big, walk, Keep, Source, Verified};
 use crate::input::{open_regular, InputError};
-use std::collections::HashMap;
 use std::io;
-use std::path::{Path, PathBuf};
-use std::sync::{LazyLock, Mutex, PoisonError};
+use std::path::Path;
+use std::sync::OnceLock;
 
 pub struct Bundle {
     pub verdict: Result<Verified, VerifyError>,
@@ -76,7 +75,9 @@ pub fn open_reader(reader: impl io::Read, limits: &Limits) -> Bundle {
 /// before a byte is read); `Err` only when the file cannot be opened at all (a load error,
 /// not a verdict: upstream's "failed to open bundle"). The size cap is step 0's.
 pub fn open_path(path: &Path, limits: &Limits) -> Result<Bundle, InputError> {
-    count_open(path);
+    if let Some(observer) = OPEN_OBSERVER.get() {
+        observer(path);
+    }
     let file = open_regular(path)?;
     Ok(open_reader(file, limits))
 }
@@ -127,29 +128,15 @@ fn refused(error: VerifyError) -> Bundle {
     }
 }
 
-/// How many times `open_path` was asked for each path in this process. Opening a
-/// 100,000-event bundle costs about half a second of CPU, so the faces that show one event
-/// at a time must keep the opened bundle (`BundleCache`); tests count here that they do. A
-/// map, so that a directory of many bundles costs one lookup per open, not a scan of every
-/// path opened before.
-static OPENED: LazyLock<Mutex<HashMap<PathBuf, usize>>> = LazyLock::new(Default::default);
+/// Told of every path `open_path` opens, once a test has set it: opening a 100,000-event
+/// bundle costs about half a second of CPU, so the faces that show one event at a time must
+/// keep the opened bundle (`BundleCache`), and a test counts the opens through this to hold
+/// them to it. Unset in the tool itself, where it costs one load per open.
+static OPEN_OBSERVER: OnceLock<fn(&Path)> = OnceLock::new();
 
-fn count_open(path: &Path) {
-    let mut opened = OPENED.lock().unwrap_or_else(PoisonError::into_inner);
-    match opened.get_mut(path) {
-        Some(count) => *count += 1,
-        None => {
-            opened.insert(path.to_owned(), 1);
-        }
-    }
-}
-
-/// How many times `open_path` opened (or tried to open) `path` in this process, as spelled.
-pub fn times_opened(path: &Path) -> usize {
-    OPENED
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get(path)
-        .copied()
-        .unwrap_or(0)
+/// Sets the observer `open_path` tells each path it opens (a test's hook; the first set
+/// stays: `false` when one was set already).
+#[doc(hidden)]
+pub fn observe_opens(observer: fn(&Path)) -> bool {
+    OPEN_OBSERVER.set(observer).is_ok()
 }

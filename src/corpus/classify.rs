@@ -379,7 +379,9 @@ mod tests {
     }
 
     /// What the adapter is handed is the adapter's input unless another kind's own evidence
-    /// is there: the shapes that used to be guessed away from it (issue 23).
+    /// is there: arrays, scalars, objects of no kind and objects with only some of another
+    /// kind's members (a bundle's `events`, CloudEvents' `specversion`, a payload's counts)
+    /// are all the adapter's input, and the reason says so.
     #[test]
     fn the_adapters_input_is_the_default_reading() {
         let raw = [

@@ -38,7 +38,8 @@ enum Entries {
         /// Sorted by key, one per key.
         slots: Vec<Slot>,
     },
-    /// What the scan could not index but the strict parser read (kept whole, as before).
+    /// What the scan could not index but the strict parser read: the whole manifest held in
+    /// memory, so every manifest the parser accepts can be looked up.
     Held(GoldenManifest),
 }
 

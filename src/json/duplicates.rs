@@ -451,8 +451,9 @@ mod tests {
             .collect()
     }
 
-    /// The scan as it was before members were hashed and sorted: a map of decoded keys per
-    /// object, reported in the order their count reached two. The new one must agree.
+    /// The test oracle, the plainest scan there is: a map of decoded keys per object, each
+    /// duplicate reported in the order its count reached two. The hashed and sorted scan must
+    /// report the same duplicates in the same order.
     fn reference_scan(bytes: &[u8]) -> Vec<(String, usize)> {
         use std::collections::HashMap;
         // (counts, order, current key, expecting a key) or an array's index.

@@ -57,8 +57,9 @@ mod tests {
     use proptest::prelude::*;
     use serde_json::Value;
 
-    // The oracle: the line built as a `Value` and serialized, as it was before `convert_line`
-    // wrote it directly (test-only, as the reference converter is for the converter).
+    // The oracle: the line built through `serde` structs and a `Value`, the obvious way, which
+    // the direct writer must match byte for byte (test-only, as the reference converter is
+    // for the converter).
     #[derive(Serialize)]
     struct Digests {
         payload: Digest,

@@ -334,8 +334,8 @@ fn every_face_agrees_on_what_an_a2a_object_migrates() {
     assert!(compared > 50, "{compared}");
 }
 
-/// The cases issue 23 reported: a bare Part named as a migration's v1.0 output, and an
-/// error -32007 that reads the same in both versions.
+/// Two inputs on which faces once disagreed, held to one verdict: a bare Part named as a
+/// migration's v1.0 output, and an error -32007 that reads the same in both versions.
 #[test]
 fn reported_disagreements_are_gone() {
     let file = |name: &str| {

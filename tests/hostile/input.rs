@@ -605,8 +605,8 @@ fn many_different_repeated_keys_cost_memory_linear_in_the_input() {
     // each, beside the tree; it now keeps the check's as one string and scans the detail's
     // when the findings view asks.
     let text = distinct_repeated_keys(200_000);
-    // Since the adapter's input became the default reading (issue 23), this object is a raw
-    // packet: `render` (the inspector's detail of it) is held to the bound in the test below.
+    // The adapter's input is the default reading, so this object is a raw packet: `render`
+    // (the inspector's detail of it) is held to the bound in the test below.
     within_memory_bound("keys.json", text.as_bytes(), &EVERY_ONE_PACKET_READER[..4]);
 }
 

@@ -1,6 +1,6 @@
 //! The `serde` oracle for `check --format json` packet lines (tests only): the same line
-//! built through `serde` structs, as it was before the lines were written directly
-//! (`json_line.rs`), and the tests that hold the two byte-identical.
+//! built the obvious way, through `serde` structs, against which the direct writer
+//! (`json_line.rs`) is held byte-identical by the tests here.
 
 use super::json::bundle_json;
 use crate::a2a::Mode;
@@ -160,7 +160,7 @@ pub(super) fn packet_json_via_serde(item: &CheckItem) -> serde_json::Result<Stri
 
 mod tests {
     // `check --format json` packet lines are written directly (src/report/check/json_line.rs);
-    // they must be byte-identical to the lines the former `serde` path builds, on every fixture
+    // they must be byte-identical to the lines the `serde` oracle builds, on every fixture
     // directory (goldens matching and drifted, recorded negatives, object goldens, bundles), on
     // load errors and on the 20,000 packets of the realistic upstream mix.
 
