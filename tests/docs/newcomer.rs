@@ -981,3 +981,109 @@ fn pages_give_one_answer_for_empty_and_binary_files() {
         "docs/check.md and docs/commands.md both say it ({said} found)"
     );
 }
+
+/// Every `.rs` file under src/, as (module path from the crate root, source):
+/// `src/golden/manifest/parse.rs` is `["golden", "manifest", "parse"]`.
+fn source_modules() -> Vec<(Vec<String>, String)> {
+    let mut found = Vec::new();
+    let mut pending = vec![root().join("src")];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+                continue;
+            }
+            let relative = path.strip_prefix(root().join("src")).unwrap();
+            let Some(relative) = relative.to_str().filter(|name| name.ends_with(".rs")) else {
+                continue;
+            };
+            let mut module: Vec<String> = relative.split('/').map(str::to_owned).collect();
+            let file = module.pop().unwrap_or_default();
+            if !["mod.rs", "lib.rs", "main.rs"].contains(&file.as_str()) {
+                module.push(file.trim_end_matches(".rs").to_owned());
+            }
+            found.push((module, std::fs::read_to_string(&path).unwrap()));
+        }
+    }
+    found
+}
+
+/// Whether `source` declares `item` (a function, type, constant, module, a re-export of it,
+/// or, for `member_of`, a field, variant or method of that type).
+fn declares(source: &str, item: &str) -> bool {
+    let item = regex::escape(item);
+    let declared = format!(
+        r"\b(fn|struct|enum|trait|type|const|static|mod|macro_rules!)\s+{item}\b|\bpub(\([^)]*\))?\s+use\s[^;]*\b{item}\b"
+    );
+    regex::Regex::new(&declared).unwrap().is_match(source)
+}
+
+/// Whether the crate's `Type` has `member`: a method in one of its `impl` blocks, or a field
+/// or variant in the file that defines it.
+fn type_has(sources: &[(Vec<String>, String)], type_name: &str, member: &str) -> bool {
+    let type_name = regex::escape(type_name);
+    let defines =
+        regex::Regex::new(&format!(r"\b(struct|enum|trait|type)\s+{type_name}\b")).unwrap();
+    let implements =
+        regex::Regex::new(&format!(r"\bimpl\b[^{{;]*\b{type_name}\b[^{{;]*\{{")).unwrap();
+    let member = regex::escape(member);
+    let method = regex::Regex::new(&format!(r"\bfn\s+{member}\b")).unwrap();
+    let field_or_variant = regex::Regex::new(&format!(
+        r"(?m)^\s*(pub(\([^)]*\))?\s+)?{member}\b\s*[:,({{]"
+    ))
+    .unwrap();
+    sources.iter().any(|(_, source)| {
+        (defines.is_match(source) && (field_or_variant.is_match(source) || method.is_match(source)))
+            || (implements.is_match(source) && method.is_match(source))
+    })
+}
+
+/// The `module::item` and `Type::member` paths ARCHITECTURE.md names resolve in the crate: the
+/// item is declared (or re-exported) in a module whose path ends as written (`views::key_hints`
+/// is `tui/views/`'s), and a type has the member named.
+#[test]
+fn the_architecture_map_names_items_that_exist_where_it_says() {
+    let map = read("ARCHITECTURE.md");
+    let sources = source_modules();
+    let mut resolved = 0;
+    let mut missing = Vec::new();
+    for span in code_spans(&split_fences(&map).0) {
+        let path = span.trim_end_matches("()");
+        if !path.contains("::") || path.contains(' ') || path.ends_with("::") {
+            continue;
+        }
+        let segments: Vec<&str> = path.split("::").collect();
+        let (item, within) = segments.split_last().unwrap();
+        let is_type = |name: &str| name.starts_with(|c: char| c.is_ascii_uppercase());
+        let found = match within.last() {
+            Some(owner) if is_type(owner) => type_has(&sources, owner, item),
+            _ => sources.iter().any(|(module, source)| {
+                let in_module = module.ends_with(
+                    &within
+                        .iter()
+                        .map(|segment| (*segment).to_owned())
+                        .collect::<Vec<_>>(),
+                );
+                let is_submodule = module.len() > within.len()
+                    && module[module.len() - within.len() - 1..module.len() - 1]
+                        .iter()
+                        .eq(within.iter())
+                    && module.last().is_some_and(|last| last == item);
+                (in_module && declares(source, item)) || is_submodule
+            }),
+        };
+        resolved += 1;
+        if !found {
+            missing.push(path.to_owned());
+        }
+    }
+    assert!(
+        resolved > 20,
+        "only {resolved} paths found in ARCHITECTURE.md"
+    );
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md names items that are not where it says: {missing:?}"
+    );
+}
