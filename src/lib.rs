@@ -22,6 +22,28 @@
 //! | 12 | `tui` | face: the inspector |
 //! | 13 | `cli`, `fuzzing` | faces: the command line (which starts the inspector); the fuzz targets' bodies (which drive it) |
 
+/// Declares a field-less enum with its `ALL`: every variant in declaration order, written by
+/// the macro from the declaration itself, so a variant added cannot be missing from it (the
+/// tables, filters and catalogues that list "every status", "every code" read `ALL`).
+macro_rules! enum_with_all {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $( $(#[$variant_meta:meta])* $variant:ident ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $name {
+            $( $(#[$variant_meta])* $variant ),*
+        }
+
+        impl $name {
+            /// Every variant, in declaration order.
+            pub const ALL: [$name; [$(stringify!($variant)),*].len()] = [$($name::$variant),*];
+        }
+    };
+}
+
 pub mod a2a;
 pub mod bundle;
 pub mod compare;
@@ -40,7 +62,7 @@ pub mod rules;
 // Faces over the core. The core modules above never import these.
 pub mod cli;
 /// Fuzz target bodies (see fuzz/README.md); replayed by tests/hostile/fuzz_replay.rs. A face: it
-/// drives the inspector (`tui::drive`).
+/// drives the inspector (`tui::runtime::drive`).
 pub mod fuzzing;
 pub mod tui;
 

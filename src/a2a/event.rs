@@ -8,30 +8,24 @@ pub const DEFAULT_EVENT_TIME: &str = "2023-11-16T02:00:00Z";
 pub const EVENT_SOURCE: &str = "urn:assay:adapter:a2a";
 pub const MEDIA_TYPE: &str = "application/json";
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub enum CanonicalType {
-    #[serde(rename = "assay.adapter.a2a.agent.capabilities")]
-    AgentCapabilities,
-    #[serde(rename = "assay.adapter.a2a.task.requested")]
-    TaskRequested,
-    #[serde(rename = "assay.adapter.a2a.task.updated")]
-    TaskUpdated,
-    #[serde(rename = "assay.adapter.a2a.artifact.shared")]
-    ArtifactShared,
-    /// The generic fallback for unmapped event types (lenient mode only).
-    #[serde(rename = "assay.adapter.a2a.message")]
-    Message,
+enum_with_all! {
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+    pub enum CanonicalType {
+        #[serde(rename = "assay.adapter.a2a.agent.capabilities")]
+        AgentCapabilities,
+        #[serde(rename = "assay.adapter.a2a.task.requested")]
+        TaskRequested,
+        #[serde(rename = "assay.adapter.a2a.task.updated")]
+        TaskUpdated,
+        #[serde(rename = "assay.adapter.a2a.artifact.shared")]
+        ArtifactShared,
+        /// The generic fallback for unmapped event types (lenient mode only).
+        #[serde(rename = "assay.adapter.a2a.message")]
+        Message,
+    }
 }
 
 impl CanonicalType {
-    pub const ALL: [CanonicalType; 5] = [
-        CanonicalType::AgentCapabilities,
-        CanonicalType::TaskRequested,
-        CanonicalType::TaskUpdated,
-        CanonicalType::ArtifactShared,
-        CanonicalType::Message,
-    ];
-
     pub fn name(self) -> &'static str {
         match self {
             CanonicalType::AgentCapabilities => "assay.adapter.a2a.agent.capabilities",

@@ -25,84 +25,49 @@ impl ErrorClass {
     }
 }
 
-/// Upstream's `ErrorCode`, all 30 variants; the class of each is fixed (`class`).
-/// Variants marked "never" exist upstream but `verify_bundle` does not produce them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum ErrorCode {
-    IntegrityGzip,
-    IntegrityTar,
-    IntegrityManifestHash,
-    IntegrityEventHash,
-    IntegrityFileSizeMismatch,
-    IntegrityRunRootMismatch,
-    IntegrityIo,
-    /// never
-    IntegrityZipBomb,
-    ContractSchemaVersion,
-    ContractFileOrder,
-    ContractMissingFile,
-    ContractDuplicateFile,
-    ContractUnexpectedFile,
-    ContractRunIdMismatch,
-    ContractBundleIdMismatch,
-    ContractSequenceGap,
-    ContractSequenceStart,
-    ContractInvalidJson,
-    ContractInvalidEvent,
-    /// never
-    ContractMissingManifest,
-    /// never
-    ContractTimestampRegression,
-    LimitPathLength,
-    LimitFileSize,
-    LimitTotalEvents,
-    LimitLineBytes,
-    LimitJsonDepth,
-    LimitBundleBytes,
-    LimitDecodeBytes,
-    SecurityPathTraversal,
-    /// never
-    SecurityAbsolutePath,
+enum_with_all! {
+    /// Upstream's `ErrorCode`, all 30 variants; the class of each is fixed (`class`).
+    /// Variants marked "never" exist upstream but `verify_bundle` does not produce them.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    pub enum ErrorCode {
+        IntegrityGzip,
+        IntegrityTar,
+        IntegrityManifestHash,
+        IntegrityEventHash,
+        IntegrityFileSizeMismatch,
+        IntegrityRunRootMismatch,
+        IntegrityIo,
+        /// never
+        IntegrityZipBomb,
+        ContractSchemaVersion,
+        ContractFileOrder,
+        ContractMissingFile,
+        ContractDuplicateFile,
+        ContractUnexpectedFile,
+        ContractRunIdMismatch,
+        ContractBundleIdMismatch,
+        ContractSequenceGap,
+        ContractSequenceStart,
+        ContractInvalidJson,
+        ContractInvalidEvent,
+        /// never
+        ContractMissingManifest,
+        /// never
+        ContractTimestampRegression,
+        LimitPathLength,
+        LimitFileSize,
+        LimitTotalEvents,
+        LimitLineBytes,
+        LimitJsonDepth,
+        LimitBundleBytes,
+        LimitDecodeBytes,
+        SecurityPathTraversal,
+        /// never
+        SecurityAbsolutePath,
+    }
 }
 
 impl ErrorCode {
-    /// Every code, in upstream's order (rule catalogues list them all).
-    pub const ALL: [ErrorCode; 30] = {
-        use ErrorCode::*;
-        [
-            IntegrityGzip,
-            IntegrityTar,
-            IntegrityManifestHash,
-            IntegrityEventHash,
-            IntegrityFileSizeMismatch,
-            IntegrityRunRootMismatch,
-            IntegrityIo,
-            IntegrityZipBomb,
-            ContractSchemaVersion,
-            ContractFileOrder,
-            ContractMissingFile,
-            ContractDuplicateFile,
-            ContractUnexpectedFile,
-            ContractRunIdMismatch,
-            ContractBundleIdMismatch,
-            ContractSequenceGap,
-            ContractSequenceStart,
-            ContractInvalidJson,
-            ContractInvalidEvent,
-            ContractMissingManifest,
-            ContractTimestampRegression,
-            LimitPathLength,
-            LimitFileSize,
-            LimitTotalEvents,
-            LimitLineBytes,
-            LimitJsonDepth,
-            LimitBundleBytes,
-            LimitDecodeBytes,
-            SecurityPathTraversal,
-            SecurityAbsolutePath,
-        ]
-    };
-
     pub fn class(self) -> ErrorClass {
         use ErrorCode::*;
         match self {

@@ -5,40 +5,32 @@ use crate::a2a::Mode;
 use crate::golden::JsonDiff;
 use serde::Serialize;
 
-/// A packet's (or one mode's) overall result, worst first when sorted in reverse.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// Everything recorded for it matched and nothing was found.
-    Conforms,
-    /// An intentional negative: it fails (a bundle's verification, an audit, profile or
-    /// migration check) exactly as its golden records, and nothing else was found. Not a
-    /// failure of `check`, but never shown as conforming either.
-    FailsAsRecorded,
-    /// A kind this inspector does not evaluate (yet), or not a packet of any known shape.
-    NotChecked,
-    /// Converted without findings, but with no golden to compare against.
-    NoGolden,
-    /// A freeze-audit error or duplicate keys.
-    Finding,
-    /// Drift: a golden digest, state, row set or error, or a paired expected payload, differs.
-    Mismatch,
-    /// Unreadable input: not JSON, an unreadable expected payload, or a file that could not
-    /// be read at all.
-    Error,
+enum_with_all! {
+    /// A packet's (or one mode's) overall result, worst first when sorted in reverse.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Status {
+        /// Everything recorded for it matched and nothing was found.
+        Conforms,
+        /// An intentional negative: it fails (a bundle's verification, an audit, profile or
+        /// migration check) exactly as its golden records, and nothing else was found. Not a
+        /// failure of `check`, but never shown as conforming either.
+        FailsAsRecorded,
+        /// A kind this inspector does not evaluate (yet), or not a packet of any known shape.
+        NotChecked,
+        /// Converted without findings, but with no golden to compare against.
+        NoGolden,
+        /// A freeze-audit error or duplicate keys.
+        Finding,
+        /// Drift: a golden digest, state, row set or error, or a paired expected payload, differs.
+        Mismatch,
+        /// Unreadable input: not JSON, an unreadable expected payload, or a file that could not
+        /// be read at all.
+        Error,
+    }
 }
 
 impl Status {
-    pub const ALL: [Status; 7] = [
-        Status::Conforms,
-        Status::FailsAsRecorded,
-        Status::NotChecked,
-        Status::NoGolden,
-        Status::Finding,
-        Status::Mismatch,
-        Status::Error,
-    ];
-
     /// The stable key used in JSON output.
     pub fn key(self) -> &'static str {
         match self {
@@ -74,61 +66,45 @@ impl Status {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FindingKind {
-    /// A file or NDJSON line that yielded no packet (unreadable, empty, binary, too large...).
-    LoadError,
-    /// Bytes that are not JSON (a BOM and invalid UTF-8 included), with no golden expecting it.
-    NotJson,
-    /// The directory's manifest is malformed or was recorded under other options.
-    ManifestError,
-    /// A recorded golden field (digest, state, rows, error) differs from this run.
-    GoldenMismatch,
-    /// A paired `NAME.MODE.payload.json` differs from the converted payload.
-    PairedMismatch,
-    /// A paired expected payload that cannot be read or is not JSON.
-    PairedUnreadable,
-    /// An error-severity finding of the freeze audit of canonical input.
-    AuditError,
-    /// A warning of the freeze audit (reported, not failing).
-    AuditWarning,
-    /// Repeated object keys not acknowledged in the manifest.
-    DuplicateKeys,
-    /// Nothing recorded to compare against.
-    NoGolden,
-    /// A master/sub, ContextCore or UAIX rule row failed.
-    ProfileFailure,
-    /// A profile row warned (reported, not failing).
-    ProfileWarning,
-    /// An A2A protocol object mixes versions, or its migration's result fails a check.
-    MigrationFinding,
-    /// An evidence bundle fails upstream's verification (rule: upstream's error code).
-    BundleError,
-    /// A bundle's attestation is refused by a check, judged against the trusted keys (rule:
-    /// `attestation-` and the check's id).
-    AttestationRefused,
+enum_with_all! {
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum FindingKind {
+        /// A file or NDJSON line that yielded no packet (unreadable, empty, binary, too large...).
+        LoadError,
+        /// Bytes that are not JSON (a BOM and invalid UTF-8 included), with no golden expecting it.
+        NotJson,
+        /// The directory's manifest is malformed or was recorded under other options.
+        ManifestError,
+        /// A recorded golden field (digest, state, rows, error) differs from this run.
+        GoldenMismatch,
+        /// A paired `NAME.MODE.payload.json` differs from the converted payload.
+        PairedMismatch,
+        /// A paired expected payload that cannot be read or is not JSON.
+        PairedUnreadable,
+        /// An error-severity finding of the freeze audit of canonical input.
+        AuditError,
+        /// A warning of the freeze audit (reported, not failing).
+        AuditWarning,
+        /// Repeated object keys not acknowledged in the manifest.
+        DuplicateKeys,
+        /// Nothing recorded to compare against.
+        NoGolden,
+        /// A master/sub, ContextCore or UAIX rule row failed.
+        ProfileFailure,
+        /// A profile row warned (reported, not failing).
+        ProfileWarning,
+        /// An A2A protocol object mixes versions, or its migration's result fails a check.
+        MigrationFinding,
+        /// An evidence bundle fails upstream's verification (rule: upstream's error code).
+        BundleError,
+        /// A bundle's attestation is refused by a check, judged against the trusted keys (rule:
+        /// `attestation-` and the check's id).
+        AttestationRefused,
+    }
 }
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 15] = [
-        FindingKind::LoadError,
-        FindingKind::NotJson,
-        FindingKind::ManifestError,
-        FindingKind::GoldenMismatch,
-        FindingKind::PairedMismatch,
-        FindingKind::PairedUnreadable,
-        FindingKind::AuditError,
-        FindingKind::AuditWarning,
-        FindingKind::DuplicateKeys,
-        FindingKind::NoGolden,
-        FindingKind::ProfileFailure,
-        FindingKind::ProfileWarning,
-        FindingKind::MigrationFinding,
-        FindingKind::BundleError,
-        FindingKind::AttestationRefused,
-    ];
-
     /// The status a finding of this kind gives its packet (at least).
     pub fn status(self) -> Status {
         match self {

@@ -4,25 +4,19 @@ use crate::json::{digest_value, Digest};
 use serde::Serialize;
 use serde_json::Value;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HandoffState {
-    Defaults,
-    TaskAndMessageRefs,
-    MessageRefOnly,
-    TaskRefOnly,
-    NoRefs,
+enum_with_all! {
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum HandoffState {
+        Defaults,
+        TaskAndMessageRefs,
+        MessageRefOnly,
+        TaskRefOnly,
+        NoRefs,
+    }
 }
 
 impl HandoffState {
-    pub const ALL: [HandoffState; 5] = [
-        HandoffState::Defaults,
-        HandoffState::TaskAndMessageRefs,
-        HandoffState::MessageRefOnly,
-        HandoffState::TaskRefOnly,
-        HandoffState::NoRefs,
-    ];
-
     pub fn name(self) -> &'static str {
         match self {
             HandoffState::Defaults => "defaults (not visible)",

@@ -65,87 +65,53 @@ pub fn shown<T: serde::Serialize + ?Sized>(value: &T) -> String {
     crate::json::shown_json(value, WARNING_VALUE_CHARS)
 }
 
-/// An A2A object type, in either version. Nested kinds (interfaces, capabilities, OAuth
-/// flows, ...) are listed too, because steps and checks are addressed to them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ObjectKind {
-    Task,
-    TaskStatus,
-    Message,
-    Part,
-    Artifact,
-    StatusUpdateEvent,
-    ArtifactUpdateEvent,
-    /// v1.0 `StreamResponse` / `SendMessageResponse` (and the v0.3 REST stream wrapper):
-    /// exactly one of `task`, `message`, `statusUpdate`, `artifactUpdate`.
-    StreamResponse,
-    /// v0.3 `PushNotificationConfig` (the inner config), or the config inside
-    /// `SendMessageConfiguration`.
-    PushNotificationConfig,
-    TaskPushNotificationConfig,
-    AuthenticationInfo,
-    /// The list-push-configs result: a v0.3 array or a v1.0 `{configs, nextPageToken}`.
-    PushConfigList,
-    AgentCard,
-    AgentInterface,
-    AgentCapabilities,
-    AgentSkill,
-    SecurityScheme,
-    OAuthFlows,
-    SendMessageParams,
-    SendMessageConfiguration,
-    GetTaskParams,
-    CancelTaskParams,
-    SubscribeParams,
-    GetPushConfigParams,
-    ListPushConfigsParams,
-    DeletePushConfigParams,
-    ListTasksParams,
-    ListTasksResult,
-    ExtendedCardParams,
-    JsonRpcRequest,
-    JsonRpcResponse,
-    JsonRpcError,
+enum_with_all! {
+    /// An A2A object type, in either version. Nested kinds (interfaces, capabilities, OAuth
+    /// flows, ...) are listed too, because steps and checks are addressed to them.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum ObjectKind {
+        Task,
+        TaskStatus,
+        Message,
+        Part,
+        Artifact,
+        StatusUpdateEvent,
+        ArtifactUpdateEvent,
+        /// v1.0 `StreamResponse` / `SendMessageResponse` (and the v0.3 REST stream wrapper):
+        /// exactly one of `task`, `message`, `statusUpdate`, `artifactUpdate`.
+        StreamResponse,
+        /// v0.3 `PushNotificationConfig` (the inner config), or the config inside
+        /// `SendMessageConfiguration`.
+        PushNotificationConfig,
+        TaskPushNotificationConfig,
+        AuthenticationInfo,
+        /// The list-push-configs result: a v0.3 array or a v1.0 `{configs, nextPageToken}`.
+        PushConfigList,
+        AgentCard,
+        AgentInterface,
+        AgentCapabilities,
+        AgentSkill,
+        SecurityScheme,
+        OAuthFlows,
+        SendMessageParams,
+        SendMessageConfiguration,
+        GetTaskParams,
+        CancelTaskParams,
+        SubscribeParams,
+        GetPushConfigParams,
+        ListPushConfigsParams,
+        DeletePushConfigParams,
+        ListTasksParams,
+        ListTasksResult,
+        ExtendedCardParams,
+        JsonRpcRequest,
+        JsonRpcResponse,
+        JsonRpcError,
+    }
 }
 
 impl ObjectKind {
-    /// Every kind, for tests and for views that list them.
-    pub const ALL: &'static [ObjectKind] = &[
-        ObjectKind::Task,
-        ObjectKind::TaskStatus,
-        ObjectKind::Message,
-        ObjectKind::Part,
-        ObjectKind::Artifact,
-        ObjectKind::StatusUpdateEvent,
-        ObjectKind::ArtifactUpdateEvent,
-        ObjectKind::StreamResponse,
-        ObjectKind::PushNotificationConfig,
-        ObjectKind::TaskPushNotificationConfig,
-        ObjectKind::AuthenticationInfo,
-        ObjectKind::PushConfigList,
-        ObjectKind::AgentCard,
-        ObjectKind::AgentInterface,
-        ObjectKind::AgentCapabilities,
-        ObjectKind::AgentSkill,
-        ObjectKind::SecurityScheme,
-        ObjectKind::OAuthFlows,
-        ObjectKind::SendMessageParams,
-        ObjectKind::SendMessageConfiguration,
-        ObjectKind::GetTaskParams,
-        ObjectKind::CancelTaskParams,
-        ObjectKind::SubscribeParams,
-        ObjectKind::GetPushConfigParams,
-        ObjectKind::ListPushConfigsParams,
-        ObjectKind::DeletePushConfigParams,
-        ObjectKind::ListTasksParams,
-        ObjectKind::ListTasksResult,
-        ObjectKind::ExtendedCardParams,
-        ObjectKind::JsonRpcRequest,
-        ObjectKind::JsonRpcResponse,
-        ObjectKind::JsonRpcError,
-    ];
-
     /// The name `migrate --kind` takes (the kebab-case of the variant, as serialized).
     pub fn key(self) -> String {
         match serde_json::to_value(self) {

@@ -8,35 +8,29 @@ use serde_json::{Map, Value};
 use std::fmt;
 use std::str::FromStr;
 
-/// A profile, and for ContextCore which of its three shapes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum ProfileKind {
-    /// Agent Handoff Contract (Master/Sub) record.
-    #[serde(rename = "ahc")]
-    Ahc,
-    /// ContextCore `handoff_message` (doc §3/§4).
-    #[serde(rename = "cc-msg")]
-    CcMsg,
-    /// ContextCore governance `HandoffContract` v1 (closed schema).
-    #[serde(rename = "cc-contract")]
-    CcContract,
-    /// ContextCore on-disk record (camelCase).
-    #[serde(rename = "cc-store")]
-    CcStore,
-    /// UAIX `uai.agent.handoff.v1` envelope.
-    #[serde(rename = "uaix")]
-    Uaix,
+enum_with_all! {
+    /// A profile, and for ContextCore which of its three shapes.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+    pub enum ProfileKind {
+        /// Agent Handoff Contract (Master/Sub) record.
+        #[serde(rename = "ahc")]
+        Ahc,
+        /// ContextCore `handoff_message` (doc §3/§4).
+        #[serde(rename = "cc-msg")]
+        CcMsg,
+        /// ContextCore governance `HandoffContract` v1 (closed schema).
+        #[serde(rename = "cc-contract")]
+        CcContract,
+        /// ContextCore on-disk record (camelCase).
+        #[serde(rename = "cc-store")]
+        CcStore,
+        /// UAIX `uai.agent.handoff.v1` envelope.
+        #[serde(rename = "uaix")]
+        Uaix,
+    }
 }
 
 impl ProfileKind {
-    pub const ALL: [ProfileKind; 5] = [
-        ProfileKind::Ahc,
-        ProfileKind::CcMsg,
-        ProfileKind::CcContract,
-        ProfileKind::CcStore,
-        ProfileKind::Uaix,
-    ];
-
     /// The short name used by `--as` and in JSON output.
     pub fn id(self) -> &'static str {
         match self {

@@ -7,43 +7,33 @@ use std::fmt;
 use std::io;
 use std::ops::Range;
 
-/// What a span of a report is. A face maps each to its look; a face without colour ignores
-/// them all and loses nothing, since the words already say it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Style {
-    /// What fails: a failing count, a failed check, the failing verdict.
-    Fail,
-    /// What conforms or passed.
-    Pass,
-    /// A warning, or what is reported without failing (no golden).
-    Warn,
-    /// An intentional negative that fails exactly as recorded.
-    Recorded,
-    /// A rule row or error code id (`C6`, `N1`, `E_CONTENT_HASH`).
-    Rule,
-    /// A file, NDJSON line or bundle event.
-    Path,
-    /// A heading over a group.
-    Heading,
-    /// A line-diff line added.
-    Added,
-    /// A line-diff line removed.
-    Removed,
+enum_with_all! {
+    /// What a span of a report is. A face maps each to its look; a face without colour ignores
+    /// them all and loses nothing, since the words already say it.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Style {
+        /// What fails: a failing count, a failed check, the failing verdict.
+        Fail,
+        /// What conforms or passed.
+        Pass,
+        /// A warning, or what is reported without failing (no golden).
+        Warn,
+        /// An intentional negative that fails exactly as recorded.
+        Recorded,
+        /// A rule row or error code id (`C6`, `N1`, `E_CONTENT_HASH`).
+        Rule,
+        /// A file, NDJSON line or bundle event.
+        Path,
+        /// A heading over a group.
+        Heading,
+        /// A line-diff line added.
+        Added,
+        /// A line-diff line removed.
+        Removed,
+    }
 }
 
 impl Style {
-    pub const ALL: [Style; 9] = [
-        Style::Fail,
-        Style::Pass,
-        Style::Warn,
-        Style::Recorded,
-        Style::Rule,
-        Style::Path,
-        Style::Heading,
-        Style::Added,
-        Style::Removed,
-    ];
-
     /// The style of a packet status, as the inspector's list colours it; `None` for the
     /// statuses shown plainly (not checked, and no golden where it does not fail).
     pub fn of_status(status: crate::corpus::Status, require_golden: bool) -> Option<Style> {

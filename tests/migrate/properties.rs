@@ -183,7 +183,7 @@ proptest! {
             .with("file-data", "bytes");
         for object in ObjectKind::ALL {
             for dialect in [Dialect::JsonRpc, Dialect::Rest] {
-                let detection = synthetic_detection(*object, dialect);
+                let detection = synthetic_detection(object, dialect);
                 for step in FORWARD_STEPS.iter().chain(REVERSE_STEPS.iter()) {
                     let mut doc = value.clone();
                     let mut ctx = StepCtx::new(step, &detection, &choices);
