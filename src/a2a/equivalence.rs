@@ -437,7 +437,7 @@ proptest! {
                 let rule = conversion.error().map(|error| error.rule).unwrap_or("");
                 prop_assert!(rule.starts_with('S'), "read handed back after {rule}");
                 let lenient = options.with_mode(Mode::Lenient);
-                same_as_reference(super::convert_from_read(read, &bytes, &lenient), &bytes, &lenient)?;
+                same_as_reference(super::convert_from_read(read, &conversion.packet, &lenient), &bytes, &lenient)?;
             }
             None => prop_assert!(conversion.error().is_none_or(|error| !error.rule.starts_with('S'))),
         }

@@ -310,13 +310,20 @@ fn may_repeat_a_key(bytes: &[u8]) -> bool {
 
 /// The index just past the closing quote of the string starting at `start`.
 fn string_end(bytes: &[u8], start: usize) -> usize {
+    // Strings are most of a packet's bytes: jump from quote or backslash to the next with
+    // memchr's vectorized search rather than stepping byte by byte (a tenth of `check`'s CPU
+    // on the realistic mix went to this pre-check).
     let mut position = start + 1;
-    while position < bytes.len() {
-        match bytes[position] {
-            b'\\' => position += 2,
-            b'"' => return position + 1,
-            _ => position += 1,
+    while let Some(found) = bytes
+        .get(position..)
+        .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+    {
+        let at = position + found;
+        if bytes[at] == b'"' {
+            return at + 1;
         }
+        // An escape: the byte after the backslash is never the string's end.
+        position = at + 2;
     }
     bytes.len()
 }
@@ -541,7 +548,36 @@ mod tests {
         })
     }
 
+    /// `string_end` as it stepped byte by byte before it searched with memchr.
+    fn string_end_stepping(bytes: &[u8], start: usize) -> usize {
+        let mut position = start + 1;
+        while position < bytes.len() {
+            match bytes[position] {
+                b'\\' => position += 2,
+                b'"' => return position + 1,
+                _ => position += 1,
+            }
+        }
+        bytes.len()
+    }
+
     proptest::proptest! {
+        #[test]
+        fn string_end_finds_what_stepping_finds(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::prelude::Just(b'"'),
+                    proptest::prelude::Just(b'\\'),
+                    proptest::prelude::any::<u8>()
+                ],
+                0..80,
+            ),
+            start in 0usize..80,
+        ) {
+            let start = start.min(bytes.len());
+            proptest::prop_assert_eq!(string_end(&bytes, start), string_end_stepping(&bytes, start));
+        }
+
         #[test]
         fn quick_check_never_misses_what_the_full_scan_finds(text in json_text()) {
             if !full(&text).is_empty() {

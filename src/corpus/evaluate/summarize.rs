@@ -4,7 +4,7 @@
 use super::migration::migration_reading;
 use super::reading::{classify_by_reading, converted_kind, kind_after_conversion};
 use super::summary::{DigestSet, EvaluateOptions, ModeResult, ModeSummary, PacketSummary};
-use crate::a2a::{convert, convert_from_read, convert_keeping_read, Mode};
+use crate::a2a::{convert, convert_from_read, convert_keeping_read, convert_shared, Mode};
 use crate::corpus::{PacketKind, RawPacket, Source};
 use crate::freeze::{audit, matched_rows, Audit};
 use crate::json::count_duplicate_keys;
@@ -130,11 +130,18 @@ pub fn summarize_converting(
                 summary.modes[mode.index()] = Some(ModeSummary { mode, ..same });
                 continue;
             }
-            // A strict rejection hands back what it read: the next mode starts from there.
+            // A strict rejection hands back what it read: the next mode starts from there. The
+            // first conversion's packet holds the bytes (when it got as far as reading them):
+            // the next shares them rather than copying them.
             let mode_options = options.conversion.with_mode(mode);
-            let conversion = match first_read.take() {
-                Some(read) => convert_from_read(read, &packet.bytes, &mode_options),
-                None => convert(&packet.bytes, &mode_options),
+            let read_packet = first
+                .as_ref()
+                .map(|(_, conversion)| &conversion.packet)
+                .filter(|shared| shared.bytes().is_some());
+            let conversion = match (first_read.take(), read_packet) {
+                (Some(read), Some(shared)) => convert_from_read(read, shared, &mode_options),
+                (None, Some(shared)) => convert_shared(shared, &mode_options),
+                (_, None) => convert(&packet.bytes, &mode_options),
             };
             summary.modes[mode.index()] = mode_summary(mode, &conversion);
         }
