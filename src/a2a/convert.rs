@@ -96,7 +96,11 @@ pub fn convert_keeping_read(
 /// the mode-independent read: equal to `convert(bytes, options)`, sharing the bytes (and
 /// their tree) with `packet` instead of copying them: `check` converts every packet in a
 /// second mode, and a copy of each packet was a tenth of its allocation.
-pub fn convert_from_read(read: ModeFreeRead, packet: &Packet, options: &ConvertOptions) -> Conversion {
+pub fn convert_from_read(
+    read: ModeFreeRead,
+    packet: &Packet,
+    options: &ConvertOptions,
+) -> Conversion {
     let fields = Some(Arc::clone(&read.fields));
     let result = convert_read(read, options, &mut None);
     Conversion {
