@@ -128,7 +128,7 @@ impl Lossiness {
     }
 
     /// The report's canonical bytes (keys in byte order), as `canonical_bytes(&self.to_json())`.
-    pub fn write_canonical(&self, out: &mut Vec<u8>) {
+    fn write_canonical(&self, out: &mut Vec<u8>) {
         use std::io::Write as _;
         out.extend_from_slice(br#"{"lossiness_level":""#);
         out.extend_from_slice(self.level().as_bytes());

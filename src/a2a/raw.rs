@@ -28,9 +28,9 @@ pub struct Members<'de> {
 }
 
 pub const AGENT_MEMBERS: &[&str] = &["id", "name", "role"];
-pub const TASK_MEMBERS: &[&str] = &["id", "status", "kind"];
+const TASK_MEMBERS: &[&str] = &["id", "status", "kind"];
 pub const ARTIFACT_MEMBERS: &[&str] = &["id", "name", "media_type"];
-pub const MESSAGE_MEMBERS: &[&str] = &["id", "role"];
+const MESSAGE_MEMBERS: &[&str] = &["id", "role"];
 
 /// What the conversion reads from a packet. `is_object` is false for any other JSON root.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -21,7 +21,7 @@ pub fn hex_digest(digest: &[u8]) -> String {
 /// The JCS bytes a content hash is taken over. Member names in JCS order: `data` <
 /// `datacontenttype` < `specversion` < `subject` < `type` (all ASCII, so byte order is UTF-16
 /// order); `subject` only when present.
-pub fn content_hash_input(
+fn content_hash_input(
     data: &Value,
     datacontenttype: &str,
     specversion: &str,

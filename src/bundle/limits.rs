@@ -37,7 +37,7 @@ impl Default for Limits {
 }
 
 /// The names `Limits::set` accepts, as upstream's `VerifyLimitsOverrides` spells them.
-pub const LIMIT_NAMES: [&str; 8] = [
+const LIMIT_NAMES: [&str; 8] = [
     "max_bundle_bytes",
     "max_decode_bytes",
     "max_manifest_bytes",

@@ -308,7 +308,7 @@ impl<R: Read> LineReader<R> {
 /// the parser holds a string or member name whole, so this bounds what one line can cost
 /// (a decompression bomb's single string would otherwise be held up to `max_decode_bytes`).
 /// A longer line is read through and not counted.
-pub const LONG_LINE_PARSE_CAP: u64 = 64 << 20;
+const LONG_LINE_PARSE_CAP: u64 = 64 << 20;
 
 /// The rest of a line found too long, as a stream: its bytes already in the buffer, then the
 /// reader's, up to (not including) its `\n`. Bytes of the line are dropped from the buffer as

@@ -42,7 +42,7 @@ pub static STEPS: [Step; 25] = [
 
 /// The last check, after the tar walk (listed separately: step 25 is both "an events member
 /// exists" and "the gzip trailer is sound").
-pub static FINAL_STEP: Step = Step {
+static FINAL_STEP: Step = Step {
     step: 25,
     title: "an events.ndjson member exists; the gzip stream ends with a sound trailer",
     codes: "ContractMissingFile, IntegrityGzip, LimitDecodeBytes",

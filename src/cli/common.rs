@@ -182,7 +182,7 @@ impl CorpusRunFlags {
 /// The environment variable that names trusted public key files for attestations, separated
 /// as PATH is (`:` on Unix): what `check`, `bless`, `explain`, `diff` and the inspector trust
 /// besides `--key`.
-pub const TRUSTED_KEYS_VAR: &str = "HANDOFF_TRUSTED_KEYS";
+const TRUSTED_KEYS_VAR: &str = "HANDOFF_TRUSTED_KEYS";
 
 /// The keys the reader trusts for bundles' attestations.
 #[derive(Clone, Debug, Default, Args)]

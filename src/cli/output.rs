@@ -126,7 +126,7 @@ impl Output {
     }
 
     /// Results to `writer`, notes to `notes` (tests give both).
-    pub fn with_notes(writer: impl Write + 'static, notes: impl Write + 'static) -> Output {
+    fn with_notes(writer: impl Write + 'static, notes: impl Write + 'static) -> Output {
         Output {
             inner: io::BufWriter::with_capacity(1 << 16, Box::new(writer)),
             notes: Box::new(notes),

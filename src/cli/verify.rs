@@ -101,7 +101,7 @@ pub fn limits_from(no_limits: bool, overrides: &[String]) -> Result<Limits, CliE
 }
 
 /// The bundle files a path stands for: itself, or the bundles below a directory, sorted.
-pub fn bundle_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
+fn bundle_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
@@ -275,7 +275,7 @@ fn report(
 
 /// `OK  run_root  N events  PATH`, or `FAIL  Class  Code  message  PATH` and the failed check;
 /// the verdict styled, the code as a rule id, the bundle as a path.
-pub fn text_lines(source: &str, bundle: &Bundle) -> StyledText {
+fn text_lines(source: &str, bundle: &Bundle) -> StyledText {
     let source = safe_text(source);
     let mut text = StyledText::new();
     match &bundle.verdict {
@@ -311,7 +311,7 @@ pub fn text_lines(source: &str, bundle: &Bundle) -> StyledText {
 }
 
 /// What each step of the spec's §9 checks, for the explanation line.
-pub fn step_name(step: u8) -> &'static str {
+fn step_name(step: u8) -> &'static str {
     match step {
         0 => "input size within max_bundle_bytes",
         1 => "gzip and tar headers readable",

@@ -40,7 +40,7 @@ pub fn document_of(
 }
 
 /// A raw packet's compared document from its conversion: its payload, or its rejection.
-pub fn conversion_document(conversion: &Conversion) -> Value {
+fn conversion_document(conversion: &Conversion) -> Value {
     match conversion.converted() {
         Some(converted) => compared_payload(converted),
         None => rejection_document(conversion),
@@ -48,7 +48,7 @@ pub fn conversion_document(conversion: &Conversion) -> Value {
 }
 
 /// A rejected conversion's compared document (`Null` when it was not rejected).
-pub fn rejection_document(conversion: &Conversion) -> Value {
+fn rejection_document(conversion: &Conversion) -> Value {
     match conversion.error() {
         Some(error) => json!({"rejected": {
             "kind": error.kind.name(),

@@ -47,7 +47,7 @@ pub struct AttestationFacts {
 
 impl AttestationFacts {
     /// The bundle file's attestation judged against `keys` (none: not judged).
-    pub fn of_bundle(path: &Path, keys: &[crate::bundle::attest::TrustedKey]) -> Option<Self> {
+    fn of_bundle(path: &Path, keys: &[crate::bundle::attest::TrustedKey]) -> Option<Self> {
         use crate::bundle::attest::{judge_bundle_file, Judged};
         if keys.is_empty() {
             return None;

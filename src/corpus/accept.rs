@@ -20,7 +20,7 @@ use std::time::Duration;
 
 /// How long an accept waits for a `bless` of the same directory: the inspector waits with it,
 /// so not long; the message says to try again.
-pub const ACCEPT_LOCK_WAIT: Duration = Duration::from_secs(5);
+const ACCEPT_LOCK_WAIT: Duration = Duration::from_secs(5);
 
 /// What an accepted golden changed.
 #[derive(Clone, Debug, PartialEq)]

@@ -35,7 +35,7 @@ pub enum InputErrorKind {
 
 impl InputErrorKind {
     /// The kind of an I/O error.
-    pub fn of_io(error: &std::io::Error) -> InputErrorKind {
+    fn of_io(error: &std::io::Error) -> InputErrorKind {
         use std::io::ErrorKind;
         match error.kind() {
             ErrorKind::NotFound => InputErrorKind::NotFound,

@@ -37,7 +37,7 @@ pub enum Walked {
 
 pub const ALREADY_VISITED: &str =
     "directory already visited (symlink loop or repeated path); skipped";
-pub const OUTSIDE: &str =
+const OUTSIDE: &str =
     "symbolic link pointing outside the paths given; not followed (--follow-outside follows it)";
 
 /// Expands `paths`: a file is taken as named; a directory contributes the regular files below

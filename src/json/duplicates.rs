@@ -58,7 +58,7 @@ fn frame_path(bytes: &[u8], frames: &[Frame]) -> JsonPath {
 /// Nesting deeper than this is not scanned: no JSON this tool parses can be that deep (the
 /// parser stops at 128 levels), and a frame per level of `[[[[...` would make a 16 MiB file
 /// cost gigabytes. The scan stops there and keeps what it found above.
-pub const MAX_SCAN_DEPTH: usize = 512;
+const MAX_SCAN_DEPTH: usize = 512;
 
 /// Scans JSON text for duplicate keys. Malformed text is scanned as far as it goes; the
 /// parse error itself is reported by whoever parses it.

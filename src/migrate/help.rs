@@ -20,7 +20,7 @@ pub fn flags(step: &StepDef) -> String {
 }
 
 /// One line per step: `id  title  [flags]`.
-pub fn steps_text(direction: Direction) -> String {
+fn steps_text(direction: Direction) -> String {
     let steps = steps_for(direction);
     let width = steps.iter().map(|step| step.id.len()).max().unwrap_or(0);
     let mut out = String::new();
@@ -37,7 +37,7 @@ pub fn steps_text(direction: Direction) -> String {
 }
 
 /// One block per choice: the key, its question, the default and the options.
-pub fn choices_text(choices: &[&'static ChoiceDef]) -> String {
+fn choices_text(choices: &[&'static ChoiceDef]) -> String {
     let mut out = String::new();
     for choice in choices {
         out.push_str(&format!("  {}  {}\n", choice.describe(), choice.question));
@@ -49,7 +49,7 @@ pub fn choices_text(choices: &[&'static ChoiceDef]) -> String {
 }
 
 /// Every choice of both directions, each once.
-pub fn all_choices() -> Vec<&'static ChoiceDef> {
+fn all_choices() -> Vec<&'static ChoiceDef> {
     let mut all = choices_for(Direction::Forward);
     for choice in choices_for(Direction::Reverse) {
         if !all.iter().any(|known| known.key == choice.key) {

@@ -140,7 +140,7 @@ pub fn v10_members(kind: ObjectKind) -> Option<&'static [&'static str]> {
 
 /// The v0.3 members of `kind` (JSON-RPC names, and the HTTP+JSON ones the forward steps
 /// rewrite), or `None` for kinds whose members are not listed.
-pub fn v03_members(kind: ObjectKind) -> Option<&'static [&'static str]> {
+fn v03_members(kind: ObjectKind) -> Option<&'static [&'static str]> {
     use ObjectKind as K;
     Some(match kind {
         K::Task => &[

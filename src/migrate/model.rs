@@ -57,7 +57,7 @@ impl Dialect {
 }
 
 /// The longest value a migration warning shows.
-pub const WARNING_VALUE_CHARS: usize = 60;
+const WARNING_VALUE_CHARS: usize = 60;
 
 /// A value as compact JSON, shortened and terminal-safe, for warnings (`json::shown_json` at
 /// migration's width).

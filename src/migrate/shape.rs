@@ -74,7 +74,7 @@ pub fn looks_like_artifact(obj: &Obj) -> bool {
 /// told by its other members, where they are narrow enough: a `status` that reads as a
 /// TaskStatus beside a Task's own lists, an `artifact` beside an event's flags, or parts
 /// that read as parts beside an Artifact's name or description.
-pub fn looks_like_task_without_id(obj: &Obj) -> bool {
+fn looks_like_task_without_id(obj: &Obj) -> bool {
     status_shaped(obj)
         && (is_array(obj, "history") || is_array(obj, "artifacts"))
         && keys_within(obj, TASK_KEYS)
@@ -217,7 +217,7 @@ const PART_KEYS: &[&str] = &[
 ];
 
 /// Strict: a bare `{"text": ...}` or `{"data": ...}` is too common to claim on its own.
-pub fn looks_like_part(obj: &Obj) -> bool {
+fn looks_like_part(obj: &Obj) -> bool {
     if matches!(kind_discriminated(obj), Some(ObjectKind::Part)) {
         return true;
     }
@@ -252,7 +252,7 @@ pub fn looks_like_security_scheme(obj: &Obj) -> bool {
 }
 
 /// A known state value in any of the three spellings.
-pub fn is_known_state(state: &str) -> bool {
+fn is_known_state(state: &str) -> bool {
     TASK_STATES
         .iter()
         .any(|(v03, v10)| *v03 == state || *v10 == state)
@@ -281,7 +281,7 @@ pub fn looks_like_send_params(obj: &Obj) -> bool {
 }
 
 /// A REST / v1.0 list-configs response body: `{configs: [...], nextPageToken}`.
-pub fn looks_like_push_config_list(obj: &Obj) -> bool {
+fn looks_like_push_config_list(obj: &Obj) -> bool {
     obj.get("configs")
         .and_then(Value::as_array)
         .is_some_and(|configs| {

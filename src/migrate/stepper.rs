@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 /// The note on an object that reads the same in both versions (its steps, if any, are
 /// advice: they change nothing in the JSON).
-pub const NOTHING_DIFFERS: &str = "nothing differs between v0.3 and v1.0 for this object";
+const NOTHING_DIFFERS: &str = "nothing differs between v0.3 and v1.0 for this object";
 
 /// The steps of one direction, in the order they run.
 pub fn steps_for(direction: Direction) -> &'static [StepDef] {

@@ -48,11 +48,6 @@ impl AtomicFile {
         })
     }
 
-    /// The temporary file's path (it changes name on `commit`).
-    pub fn temp_path(&self) -> &Path {
-        &self.path
-    }
-
     fn temp(&mut self) -> io::Result<&mut tempfile::NamedTempFile> {
         self.temp
             .as_mut()

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use std::io::Write;
 
 /// A side's header: what it is and its run-scoped facts.
-pub fn side_header(side: &Side) -> Value {
+fn side_header(side: &Side) -> Value {
     let range = side.run.time_range();
     json!({
         "path": side.path.to_string_lossy(),
@@ -28,7 +28,7 @@ pub fn side_header(side: &Side) -> Value {
 }
 
 /// One change as JSON.
-pub fn change_json(change: &Change) -> Value {
+fn change_json(change: &Change) -> Value {
     let source =
         |source: &Option<crate::corpus::Source>| source.as_ref().map(|source| source.to_string());
     let mut value = json!({

@@ -33,7 +33,7 @@ fn shape_name(shape: SideShape) -> &'static str {
 }
 
 /// `PATH (bundle, 10 packets; verdict valid; run a2a-run-02; run root sha256:…)`.
-pub fn side_line(side: &Side) -> String {
+fn side_line(side: &Side) -> String {
     let mut line = format!(
         "{} ({}, {} packet{}",
         safe_text(&side.path.to_string_lossy()),
@@ -106,7 +106,7 @@ pub fn signer_line(comparison: &Comparison) -> Option<String> {
 }
 
 /// `1 added, 1 removed, 2 changed (1 with a new handoff state), 3 unchanged`.
-pub fn summary_line(comparison: &Comparison) -> String {
+fn summary_line(comparison: &Comparison) -> String {
     let summary = &comparison.summary;
     format!(
         "{} added, {} removed, {} changed ({} with another handoff state), {} unchanged",
@@ -138,7 +138,7 @@ pub fn transition_title(transition: &Transition) -> String {
 }
 
 /// A pair's first line: `changed  BASE -> CANDIDATE  [kind]`.
-pub fn pair_line(change: &Change) -> String {
+fn pair_line(change: &Change) -> String {
     styled_pair_line(change).into_string()
 }
 
@@ -178,7 +178,7 @@ fn styled_pair_line(change: &Change) -> StyledText {
 }
 
 /// The lines under a pair: state, flags with their rows, other fields.
-pub fn detail_lines(change: &Change) -> Vec<String> {
+fn detail_lines(change: &Change) -> Vec<String> {
     styled_detail_lines(change)
         .into_iter()
         .map(StyledText::into_string)
@@ -277,7 +277,7 @@ pub fn write_text(comparison: &Comparison, out: &mut dyn StyledWrite) -> std::io
 }
 
 /// Most changes a markdown comment lists (a pull-request comment has a size limit).
-pub const MARKDOWN_CHANGES: usize = 100;
+const MARKDOWN_CHANGES: usize = 100;
 
 /// Inline code that holds any text (a fence longer than any run of backticks inside).
 fn code(text: &str) -> String {

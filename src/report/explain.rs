@@ -14,7 +14,7 @@ use serde_json::Value;
 use std::fmt::Write as _;
 
 /// `e478af7359a2… typed positive: task + message refs`, or the note that it is not legal.
-pub fn handoff_digest_label(handoff: &Value) -> String {
+fn handoff_digest_label(handoff: &Value) -> String {
     let digest = crate::json::digest_value(handoff);
     match crate::freeze::handoff_state(handoff) {
         Some(state) => format!("{digest} {}", state.name()),

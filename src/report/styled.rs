@@ -159,15 +159,16 @@ impl StyledText {
     }
 
     /// The first line and the rest (after its newline), as `str::split_once('\n')`; the whole
-    /// text and nothing when it has one line.
-    pub fn split_first_line(&self) -> (StyledText, StyledText) {
+    /// text and nothing when it has one line. The tests' oracle for `take_first_line`.
+    #[cfg(test)]
+    fn split_first_line(&self) -> (StyledText, StyledText) {
         match self.text.find('\n') {
             Some(at) => (self.slice(0..at), self.slice(at + 1..self.text.len())),
             None => (self.clone(), StyledText::new()),
         }
     }
 
-    /// [`StyledText::split_first_line`] in place: the first line is taken off and returned,
+    /// The first line (as `str::split_once('\n')` splits it) taken off in place and returned,
     /// the rest stays, with no copy of it (an explanation of a raw packet of 400k keys is an
     /// 18 MB text, and its copies were most of `explain`'s memory).
     pub fn take_first_line(&mut self) -> StyledText {

@@ -14,7 +14,7 @@ pub const PREDICATE_V1: &str = "https://docs.getassay.dev/attestation/evidence-b
 /// The pre-ADR-044 type, whose subject digest was the run root: refused, never reinterpreted.
 pub const PREDICATE_V0: &str = "https://assay.dev/attestation/evidence-bundle/v0";
 /// `semantic_equivalence.algorithm`: the value is the run root `verify` computes.
-pub const RUN_ROOT_ALGORITHM: &str = "assay-run-root-v1";
+const RUN_ROOT_ALGORITHM: &str = "assay-run-root-v1";
 
 /// The statement as read from a signed payload (check 7 reads it, checks 8-11 judge it).
 #[derive(Clone, Debug, Deserialize)]

@@ -70,7 +70,7 @@ pub struct PacketDetail {
 
 /// How many repeated keys a detail keeps with their paths; the rest are counted. A screen
 /// shows a few dozen lines; `explain` lists every one.
-pub const LISTED_DUPLICATE_KEYS: usize = 1000;
+const LISTED_DUPLICATE_KEYS: usize = 1000;
 
 /// Why a packet's detail gives no tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,7 +147,8 @@ impl PacketDetail {
     }
 
     /// Whether the packet is JSON (without parsing it again).
-    pub fn is_json(&self) -> bool {
+    #[cfg(test)]
+    fn is_json(&self) -> bool {
         self.root.is_some()
     }
 

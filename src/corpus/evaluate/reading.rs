@@ -19,7 +19,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<RootReading, String> {
 
 /// What a reader that wants a tree is told of a packet whose root is not an object: it was
 /// classified by its type, and no tree was built.
-pub const NOT_AN_OBJECT: &str = "not parsed: the JSON root is not an object";
+const NOT_AN_OBJECT: &str = "not parsed: the JSON root is not an object";
 
 /// Classifies a packet by reading its bytes: an object's tree goes to `reparsed` and is
 /// lent back, any other root is classified by its type alone ([`NOT_AN_OBJECT`] for the tree).

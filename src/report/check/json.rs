@@ -119,7 +119,7 @@ fn status_counts(count: impl Fn(Status) -> u64) -> Value {
 }
 
 /// The `summary` object.
-pub fn summary_json(tally: &CheckTally) -> Value {
+fn summary_json(tally: &CheckTally) -> Value {
     let mut by_kind = Map::new();
     for kind in PacketKind::ALL {
         by_kind.insert(kind.tag().to_owned(), json!(tally.kind_count(kind)));

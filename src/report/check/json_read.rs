@@ -101,7 +101,7 @@ pub fn is_tail(line: &str) -> bool {
 
 /// `path` or `path:line`, as `Source` displays it. The line is split off only where a line
 /// can be: after an NDJSON stream's or a bundle's name.
-pub fn parse_source(text: &str) -> Source {
+fn parse_source(text: &str) -> Source {
     if let Some((path, line)) = text.rsplit_once(':') {
         let lined = matches!(
             FileFormat::of(Path::new(path)),

@@ -20,7 +20,7 @@ pub struct JunitWriter {
 
 /// Escapes text for XML attributes and content; the text is already terminal-safe, so no
 /// control character (which XML 1.0 cannot carry at all) is left.
-pub fn xml_escape(text: &str) -> String {
+fn xml_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in safe_text(text).chars() {
         match c {

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// Where people read about the tool: the crate's homepage from Cargo.toml.
-pub const INFORMATION_URI: &str = env!("CARGO_PKG_HOMEPAGE");
+const INFORMATION_URI: &str = env!("CARGO_PKG_HOMEPAGE");
 
 pub struct SarifWriter {
     rules: RuleIndex,
@@ -43,7 +43,7 @@ fn level(kind: FindingKind, recorded: bool) -> &'static str {
 
 /// A path as a URI reference: unreserved characters and `/` kept, the rest percent-encoded
 /// (UTF-8 bytes), so spaces, `#`, `?` and non-ASCII names stay one valid reference.
-pub fn path_uri(path: &str) -> String {
+fn path_uri(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for byte in path.bytes() {
         match byte {

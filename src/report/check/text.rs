@@ -75,7 +75,7 @@ pub fn summary_lines(tally: &CheckTally) -> Vec<String> {
 
 /// [`summary_lines`] with the status counts in their styles and load errors, when there are
 /// any, as failures.
-pub fn styled_summary_lines(tally: &CheckTally) -> Vec<StyledText> {
+fn styled_summary_lines(tally: &CheckTally) -> Vec<StyledText> {
     let modes: Vec<&str> = tally.modes.iter().map(|mode| mode.name()).collect();
     let status_style = |status| Style::of_status(status, tally.require_golden);
     let mut first = StyledText::new();
@@ -267,7 +267,7 @@ fn finding_line(source: &str, finding: &CheckFinding) -> StyledText {
 
 /// The text report with what a reader scans for styled: the verdict, status counts, each
 /// group's heading by whether it fails, sources, rule ids and the line diffs.
-pub fn styled_check_text(tally: &CheckTally) -> StyledText {
+fn styled_check_text(tally: &CheckTally) -> StyledText {
     let mut out = StyledText::new();
     for line in styled_summary_lines(tally) {
         out.append(&line);
