@@ -56,7 +56,7 @@ pub fn parse_version(version: &str) -> Option<(u64, u64)> {
 }
 
 /// The adapter's supported range: `>=0.2 <1.0`.
-pub fn version_supported(version: &str) -> bool {
+pub(crate) fn version_supported(version: &str) -> bool {
     matches!(parse_version(version), Some((0, minor)) if minor >= 2)
 }
 

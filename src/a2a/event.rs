@@ -5,8 +5,8 @@ use serde::Serialize;
 
 /// Used when `timestamp` is absent or not RFC 3339 (Unix 1700100000).
 pub const DEFAULT_EVENT_TIME: &str = "2023-11-16T02:00:00Z";
-pub const EVENT_SOURCE: &str = "urn:assay:adapter:a2a";
-pub const MEDIA_TYPE: &str = "application/json";
+pub(crate) const EVENT_SOURCE: &str = "urn:assay:adapter:a2a";
+pub(crate) const MEDIA_TYPE: &str = "application/json";
 
 enum_with_all! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -68,7 +68,7 @@ pub fn canonical_type_for(event_type: Option<&str>) -> Option<CanonicalType> {
 
 /// The event `time`: the packet timestamp as RFC 3339 in UTC (`Z`, fractional seconds only
 /// when present, as chrono's `AutoSi`), or the fixed default.
-pub fn event_time(timestamp: Option<&str>) -> String {
+pub(crate) fn event_time(timestamp: Option<&str>) -> String {
     timestamp
         .and_then(|text| DateTime::parse_from_rfc3339(text).ok())
         .map(|time| {
@@ -82,7 +82,7 @@ pub fn event_time(timestamp: Option<&str>) -> String {
 /// describe the producing build, so they are in the event and batch (and their digests) but
 /// never in the payload, handoff or discovery digests. Upstream's producer version is the
 /// same workspace version as `adapter_version`; the adapter never sets a content hash.
-pub fn insert_producer_envelope(
+pub(crate) fn insert_producer_envelope(
     event: &mut serde_json::Map<String, serde_json::Value>,
     version: &str,
 ) {

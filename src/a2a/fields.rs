@@ -48,7 +48,7 @@ fn owned(text: Option<Text<'_>>) -> Option<String> {
 impl TypedFields {
     /// K1-A v1: the positive typed rule, or the defaults. These are the typed fields before
     /// substitution, so a substituted id is never a visible reference.
-    pub fn handoff_flags(&self, canonical_type: CanonicalType) -> HandoffFlags {
+    pub(crate) fn handoff_flags(&self, canonical_type: CanonicalType) -> HandoffFlags {
         let visible = canonical_type == CanonicalType::TaskRequested
             && self.task_kind.as_deref() == Some("delegation");
         HandoffFlags {

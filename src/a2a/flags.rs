@@ -100,7 +100,10 @@ fn discovery_table() -> &'static [Entry; 4] {
 }
 
 /// The discovery object for its two observable flags (the other two follow from them).
-pub fn discovery_object(agent_card_visible: bool, extended_card_access_visible: bool) -> Value {
+pub(crate) fn discovery_object(
+    agent_card_visible: bool,
+    extended_card_access_visible: bool,
+) -> Value {
     let mut discovery = Map::new();
     discovery.insert("agent_card_visible".into(), Value::Bool(agent_card_visible));
     discovery.insert(
@@ -123,7 +126,11 @@ pub fn discovery_object(agent_card_visible: bool, extended_card_access_visible: 
 }
 
 /// The handoff object for its three booleans (`source_kind` follows `visible`).
-pub fn handoff_object(visible: bool, task_ref_visible: bool, message_ref_visible: bool) -> Value {
+pub(crate) fn handoff_object(
+    visible: bool,
+    task_ref_visible: bool,
+    message_ref_visible: bool,
+) -> Value {
     let mut handoff = Map::new();
     handoff.insert("visible".into(), Value::Bool(visible));
     handoff.insert(

@@ -127,7 +127,7 @@ impl Payload {
     }
 
     /// The payload as a tree without its `attributes` member (they may be any size).
-    pub fn to_value_without_attributes(&self) -> Value {
+    pub(crate) fn to_value_without_attributes(&self) -> Value {
         Payload {
             fields: Arc::clone(&self.fields),
             canonical_type: self.canonical_type,
@@ -212,7 +212,7 @@ impl Payload {
     /// gives them) with `data` the payload's canonical bytes, written straight from the
     /// facts: no `Value` tree. `Converted::write_batch` uses it; the tests hold it equal to
     /// the `Value` path.
-    pub fn write_event(&self, data: &[u8], out: &mut Vec<u8>) {
+    pub(crate) fn write_event(&self, data: &[u8], out: &mut Vec<u8>) {
         let primary_id = self.primary_id();
         out.extend_from_slice(br#"{"assaycontenthash":null,"assaygit":"unknown","assaypii":false,"assayproducer":"assay","assayproducerversion":"#);
         write_text(&self.adapter_version, out);

@@ -122,7 +122,7 @@ pub fn parse_manifest(text: &str) -> Result<Manifest, String> {
 
 /// What the reviewer counts per event line, from a parsed JSON object: whether it is an A2A
 /// event, and the members of its `data` that are JSON `true` (see `DataFlags`).
-pub fn a2a_and_flags(type_: Option<&str>, data: Option<&Value>) -> (bool, DataFlags) {
+pub(crate) fn a2a_and_flags(type_: Option<&str>, data: Option<&Value>) -> (bool, DataFlags) {
     let a2a = type_.is_some_and(|t| t.starts_with(A2A_TYPE_PREFIX));
     (a2a, DataFlags::of_value(data))
 }

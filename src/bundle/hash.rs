@@ -41,12 +41,12 @@ fn content_hash_input(
 }
 
 /// What the content-hash input starts with; `data`'s JCS text follows it directly.
-pub const DATA_OPEN: &str = "{\"data\":";
+pub(crate) const DATA_OPEN: &str = "{\"data\":";
 
 /// The one writer of the content-hash envelope; `write_data` appends the JCS text of `data`
 /// (from a `serde_json::Value`, or from the verifier's borrowed fast tree), so both routes
 /// hash the same bytes by construction.
-pub fn write_content_hash_input(
+pub(crate) fn write_content_hash_input(
     write_data: impl FnOnce(&mut String),
     datacontenttype: &str,
     specversion: &str,
@@ -104,7 +104,7 @@ pub fn run_root<'a>(hashes: impl IntoIterator<Item = &'a str>) -> String {
 
 /// The manifest's `files[..].sha256` as the verifier compares it: `sha256:` added when
 /// missing, nothing else changed (upper-case hex stays different).
-pub fn normalize_file_hash(stored: &str) -> String {
+pub(crate) fn normalize_file_hash(stored: &str) -> String {
     if stored.starts_with("sha256:") {
         stored.to_owned()
     } else {

@@ -6,8 +6,8 @@ use std::io::{self, Read};
 use std::rc::Rc;
 
 /// Fixed, not configurable upstream (spec §7).
-pub const MAX_KEYS_PER_OBJECT: usize = 10_000;
-pub const MAX_STRING_CHARS: usize = 1_048_576;
+pub(crate) const MAX_KEYS_PER_OBJECT: usize = 10_000;
+pub(crate) const MAX_STRING_CHARS: usize = 1_048_576;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {

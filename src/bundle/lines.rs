@@ -28,7 +28,7 @@ pub struct LineFacts {
 
 impl LineFacts {
     /// The facts of a line read only for what spec §15 counts of it.
-    pub fn of_summary(summary: Option<Summary>) -> LineFacts {
+    pub(crate) fn of_summary(summary: Option<Summary>) -> LineFacts {
         let Some(summary) = summary else {
             return LineFacts::default();
         };
@@ -127,7 +127,7 @@ impl EventLines {
     }
 
     /// Lines that parse as JSON objects, kept or not: what an unverified open lists (spec §15).
-    pub fn object_count(&self) -> u64 {
+    pub(crate) fn object_count(&self) -> u64 {
         self.counts.objects
     }
 
@@ -258,7 +258,7 @@ impl<R: Read> LineReader<R> {
     }
 
     /// Drops the line just returned (`span`) from `text`, keeping what was read after it.
-    pub fn drop_line(&mut self, text: &mut Vec<u8>, span: Range<usize>) {
+    pub(crate) fn drop_line(&mut self, text: &mut Vec<u8>, span: Range<usize>) {
         self.next = span.start;
         text.drain(span);
     }

@@ -121,7 +121,7 @@ pub struct LintPacks {
 impl LintPacks {
     /// One event, from what the verifier (or the lenient parse) already read of it: its
     /// `type` and its `data` flags. No parse here.
-    pub fn add_facts(&mut self, position: usize, type_: Option<&str>, flags: &DataFlags) {
+    pub(crate) fn add_facts(&mut self, position: usize, type_: Option<&str>, flags: &DataFlags) {
         for (matcher, matched) in MATCHERS.iter().zip(self.matched.iter_mut()) {
             if matcher.matches(type_, flags) {
                 matched.push(position);

@@ -81,7 +81,7 @@ impl StrictError {
     }
 
     /// The verification error of step `step` for a document called `what`.
-    pub fn at_step(self, step: u8, what: &str) -> VerifyError {
+    pub(crate) fn at_step(self, step: u8, what: &str) -> VerifyError {
         VerifyError::new(step, self.code(), self.message(what))
     }
 }

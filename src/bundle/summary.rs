@@ -21,7 +21,7 @@ pub struct Summary {
 }
 
 /// The summary of a line held in memory (without its terminator); `None`: not a JSON object.
-pub fn summary_of_slice(line: &[u8]) -> Option<Summary> {
+pub(crate) fn summary_of_slice(line: &[u8]) -> Option<Summary> {
     let mut de = serde_json::Deserializer::from_slice(line);
     let summary = (&mut de).deserialize_any(Object).ok()?;
     de.end().ok()?;
@@ -30,7 +30,7 @@ pub fn summary_of_slice(line: &[u8]) -> Option<Summary> {
 
 /// The summary of a line read from `reader` up to its end; `None`: not a JSON object (the
 /// caller tells a read error apart).
-pub fn summary_of_reader(reader: impl Read) -> Option<Summary> {
+pub(crate) fn summary_of_reader(reader: impl Read) -> Option<Summary> {
     let buffered = std::io::BufReader::with_capacity(1 << 16, reader);
     let mut de = serde_json::Deserializer::from_reader(buffered);
     let summary = (&mut de).deserialize_any(Object).ok()?;

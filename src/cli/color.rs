@@ -19,7 +19,7 @@ pub enum ColorChoice {
 impl ColorChoice {
     /// Whether to colour standard output: `auto` colours only a terminal, and not under
     /// `NO_COLOR` (set and not empty) or `TERM=dumb`; `always` and `never` are what they say.
-    pub fn enabled(self) -> bool {
+    pub(crate) fn enabled(self) -> bool {
         self.enabled_for(std::io::stdout().is_terminal())
     }
 
@@ -57,7 +57,7 @@ const RESET: &str = "\x1b[0m";
 /// was made terminal-safe by its writer, so no other escape reaches the terminal. A span is
 /// closed before each newline in it and opened again after, so a pager or `grep` of one line
 /// never carries colour onto the next.
-pub fn ansi(text: &StyledText) -> String {
+pub(crate) fn ansi(text: &StyledText) -> String {
     let mut drawn = String::with_capacity(text.as_str().len() + 16);
     for (style, piece) in text.pieces() {
         let Some(style) = style else {

@@ -115,7 +115,7 @@ fn parse_profile_version(text: &str) -> Result<AhcVersion, String> {
 }
 
 /// `--now` as RFC 3339, e.g. `2026-06-01T00:00:00Z`.
-pub fn parse_now(text: &str) -> Result<DateTime<Utc>, String> {
+pub(crate) fn parse_now(text: &str) -> Result<DateTime<Utc>, String> {
     DateTime::parse_from_rfc3339(text)
         .map(|time| time.with_timezone(&Utc))
         .map_err(|error| format!("not an RFC 3339 date-time ({error}), e.g. 2026-06-01T00:00:00Z"))
@@ -241,7 +241,7 @@ fn parse_reading(text: &str) -> Result<PacketKind, String> {
 }
 
 /// The profile `--as` forces, for the kinds that name one profile.
-pub fn forced_profile() -> Option<crate::profiles::ProfileKind> {
+pub(crate) fn forced_profile() -> Option<crate::profiles::ProfileKind> {
     match forced_reading()? {
         PacketKind::MasterSub => Some(crate::profiles::ProfileKind::Ahc),
         PacketKind::Uaix => Some(crate::profiles::ProfileKind::Uaix),
@@ -304,7 +304,7 @@ pub fn for_each_packet(
 /// Like [`for_each_packet`], also telling `each` whether the packet's file was named on the
 /// command line (`true`) or found by walking a directory (`false`): a named file is always
 /// taken as the command's input, a found one only when it is of a kind the command reads.
-pub fn for_each_packet_found(
+pub(crate) fn for_each_packet_found(
     paths: &[PathBuf],
     walk_flags: &WalkFlags,
     output: &mut Output,

@@ -13,7 +13,7 @@ const GLOBAL_FLAGS: [(&str, bool); 1] = [("--color", true)];
 /// `args` (the program name first) with a leading run of global flags moved after the
 /// subcommand name that follows them; `args` unchanged when no subcommand name follows.
 /// `subcommands` names them, asked only when a global flag leads.
-pub fn subcommand_first(
+pub(crate) fn subcommand_first(
     args: Vec<OsString>,
     subcommands: impl FnOnce() -> Vec<String>,
 ) -> Vec<OsString> {

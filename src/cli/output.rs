@@ -18,7 +18,7 @@ pub enum Exit {
 
 impl Exit {
     /// The exit of a command over many packets: I/O problems first, then failed packets.
-    pub fn from_counts(load_errors: usize, failures: usize) -> Exit {
+    pub(crate) fn from_counts(load_errors: usize, failures: usize) -> Exit {
         if load_errors > 0 {
             Exit::Usage
         } else if failures > 0 {
@@ -30,7 +30,7 @@ impl Exit {
 
     /// The exit for a tally's code (`CheckTally::exit_code`: 0, 1 or 2), as `check` and
     /// `report` both end.
-    pub fn from_code(code: u8) -> Exit {
+    pub(crate) fn from_code(code: u8) -> Exit {
         match code {
             0 => Exit::Ok,
             1 => Exit::Findings,
@@ -138,7 +138,7 @@ impl Output {
     }
 
     /// Says which streams are terminals (default: neither, as for tests' writers).
-    pub fn with_terminals(mut self, terminals: Terminals) -> Output {
+    pub(crate) fn with_terminals(mut self, terminals: Terminals) -> Output {
         self.terminals = terminals;
         self
     }
@@ -146,7 +146,7 @@ impl Output {
     /// Starts a progress line for work `what` (`checking`) when standard error is a
     /// terminal, unless the command's results stream to standard output meanwhile
     /// (`streams_stdout`) and that is a terminal too. Work shorter than a second draws nothing.
-    pub fn start_progress(&mut self, what: &'static str, streams_stdout: bool) {
+    pub(crate) fn start_progress(&mut self, what: &'static str, streams_stdout: bool) {
         let over_results = streams_stdout && self.terminals.stdout;
         if self.terminals.stderr && !over_results && self.progress.is_none() {
             self.progress = Some(Progress::start(what));
@@ -154,21 +154,21 @@ impl Output {
     }
 
     /// One result of `source` taken by the work under way (nothing without a progress line).
-    pub fn progress_took(&mut self, source: &crate::corpus::Source) {
+    pub(crate) fn progress_took(&mut self, source: &crate::corpus::Source) {
         if let Some(progress) = &mut self.progress {
             progress.took(source);
         }
     }
 
     /// The counts the progress line reads, for work that takes its results elsewhere.
-    pub fn progress_counts(&self) -> Option<Arc<WorkCounts>> {
+    pub(crate) fn progress_counts(&self) -> Option<Arc<WorkCounts>> {
         self.progress
             .as_ref()
             .map(|progress| progress.counts().clone())
     }
 
     /// Ends the progress line (clears it), when there is one.
-    pub fn end_progress(&mut self) {
+    pub(crate) fn end_progress(&mut self) {
         self.progress = None;
     }
 
@@ -180,7 +180,7 @@ impl Output {
     }
 
     /// Draws styled text in colour from now on (`--color` decided it for standard output).
-    pub fn with_color(mut self, color: bool) -> Output {
+    pub(crate) fn with_color(mut self, color: bool) -> Output {
         self.color = color;
         self
     }
@@ -200,7 +200,7 @@ impl Output {
     }
 
     /// A line already made terminal-safe by its writer (e.g. `safe_json_bytes`).
-    pub fn line_bytes(&mut self, text: &[u8]) {
+    pub(crate) fn line_bytes(&mut self, text: &[u8]) {
         if self.stopped() {
             return;
         }

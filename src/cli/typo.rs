@@ -13,7 +13,7 @@ const MAX_EDITS: usize = 2;
 
 /// The usage error for the inspector's first PATH, when it is no path and names (or nearly
 /// names) a subcommand; `flag_before` is whether any argument came before it.
-pub fn subcommand_mistaken_for_path(first: &Path, flag_before: bool) -> Option<String> {
+pub(crate) fn subcommand_mistaken_for_path(first: &Path, flag_before: bool) -> Option<String> {
     if first.exists() {
         return None;
     }

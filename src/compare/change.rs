@@ -69,7 +69,7 @@ pub struct Explained {
 }
 
 /// Reads one packet of a side again and explains it: its source, kind and compared document.
-pub fn explain_side(
+pub(crate) fn explain_side(
     side: &Side,
     index: u32,
     options: &ConvertOptions,
@@ -124,7 +124,7 @@ pub fn explain_side(
 }
 
 /// The full change of a pair.
-pub fn change_of(
+pub(crate) fn change_of(
     pair: &Pair,
     sides: (&Side, &Side),
     options: &ConvertOptions,

@@ -19,7 +19,7 @@ pub struct Document {
 }
 
 /// The compared document of a packet of `kind`; `parsed` is its tree when it is JSON.
-pub fn document_of(
+pub(crate) fn document_of(
     kind: PacketKind,
     bytes: &[u8],
     parsed: Option<Value>,
@@ -133,7 +133,7 @@ impl Time {
 
 /// The run id and time a packet carries (an event's `time`, a batch's first event's, a raw
 /// packet's `timestamp`).
-pub fn run_facts(value: &Value) -> RunFacts {
+pub(crate) fn run_facts(value: &Value) -> RunFacts {
     if let Some(first) = value
         .get("events")
         .and_then(Value::as_array)

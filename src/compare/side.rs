@@ -148,7 +148,7 @@ impl TypeTable {
 
 /// Renumbers the candidate's records in the base's type numbers, so that equal numbers are
 /// equal types across the sides; a type only the candidate has becomes `NO_TYPE`.
-pub fn share_types(base: &Side, candidate: &mut Side) {
+pub(crate) fn share_types(base: &Side, candidate: &mut Side) {
     let renumbered = base.types.renumbering(&candidate.types);
     for record in &mut candidate.records {
         record.event_type = renumbered

@@ -82,7 +82,7 @@ pub fn event_packets<'b>(
 }
 
 /// An opened bundle's report and its own packet (kind `bundle`).
-pub fn report_of(path: &Path, bundle: &Bundle) -> (Arc<BundleReport>, RawPacket) {
+pub(crate) fn report_of(path: &Path, bundle: &Bundle) -> (Arc<BundleReport>, RawPacket) {
     let report = Arc::new(BundleReport::of(bundle));
     let packet = RawPacket {
         source: Source::file(path),

@@ -49,12 +49,12 @@ impl PathList {
     }
 
     /// Whether this holds exactly `paths`, in order.
-    pub fn same_as(&self, paths: &[String]) -> bool {
+    pub(crate) fn same_as(&self, paths: &[String]) -> bool {
         self.len() == paths.len() && self.iter().zip(paths).all(|(mine, theirs)| mine == theirs)
     }
 
     /// Gives back the capacity the pushes left over.
-    pub fn shrink_to_fit(&mut self) {
+    pub(crate) fn shrink_to_fit(&mut self) {
         self.text.shrink_to_fit();
         self.ends.shrink_to_fit();
     }

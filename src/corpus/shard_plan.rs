@@ -49,7 +49,7 @@ pub struct ShardPlan {
 
 impl ShardPlan {
     /// Plans `shard` over the walk, reading each walked file's size (not its bytes).
-    pub fn of_walk(shard: Shard, items: &[WalkItem]) -> ShardPlan {
+    pub(crate) fn of_walk(shard: Shard, items: &[WalkItem]) -> ShardPlan {
         let sizes: Vec<Option<u64>> = items.iter().map(size_of).collect();
         ShardPlan::new(shard, items, &sizes)
     }
@@ -63,7 +63,7 @@ impl ShardPlan {
     }
 
     /// Whether the shard's first part continues a stream an earlier shard began.
-    pub fn starts_inside_a_stream(&self) -> bool {
+    pub(crate) fn starts_inside_a_stream(&self) -> bool {
         matches!(self.parts.first(), Some(Part { piece: Some(piece), .. }) if piece.start > 0)
     }
 }

@@ -243,7 +243,7 @@ pub fn worst_status(baseline: Status, findings: &[CheckFinding], mode: Option<Mo
 /// `status` once the findings a golden records as expected are taken into account: a packet
 /// that would conform but fails exactly as recorded is `FailsAsRecorded`, so that no signal
 /// shows an intentional negative as conforming (recorded warnings alone change nothing).
-pub fn with_recorded(status: Status, recorded: &[CheckFinding]) -> Status {
+pub(crate) fn with_recorded(status: Status, recorded: &[CheckFinding]) -> Status {
     let fails = recorded
         .iter()
         .any(|finding| finding.kind.status() > Status::Conforms);

@@ -124,7 +124,7 @@ impl ObjectGolden {
     }
 
     /// The manifest lines of this record (without the enclosing entry), `indent`ed.
-    pub fn render_fields(&self, quoted: &dyn Fn(&str) -> String) -> Vec<String> {
+    pub(crate) fn render_fields(&self, quoted: &dyn Fn(&str) -> String) -> Vec<String> {
         let list = |ids: &[String]| {
             let items: Vec<String> = ids.iter().map(|id| quoted(id)).collect();
             format!("[{}]", items.join(", "))

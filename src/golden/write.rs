@@ -109,7 +109,7 @@ impl ManifestWriter {
     }
 
     /// [`ManifestWriter::create`] of either file.
-    pub fn create_file(
+    pub(crate) fn create_file(
         dir: &Path,
         file: ManifestFile,
         options: &RecordedOptions,

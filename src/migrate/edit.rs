@@ -62,7 +62,7 @@ pub fn insert(
 
 /// Rewrites a string member through `map` (enum spellings); returns the old value when it
 /// changed, `Err(old)` when `map` does not know the value.
-pub fn map_string(
+pub(crate) fn map_string(
     ctx: &mut StepCtx<'_>,
     obj: &mut Map<String, Value>,
     at: &JsonPath,
@@ -85,7 +85,7 @@ pub fn map_string(
 
 /// Rewrites the string member `key` of every object of each listed kind through `map`. A
 /// value `map` does not know is reported as an error (`... {unknown}; left as it was`).
-pub fn map_enum(
+pub(crate) fn map_enum(
     doc: &mut Value,
     ctx: &mut StepCtx<'_>,
     places: &[(ObjectKind, &str)],
@@ -106,7 +106,7 @@ pub fn map_enum(
 
 /// Removes `key` from every object of each listed kind; a removed value that held anything
 /// (not null, "", {} or []) is named in a warning ending with `why`.
-pub fn drop_member(
+pub(crate) fn drop_member(
     doc: &mut Value,
     ctx: &mut StepCtx<'_>,
     kinds: &[ObjectKind],

@@ -8,7 +8,7 @@
 use super::model::ObjectKind;
 
 /// The v1.0 JSON members of `kind`, or `None` for kinds whose members are not listed.
-pub fn v10_members(kind: ObjectKind) -> Option<&'static [&'static str]> {
+pub(crate) fn v10_members(kind: ObjectKind) -> Option<&'static [&'static str]> {
     use ObjectKind as K;
     const PUSH_CONFIG: &[&str] = &["tenant", "id", "taskId", "url", "token", "authentication"];
     Some(match kind {
@@ -277,7 +277,7 @@ fn v03_members(kind: ObjectKind) -> Option<&'static [&'static str]> {
 }
 
 /// True when `member` of a `kind` object is known to neither version.
-pub fn unknown_to_both(kind: ObjectKind, member: &str) -> bool {
+pub(crate) fn unknown_to_both(kind: ObjectKind, member: &str) -> bool {
     let listed = |members: Option<&[&str]>| members.is_none_or(|list| list.contains(&member));
     !listed(v10_members(kind)) && !listed(v03_members(kind))
 }

@@ -249,14 +249,14 @@ pub static METHODS: &[MethodRow] = &[
 ];
 
 /// The row for a method name in either version.
-pub fn method_row(name: &str) -> Option<&'static MethodRow> {
+pub(crate) fn method_row(name: &str) -> Option<&'static MethodRow> {
     METHODS
         .iter()
         .find(|row| row.v03 == name || row.v10 == name)
 }
 
 /// The v0.3 JSON-RPC task states and their v1.0 names (spec section 4.3).
-pub static TASK_STATES: &[(&str, &str)] = &[
+pub(crate) static TASK_STATES: &[(&str, &str)] = &[
     ("submitted", "TASK_STATE_SUBMITTED"),
     ("working", "TASK_STATE_WORKING"),
     ("input-required", "TASK_STATE_INPUT_REQUIRED"),
@@ -269,22 +269,22 @@ pub static TASK_STATES: &[(&str, &str)] = &[
 ];
 
 /// Where task states live: (object, member).
-pub static STATE_MEMBERS: &[(ObjectKind, &str)] = &[
+pub(crate) static STATE_MEMBERS: &[(ObjectKind, &str)] = &[
     (ObjectKind::TaskStatus, "state"),
     (ObjectKind::ListTasksParams, "status"),
 ];
 
 /// Where roles live: (object, member).
-pub static ROLE_MEMBERS: &[(ObjectKind, &str)] = &[(ObjectKind::Message, "role")];
+pub(crate) static ROLE_MEMBERS: &[(ObjectKind, &str)] = &[(ObjectKind::Message, "role")];
 
 /// The v0.3 REST/gRPC spelling that differs from v1.0 (double L).
-pub const REST_CANCELLED: &str = "TASK_STATE_CANCELLED";
+pub(crate) const REST_CANCELLED: &str = "TASK_STATE_CANCELLED";
 
 /// v0.3 roles and their v1.0 names (spec section 4.5).
-pub static ROLES: &[(&str, &str)] = &[("user", "ROLE_USER"), ("agent", "ROLE_AGENT")];
+pub(crate) static ROLES: &[(&str, &str)] = &[("user", "ROLE_USER"), ("agent", "ROLE_AGENT")];
 
 /// The v1.0 stream / send-result wrapper members and the kind each one holds.
-pub static WRAPPER_MEMBERS: &[(&str, ObjectKind)] = &[
+pub(crate) static WRAPPER_MEMBERS: &[(&str, ObjectKind)] = &[
     ("task", ObjectKind::Task),
     ("message", ObjectKind::Message),
     ("statusUpdate", ObjectKind::StatusUpdateEvent),
@@ -292,7 +292,7 @@ pub static WRAPPER_MEMBERS: &[(&str, ObjectKind)] = &[
 ];
 
 /// v0.3 `SecurityScheme.type` values and the v1.0 wrapper members (spec section 4.19).
-pub static SECURITY_SCHEME_MEMBERS: &[(&str, &str)] = &[
+pub(crate) static SECURITY_SCHEME_MEMBERS: &[(&str, &str)] = &[
     ("apiKey", "apiKeySecurityScheme"),
     ("http", "httpAuthSecurityScheme"),
     ("oauth2", "oauth2SecurityScheme"),
@@ -301,7 +301,7 @@ pub static SECURITY_SCHEME_MEMBERS: &[(&str, &str)] = &[
 ];
 
 /// OAuth flow members, in the order v0.3 listed them, then v1.0's `deviceCode`.
-pub static OAUTH_FLOWS: &[&str] = &[
+pub(crate) static OAUTH_FLOWS: &[&str] = &[
     "authorizationCode",
     "clientCredentials",
     "implicit",
@@ -310,7 +310,7 @@ pub static OAUTH_FLOWS: &[&str] = &[
 ];
 
 /// Terminal v1.0 states (P10 L187-209).
-pub static TERMINAL_STATES: &[&str] = &[
+pub(crate) static TERMINAL_STATES: &[&str] = &[
     "TASK_STATE_COMPLETED",
     "TASK_STATE_FAILED",
     "TASK_STATE_CANCELED",
@@ -318,10 +318,11 @@ pub static TERMINAL_STATES: &[&str] = &[
 ];
 
 /// Interrupted v1.0 states (P10 L155-160).
-pub static INTERRUPTED_STATES: &[&str] = &["TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"];
+pub(crate) static INTERRUPTED_STATES: &[&str] =
+    &["TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"];
 
 /// JSON-RPC error codes and their `google.rpc.ErrorInfo.reason` (spec section 4.27).
-pub static ERROR_REASONS: &[(i64, &str)] = &[
+pub(crate) static ERROR_REASONS: &[(i64, &str)] = &[
     (-32600, "INVALID_REQUEST"),
     (-32601, "METHOD_NOT_FOUND"),
     (-32602, "INVALID_PARAMS"),
@@ -338,7 +339,7 @@ pub static ERROR_REASONS: &[(i64, &str)] = &[
 ];
 
 /// The `@type` of the ErrorInfo entries in a v1.0 `error.data`.
-pub const ERROR_INFO_TYPE: &str = "type.googleapis.com/google.rpc.ErrorInfo";
+pub(crate) const ERROR_INFO_TYPE: &str = "type.googleapis.com/google.rpc.ErrorInfo";
 
 /// The ErrorInfo `domain` for A2A errors.
-pub const ERROR_DOMAIN: &str = "a2a-protocol.org";
+pub(crate) const ERROR_DOMAIN: &str = "a2a-protocol.org";

@@ -88,7 +88,7 @@ fn free_form(obj: &serde_json::Map<String, Value>, key: &str) -> bool {
 const NAMED_MAPS: &[&str] = &["securitySchemes", "schemes", "scopes"];
 
 /// The lowerCamel JSON name of a proto field name.
-pub fn lower_camel(name: &str) -> String {
+pub(crate) fn lower_camel(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     let mut upper = false;
     for c in name.chars() {
@@ -118,14 +118,14 @@ pub struct ProtoName {
 }
 
 /// True when some member of `value` is written with a proto name.
-pub fn has_proto_names(value: &Value) -> bool {
+pub(crate) fn has_proto_names(value: &Value) -> bool {
     any_proto_name(value, false)
 }
 
 /// Renames every member written with its proto name to its JSON name, in place; returns
 /// them. A member whose JSON name is present too is left as it is (the object says both,
 /// and the check reports the stale one).
-pub fn camel_case_members(value: &mut Value) -> Vec<ProtoName> {
+pub(crate) fn camel_case_members(value: &mut Value) -> Vec<ProtoName> {
     let mut renamed = Vec::new();
     rename(value, &JsonPath::root(), &mut renamed);
     renamed

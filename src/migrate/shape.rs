@@ -27,7 +27,7 @@ fn keys_within(obj: &Obj, allowed: &[&str]) -> bool {
 }
 
 /// The kind named by a v0.3 `kind` discriminator.
-pub fn kind_discriminated(obj: &Obj) -> Option<ObjectKind> {
+pub(crate) fn kind_discriminated(obj: &Obj) -> Option<ObjectKind> {
     match obj.get("kind")?.as_str()? {
         "task" => Some(ObjectKind::Task),
         "message" => Some(ObjectKind::Message),
@@ -39,7 +39,7 @@ pub fn kind_discriminated(obj: &Obj) -> Option<ObjectKind> {
 }
 
 /// `{"task": {...}}` and the other three: exactly one wrapper member holding an object.
-pub fn wrapper_member(obj: &Obj) -> Option<(&'static str, ObjectKind)> {
+pub(crate) fn wrapper_member(obj: &Obj) -> Option<(&'static str, ObjectKind)> {
     if obj.len() != 1 {
         return None;
     }
@@ -309,7 +309,7 @@ pub fn looks_like_list_tasks_result(obj: &Obj) -> bool {
 }
 
 /// The kind of a bare A2A object (not a JSON-RPC envelope), by `kind` or by shape.
-pub fn classify_object(obj: &Obj) -> Option<ObjectKind> {
+pub(crate) fn classify_object(obj: &Obj) -> Option<ObjectKind> {
     if let Some(kind) = kind_discriminated(obj) {
         return Some(kind);
     }
@@ -349,7 +349,7 @@ pub fn classify_object(obj: &Obj) -> Option<ObjectKind> {
 
 /// The kind of a JSON-RPC `result`: the list-configs array or object, or a bare object.
 /// `null` (the delete result) has no kind.
-pub fn classify_result(result: &Value) -> Option<ObjectKind> {
+pub(crate) fn classify_result(result: &Value) -> Option<ObjectKind> {
     match result {
         Value::Array(items) if items.iter().all(Value::is_object) => {
             Some(ObjectKind::PushConfigList)
@@ -396,7 +396,7 @@ fn result_only_shape(obj: &Obj) -> Option<ObjectKind> {
 }
 
 /// A JSON-RPC envelope: a request (`method`) or a response (`result` / `error`).
-pub fn classify_envelope(obj: &Obj) -> Option<ObjectKind> {
+pub(crate) fn classify_envelope(obj: &Obj) -> Option<ObjectKind> {
     let envelope_marked = obj.contains_key("jsonrpc") || obj.contains_key("id");
     if is_string(obj, "method") && (envelope_marked || obj.contains_key("params")) {
         return Some(ObjectKind::JsonRpcRequest);
@@ -409,7 +409,7 @@ pub fn classify_envelope(obj: &Obj) -> Option<ObjectKind> {
 
 /// Kinds whose position can hold either the bare object or its v1.0 wrapper, so the
 /// walker re-classifies them each time (a step may have wrapped or unwrapped them).
-pub fn is_streamish(kind: ObjectKind) -> bool {
+pub(crate) fn is_streamish(kind: ObjectKind) -> bool {
     matches!(
         kind,
         ObjectKind::Task

@@ -71,7 +71,7 @@ impl Sink<'_> {
 }
 
 /// The signals one object carries (not those of its children).
-pub fn object_signals(
+pub(crate) fn object_signals(
     kind: ObjectKind,
     obj: &Map<String, Value>,
     path: &JsonPath,

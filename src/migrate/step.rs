@@ -118,7 +118,7 @@ impl<'a> StepCtx<'a> {
 
     /// A context that counts the changes without keeping their paths (`changes` stays
     /// empty); `applied` says the same as with [`StepCtx::new`].
-    pub fn without_paths(
+    pub(crate) fn without_paths(
         step: &'static StepDef,
         detection: &'a Detection,
         choices: &'a Choices,
@@ -141,7 +141,7 @@ impl<'a> StepCtx<'a> {
     }
 
     /// The value of another step's choice, without recording it here.
-    pub fn choice_of(&self, def: &'static ChoiceDef) -> String {
+    pub(crate) fn choice_of(&self, def: &'static ChoiceDef) -> String {
         ChoiceTaken::of(def, self.choices).value
     }
 

@@ -18,7 +18,7 @@ pub enum Normalised {
 }
 
 /// `Z` or `+HH:MM` / `-HH:MM`, as seconds east of UTC.
-pub fn parse_offset(text: &str) -> Option<i32> {
+pub(crate) fn parse_offset(text: &str) -> Option<i32> {
     if text == "Z" || text == "z" {
         return Some(0);
     }
@@ -77,7 +77,7 @@ fn utc_text(instant: DateTime<Utc>, original: &str) -> String {
 
 /// Brings a timestamp to RFC 3339 UTC `Z`; naive values are read in `naive_offset`
 /// (seconds east of UTC). Err names what is wrong when the text is no timestamp at all.
-pub fn normalise(text: &str, naive_offset: i32) -> Result<Normalised, String> {
+pub(crate) fn normalise(text: &str, naive_offset: i32) -> Result<Normalised, String> {
     if let Ok(parsed) = DateTime::parse_from_rfc3339(text) {
         let utc = parsed.with_timezone(&Utc);
         let value = utc_text(utc, text);
@@ -114,7 +114,7 @@ pub fn is_utc_z(text: &str) -> bool {
 }
 
 /// Epoch milliseconds (the DRAFT `lastUpdatedAfter`) as RFC 3339 UTC with milliseconds.
-pub fn from_epoch_millis(millis: i64) -> Option<String> {
+pub(crate) fn from_epoch_millis(millis: i64) -> Option<String> {
     DateTime::from_timestamp_millis(millis)
         .map(|instant| instant.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string())
 }

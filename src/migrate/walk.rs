@@ -26,7 +26,7 @@ pub fn collect(doc: &Value, root: ObjectKind) -> Vec<NodeAt> {
 
 /// The paths of the objects of `kind` below `doc`, in [`collect`]'s order. Only those paths
 /// are built: a step that edits Tasks does not copy the path of each of 60,000 parts.
-pub fn collect_kind(doc: &Value, root: ObjectKind, kind: ObjectKind) -> Vec<JsonPath> {
+pub(crate) fn collect_kind(doc: &Value, root: ObjectKind, kind: ObjectKind) -> Vec<JsonPath> {
     walk(doc, root, Some(kind))
         .into_iter()
         .map(|node| node.path)

@@ -65,7 +65,7 @@ pub fn heading(source: &str, kind: PacketKind, detail: Option<&str>) -> String {
 }
 
 /// [`heading`], the source styled as a path.
-pub fn styled_heading(source: &str, kind: PacketKind, detail: Option<&str>) -> StyledText {
+pub(crate) fn styled_heading(source: &str, kind: PacketKind, detail: Option<&str>) -> StyledText {
     let mut out = StyledText::new();
     out.push_styled(Style::Path, &safe_text(source));
     match detail {

@@ -36,7 +36,7 @@ enum_with_all! {
 impl Style {
     /// The style of a packet status, as the inspector's list colours it; `None` for the
     /// statuses shown plainly (not checked, and no golden where it does not fail).
-    pub fn of_status(status: crate::corpus::Status, require_golden: bool) -> Option<Style> {
+    pub(crate) fn of_status(status: crate::corpus::Status, require_golden: bool) -> Option<Style> {
         use crate::corpus::Status;
         match status {
             Status::Conforms => Some(Style::Pass),
@@ -49,7 +49,7 @@ impl Style {
 
     /// A unified line-diff line's style by its first character (`-`, `+`; the `---` and `+++`
     /// headers are headings).
-    pub fn of_diff_line(line: &str) -> Option<Style> {
+    pub(crate) fn of_diff_line(line: &str) -> Option<Style> {
         if line.starts_with("---") || line.starts_with("+++") || line.starts_with("@@") {
             Some(Style::Heading)
         } else if line.starts_with('-') {
@@ -111,7 +111,7 @@ impl StyledText {
 
     /// Appends `text` plainly, then styles each occurrence of `word` in it that stands as a
     /// word of its own (a rule id inside a message: `C6` in `... (C6)`, not in `C60`).
-    pub fn push_marking(&mut self, text: &str, word: &str, style: Style) {
+    pub(crate) fn push_marking(&mut self, text: &str, word: &str, style: Style) {
         let start = self.text.len();
         self.text.push_str(text);
         if word.is_empty() {

@@ -35,7 +35,7 @@ impl TrustedKey {
 
     /// A public key from its SPKI PEM text; a private key is refused with a reason (a reader
     /// verifies with the public half only).
-    pub fn from_pem(text: &str, source: impl Into<String>) -> Result<TrustedKey, String> {
+    pub(crate) fn from_pem(text: &str, source: impl Into<String>) -> Result<TrustedKey, String> {
         if text.contains("PRIVATE KEY-----") {
             return Err(
                 "holds a private key; verifying takes the public key (-----BEGIN PUBLIC KEY-----)"

@@ -121,7 +121,7 @@ impl Predicate {
     }
 
     /// The first field, in check 15's order, on which `self` and `other` disagree.
-    pub fn first_difference(&self, other: &Predicate) -> Option<&'static str> {
+    pub(crate) fn first_difference(&self, other: &Predicate) -> Option<&'static str> {
         self.fields()
             .into_iter()
             .zip(other.fields())

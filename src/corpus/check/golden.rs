@@ -230,7 +230,7 @@ pub fn golden_finding(
 /// `handoff state: typed positive: task + message refs -> defaults (not visible)`: a
 /// changed state in the freeze's words (what is visible, never more); `None` when unchanged
 /// or either side is unknown.
-pub fn state_change_words(
+pub(crate) fn state_change_words(
     before: Option<HandoffState>,
     after: Option<HandoffState>,
 ) -> Option<String> {

@@ -19,7 +19,7 @@ pub struct BlessPlan {
 }
 
 impl BlessPlan {
-    pub fn is_unchanged(&self) -> bool {
+    pub(crate) fn is_unchanged(&self) -> bool {
         self.changes.is_empty()
     }
 }

@@ -81,7 +81,7 @@ impl Checker {
     }
 
     /// For each `(member, required)` present as an object, its `required` fields.
-    pub fn required_in_members(
+    pub(crate) fn required_in_members(
         &mut self,
         rule: &str,
         kind: ObjectKind,
@@ -185,7 +185,7 @@ impl Checker {
     /// The JSON-RPC 2.0 envelope of a request: `jsonrpc` "2.0" and an `id` that is a string
     /// or an integer. Without `id` the request is a notification, which the server does not
     /// answer: an error where the version requires `id` (`id_required`), a warning otherwise.
-    pub fn jsonrpc_envelope(
+    pub(crate) fn jsonrpc_envelope(
         &mut self,
         rule: &str,
         obj: &Map<String, Value>,
@@ -227,7 +227,7 @@ impl Checker {
     }
 
     /// A string member must be one of `allowed`.
-    pub fn enum_value(
+    pub(crate) fn enum_value(
         &mut self,
         rule: &str,
         obj: &Map<String, Value>,

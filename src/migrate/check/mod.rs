@@ -17,12 +17,12 @@ use checker::Checker;
 use serde_json::{Map, Value};
 
 /// Checks `value` (rooted at an object of `root` kind) against v1.0.
-pub fn check_v10(value: &Value, root: ObjectKind) -> Vec<Finding> {
+pub(crate) fn check_v10(value: &Value, root: ObjectKind) -> Vec<Finding> {
     run(value, root, v10::check_object)
 }
 
 /// Checks `value` against the v0.3 JSON-RPC dialect.
-pub fn check_v03(value: &Value, root: ObjectKind) -> Vec<Finding> {
+pub(crate) fn check_v03(value: &Value, root: ObjectKind) -> Vec<Finding> {
     run(value, root, v03::check_object)
 }
 

@@ -10,7 +10,7 @@ use serde_json::Value;
 /// The steps `proto-field-names` and `to03-proto-field-names`: every member written with
 /// its proto name gets its JSON name, each named: a note in ProtoJSON (v0.3 REST, v1.0), a
 /// warning in the v0.3 JSON-RPC dialect, whose schema names only the JSON names.
-pub fn read_proto_names_step(doc: &mut Value, ctx: &mut StepCtx<'_>) {
+pub(crate) fn read_proto_names_step(doc: &mut Value, ctx: &mut StepCtx<'_>) {
     if !has_proto_names(doc) {
         return;
     }

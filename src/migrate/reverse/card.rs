@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 /// Interfaces a v0.3 client cannot speak (a version, and not at least 0.3 and below 1.0)
 /// are dropped, each named, as the SDK drops them; a card left with none is refused by
 /// default. `--choice v10-only-card=convert` keeps every interface instead.
-pub fn v10_only_card(doc: &mut Value, ctx: &mut StepCtx<'_>) {
+pub(crate) fn v10_only_card(doc: &mut Value, ctx: &mut StepCtx<'_>) {
     each(doc, ctx, ObjectKind::AgentCard, |card, at, ctx| {
         let Some(Value::Array(interfaces)) = card.get_mut("supportedInterfaces") else {
             return;

@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 pub const CHECK_JSON_FORMAT: &str = "handoff-inspector check v1";
 
 /// A bundle's report in the terms of `verify --format json`, plus the A2A lint rules.
-pub fn bundle_json(report: &crate::bundle::BundleReport) -> Value {
+pub(crate) fn bundle_json(report: &crate::bundle::BundleReport) -> Value {
     let error = report.error().map(|error| {
         json!({
             "code": error.code.as_str(),

@@ -11,7 +11,7 @@ use crate::json::{safe_json_bytes, write_json_string, Digest};
 use std::fmt::Write as _;
 
 /// The line for one packet (or load error): terminal-safe UTF-8 JSON, without the newline.
-pub fn write_packet_line(item: &CheckItem) -> serde_json::Result<Vec<u8>> {
+pub(crate) fn write_packet_line(item: &CheckItem) -> serde_json::Result<Vec<u8>> {
     let mut out = Vec::with_capacity(1024);
     match item {
         CheckItem::Packet(check) => write_packet(check, &mut out)?,

@@ -147,7 +147,7 @@ impl RuleIndex {
 
     /// The rule a finding is reported under: its row id when the catalogue declares it,
     /// else its kind (always declared), so every result names a declared rule.
-    pub fn rule_of(&self, finding: &CheckFinding) -> (&str, usize) {
+    pub(crate) fn rule_of(&self, finding: &CheckFinding) -> (&str, usize) {
         let by_row = finding
             .rule
             .as_deref()

@@ -9,7 +9,7 @@ use crate::report::tally::CheckTally;
 use std::fmt::Write as _;
 
 /// Groups shown, in this order: what fails first, informational last.
-pub const GROUP_ORDER: [FindingKind; 15] = [
+pub(crate) const GROUP_ORDER: [FindingKind; 15] = [
     FindingKind::LoadError,
     FindingKind::ManifestError,
     FindingKind::NotJson,
@@ -205,7 +205,7 @@ fn styled_verdict_line(tally: &CheckTally) -> StyledText {
 
 /// `N finding(s) in M packet(s)`: a group counts findings and the packets that have one; the
 /// status line counts each packet once, by its worst status.
-pub fn group_count(group: &crate::report::tally::FindingGroup) -> String {
+pub(crate) fn group_count(group: &crate::report::tally::FindingGroup) -> String {
     format!("{} finding(s) in {} packet(s)", group.count, group.packets)
 }
 

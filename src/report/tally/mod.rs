@@ -152,7 +152,7 @@ impl CheckTally {
     }
 
     /// Packets of `mode` with `status`.
-    pub fn mode_status_count(&self, mode: Mode, status: Status) -> u64 {
+    pub(crate) fn mode_status_count(&self, mode: Mode, status: Status) -> u64 {
         self.by_mode_status[mode.index()][status_index(status)]
     }
 
