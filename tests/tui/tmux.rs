@@ -259,7 +259,7 @@ fn the_inspector_checks_at_the_clock_now_gives() {
 }
 
 /// The Compare view in a real terminal: with a filter and a search set, Esc clears the
-/// filter, then the search, and only the third Esc quits.
+/// search, then the filter, and only the third Esc quits.
 #[test]
 fn the_compare_view_steps_back_with_esc_before_it_quits() {
     let session = Session::start(
@@ -273,10 +273,11 @@ fn the_compare_view_steps_back_with_esc_before_it_quits() {
     session.wait_for("/positive n/N");
     // Escape alone each time, waiting for its frame (see the browse test above).
     session.keys(&["Escape"]);
+    let screen = session.wait_for("search \"positive\" cleared");
+    assert!(screen.contains("Pairs 2/5"), "{screen}");
+    session.keys(&["Escape"]);
     let screen = session.wait_for("filter cleared");
     assert!(screen.contains("Pairs 4/5"), "{screen}");
-    session.keys(&["Escape"]);
-    session.wait_for("search \"positive\" cleared");
     assert!(!session.screen().contains("EXIT="));
     session.keys(&["Escape"]);
     session.wait_for("EXIT=0");

@@ -7,7 +7,8 @@
 //! It is a screen of its own beside the inspector's `App` (ARCHITECTURE.md says why) that
 //! keeps the inspector's rules: its keys are the keymap's, what each does here is one table
 //! ([`COMMANDS`]) that key handling, the status bar and the help read; Esc steps back as the
-//! inspector's does (a search being typed, then the filter, then the search, then quits);
+//! inspector's does (a search being typed, the help, then the search, then the filter, then
+//! quits);
 //! every pane wraps at its width; the loop polls as the inspector's does.
 //!
 //! By job: the state and its key handling (here), the two columns of the selected pair
@@ -91,7 +92,7 @@ pub const COMMANDS: [(Command, &str); 12] = [
         "filter: what changed, each change kind, each state transition",
     ),
     (Command::Help, "this help (any key closes it)"),
-    (Command::Quit, "quit (Esc first: filter, search)"),
+    (Command::Quit, "quit (Esc first: help, search, filter)"),
 ];
 
 /// What `command` does here, if it does anything.
@@ -281,18 +282,18 @@ impl CompareApp {
         true
     }
 
-    /// q and Ctrl-C quit; Esc first clears the filter, then the search, then quits (the
-    /// inspector's order: the filter is what the title and the status bar show).
+    /// q and Ctrl-C quit; Esc first clears the search, then the filter, then quits (the
+    /// inspector's order: the last thing set on top of the list goes first).
     fn quit_or_back(&mut self, key: KeyEvent) {
         if key.code != KeyCode::Esc {
             self.should_quit = true;
+        } else if !self.search.is_empty() {
+            self.message = Some(format!("search \"{}\" cleared", safe_text(&self.search)));
+            self.search.clear();
         } else if self.filter != 0 {
             self.filter = 0;
             self.refilter();
             self.message = Some("filter cleared".to_owned());
-        } else if !self.search.is_empty() {
-            self.message = Some(format!("search \"{}\" cleared", safe_text(&self.search)));
-            self.search.clear();
         } else {
             self.should_quit = true;
         }

@@ -129,7 +129,7 @@ fn esc(app: &mut CompareApp) {
 }
 
 #[test]
-fn esc_clears_the_filter_then_the_search_then_quits_and_q_quits_at_once() {
+fn esc_clears_the_search_then_the_filter_then_quits_and_q_quits_at_once() {
     let mut app = app();
     press(&mut app, "f/happy");
     // Typing a search: Esc cancels the typing, nothing else.
@@ -138,13 +138,20 @@ fn esc_clears_the_filter_then_the_search_then_quits_and_q_quits_at_once() {
     press(&mut app, "/happy");
     app.handle(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
     assert_eq!((app.filter, app.search.as_str()), (1, "happy"));
+    // The help open: Esc closes it, nothing else.
+    press(&mut app, "?");
     esc(&mut app);
-    assert_eq!((app.filter, app.search.as_str()), (0, "happy"));
+    assert!(!app.help);
+    assert_eq!((app.filter, app.search.as_str()), (1, "happy"));
+    esc(&mut app);
+    assert_eq!((app.filter, app.search.as_str()), (1, ""));
+    assert_eq!(app.message.as_deref(), Some("search \"happy\" cleared"));
+    assert!(!app.should_quit);
+    esc(&mut app);
+    assert_eq!(app.filter, 0);
     assert_eq!(app.message.as_deref(), Some("filter cleared"));
     assert_eq!(app.shown.len(), 4, "the default filter again");
-    esc(&mut app);
-    assert!(app.search.is_empty() && !app.should_quit);
-    assert_eq!(app.message.as_deref(), Some("search \"happy\" cleared"));
+    assert!(!app.should_quit);
     esc(&mut app);
     assert!(app.should_quit);
 

@@ -286,7 +286,7 @@ pub static KEYMAP: &[Binding] = &[
         [ch('q'), key(KeyCode::Esc), ctrl('c')],
         Command::Quit,
         "q quit",
-        "quit (Esc first: job, panel, filter, search)"
+        "quit (Esc first: job, panel, search, filter)"
     ),
     bind!(
         WhatIf,

@@ -361,9 +361,9 @@ fn on_command(app: &mut App, command: Command, key: KeyEvent) -> Vec<Effect> {
 }
 
 /// q and Ctrl-C quit; Esc first stops a running job (search or list build), then steps back
-/// (detail focus, filter, search), then quits. The
-/// filter goes before the search: it is what the title bar shows and what the message after
-/// setting it says Esc clears, while a search only waits for n/N.
+/// (detail focus, search, filter), then quits. The search goes before the filter, as in the
+/// Compare view: it is the narrower, newer choice, set on top of the filtered list, so Esc
+/// undoes the last thing set first and one order holds on both screens.
 fn quit_or_back(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     // A running search or filter is on screen (its progress line): Esc stops it first.
     if key.code == KeyCode::Esc {
@@ -382,14 +382,14 @@ fn quit_or_back(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         app.should_quit = true;
     } else if app.focus == Focus::Detail {
         app.focus = Focus::List;
-    } else if wanted_filter(app).is_active() {
-        let done = Some("filter cleared".to_owned());
-        crate::tui::update::list_job::start(app, Default::default(), ListWhy::Filter, done);
     } else if let Some(query) = app.search.query.take() {
         app.message = Some(format!(
             "search \"{}\" cleared",
             crate::json::safe_text(&query)
         ));
+    } else if wanted_filter(app).is_active() {
+        let done = Some("filter cleared".to_owned());
+        crate::tui::update::list_job::start(app, Default::default(), ListWhy::Filter, done);
     } else {
         app.should_quit = true;
     }
