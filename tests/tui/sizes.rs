@@ -570,6 +570,21 @@ fn migrate_tab_at_80x24_shows_whole_ids_and_only_working_keys() {
     assert_eq!(driver.app.tabs.scroll, 1, "j scrolls the relabelling");
 }
 
+/// The Migrate tab on a raw packet names the packet's own reason for the rejection of its
+/// relabelling (`unsupported A2A version: 1.0`), never the rule table's example text with its
+/// placeholder letter (`unsupported A2A version: V`).
+#[test]
+fn the_relabelling_names_the_packets_reason_not_a_placeholder() {
+    let mut driver = driver_on_raw_packet();
+    press(&mut driver, KeyCode::Char('7'));
+    let screen = pane_text(&text(driver.buffer()));
+    assert!(!screen.contains("version: V"), "{screen}");
+    assert!(
+        screen.contains("unsupported_protocol_version: unsupported A2A version: 1.0"),
+        "{screen}"
+    );
+}
+
 fn driver_on_raw_packet() -> Driver {
     let mut driver = driver("fixtures/a2a", (80, 24));
     select(&mut driver, "happy_task_requested.json");

@@ -351,10 +351,21 @@ fn relabel_lines(relabel: &RelabelOutcome, theme: &Theme) -> Vec<Line<'static>> 
             safe(sent)
         ))),
     ];
-    if let Some(row) = CONVERSION_TABLE.row("C7") {
+    // The rule's condition, then this packet's own rejection: the table's result column is
+    // example text (`unsupported A2A version: V`), a placeholder a reader would take as output.
+    let rejection = relabel
+        .modes
+        .iter()
+        .find_map(|(_, _, relabelled)| relabelled.as_ref().err());
+    if let (Some(row), Some(error)) = (CONVERSION_TABLE.row("C7"), rejection) {
         lines.push(Line::from(vec![
             Span::styled(format!("  {} ", row.id), theme.highlight()),
-            Span::raw(format!("{} -> {}", row.condition, row.result)),
+            Span::raw(format!(
+                "{} -> {}: {}",
+                row.condition,
+                error.kind,
+                safe(&error.message)
+            )),
         ]));
     }
     lines.push(Line::default());
