@@ -2,7 +2,7 @@
 
 use super::common::{ConverterFlags, CorpusFlags, KeyFlags, ModeArg, ProfileFlags};
 use super::{CliError, Exit, Output};
-use crate::compare::{compare, CompareOptions};
+use crate::compare::{compare_changes, CompareOptions};
 use crate::corpus::EvaluateOptions;
 use std::path::PathBuf;
 
@@ -79,7 +79,7 @@ pub fn run(args: &Args, output: &mut Output) -> Result<Exit, CliError> {
     let mut options = options(args)?;
     output.start_progress("reading", false);
     options.counts = output.progress_counts();
-    let comparison = compare(&args.base, &args.candidate, &options)
+    let comparison = compare_changes(&args.base, &args.candidate, &options)
         .map_err(|error| CliError::Usage(format!("cannot read {error}")))?;
     output.end_progress();
     for error in comparison.errors() {

@@ -13,7 +13,8 @@
 use super::record::{Record, NO_TYPE};
 use super::side::Side;
 use serde::Serialize;
-use similar::{capture_diff_deadline, Algorithm, DiffTag};
+use similar::{capture_diff_deadline, Algorithm, DiffOp, DiffTag};
+use std::ops::Range;
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -83,6 +84,59 @@ pub fn align_sequences(base: &[Record], candidate: &[Record]) -> Vec<Pair> {
     pairs
 }
 
+/// The first level's diff of two sequences, over each packet's full key alone: what `diff`
+/// holds of a side until it knows which packets are in a gap (see [`pair_gaps`]).
+pub fn full_key_ops(base: &[u64], candidate: &[u64]) -> Vec<DiffOp> {
+    capture_diff_deadline(
+        Algorithm::Myers,
+        base,
+        0..base.len(),
+        candidate,
+        0..candidate.len(),
+        Some(Instant::now() + DEADLINE),
+    )
+}
+
+/// The packets of each side that [`full_key_ops`] left in a gap (not in an equal run), as
+/// ranges of their indices in the side's sequence, in order.
+pub fn gap_ranges(ops: &[DiffOp]) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
+    let (mut base, mut candidate) = (Vec::new(), Vec::new());
+    for op in ops {
+        let (tag, old, new) = op.as_tag_tuple();
+        if tag != DiffTag::Equal {
+            base.extend(Some(old).filter(|range| !range.is_empty()));
+            candidate.extend(Some(new).filter(|range| !range.is_empty()));
+        }
+    }
+    (base, candidate)
+}
+
+/// The rest of [`align_sequences`] after [`full_key_ops`], given each side's records of the
+/// packets in its gaps alone (those of [`gap_ranges`], in order): the pairs that are not
+/// unchanged (indices into those records) and how many are. The same pairs as the whole
+/// alignment, which runs the same levels over the same gaps.
+pub fn pair_gaps(ops: &[DiffOp], gaps: (&[Record], &[Record])) -> (Vec<Pair>, usize) {
+    let mut pairs = Vec::new();
+    let mut unchanged = 0;
+    let (mut old_at, mut new_at) = (0, 0);
+    for op in ops {
+        let (tag, old, new) = op.as_tag_tuple();
+        if tag == DiffTag::Equal {
+            unchanged += old.len();
+            continue;
+        }
+        let old = old_at..old_at + old.len();
+        let new = new_at..new_at + new.len();
+        (old_at, new_at) = (old.end, new.end);
+        gap_pairs(gaps, tag, old, new, 0, &mut pairs);
+    }
+    // A gap's later levels may pair two equal packets the first left apart.
+    let before = pairs.len();
+    pairs.retain(|pair| pair.change != ChangeKind::Unchanged);
+    let unchanged = unchanged + before - pairs.len();
+    (pairs, unchanged)
+}
+
 type Key = fn(&Record) -> u64;
 const LEVELS: [Key; 4] = [
     |record| record.full,
@@ -99,8 +153,8 @@ fn may_pair(level: usize, base: &Record, candidate: &Record) -> bool {
 
 fn align_level(
     sides: (&[Record], &[Record]),
-    old: std::ops::Range<usize>,
-    new: std::ops::Range<usize>,
+    old: Range<usize>,
+    new: Range<usize>,
     level: usize,
     pairs: &mut Vec<Pair>,
 ) {
@@ -120,24 +174,37 @@ fn align_level(
         let (tag, old_range, new_range) = op.as_tag_tuple();
         let old_range = old.start + old_range.start..old.start + old_range.end;
         let new_range = new.start + new_range.start..new.start + new_range.end;
-        match tag {
-            DiffTag::Equal => {
-                for (b, c) in old_range.zip(new_range) {
-                    if may_pair(level, &sides.0[b], &sides.1[c]) {
-                        pairs.push(Pair::of(Some(b), Some(c), sides));
-                    } else {
-                        pairs.push(Pair::of(Some(b), None, sides));
-                        pairs.push(Pair::of(None, Some(c), sides));
-                    }
+        gap_pairs(sides, tag, old_range, new_range, level, pairs);
+    }
+}
+
+/// The pairs of one op of a level's diff: an equal run paired, a replaced run aligned by the
+/// next level, the rest added or removed.
+fn gap_pairs(
+    sides: (&[Record], &[Record]),
+    tag: DiffTag,
+    old: Range<usize>,
+    new: Range<usize>,
+    level: usize,
+    pairs: &mut Vec<Pair>,
+) {
+    match tag {
+        DiffTag::Equal => {
+            for (b, c) in old.zip(new) {
+                if may_pair(level, &sides.0[b], &sides.1[c]) {
+                    pairs.push(Pair::of(Some(b), Some(c), sides));
+                } else {
+                    pairs.push(Pair::of(Some(b), None, sides));
+                    pairs.push(Pair::of(None, Some(c), sides));
                 }
             }
-            DiffTag::Replace if level + 1 < LEVELS.len() => {
-                align_level(sides, old_range, new_range, level + 1, pairs)
-            }
-            _ => {
-                pairs.extend(old_range.map(|b| Pair::of(Some(b), None, sides)));
-                pairs.extend(new_range.map(|c| Pair::of(None, Some(c), sides)));
-            }
+        }
+        DiffTag::Replace if level + 1 < LEVELS.len() => {
+            align_level(sides, old, new, level + 1, pairs)
+        }
+        _ => {
+            pairs.extend(old.map(|b| Pair::of(Some(b), None, sides)));
+            pairs.extend(new.map(|c| Pair::of(None, Some(c), sides)));
         }
     }
 }
@@ -315,6 +382,65 @@ mod tests {
             }
             let itself = align_sequences(&base, &base);
             proptest::prop_assert!(itself.iter().all(|pair| pair.change == ChangeKind::Unchanged));
+        }
+
+        /// The pairs made from the full keys' gaps alone (`diff`'s way: only the packets in a
+        /// gap have records) are the whole alignment's pairs that are not unchanged, packet
+        /// for packet, and the rest is its count of unchanged pairs: a random run against
+        /// itself with random edits (a packet dropped, added, its content or ids changed,
+        /// replaced by another of its type), repeated packets included.
+        #[test]
+        fn pairing_the_gaps_alone_is_the_whole_alignment(
+            run in proptest::collection::vec((0u64..12, 0u64..3, 0u16..4), 0..80),
+            edits in proptest::collection::vec(
+                (0u8..5, proptest::prelude::any::<proptest::sample::Index>(), 0u64..40, 0u16..5),
+                0..8,
+            ),
+        ) {
+            let base: Vec<Record> = run.into_iter().map(|(i, c, t)| typed(i, c, t)).collect();
+            let mut candidate = base.clone();
+            for (edit, at, value, event_type) in edits {
+                let at = at.index(candidate.len() + 1);
+                match edit {
+                    0 if at < candidate.len() => drop(candidate.remove(at)),
+                    1 => candidate.insert(at, typed(value, value % 3, event_type)),
+                    2 if at < candidate.len() => candidate[at].full += 1,
+                    3 if at < candidate.len() => {
+                        candidate[at] = typed(candidate[at].identity + value, 0, event_type)
+                    }
+                    4 if at < candidate.len() => {
+                        candidate[at] = typed(5_000 + value, 0, candidate[at].event_type)
+                    }
+                    _ => {}
+                }
+            }
+            let whole = align_sequences(&base, &candidate);
+            let full = |records: &[Record]| records.iter().map(|record| record.full).collect::<Vec<_>>();
+            let ops = full_key_ops(&full(&base), &full(&candidate));
+            let (base_gaps, candidate_gaps) = gap_ranges(&ops);
+            // The sequence index of each record in a gap, in order.
+            let indices = |gaps: &[Range<usize>]| gaps.iter().cloned().flatten().collect::<Vec<_>>();
+            let (base_at, candidate_at) = (indices(&base_gaps), indices(&candidate_gaps));
+            let kept = |records: &[Record], at: &[usize]| at.iter().map(|&i| records[i]).collect::<Vec<_>>();
+            let (base_kept, candidate_kept) = (kept(&base, &base_at), kept(&candidate, &candidate_at));
+            let (pairs, unchanged) = pair_gaps(&ops, (&base_kept, &candidate_kept));
+            let back = |at: &[usize], index: Option<u32>| index.map(|index| at[index as usize] as u32);
+            let streamed: Vec<Pair> = pairs
+                .iter()
+                .map(|pair| Pair {
+                    change: pair.change,
+                    base: back(&base_at, pair.base),
+                    candidate: back(&candidate_at, pair.candidate),
+                })
+                .collect();
+            let changed: Vec<Pair> = whole
+                .iter()
+                .copied()
+                .filter(|pair| pair.change != ChangeKind::Unchanged)
+                .collect();
+            proptest::prop_assert_eq!(streamed, changed);
+            let whole_unchanged = whole.iter().filter(|pair| pair.change == ChangeKind::Unchanged).count();
+            proptest::prop_assert_eq!(unchanged, whole_unchanged);
         }
 
         /// A run with one packet replaced by another of its type (other ids, subject and

@@ -3,8 +3,11 @@
 //! its packet summaries); packets paired (see `align`); each pair `unchanged`, `changed`,
 //! `added` or `removed`. A pair's detail ([`Comparison::change`]) is derived again from the
 //! packets' bytes: the named handoff state on each side, each flag that changed with the rule
-//! row that decided it, and the other paths that changed. A side keeps a record of a few
-//! dozen bytes per packet, so a million pairs fit; only the pairs shown are read again.
+//! row that decided it, and the other paths that changed. [`compare`] keeps a record of a few
+//! dozen bytes per packet and every pair (the Compare view lists them); [`compare_changes`]
+//! (`diff`) keeps 8 bytes a packet while the sides are aligned and a record only for the
+//! packets left in a gap, with the unchanged pairs counted. Only the pairs shown are read
+//! again in full.
 //!
 //! Times, run ids, event ids, content hashes and sequence numbers differ between any two runs
 //! by construction: they are left out of the compared documents and reported once per side
@@ -16,13 +19,20 @@ mod document;
 mod options;
 mod record;
 mod side;
+#[cfg(test)]
+mod tests;
 
-pub use align::{align_paths, align_sequences, ChangeKind, Pair};
+pub use align::{
+    align_paths, align_sequences, full_key_ops, gap_ranges, pair_gaps, ChangeKind, Pair,
+};
 pub use change::{Change, Explained, FieldChange, FlagChange, MAX_FIELDS};
 pub use document::{payload_of, RUN_SCOPED};
 pub use options::CompareOptions;
 pub use record::{Record, WHOLE_FILE};
-pub use side::{read_side, AttestationFacts, BundleFacts, RunSummary, Side, SideShape};
+pub use side::{
+    read_side, read_side_keeping, shape_of, AttestationFacts, BundleFacts, Keeping, RunSummary,
+    Side, SideShape,
+};
 
 use crate::a2a::Mode;
 use crate::corpus::LoadError;
@@ -55,6 +65,8 @@ pub struct Comparison {
     pub base: Side,
     pub candidate: Side,
     pub mode: Mode,
+    /// Every pair; of a comparison made by [`compare_changes`], those that are not unchanged
+    /// (the summary counts those).
     pub pairs: Vec<Pair>,
     pub summary: Summary,
     options: CompareOptions,
@@ -72,28 +84,73 @@ pub fn signer_change<'s>(
     (old != new).then_some((old, new))
 }
 
-/// Reads both sides and pairs their packets. `Err` names the side that cannot be read at all.
+/// Reads both sides and pairs their packets, every pair kept (what the Compare view lists).
+/// `Err` names the side that cannot be read at all.
 pub fn compare(
     base: &Path,
     candidate: &Path,
     options: &CompareOptions,
 ) -> Result<Comparison, LoadError> {
-    let candidate_path = candidate;
-    let read = |path| read_side(path, options);
-    // Both sides at once: each is one reading thread feeding the shared worker pool.
-    let (base, candidate) = std::thread::scope(|scope| {
-        let candidate = scope.spawn(|| read(candidate));
-        let base = read(base);
-        let candidate = candidate.join().unwrap_or_else(|_| {
-            Err(LoadError {
-                source: crate::corpus::Source::file(candidate_path),
-                reason: "reading stopped unexpectedly".to_owned(),
-            })
-        });
-        (base, candidate)
-    });
-    let (base, candidate) = (base?, candidate?);
+    let (base, candidate) = both(base, candidate, |path| read_side(path, options))?;
     Ok(Comparison::of(base, candidate, options.clone()))
+}
+
+/// [`compare`] keeping only what `diff` shows: two sequences are read by each packet's full
+/// key alone (8 bytes a packet), aligned over those, and read again for the records of the
+/// packets left in a gap, which the alignment's other levels pair as [`compare`] does; the
+/// unchanged pairs are counted, not kept. The same pairs and summary as [`compare`], in a
+/// fifth of its memory. Two directories pair by path, which needs every record: [`compare`].
+pub fn compare_changes(
+    base: &Path,
+    candidate: &Path,
+    options: &CompareOptions,
+) -> Result<Comparison, LoadError> {
+    let directory = |path| shape_of(path).ok() == Some(SideShape::Directory);
+    if directory(base) && directory(candidate) {
+        return compare(base, candidate, options);
+    }
+    let (mut base, mut candidate) = both(base, candidate, |path| {
+        read_side_keeping(path, options, Keeping::FullKeys)
+    })?;
+    let ops = full_key_ops(base.full_keys(), candidate.full_keys());
+    let (base_gaps, candidate_gaps) = gap_ranges(&ops);
+    let (read_base, read_candidate) = std::thread::scope(|scope| {
+        let candidate = scope.spawn(|| candidate.read_gaps(&candidate_gaps, options));
+        let base = base.read_gaps(&base_gaps, options);
+        (base, candidate.join())
+    });
+    read_base?;
+    read_candidate.unwrap_or_else(|_| Err(stopped(&candidate.path)))?;
+    side::share_types(&base, &mut candidate);
+    let (pairs, unchanged) = pair_gaps(&ops, (&base.records, &candidate.records));
+    Ok(Comparison::paired(
+        base,
+        candidate,
+        pairs,
+        unchanged,
+        options.clone(),
+    ))
+}
+
+/// Both sides read at once: each is one reading thread feeding the shared worker pool.
+fn both(
+    base: &Path,
+    candidate: &Path,
+    read: impl Fn(&Path) -> Result<Side, LoadError> + Sync,
+) -> Result<(Side, Side), LoadError> {
+    let (base, candidate_read) = std::thread::scope(|scope| {
+        let candidate = scope.spawn(|| read(candidate));
+        (read(base), candidate.join())
+    });
+    let candidate_read = candidate_read.unwrap_or_else(|_| Err(stopped(candidate)));
+    Ok((base?, candidate_read?))
+}
+
+fn stopped(path: &Path) -> LoadError {
+    LoadError {
+        source: crate::corpus::Source::file(path),
+        reason: "reading stopped unexpectedly".to_owned(),
+    }
 }
 
 impl Comparison {
@@ -106,7 +163,21 @@ impl Comparison {
         } else {
             align_sequences(&base.records, &candidate.records)
         };
-        let mut summary = Summary::default();
+        Comparison::paired(base, candidate, pairs, 0, options)
+    }
+
+    /// Two sides and their pairs, with `unchanged` more unchanged pairs that are not kept.
+    fn paired(
+        base: Side,
+        candidate: Side,
+        pairs: Vec<Pair>,
+        unchanged: usize,
+        options: CompareOptions,
+    ) -> Comparison {
+        let mut summary = Summary {
+            unchanged,
+            ..Summary::default()
+        };
         for pair in &pairs {
             match pair.change {
                 ChangeKind::Added => summary.added += 1,

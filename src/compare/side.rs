@@ -3,7 +3,9 @@
 
 use super::document::Time;
 use super::record::{scan, Record, NO_TYPE, WHOLE_FILE};
-use crate::corpus::{stream_packets, walk, LoadError, PacketKind, RawPacket, Source};
+use crate::corpus::{
+    stream_packets, stream_packets_while, walk, LoadError, PacketKind, RawPacket, Source,
+};
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
@@ -167,7 +169,16 @@ pub struct Side {
     pub shape: SideShape,
     /// The files packets came from, in walk order (records name them by index).
     pub files: Vec<Arc<Path>>,
+    /// Every packet's record; or, for a side read by its full keys (`compare::compare_changes`),
+    /// the records of the packets in a gap alone, in sequence order.
     pub records: Vec<Record>,
+    /// The packets read.
+    pub packets: usize,
+    /// Each packet's full key, while a side read by its full keys is paired.
+    full_keys: Vec<u64>,
+    /// The items the reading handed on that gave no packet (an error, a bundle's own packet, a
+    /// golden manifest), by their number in its order: what reading the side again skips.
+    not_packets: Vec<u64>,
     /// The numbers `Record::event_type` refers to.
     pub types: TypeTable,
     /// Inputs that yielded no packet, named (file, line, reason); the rest is compared.
@@ -192,17 +203,23 @@ impl Side {
     }
 }
 
-/// Reads a side. `Err` when the path itself cannot be read (missing, not a file or directory
-/// we read); a bad packet inside is an entry of `errors` and the rest is read.
-pub fn read_side(path: &Path, options: &super::options::CompareOptions) -> Result<Side, LoadError> {
-    let pipeline = options.pipeline;
-    let fail = |reason: String| LoadError {
+/// What reading a side keeps of each packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keeping {
+    /// Its record: what the Compare view and pairing by path need.
+    Records,
+    /// Its full key alone (8 bytes, not 40): a sequence is aligned over those first, and only
+    /// the packets left in a gap are read again for their records ([`Side::read_gaps`]).
+    FullKeys,
+}
+
+/// What a side is, from its path's metadata.
+pub fn shape_of(path: &Path) -> Result<SideShape, LoadError> {
+    let metadata = std::fs::metadata(path).map_err(|error| LoadError {
         source: Source::file(path),
-        reason,
-    };
-    let metadata =
-        std::fs::metadata(path).map_err(|error| fail(crate::input::describe_io(&error)))?;
-    let shape = if metadata.is_dir() {
+        reason: crate::input::describe_io(&error),
+    })?;
+    Ok(if metadata.is_dir() {
         SideShape::Directory
     } else if crate::bundle::is_bundle_path(path) {
         SideShape::Bundle
@@ -213,13 +230,33 @@ pub fn read_side(path: &Path, options: &super::options::CompareOptions) -> Resul
         SideShape::Stream
     } else {
         SideShape::File
-    };
+    })
+}
+
+/// Reads a side, keeping every packet's record. `Err` when the path itself cannot be read
+/// (missing, not a file or directory we read); a bad packet inside is an entry of `errors`
+/// and the rest is read.
+pub fn read_side(path: &Path, options: &super::options::CompareOptions) -> Result<Side, LoadError> {
+    read_side_keeping(path, options, Keeping::Records)
+}
+
+/// [`read_side`], keeping of each packet what `keeping` says.
+pub fn read_side_keeping(
+    path: &Path,
+    options: &super::options::CompareOptions,
+    keeping: Keeping,
+) -> Result<Side, LoadError> {
+    let pipeline = options.pipeline;
+    let shape = shape_of(path)?;
     let items = walk(&[path.to_path_buf()], &options.walk);
     let mut side = Side {
         path: path.to_path_buf(),
         shape,
         files: Vec::new(),
         records: Vec::new(),
+        packets: 0,
+        full_keys: Vec::new(),
+        not_packets: Vec::new(),
         types: TypeTable::default(),
         errors: Vec::new(),
         run: RunSummary::default(),
@@ -227,6 +264,7 @@ pub fn read_side(path: &Path, options: &super::options::CompareOptions) -> Resul
     };
     // The file of the previous packet read, for the progress counts.
     let mut last_file = None;
+    let mut item = 0u64;
     stream_packets(
         &items,
         pipeline,
@@ -241,16 +279,29 @@ pub fn read_side(path: &Path, options: &super::options::CompareOptions) -> Resul
                     Ok(Read::Bundle(_)) => counts.add(1, 0),
                 }
             }
-            match read {
-                Err(error) => side.errors.push(error),
-                Ok(Read::Bundle(facts)) => side.run.bundle = Some(facts),
-                Ok(Read::Packet(packet)) => side.push(packet),
+            let packet = match read {
+                Err(error) => {
+                    side.errors.push(error);
+                    false
+                }
+                Ok(Read::Bundle(facts)) => {
+                    side.run.bundle = Some(facts);
+                    false
+                }
+                Ok(Read::Packet(packet)) => side.push(packet, keeping),
+            };
+            if !packet {
+                side.not_packets.push(item);
             }
+            item += 1;
         },
     )
-    .map_err(fail)?;
+    .map_err(|reason| LoadError {
+        source: Source::file(path),
+        reason,
+    })?;
     // A single file that yielded nothing at all: the side cannot be read.
-    if shape != SideShape::Directory && side.records.is_empty() && side.run.bundle.is_none() {
+    if shape != SideShape::Directory && side.packets == 0 && side.run.bundle.is_none() {
         if let Some(error) = side.errors.first() {
             return Err(error.clone());
         }
@@ -287,16 +338,33 @@ fn read_one(packet: RawPacket, options: &super::options::CompareOptions) -> Read
 }
 
 impl Side {
-    fn push(&mut self, packet: ReadPacket) {
+    /// Takes one packet read; `false` when it is not a packet of the run.
+    fn push(&mut self, mut packet: ReadPacket, keeping: Keeping) -> bool {
+        // A golden manifest records a run's expectations; it is not a packet of the run.
+        if packet.scanned.kind == PacketKind::GoldenManifest {
+            return false;
+        }
+        self.packets += 1;
+        let facts = std::mem::take(&mut packet.scanned.facts);
+        self.run.note(facts.run_id, facts.time);
+        match keeping {
+            Keeping::Records => self.keep(packet),
+            Keeping::FullKeys => {
+                // Numbered now, in order of first sight, as a side keeping records numbers them.
+                self.types.number(packet.scanned.event_type);
+                self.full_keys.push(packet.scanned.full);
+            }
+        }
+        true
+    }
+
+    /// Keeps a packet's record.
+    fn keep(&mut self, packet: ReadPacket) {
         let ReadPacket {
             source,
             offset,
             scanned,
         } = packet;
-        // A golden manifest records a run's expectations; it is not a packet of the run.
-        if scanned.kind == PacketKind::GoldenManifest {
-            return;
-        }
         let file = match self.files.last() {
             Some(last) if Arc::ptr_eq(last, &source.path) || **last == *source.path => {
                 self.files.len() - 1
@@ -306,7 +374,6 @@ impl Side {
                 self.files.len() - 1
             }
         };
-        self.run.note(scanned.facts.run_id, scanned.facts.time);
         self.records.push(Record {
             file: file as u32,
             line: source
@@ -321,6 +388,139 @@ impl Side {
             event_type: self.types.number(scanned.event_type),
         });
     }
+}
+
+/// How many packets of a gap are read again before they are evaluated, in parallel.
+const GAP_BATCH: usize = 512;
+
+impl Side {
+    /// Each packet's full key, of a side read by them (empty otherwise).
+    pub fn full_keys(&self) -> &[u64] {
+        &self.full_keys
+    }
+
+    /// Reads a side read by its full keys again, keeping the record of each packet in `gaps`
+    /// (ranges of indices in its sequence, ascending): the walk and the pipeline hand on the
+    /// same items in the same order, the items that gave no packet are skipped by their
+    /// number, and only the packets in a gap are evaluated again. A packet whose full key is
+    /// not what it was (the side changed on disk since) fails the side.
+    pub fn read_gaps(
+        &mut self,
+        gaps: &[std::ops::Range<usize>],
+        options: &super::options::CompareOptions,
+    ) -> Result<(), LoadError> {
+        let wanted: usize = gaps.iter().map(|gap| gap.len()).sum();
+        if wanted == 0 {
+            return self.done_with_keys();
+        }
+        let changed = |path: &Path| LoadError {
+            source: Source::file(path),
+            reason: "it changed while it was compared: read again for the packets that differ, \
+                     it no longer holds what it held"
+                .to_owned(),
+        };
+        let items = walk(std::slice::from_ref(&self.path), &options.walk);
+        let not_packets = std::mem::take(&mut self.not_packets);
+        let mut not_packets = not_packets.iter().copied().peekable();
+        let mut gaps = gaps.iter().peekable();
+        let (mut item, mut index) = (0u64, 0usize);
+        let mut batch: Vec<(usize, RawPacket)> = Vec::with_capacity(GAP_BATCH);
+        let mut failed = false;
+        let pool = gap_pool(options.pipeline.jobs, &self.path)?;
+        stream_packets_while(
+            &items,
+            options.pipeline,
+            &|_| false,
+            |read| read,
+            |read| {
+                let this = item;
+                item += 1;
+                if not_packets.next_if_eq(&this).is_some() {
+                    return true;
+                }
+                let at = index;
+                index += 1;
+                while gaps.next_if(|gap| gap.end <= at).is_some() {}
+                let Some(gap) = gaps.peek() else {
+                    // Past the last gap: nothing more is needed.
+                    return false;
+                };
+                if gap.contains(&at) {
+                    match read {
+                        Ok(packet) => batch.push((at, packet)),
+                        Err(_) => failed = true,
+                    }
+                }
+                if batch.len() == GAP_BATCH {
+                    failed |= !self.keep_batch(&mut batch, &pool, options);
+                }
+                !failed
+            },
+        )
+        .map_err(|reason| LoadError {
+            source: Source::file(&self.path),
+            reason,
+        })?;
+        failed |= !self.keep_batch(&mut batch, &pool, options);
+        if failed || self.records.len() != wanted {
+            return Err(changed(&self.path));
+        }
+        self.done_with_keys()
+    }
+
+    /// Evaluates a batch of a gap's packets in parallel and keeps their records, in order;
+    /// `false` when one is not the packet that was read first.
+    fn keep_batch(
+        &mut self,
+        batch: &mut Vec<(usize, RawPacket)>,
+        pool: &Option<rayon::ThreadPool>,
+        options: &super::options::CompareOptions,
+    ) -> bool {
+        use rayon::prelude::*;
+        let taken = std::mem::take(batch);
+        let indices: Vec<usize> = taken.iter().map(|(at, _)| *at).collect();
+        let read = move || -> Vec<ReadPacket> {
+            taken
+                .into_par_iter()
+                .map(|(_, packet)| ReadPacket {
+                    scanned: scan(&packet, options.mode, &options.evaluate),
+                    source: packet.source,
+                    offset: packet.offset,
+                })
+                .collect()
+        };
+        let read = match pool {
+            Some(pool) => pool.install(read),
+            None => read(),
+        };
+        for (at, packet) in indices.into_iter().zip(read) {
+            if self.full_keys.get(at) != Some(&packet.scanned.full) {
+                return false;
+            }
+            self.keep(packet);
+        }
+        true
+    }
+
+    /// The full keys given up once the side's gaps are read.
+    fn done_with_keys(&mut self) -> Result<(), LoadError> {
+        self.full_keys = Vec::new();
+        Ok(())
+    }
+}
+
+/// The threads a gap's packets are evaluated on: `--jobs`'s number, else rayon's own pool.
+fn gap_pool(jobs: Option<usize>, path: &Path) -> Result<Option<rayon::ThreadPool>, LoadError> {
+    jobs.map(|jobs| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs.max(1))
+            .build()
+            .map_err(|error| LoadError {
+                source: Source::file(path),
+                reason: format!("cannot start worker threads: {error}"),
+            })
+    })
+    .transpose()
 }
 
 #[cfg(test)]

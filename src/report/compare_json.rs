@@ -16,7 +16,7 @@ fn side_header(side: &Side) -> Value {
     json!({
         "path": side.path.to_string_lossy(),
         "shape": side.shape,
-        "packets": side.records.len(),
+        "packets": side.packets,
         "errors": side.errors,
         "run_ids": side.run.run_ids,
         "more_run_ids": side.run.more_run_ids,

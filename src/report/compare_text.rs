@@ -38,8 +38,8 @@ fn side_line(side: &Side) -> String {
         "{} ({}, {} packet{}",
         safe_text(&side.path.to_string_lossy()),
         shape_name(side.shape),
-        side.records.len(),
-        if side.records.len() == 1 { "" } else { "s" }
+        side.packets,
+        if side.packets == 1 { "" } else { "s" }
     );
     if !side.errors.is_empty() {
         let _ = write!(line, ", {} unreadable", side.errors.len());
