@@ -17,7 +17,9 @@ mod synthetic;
 
 use handoff_inspector::corpus::CheckOptions;
 use handoff_inspector::tui::runtime::drive::Headless;
+use handoff_inspector::tui::runtime::event_loop::Live;
 use handoff_inspector::tui::runtime::loader::Loader;
+use handoff_inspector::tui::runtime::perform::perform_all;
 use handoff_inspector::tui::state::app::App;
 use handoff_inspector::tui::update::{update, Action, Effect};
 use handoff_inspector::tui::views::{view, ViewState};
@@ -253,9 +255,11 @@ struct Jobs {
 
 impl Jobs {
     fn perform(&self, app: &mut App, effects: Vec<Effect>) {
-        for effect in effects {
-            handoff_inspector::tui::runtime::event_loop::perform(app, &self.loader, effect);
-        }
+        let mut live = Live {
+            loader: &self.loader,
+            guard: None,
+        };
+        perform_all(app, effects, &mut live);
     }
 
     fn press(&self, app: &mut App, code: KeyCode) {

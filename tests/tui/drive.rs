@@ -271,7 +271,7 @@ fn review_shows_what_accepting_writes_and_remembers_rejections() {
         .expect("the expected payload's object golden is offered");
     assert!(object.contains("object     + "), "{object}");
     driver.apply(&press('r')).unwrap();
-    assert!(driver.accepted.is_empty());
+    assert!(driver.effects.accepted.is_empty());
     driver.apply(&press('a')).unwrap();
     let message = driver.app.message.clone().unwrap_or_default();
     assert!(message.contains("3 rejected this session"), "{message}");

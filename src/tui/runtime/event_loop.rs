@@ -1,11 +1,20 @@
 //! The interactive event loop: keys, mouse, resizes and the watcher's reports become actions,
-//! `update` turns them into effects that `perform` carries out, and a frame is drawn when
+//! `update` turns them into effects that `perform` carries out (through `Live`), and a frame is drawn when
 //! something changed. The only code that touches the terminal, the clipboard, threads and the
 //! watcher; reads go to the loader's threads.
 
+use crate::corpus::PacketCheck;
+use crate::tui::runtime::accept::accept_golden;
+use crate::tui::runtime::editor;
+use crate::tui::runtime::frame::draw_frame;
 use crate::tui::runtime::loader::Loader;
-use crate::tui::state::app::App;
-use crate::tui::update::{update, Action, Effect};
+use crate::tui::runtime::perform::{update_and_perform, Executor};
+use crate::tui::runtime::priority::lower_this_thread;
+use crate::tui::runtime::terminal::{copy_osc52, TerminalGuard};
+use crate::tui::state::app::{App, Discarded};
+use crate::tui::state::reads::Read;
+use crate::tui::state::selection::EditorTarget;
+use crate::tui::update::{Action, Job};
 use notify::event::ModifyKind;
 use notify::{EventKind, Watcher};
 use ratatui::crossterm::event::{self, Event};
@@ -52,19 +61,13 @@ pub fn run(roots: Vec<PathBuf>, options: CheckOptions, color: bool) -> std::io::
     }
 
     let mut view_state = crate::tui::views::ViewState::default();
-    let mut guard = crate::tui::runtime::terminal::TerminalGuard::enter()?;
+    let mut guard = TerminalGuard::enter()?;
     let mut changed: BTreeSet<PathBuf> = BTreeSet::new();
     let mut last_change = Instant::now();
     let mut dirty = true;
     while !app.should_quit {
         if dirty {
-            let size = guard.terminal.size()?;
-            app.size = (size.width, size.height);
-            app.sync_list_geometry();
-            guard
-                .terminal
-                .draw(|frame| crate::tui::views::view(&app, &mut view_state, frame))?;
-            app.clamp_detail_scroll(view_state.scroll_max);
+            draw_frame(&mut app, &mut view_state, &mut guard.terminal)?;
             dirty = false;
         }
         let mut actions = Vec::new();
@@ -93,15 +96,11 @@ pub fn run(roots: Vec<PathBuf>, options: CheckOptions, color: bool) -> std::io::
         }
         for action in actions {
             dirty = true;
-            for effect in update(&mut app, action) {
-                match effect {
-                    // The one effect that needs the terminal itself.
-                    Effect::OpenEditor(target) => {
-                        app.message = Some(crate::tui::runtime::editor::open(&target, &mut guard));
-                    }
-                    effect => perform(&mut app, &loader, effect),
-                }
-            }
+            let mut live = Live {
+                loader: &loader,
+                guard: Some(&mut guard),
+            };
+            update_and_perform(&mut app, action, &mut live);
         }
         dirty |= take_answers(&mut app, &loader, &receiver);
     }
@@ -123,37 +122,69 @@ pub fn take_answers(app: &mut App, loader: &Loader, receiver: &mpsc::Receiver<Ac
             break;
         };
         any = true;
-        for effect in update(app, action) {
-            perform(app, loader, effect);
-        }
+        let mut live = Live {
+            loader,
+            guard: None,
+        };
+        update_and_perform(app, action, &mut live);
     }
     any
 }
 
-/// Does what an effect asks, as the runtime does: reads, reloads and searches go to the
-/// loader's threads (their answers come back as actions). The benchmark drives it too.
-pub fn perform(app: &mut App, loader: &Loader, effect: Effect) {
-    match effect {
-        Effect::Read(read) => loader.read(read),
-        Effect::Cancel(job) => loader.cancel(job),
-        Effect::ReloadAll => app.load_generation = loader.load_all(app.roots.clone()),
-        Effect::ReloadFiles(paths) => loader.reload_files(paths),
-        Effect::Copy(text) => crate::tui::runtime::terminal::copy_osc52(&text),
-        // Only a key asks for it, and the loop above opens it with the terminal in hand.
-        Effect::OpenEditor(target) => {
-            app.message = Some(format!(
+/// The live runtime's executor: reads, reloads and searches go to the loader's threads (their
+/// answers come back as actions through its channel), the editor gets the terminal, a copy
+/// goes out as OSC 52. The benchmark drives it too (without a terminal).
+pub struct Live<'a> {
+    pub loader: &'a Loader,
+    /// The terminal, to hand to the editor; `None` where there is none.
+    pub guard: Option<&'a mut TerminalGuard>,
+}
+
+impl Executor for Live<'_> {
+    fn read(&mut self, read: Read) {
+        self.loader.read(read);
+    }
+
+    fn cancel(&mut self, job: Job) {
+        self.loader.cancel(job);
+    }
+
+    fn load_all(&mut self, roots: Vec<PathBuf>) -> u64 {
+        self.loader.load_all(roots)
+    }
+
+    fn reload_files(&mut self, paths: Vec<PathBuf>) {
+        self.loader.reload_files(paths);
+    }
+
+    fn copy(&mut self, text: String) {
+        copy_osc52(&text);
+    }
+
+    fn open_editor(&mut self, target: EditorTarget) -> Option<String> {
+        Some(match self.guard.as_deref_mut() {
+            Some(guard) => editor::open(&target, guard),
+            None => format!(
                 "{} not opened: no terminal to hand the editor",
                 target.shown()
-            ));
-        }
-        Effect::AcceptGolden(check) => accept(app, loader, &check),
+            ),
+        })
+    }
+
+    fn accept_golden(
+        &mut self,
+        app: &App,
+        check: Box<PacketCheck>,
+    ) -> Option<(String, Vec<PathBuf>)> {
+        Some(accept_golden(app, &check))
+    }
+
+    fn discard(&mut self, discarded: Vec<Discarded>) {
         // Freeing a million packets takes a tenth of a second: not on the UI thread.
-        Effect::Discard(discarded) => {
-            std::thread::spawn(move || {
-                crate::tui::runtime::priority::lower_this_thread();
-                drop(discarded);
-            });
-        }
+        std::thread::spawn(move || {
+            lower_this_thread();
+            drop(discarded);
+        });
     }
 }
 
@@ -195,13 +226,4 @@ impl RootSpelling {
         }
         path.to_path_buf()
     }
-}
-
-/// Records the reviewed packet's golden, then checks that packet's directory again.
-fn accept(app: &mut App, loader: &Loader, check: &crate::corpus::PacketCheck) {
-    let (message, files) = crate::tui::runtime::accept::accept_golden(app, check);
-    if !files.is_empty() {
-        loader.reload_files(files);
-    }
-    app.message = Some(message);
 }

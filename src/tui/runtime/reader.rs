@@ -47,6 +47,11 @@ pub struct Reader {
 }
 
 impl Reader {
+    /// The options the packets were loaded with.
+    pub fn options(&self) -> &CheckOptions {
+        &self.options
+    }
+
     pub fn new(options: CheckOptions) -> Reader {
         Reader {
             options,

@@ -1,6 +1,6 @@
 //! Arbitrary bytes as a driver session, for fuzzing: any input decodes into valid steps.
 
-use crate::tui::runtime::drive::Step;
+use crate::tui::runtime::drive::step::Step;
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 
 /// Decodes arbitrary bytes into steps (for fuzzing the driver): each step takes a kind byte

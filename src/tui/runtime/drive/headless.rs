@@ -1,60 +1,107 @@
 //! The inspector on one thread, for tests, benchmarks and the fuzz target: an `App` whose reads
-//! a `Reader` answers at once (the runtime answers them on other threads).
+//! are answered at once (the runtime answers them on other threads), through the runtime's own
+//! `perform`.
 
-use crate::corpus::CheckOptions;
+use crate::corpus::{CheckOptions, PacketCheck};
 use crate::tui::runtime::list_build::build_list;
 use crate::tui::runtime::loader::load;
+use crate::tui::runtime::perform::{perform_all, Executor};
 use crate::tui::runtime::reader::Reader;
-use crate::tui::state::app::App;
+use crate::tui::state::app::{App, Discarded};
 use crate::tui::state::list_rows::ListEvent;
 use crate::tui::state::reads::Read;
+use crate::tui::state::selection::EditorTarget;
 use crate::tui::update::rows::apply_list;
-use crate::tui::update::{update, Action, Effect};
+use crate::tui::update::{update, Action, Effect, Job};
 use crate::tui::views::ViewState;
+use std::collections::VecDeque;
 use std::path::PathBuf;
 
-/// Answers every read among `effects` at once (a search or list build runs to its end),
-/// feeding the answers
-/// back through `update`; returns the other effects, in order.
-pub fn answer_reads(app: &mut App, reader: &Reader, effects: Vec<Effect>) -> Vec<Effect> {
-    let mut others = Vec::new();
-    for effect in effects {
-        let more = match effect {
-            Effect::Read(Read::Detail(request)) => {
-                update(app, Action::Detail(Box::new(reader.detail(request))))
+/// Answers every read at once (a search or list build runs to its end) and hands every other
+/// effect back, in order, for the caller to look at or carry out.
+struct AtOnce<'a> {
+    reader: &'a Reader,
+    answered: VecDeque<Action>,
+    others: Vec<Effect>,
+    /// The app's load generation, kept: a reload is handed back, not started.
+    generation: u64,
+}
+
+impl Executor for AtOnce<'_> {
+    fn read(&mut self, read: Read) {
+        match read {
+            Read::Detail(request) => {
+                let answer = self.reader.detail(request);
+                self.answered.push_back(Action::Detail(Box::new(answer)));
             }
-            Effect::Read(Read::Search(request)) => {
-                let mut more = Vec::new();
-                let mut reports = Vec::new();
-                reader.search(&request, &|| true, &mut |event| {
-                    reports.push(event);
+            Read::Search(request) => {
+                let answered = &mut self.answered;
+                self.reader.search(&request, &|| true, &mut |event| {
+                    answered.push_back(Action::Search(request.generation, event));
                     true
                 });
-                for event in reports {
-                    more.extend(update(app, Action::Search(request.generation, event)));
-                }
-                more
             }
-            Effect::Read(Read::List(request)) => {
-                let mut more = Vec::new();
-                let mut reports = Vec::new();
+            Read::List(request) => {
+                let answered = &mut self.answered;
                 build_list(&request, &|| true, &mut |event| {
-                    reports.push(event);
+                    answered.push_back(Action::List(request.generation, event));
                     true
                 });
-                for event in reports {
-                    more.extend(update(app, Action::List(request.generation, event)));
-                }
-                more
             }
-            other => {
-                others.push(other);
-                continue;
-            }
-        };
-        others.extend(answer_reads(app, reader, more));
+        }
     }
-    others
+
+    fn cancel(&mut self, job: Job) {
+        self.others.push(Effect::Cancel(job));
+    }
+
+    fn load_all(&mut self, _roots: Vec<PathBuf>) -> u64 {
+        self.others.push(Effect::ReloadAll);
+        self.generation
+    }
+
+    fn reload_files(&mut self, paths: Vec<PathBuf>) {
+        self.others.push(Effect::ReloadFiles(paths));
+    }
+
+    fn copy(&mut self, text: String) {
+        self.others.push(Effect::Copy(text));
+    }
+
+    fn open_editor(&mut self, target: EditorTarget) -> Option<String> {
+        self.others.push(Effect::OpenEditor(target));
+        None
+    }
+
+    fn accept_golden(
+        &mut self,
+        _app: &App,
+        check: Box<PacketCheck>,
+    ) -> Option<(String, Vec<PathBuf>)> {
+        self.others.push(Effect::AcceptGolden(check));
+        None
+    }
+
+    fn discard(&mut self, discarded: Vec<Discarded>) {
+        self.others.push(Effect::Discard(discarded));
+    }
+
+    fn answered(&mut self) -> Option<Action> {
+        self.answered.pop_front()
+    }
+}
+
+/// Performs `effects` through the runtime's `perform`, answering every read at once and
+/// feeding the answers back through `update`; returns the other effects, in order.
+pub fn answer_reads(app: &mut App, reader: &Reader, effects: Vec<Effect>) -> Vec<Effect> {
+    let mut at_once = AtOnce {
+        reader,
+        answered: VecDeque::new(),
+        others: Vec::new(),
+        generation: app.load_generation,
+    };
+    perform_all(app, effects, &mut at_once);
+    at_once.others
 }
 
 /// Loads `app.roots` on this thread through the same path as the loader thread, answering the

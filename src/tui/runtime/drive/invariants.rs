@@ -5,7 +5,8 @@ use crate::tui::state::app::{filter_choices, App, DigestsState, HandoffState, Li
 use crate::tui::views::ViewState;
 
 /// The state invariants every step must keep: the selection is a visible packet row, the list
-/// scroll keeps it in view and stays inside the rows, cursors and focus point at something.
+/// scroll keeps it in view and stays inside the rows, every listed packet passes the filter in
+/// the mode shown, cursors and focus point at something.
 pub fn check_invariants(app: &App) -> Result<(), String> {
     for (row, entry) in app.list.rows.iter().enumerate() {
         if let ListRow::Packet(index) = entry {
@@ -81,6 +82,22 @@ pub fn check_invariants(app: &App) -> Result<(), String> {
             app.list.offset,
             app.list.rows.len()
         ));
+    }
+    // Every listed packet passes the list's filter in the mode shown, once no build is under
+    // way (one asked for by a filter, a mode switch or new packets lists them when it lands).
+    if app.list.building.is_none() {
+        let failing = app.list.listed.iter().find(|index| {
+            app.packets
+                .get(**index)
+                .is_some_and(|packet| !app.list.filter.passes(packet, app.mode))
+        });
+        if let Some(index) = failing {
+            return Err(format!(
+                "packet {index} is listed but does not pass the filter {} in {} mode",
+                app.list.filter.describe(),
+                app.mode
+            ));
+        }
     }
     match (&app.detail, app.selected_packet()) {
         (Some(detail), Some(selected)) if detail.packet != selected => {

@@ -8,73 +8,40 @@
 mod bytes;
 pub mod headless;
 mod invariants;
+mod step;
 
 pub use crate::tui::runtime::drive::bytes::steps_from_bytes;
 pub use crate::tui::runtime::drive::invariants::check_invariants;
+pub use crate::tui::runtime::drive::step::Step;
 pub use headless::{answer_reads, load_blocking, Headless};
 
-use crate::corpus::{CheckOptions, Source};
+use crate::corpus::{CheckOptions, PacketCheck, Source};
+use crate::tui::runtime::accept::accept_golden;
 use crate::tui::runtime::drive::invariants::check_scroll;
+use crate::tui::runtime::frame::draw_frame;
 use crate::tui::runtime::list_build::build_list;
 use crate::tui::runtime::loader::{check_file, load};
+use crate::tui::runtime::perform::{perform_all, Executor};
 use crate::tui::runtime::reader::Reader;
-use crate::tui::state::app::App;
+use crate::tui::state::app::{App, Discarded};
 use crate::tui::state::reads::Read;
-use crate::tui::update::{update, Action, Effect};
+use crate::tui::state::selection::EditorTarget;
+use crate::tui::update::{update, Action, Effect, Job};
 use crate::tui::views::ViewState;
 use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::Terminal;
 use std::collections::{BTreeSet, VecDeque};
 use std::path::PathBuf;
 
-/// One thing that happens to the inspector.
-#[derive(Clone, Debug)]
-pub enum Step {
-    Key(KeyEvent),
-    Mouse(MouseEvent),
-    Resize(u16, u16),
-    /// Writes a file into the scratch corpus (added, or changed if it exists).
-    WriteFile {
-        name: String,
-        contents: String,
-    },
-    /// Removes a file from the scratch corpus.
-    RemoveFile {
-        name: String,
-    },
-    /// The watcher reports the files changed since its last report.
-    Notify,
-    /// The loader delivers up to this many of its pending results.
-    Deliver(usize),
-}
-
-/// Whether accepting a golden writes the manifest (only ever in a scratch corpus).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GoldenWrites {
-    ToDisk,
-    /// Accepts are recorded in `Driver::accepted` and nothing is written.
-    Recorded,
-}
-
 pub struct Driver {
     pub app: App,
-    /// Answers the app's reads, keeping what it read for the current load.
-    pub reader: Reader,
     /// What the views kept from the last frame.
     pub view: ViewState,
     terminal: Terminal<TestBackend>,
     /// The directory `WriteFile` / `RemoveFile` change, if any.
     scratch: Option<PathBuf>,
-    writes: GoldenWrites,
-    /// Loader results not yet delivered, each with the generation it belongs to.
-    pending: VecDeque<Action>,
-    /// Files changed on disk that the watcher has not reported yet.
-    unreported: BTreeSet<PathBuf>,
-    pub accepted: Vec<Source>,
-    pub copied: Vec<String>,
-    /// What `o` asked to open in the editor, in order (the headless driver runs no editor).
-    pub opened: Vec<crate::tui::state::selection::EditorTarget>,
+    /// What carries out the effects (the runtime's `perform` calls it), and what they did.
+    pub effects: DriverEffects,
 }
 
 impl Driver {
@@ -92,17 +59,11 @@ impl Driver {
         let terminal = Terminal::new(TestBackend::new(width.max(1), height.max(1)))
             .map_err(|error| error.to_string())?;
         let mut driver = Driver {
+            effects: DriverEffects::new(reader, app.load_generation),
             app,
-            reader,
             view: ViewState::default(),
             terminal,
             scratch: None,
-            writes: GoldenWrites::Recorded,
-            pending: VecDeque::new(),
-            unreported: BTreeSet::new(),
-            accepted: Vec::new(),
-            copied: Vec::new(),
-            opened: Vec::new(),
         };
         driver.draw()?;
         Ok(driver)
@@ -111,7 +72,7 @@ impl Driver {
     /// Lets `WriteFile` / `RemoveFile` change files under `dir`, and accepts write goldens there.
     pub fn with_scratch(mut self, dir: PathBuf) -> Driver {
         self.scratch = Some(dir);
-        self.writes = GoldenWrites::ToDisk;
+        self.effects.writes = GoldenWrites::ToDisk;
         self
     }
 
@@ -144,7 +105,7 @@ impl Driver {
                 if let Some(path) = self.scratch_path(name) {
                     std::fs::write(&path, contents)
                         .map_err(|error| format!("{}: {error}", path.display()))?;
-                    self.unreported.insert(path);
+                    self.effects.unreported.insert(path);
                 }
             }
             Step::RemoveFile { name } => {
@@ -152,20 +113,22 @@ impl Driver {
                     if path.is_file() {
                         std::fs::remove_file(&path)
                             .map_err(|error| format!("{}: {error}", path.display()))?;
-                        self.unreported.insert(path);
+                        self.effects.unreported.insert(path);
                     }
                 }
             }
             Step::Notify => {
-                if !self.unreported.is_empty() {
-                    let paths = std::mem::take(&mut self.unreported).into_iter().collect();
+                if !self.effects.unreported.is_empty() {
+                    let paths = std::mem::take(&mut self.effects.unreported)
+                        .into_iter()
+                        .collect();
                     let effects = update(&mut self.app, Action::FilesChanged(paths));
                     self.perform(effects);
                 }
             }
             Step::Deliver(count) => {
                 for _ in 0..*count {
-                    let Some(action) = self.pending.pop_front() else {
+                    let Some(action) = self.effects.pending.pop_front() else {
                         break;
                     };
                     let effects = update(&mut self.app, action);
@@ -201,93 +164,17 @@ impl Driver {
         Some(dir.join(name))
     }
 
-    /// Does what the runtime does with effects; loader results and search reports queue up as
-    /// `pending`, a detail is read at once.
+    /// Performs effects through the runtime's own `perform`: loader results and search
+    /// reports queue up as `pending`, a detail is read at once.
     fn perform(&mut self, effects: Vec<Effect>) {
-        for effect in effects {
-            match effect {
-                Effect::Read(Read::Detail(request)) => {
-                    let answer = self.reader.detail(request);
-                    let effects = update(&mut self.app, Action::Detail(Box::new(answer)));
-                    self.perform(effects);
-                }
-                Effect::Read(Read::Search(request)) => {
-                    let generation = request.generation;
-                    let mut reports = Vec::new();
-                    self.reader.search(&request, &|| true, &mut |event| {
-                        reports.push(Action::Search(generation, event));
-                        true
-                    });
-                    self.pending.extend(reports);
-                }
-                Effect::Read(Read::List(request)) => {
-                    let generation = request.generation;
-                    let mut reports = Vec::new();
-                    build_list(&request, &|| true, &mut |event| {
-                        reports.push(Action::List(generation, event));
-                        true
-                    });
-                    self.pending.extend(reports);
-                }
-                // Reports of a cancelled job still pending are dropped by `update`, as in the
-                // runtime (where some may already be on their way).
-                Effect::Cancel(_) => {}
-                Effect::Discard(discarded) => drop(discarded),
-                Effect::ReloadAll => {
-                    // A new generation: results of the superseded load still pending are
-                    // delivered later and must be ignored by `update`, as in the runtime.
-                    self.app.load_generation += 1;
-                    let generation = self.app.load_generation;
-                    let mut events = Vec::new();
-                    load(&self.app.roots, &self.app.options, &mut |event| {
-                        events.push(event);
-                        true
-                    });
-                    self.pending.extend(
-                        events
-                            .into_iter()
-                            .map(|event| Action::Loader(generation, event)),
-                    );
-                }
-                Effect::ReloadFiles(paths) => self.queue_file_checks(paths),
-                Effect::Copy(text) => self.copied.push(text),
-                Effect::OpenEditor(target) => self.opened.push(target),
-                Effect::AcceptGolden(check) => {
-                    let source = check.summary.source.clone();
-                    self.accepted.push(source.clone());
-                    if self.writes == GoldenWrites::ToDisk {
-                        let (message, files) =
-                            crate::tui::runtime::accept::accept_golden(&self.app, &check);
-                        self.app.message = Some(message);
-                        if let Some(manifest) =
-                            source.path.parent().map(|dir| dir.join("goldens.json"))
-                        {
-                            self.unreported.insert(manifest);
-                        }
-                        self.queue_file_checks(files);
-                    }
-                }
-            }
-        }
-    }
-
-    fn queue_file_checks(&mut self, paths: Vec<PathBuf>) {
-        let generation = self.app.load_generation;
-        for path in paths {
-            let event = check_file(path, &self.app.options);
-            self.pending.push_back(Action::Loader(generation, event));
-        }
+        perform_all(&mut self.app, effects, &mut self.effects);
     }
 
     /// Draws a frame as the runtime does (geometry first) and refuses control characters on
     /// screen: packet text must never reach the terminal raw.
     fn draw(&mut self) -> Result<(), String> {
-        self.app.sync_list_geometry();
-        let (app, view) = (&self.app, &mut self.view);
-        self.terminal
-            .draw(|frame| crate::tui::views::view(app, view, frame))
+        draw_frame(&mut self.app, &mut self.view, &mut self.terminal)
             .map_err(|error| error.to_string())?;
-        self.app.clamp_detail_scroll(self.view.scroll_max);
         check_scroll(&self.app, &self.view)?;
         let buffer = self.terminal.backend().buffer();
         for (index, cell) in buffer.content.iter().enumerate() {
@@ -302,6 +189,139 @@ impl Driver {
             }
         }
         Ok(())
+    }
+}
+
+/// Whether accepting a golden writes the manifest (only ever in a scratch corpus).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoldenWrites {
+    ToDisk,
+    /// Accepts are recorded in `Driver::accepted` and nothing is written.
+    Recorded,
+}
+
+/// The headless driver's executor: reads answered on this thread (a detail at once, a
+/// search's or list build's reports and a load's results queued as `pending`, delivered by
+/// `Step::Deliver`), copies and editor targets recorded, goldens written only in a scratch
+/// corpus.
+pub struct DriverEffects {
+    /// Answers the app's reads, keeping what it read for the current load.
+    pub reader: Reader,
+    writes: GoldenWrites,
+    /// Loader results and job reports not yet delivered, each with its generation.
+    pending: VecDeque<Action>,
+    /// Details read, to be taken back at once.
+    answered: VecDeque<Action>,
+    /// Files changed on disk that the watcher has not reported yet.
+    unreported: BTreeSet<PathBuf>,
+    /// The generation of the last load started (as the loader counts them).
+    generation: u64,
+    pub accepted: Vec<Source>,
+    pub copied: Vec<String>,
+    /// What `o` asked to open in the editor, in order (the headless driver runs no editor).
+    pub opened: Vec<EditorTarget>,
+}
+
+impl DriverEffects {
+    fn new(reader: Reader, generation: u64) -> DriverEffects {
+        DriverEffects {
+            reader,
+            writes: GoldenWrites::Recorded,
+            pending: VecDeque::new(),
+            answered: VecDeque::new(),
+            unreported: BTreeSet::new(),
+            generation,
+            accepted: Vec::new(),
+            copied: Vec::new(),
+            opened: Vec::new(),
+        }
+    }
+}
+
+impl Executor for DriverEffects {
+    fn read(&mut self, read: Read) {
+        match read {
+            Read::Detail(request) => {
+                let answer = self.reader.detail(request);
+                self.answered.push_back(Action::Detail(Box::new(answer)));
+            }
+            Read::Search(request) => {
+                let generation = request.generation;
+                let pending = &mut self.pending;
+                self.reader.search(&request, &|| true, &mut |event| {
+                    pending.push_back(Action::Search(generation, event));
+                    true
+                });
+            }
+            Read::List(request) => {
+                let generation = request.generation;
+                let pending = &mut self.pending;
+                build_list(&request, &|| true, &mut |event| {
+                    pending.push_back(Action::List(generation, event));
+                    true
+                });
+            }
+        }
+    }
+
+    // Reports of a cancelled job still pending are dropped by `update`, as in the runtime
+    // (where some may already be on their way).
+    fn cancel(&mut self, _job: Job) {}
+
+    fn load_all(&mut self, roots: Vec<PathBuf>) -> u64 {
+        // A new generation: results of the superseded load still pending are delivered later
+        // and must be ignored by `update`, as in the runtime.
+        self.generation += 1;
+        let generation = self.generation;
+        let options = self.reader.options().clone();
+        let pending = &mut self.pending;
+        load(&roots, &options, &mut |event| {
+            pending.push_back(Action::Loader(generation, event));
+            true
+        });
+        generation
+    }
+
+    fn reload_files(&mut self, paths: Vec<PathBuf>) {
+        for path in paths {
+            let event = check_file(path, self.reader.options());
+            self.pending
+                .push_back(Action::Loader(self.generation, event));
+        }
+    }
+
+    fn copy(&mut self, text: String) {
+        self.copied.push(text);
+    }
+
+    fn open_editor(&mut self, target: EditorTarget) -> Option<String> {
+        self.opened.push(target);
+        None
+    }
+
+    fn accept_golden(
+        &mut self,
+        app: &App,
+        check: Box<PacketCheck>,
+    ) -> Option<(String, Vec<PathBuf>)> {
+        let source = check.summary.source.clone();
+        self.accepted.push(source.clone());
+        if self.writes != GoldenWrites::ToDisk {
+            return None;
+        }
+        let written = accept_golden(app, &check);
+        if let Some(manifest) = source.path.parent().map(|dir| dir.join("goldens.json")) {
+            self.unreported.insert(manifest);
+        }
+        Some(written)
+    }
+
+    fn discard(&mut self, discarded: Vec<Discarded>) {
+        drop(discarded);
+    }
+
+    fn answered(&mut self) -> Option<Action> {
+        self.answered.pop_front()
     }
 }
 
@@ -343,7 +363,7 @@ impl Observed {
 mod tests {
     use super::*;
     use crate::tui::state::app::ListRow;
-    use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
     fn key(c: char) -> Step {
         Step::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
