@@ -94,7 +94,6 @@ pub enum Overlay {
     },
     WhatIf(Box<WhatIf>),
     Review(ReviewState),
-    Message(String),
 }
 
 /// The coverage matrix cells (rule row, mode column) a packet counts in.
@@ -522,12 +521,6 @@ impl App {
                 detail.read = Some(answer);
             }
         }
-    }
-
-    /// Asks for the selected detail again (after a reload or a mode change).
-    pub fn invalidate_detail(&mut self) {
-        self.detail = None;
-        self.refresh_detail();
     }
 
     /// Asks for a read (returned as an effect by `update`).

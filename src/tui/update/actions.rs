@@ -1,4 +1,5 @@
-//! `update(&mut App, Action) -> Vec<Effect>`: the only place state changes. Everything that
+//! `update(&mut App, Action) -> Vec<Effect>`: where state changes (besides the runtime's
+//! `perform` and `draw_frame`, which apply an effect's outcome and a frame's geometry). Everything that
 //! touches the outside world (reading a packet's detail or searching the packets' text,
 //! reloading, copying to the clipboard, writing a golden) is returned as an effect, never done
 //! here; what was read comes back as an action with the generation it was asked for.
@@ -170,7 +171,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             app.overlay = Some(Overlay::Help { scroll });
             return Vec::new();
         }
-        Some(Overlay::Help { .. }) | Some(Overlay::Message(_)) => {
+        Some(Overlay::Help { .. }) => {
             // Any key closes; `?` would reopen, so it just closes too.
             if lookup(Context::Global, &key) == Some(Command::Quit)
                 && key.code != KeyCode::Esc

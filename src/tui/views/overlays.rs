@@ -103,12 +103,6 @@ pub fn help(scroll: u16, frame: &mut Frame, screen: Rect, theme: &Theme) {
     crate::tui::views::scroll::scrolled_wrapped(lines, scroll, frame, inner);
 }
 
-pub fn message(text: &str, frame: &mut Frame, screen: Rect, theme: &Theme) {
-    let area = centered(screen, 70, 8);
-    let inner = panel(frame, area, "message", theme);
-    frame.render_widget(Paragraph::new(safe(text)).wrap(Wrap { trim: true }), inner);
-}
-
 pub fn filter(app: &App, cursor: usize, frame: &mut Frame, screen: Rect, theme: &Theme) {
     let choices = filter_choices();
     let area = centered(screen, 46, 22);

@@ -44,9 +44,6 @@ pub fn view(app: &App, state: &mut ViewState, frame: &mut Frame) {
         Some(Overlay::WhatIf(whatif)) => {
             crate::tui::views::overlays::whatif(whatif, frame, screen, &theme)
         }
-        Some(Overlay::Message(message)) => {
-            crate::tui::views::overlays::message(message, frame, screen, &theme)
-        }
         Some(Overlay::Review(review)) => {
             crate::tui::views::overlays::review(app, review, frame, screen, &theme)
         }

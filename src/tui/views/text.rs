@@ -10,10 +10,6 @@ pub fn safe(text: &str) -> String {
     safe_text(text).into_owned()
 }
 
-pub fn span(text: &str, style: Style) -> Span<'static> {
-    Span::styled(safe(text), style)
-}
-
 pub fn heading(text: &str, theme: &Theme) -> Line<'static> {
     Line::from(Span::styled(text.to_owned(), theme.title()))
 }

@@ -5,8 +5,8 @@ use crate::tui::state::app::{filter_choices, App, DigestsState, HandoffState, Li
 use crate::tui::views::ViewState;
 
 /// The state invariants every step must keep: the selection is a visible packet row, the list
-/// scroll keeps it in view and stays inside the rows, every listed packet passes the filter in
-/// the mode shown, cursors and focus point at something.
+/// scroll keeps it in view and stays inside the rows, the packets listed are those that pass
+/// the filter in the mode shown, cursors and focus point at something.
 pub fn check_invariants(app: &App) -> Result<(), String> {
     for (row, entry) in app.list.rows.iter().enumerate() {
         if let ListRow::Packet(index) = entry {
@@ -96,6 +96,18 @@ pub fn check_invariants(app: &App) -> Result<(), String> {
                 "packet {index} is listed but does not pass the filter {} in {} mode",
                 app.list.filter.describe(),
                 app.mode
+            ));
+        }
+        // And every packet the rows were built over that passes is listed.
+        let passing = (0..app.list.built_over.min(app.packets.len()))
+            .filter(|index| app.list.filter.passes(&app.packets[*index], app.mode))
+            .count();
+        if passing != app.list.listed.len() {
+            return Err(format!(
+                "{passing} packets pass the filter {} in {} mode but {} are listed",
+                app.list.filter.describe(),
+                app.mode,
+                app.list.listed.len()
             ));
         }
     }
