@@ -340,6 +340,24 @@ fn violations_within(
         .collect()
 }
 
+/// A violation as the tests report it: the file and line, both modules and their layers.
+fn shown_violation(file: &Path, violation: &Violation, layers: &BTreeMap<String, usize>) -> String {
+    let layer = |module: &str, unknown: &str| {
+        layers
+            .get(module)
+            .map_or(unknown.to_owned(), usize::to_string)
+    };
+    format!(
+        "{}:{}: `{}` (layer {}) imports `{}` (layer {})",
+        file.display(),
+        violation.line,
+        violation.from,
+        layer(&violation.from, "?"),
+        violation.to,
+        layer(&violation.to, "none"),
+    )
+}
+
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|error| panic!("{}: {error}", dir.display()))
@@ -396,18 +414,10 @@ fn no_module_imports_one_on_its_own_or_a_higher_layer() {
         let (module, depth) = module_of(relative);
         let source = std::fs::read_to_string(path).expect("a source file");
         for violation in violations(&source, &module, depth, &layers) {
-            found.push(format!(
-                "src/{}:{}: `{}` (layer {}) imports `{}` (layer {})",
-                relative.display(),
-                violation.line,
-                violation.from,
-                layers
-                    .get(&violation.from)
-                    .map_or("?".into(), usize::to_string),
-                violation.to,
-                layers
-                    .get(&violation.to)
-                    .map_or("none".into(), usize::to_string),
+            found.push(shown_violation(
+                &Path::new("src").join(relative),
+                &violation,
+                &layers,
             ));
         }
         checked += 1;
@@ -452,18 +462,10 @@ fn no_file_of_the_inspector_imports_from_its_own_or_a_higher_layer() {
             depth,
             &layers,
         ) {
-            found.push(format!(
-                "src/tui/{}:{}: `{}` (layer {}) imports `{}` (layer {})",
-                relative.display(),
-                violation.line,
-                violation.from,
-                layers
-                    .get(&violation.from)
-                    .map_or("?".into(), usize::to_string),
-                violation.to,
-                layers
-                    .get(&violation.to)
-                    .map_or("none".into(), usize::to_string),
+            found.push(shown_violation(
+                &Path::new("src/tui").join(relative),
+                &violation,
+                &layers,
             ));
         }
     }
