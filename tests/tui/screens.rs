@@ -224,6 +224,26 @@ fn colour_carries_meaning_and_no_color_drops_it() {
     assert!(buffer[(x, y)].modifier.contains(Modifier::BOLD));
 }
 
+/// The status bar's key descriptions are not faint (SGR 2 reads as background on many dark
+/// 16-colour themes): at 80x24 no cell of the bottom row is DIM.
+#[test]
+fn status_bar_key_descriptions_are_not_faint() {
+    let mut app = headless_on("fixtures/a2a", true);
+    select(&mut app, "happy_task_requested.json");
+    // A key clears the search's "match 1 of 1": the keys come back.
+    keys(&mut app, "1");
+    let terminal = draw(&mut app, 80, 24);
+    let buffer = terminal.backend().buffer();
+    let bottom: String = (0..80).map(|x| buffer[(x, 23)].symbol()).collect();
+    assert!(bottom.contains("? help"), "{bottom}");
+    let faint: String = (0..80)
+        .map(|x| &buffer[(x, 23)])
+        .filter(|cell| cell.modifier.contains(Modifier::DIM))
+        .map(|cell| cell.symbol())
+        .collect();
+    assert_eq!(faint.trim(), "", "faint in the status bar");
+}
+
 /// Every drawn character, on every tab and overlay, is in the default foreground or one of the
 /// colours 16-colour themes tune for their own background: never ANSI 8 (Solarized Dark's
 /// background), 0, 7, 15 or blue. Backgrounds stay the terminal's own.

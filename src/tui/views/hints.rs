@@ -23,7 +23,9 @@ pub fn key_hints(spans: &mut Vec<Span<'_>>, mut shown: Vec<&Binding>, width: u16
     for binding in shown {
         let (key, word) = binding.short.split_once(' ').unwrap_or((binding.short, ""));
         spans.push(Span::styled(format!(" {key}"), theme.key()));
-        spans.push(Span::styled(format!(" {word} "), theme.dim()));
+        // What the key does is text a reader needs: the default foreground, never faint
+        // (SGR 2 is near the background on many dark themes); the key beside it is bold.
+        spans.push(Span::styled(format!(" {word} "), theme.text()));
     }
 }
 
