@@ -8,7 +8,7 @@ use crate::migrate::{Choices, Direction, Migration};
 use crate::profiles::{ProfileKind, ProfileOptions};
 
 /// The one-pass raw reader and converter, both modes; every outcome serializes to JSON.
-fn raw_convert(data: &[u8]) {
+pub fn raw_convert(data: &[u8]) {
     for mode in [Mode::Strict, Mode::Lenient] {
         let options = ConvertOptions {
             mode,
