@@ -612,3 +612,23 @@ fn the_handoff_tab_lists_a_rows_first_evidence_and_counts_the_rest() {
     assert!(screen.contains("$.k19 = 19; and 10 more"), "{screen}");
     assert!(!screen.contains("$.k20 = 20"), "{screen}");
 }
+
+/// At 80x24 the filter menu is as wide as its longest choice: each kind is named in full as the
+/// cursor passes it (it was 46 columns and cut "A2A object (version indeterminate").
+#[test]
+fn the_filter_menu_names_every_kind_in_full_at_80x24() {
+    let mut driver = driver("fixtures/a2a", (80, 24));
+    press(&mut driver, KeyCode::Char('f'));
+    let mut seen = String::new();
+    for _ in 0..40 {
+        seen.push_str(&text(driver.buffer()));
+        press(&mut driver, KeyCode::Char('j'));
+    }
+    for kind in handoff_inspector::packet::PacketKind::ALL {
+        assert!(
+            seen.contains(&format!("kind    {}", kind.name())),
+            "the menu never shows {:?} in full",
+            kind.name()
+        );
+    }
+}

@@ -104,38 +104,47 @@ pub fn help(scroll: u16, frame: &mut Frame, screen: Rect, theme: &Theme) {
 }
 
 pub fn filter(app: &App, cursor: usize, frame: &mut Frame, screen: Rect, theme: &Theme) {
-    let choices = filter_choices();
-    let area = centered(screen, 46, 22);
+    let labels: Vec<(String, bool)> = filter_choices()
+        .iter()
+        .map(|choice| match choice {
+            FilterChoice::Clear => ("clear all filters".to_owned(), !app.list.filter.is_active()),
+            FilterChoice::Status(status) => (
+                format!("status  {} {}", glyph(*status), status.label()),
+                app.list.filter.status == Some(*status),
+            ),
+            FilterChoice::Kind(kind) => (
+                format!("kind    {}", kind.name()),
+                app.list.filter.kind == Some(*kind),
+            ),
+            FilterChoice::Rule(rule) => (
+                format!("rule    {rule} ({} mode)", app.mode),
+                app.list.filter.rule.map(|rule| rule.0) == Some(*rule),
+            ),
+        })
+        .collect();
+    // As wide as its longest choice (the active marker and the borders beside it), so every
+    // choice reads in full wherever the screen allows: a cut label names no kind.
+    const MARKER: &str = " ● ";
+    let longest = labels
+        .iter()
+        .map(|(label, _)| Span::raw(label.as_str()).width())
+        .max()
+        .unwrap_or(0);
+    let width = u16::try_from(longest + MARKER.chars().count() + 2).unwrap_or(u16::MAX);
+    let area = centered(screen, width, 22);
     let inner = panel(frame, area, "filter (Enter applies, Esc closes)", theme);
     let height = usize::from(inner.height);
     let start = cursor
         .saturating_sub(height.saturating_sub(1) / 2)
-        .min(choices.len().saturating_sub(height));
-    let lines: Vec<Line> = choices
-        .iter()
+        .min(labels.len().saturating_sub(height));
+    let lines: Vec<Line> = labels
+        .into_iter()
         .enumerate()
         .skip(start)
         .take(height)
-        .map(|(index, choice)| {
-            let (label, active) = match choice {
-                FilterChoice::Clear => {
-                    ("clear all filters".to_owned(), !app.list.filter.is_active())
-                }
-                FilterChoice::Status(status) => (
-                    format!("status  {} {}", glyph(*status), status.label()),
-                    app.list.filter.status == Some(*status),
-                ),
-                FilterChoice::Kind(kind) => (
-                    format!("kind    {}", kind.name()),
-                    app.list.filter.kind == Some(*kind),
-                ),
-                FilterChoice::Rule(rule) => (
-                    format!("rule    {rule} ({} mode)", app.mode),
-                    app.list.filter.rule.map(|rule| rule.0) == Some(*rule),
-                ),
-            };
+        .map(|(index, (label, active))| {
             let line = Line::from(vec![
-                Span::raw(if active { " ● " } else { "   " }),
+                Span::raw(if active { MARKER } else { "   " }),
                 Span::raw(label),
             ]);
             if index == cursor {
