@@ -385,15 +385,6 @@ impl MarkdownWriter {
 }
 
 impl super::writer::CheckWriter for MarkdownWriter {
-    fn item(
-        &mut self,
-        _item: &crate::corpus::CheckItem,
-        _line: Option<Result<Vec<u8>, String>>,
-        _out: &mut dyn std::io::Write,
-    ) -> Result<(), super::writer::OutputError> {
-        Ok(())
-    }
-
     fn finish(
         self: Box<Self>,
         tally: &CheckTally,

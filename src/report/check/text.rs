@@ -310,15 +310,6 @@ fn styled_check_text(tally: &CheckTally) -> StyledText {
 pub struct TextWriter;
 
 impl super::writer::CheckWriter for TextWriter {
-    fn item(
-        &mut self,
-        _item: &crate::corpus::CheckItem,
-        _line: Option<Result<Vec<u8>, String>>,
-        _out: &mut dyn std::io::Write,
-    ) -> Result<(), super::writer::OutputError> {
-        Ok(())
-    }
-
     fn finish(
         self: Box<Self>,
         tally: &CheckTally,

@@ -40,13 +40,16 @@ pub trait CheckWriter {
         Ok(())
     }
     /// One item, with its line when [`CheckWriter::line_maker`] made one (made here when
-    /// not given).
+    /// not given). A format written at the end from the tally alone (text, markdown) writes
+    /// nothing per item: the default.
     fn item(
         &mut self,
-        item: &CheckItem,
-        line: Option<Result<Vec<u8>, String>>,
-        out: &mut dyn Write,
-    ) -> Result<(), OutputError>;
+        _item: &CheckItem,
+        _line: Option<Result<Vec<u8>, String>>,
+        _out: &mut dyn Write,
+    ) -> Result<(), OutputError> {
+        Ok(())
+    }
     /// The end of the document, from the tally of every item.
     ///
     /// `out` takes styled text too: the text report styles what a reader scans for, which a
