@@ -17,7 +17,7 @@ use std::collections::HashMap;
 fn splice(request: &ListRequest) -> Spliced {
     let mut coverage = vec![[0i64; 2]; crate::freeze::COVERAGE_ROW_IDS.len()];
     let mut count = |packet: &ListedPacket, delta: i64| {
-        for (row, column) in crate::tui::state::app::coverage_cells(packet) {
+        for (row, column) in crate::tui::state::coverage::coverage_cells(packet) {
             coverage[row][column] += delta;
         }
     };

@@ -1,145 +1,29 @@
-//! The TUI state: plain data, one struct for the list and one per tab. `update` changes it;
-//! views read it (and keep what they measure in their own `views::ViewState`). Nothing here
-//! reads a file: what the state needs from disk it asks for as a `reads::Read`, and the answer
-//! comes back through `update`. The list's rows (groups, folding, selection moves) are built
-//! in `list_rows`.
+//! The TUI state: plain data, `App` holding one struct for the list (`list`), one per tab
+//! (`tabs`), the search (`search`) and the overlay (`overlay`). `update` changes it; views read
+//! it (and keep what they measure in their own `views::ViewState`). Nothing here reads a file:
+//! what the state needs from disk it asks for as a `reads::Read`, and the answer comes back
+//! through `update`. What is selected is read in `selected`, coverage counted in `coverage`,
+//! replaced packets swapped in by `swap`; the list's rows are built in `list_rows`.
 
 pub use crate::tui::state::filter::{filter_choices, Filter, FilterChoice};
+pub use crate::tui::state::list::{ListBuild, ListState, ListWhy};
 pub use crate::tui::state::list_rows::{group_key, group_label, GroupKey, ListRow};
+pub use crate::tui::state::listed::ListedPacket;
+pub use crate::tui::state::overlay::{Overlay, ReviewState, ReviewTally};
+pub use crate::tui::state::search::{SearchResults, SearchRun, SearchState, SearchThen};
+pub use crate::tui::state::tabs::{
+    DiffLayout, DigestsState, Focus, HandoffState, MigrateState, RulesState, Tab, TabStates,
+};
 
 use crate::a2a::Mode;
-use crate::corpus::{CheckOptions, LoadError, PacketCheck, PacketDetail};
+use crate::corpus::{CheckOptions, LoadError};
 use crate::freeze::COVERAGE_ROW_IDS;
-use crate::tui::state::list_rows::Spliced;
 use crate::tui::state::list_rows::{ListRequest, LoadedBundle};
-pub use crate::tui::state::listed::ListedPacket;
 use crate::tui::state::packets::{Packets, Replacement};
 use crate::tui::state::reads::{DetailAnswer, DetailRequest, Read};
 use crate::tui::state::status::Status;
-use crate::tui::state::whatif::WhatIf;
-use std::path::Path;
 use std::path::PathBuf;
 use std::sync::Arc;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Tab {
-    Raw,
-    Conversion,
-    Handoff,
-    Digests,
-    Findings,
-    Rules,
-    Migrate,
-    Formats,
-}
-
-impl Tab {
-    pub const ALL: [Tab; 8] = [
-        Tab::Raw,
-        Tab::Conversion,
-        Tab::Handoff,
-        Tab::Digests,
-        Tab::Findings,
-        Tab::Rules,
-        Tab::Migrate,
-        Tab::Formats,
-    ];
-
-    pub fn title(self) -> &'static str {
-        match self {
-            Tab::Raw => "Raw",
-            Tab::Conversion => "Conversion",
-            Tab::Handoff => "Handoff",
-            Tab::Digests => "Digests",
-            Tab::Findings => "Findings",
-            Tab::Rules => "Rules",
-            Tab::Migrate => "Migrate",
-            Tab::Formats => "Formats",
-        }
-    }
-
-    /// The label used when the full titles do not fit the tab bar.
-    pub fn short_title(self) -> &'static str {
-        match self {
-            Tab::Raw => "Raw",
-            Tab::Conversion => "Conv",
-            Tab::Handoff => "Hand",
-            Tab::Digests => "Dig",
-            Tab::Findings => "Find",
-            Tab::Rules => "Rules",
-            Tab::Migrate => "Migr",
-            Tab::Formats => "Fmt",
-        }
-    }
-
-    pub fn index(self) -> usize {
-        Tab::ALL.iter().position(|tab| *tab == self).unwrap_or(0)
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Focus {
-    List,
-    Detail,
-}
-
-#[derive(Clone, Debug)]
-pub enum Overlay {
-    /// The key help, scrolled by this many rows where it does not fit.
-    Help {
-        scroll: u16,
-    },
-    Filter {
-        cursor: usize,
-    },
-    WhatIf(Box<WhatIf>),
-    Review(ReviewState),
-}
-
-/// The coverage matrix cells (rule row, mode column) a packet counts in.
-pub(crate) fn coverage_cells(summary: &ListedPacket) -> impl Iterator<Item = (usize, usize)> + '_ {
-    Mode::BOTH
-        .into_iter()
-        .enumerate()
-        .filter_map(|(column, mode)| Some((column, summary.mode(mode)?)))
-        .flat_map(|(column, mode_summary)| {
-            mode_summary.rows.ids().filter_map(move |id| {
-                let row = COVERAGE_ROW_IDS.iter().position(|row| *row == id)?;
-                Some((row, column))
-            })
-        })
-}
-
-/// A golden review in progress: the packets to go through (by source, so a reload between
-/// steps cannot confuse them), where we are, and what was decided.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReviewState {
-    pub queue: Vec<crate::corpus::Source>,
-    pub position: usize,
-    /// Accept was pressed: waiting for y / n.
-    pub confirming: bool,
-    pub accepted: usize,
-    pub rejected: usize,
-    pub skipped: usize,
-    /// The queue against the list's count of failing packets (in the mode shown), so the
-    /// panel can say how the two numbers meet.
-    pub tally: ReviewTally,
-    /// How many of the queue's first packets have pending goldens (they come first).
-    pub pending: usize,
-}
-
-/// How a review's queue meets the list's "N failing": `failing` of the queue fail in the mode
-/// shown (as the group headers count), `other` are in the queue for another reason (no golden,
-/// or drift in the other mode), `not_golden` fail in that mode for reasons a golden does not
-/// settle (audit or profile findings, unreadable input).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ReviewTally {
-    pub failing: usize,
-    pub other: usize,
-    pub not_golden: usize,
-    /// Failing packets left out because they were rejected earlier this session.
-    pub rejected_before: usize,
-}
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LoadProgress {
@@ -159,57 +43,6 @@ pub struct SelectedDetail {
     pub read: Option<DetailAnswer>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DiffLayout {
-    Unified,
-    SideBySide,
-}
-
-/// The packet list's state: its rows, the selection and what passes the filter.
-#[derive(Clone, Debug, Default)]
-pub struct ListState {
-    pub rows: Vec<ListRow>,
-    /// How many of `rows` are packets (kept by the list build and folding).
-    pub visible_packets: usize,
-    /// Index into `rows`; always a selectable row (packet or folded group) when there is one.
-    pub selected: usize,
-    /// Every packet that passes the filter, in list order, folded groups included (what
-    /// search and review go through).
-    pub listed: Vec<usize>,
-    /// Labels of the folded groups.
-    pub folded: std::collections::HashSet<String>,
-    /// The first row on screen.
-    pub offset: usize,
-    /// Where the rows were last drawn, for paging and mouse hit-testing.
-    pub area_top: u16,
-    pub area_height: u16,
-    /// The filter the rows were built for.
-    pub filter: Filter,
-    /// How many of the packets the rows were built over (packets loaded since are not yet
-    /// listed).
-    pub built_over: usize,
-    /// The list build under way, if any (see `list_job`).
-    pub building: Option<ListBuild>,
-    /// Files checked again whose packets are not swapped in yet: every build started carries
-    /// them until one lands.
-    pub replacing: Vec<Arc<Replacement>>,
-    pub generation: u64,
-}
-
-/// A list build under way (see `list_rows::build_list`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ListBuild {
-    pub generation: u64,
-    /// Packets it goes through, and how many it went through so far.
-    pub total: usize,
-    pub scanned: usize,
-    /// The filter it lists.
-    pub filter: Filter,
-    pub why: ListWhy,
-    /// What the status bar says when it lands.
-    pub done: Option<String>,
-}
-
 /// What the state no longer holds, to be freed elsewhere: a million packets or rows take tens
 /// of milliseconds to free.
 #[derive(Clone, Debug)]
@@ -220,126 +53,6 @@ pub enum Discarded {
         Vec<Arc<Replacement>>,
         Vec<crate::tui::state::packets::Splice>,
     ),
-}
-
-/// Why the list is built again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ListWhy {
-    /// A filter was chosen or cleared: a progress line, and Esc cancels.
-    Filter,
-    /// The mode changed under a status filter: a progress line (the rows must follow the mode).
-    Mode,
-    /// Packets arrived: the load's own progress shows.
-    Load,
-    /// Files changed on disk were checked again: their packets are spliced into the list.
-    Replace,
-}
-
-/// The Handoff tab: the selected field line (what `y` copies).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct HandoffState {
-    pub cursor: usize,
-}
-
-impl HandoffState {
-    /// How many field lines can be selected.
-    pub const LINES: usize = 4;
-}
-
-/// The Digests tab: the selected digest line and how a payload diff is laid out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DigestsState {
-    pub cursor: usize,
-    pub layout: DiffLayout,
-}
-
-impl DigestsState {
-    /// How many digest lines can be selected.
-    pub const LINES: usize = 3;
-}
-
-impl Default for DigestsState {
-    fn default() -> Self {
-        DigestsState {
-            cursor: 0,
-            layout: DiffLayout::Unified,
-        }
-    }
-}
-
-/// The Rules tab: the selected cell of the coverage matrix (row, mode column).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RulesState {
-    pub cursor: (usize, usize),
-}
-
-/// The Migrate tab: the selected step and the steps switched off (for the selected packet).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MigrateState {
-    pub cursor: usize,
-    pub off: Vec<&'static str>,
-}
-
-/// The detail pane's state: its scroll (shared by the tabs that scroll, reset on a tab
-/// switch) and each tab's own.
-#[derive(Clone, Debug, Default)]
-pub struct TabStates {
-    pub scroll: u16,
-    pub handoff: HandoffState,
-    pub digests: DigestsState,
-    pub rules: RulesState,
-    pub migrate: MigrateState,
-}
-
-/// A search: the prompt being typed, the query searched, the running scan and its results.
-#[derive(Clone, Debug, Default)]
-pub struct SearchState {
-    /// The `/` prompt while it is open.
-    pub input: Option<String>,
-    /// The last query searched (what n/N look for).
-    pub query: Option<String>,
-    /// The scan under way, if any.
-    pub running: Option<SearchRun>,
-    /// The last finished scan's matches.
-    pub results: Option<SearchResults>,
-    pub generation: u64,
-}
-
-/// A scan under way (see `reads::Reader::search`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchRun {
-    pub generation: u64,
-    pub total: usize,
-    pub scanned: usize,
-    pub matches: usize,
-    /// Select the first match when it is found (Enter), or move from the selection (n/N:
-    /// `Some(forward)`) once the scan is done.
-    pub then: SearchThen,
-    /// Whether the first match was already selected.
-    pub jumped: bool,
-    /// The packets it scans (a reload replaces them, and their indices with them).
-    pub packets_epoch: u64,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SearchThen {
-    /// Select the first match at or after the selection as soon as it is found.
-    SelectFirst,
-    /// Move to the next (true) or previous match once the scan is done.
-    Step(bool),
-}
-
-/// Every listed packet whose name or text contains the query, as the scan found them: valid
-/// while the packets and the filter are those it scanned.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResults {
-    /// Packet indices, ascending.
-    pub matches: Vec<usize>,
-    pub packets_epoch: u64,
-    pub packets: usize,
-    pub filter: Filter,
-    /// The mode at the time (a status filter lists other packets in the other mode).
-    pub mode: Mode,
 }
 
 pub struct App {
@@ -376,7 +89,7 @@ pub struct App {
     /// The last drawn size, for paging and mouse hit-testing.
     pub size: (u16, u16),
     /// Every loaded bundle's verification report, by path (kept by the list build).
-    pub bundles: Vec<crate::tui::state::list_rows::LoadedBundle>,
+    pub bundles: Vec<LoadedBundle>,
     /// Reads asked for since `update` last returned its effects.
     reads: Vec<Read>,
     /// What the state let go of since then (freed by the runtime off the UI thread).
@@ -423,48 +136,6 @@ impl App {
 
     pub fn status(&self, index: usize) -> Status {
         self.packets[index].status_in(self.mode)
-    }
-
-    /// The selected packet's index. `rows` may lag behind `packets` while they are being
-    /// replaced, so an index past the end is no selection rather than a crash.
-    pub fn selected_packet(&self) -> Option<usize> {
-        match self.list.rows.get(self.list.selected) {
-            Some(ListRow::Packet(index)) if *index < self.packets.len() => Some(*index),
-            _ => None,
-        }
-    }
-
-    pub(crate) fn selected_source(&self) -> Option<crate::corpus::Source> {
-        self.selected_summary().map(|packet| packet.source.clone())
-    }
-
-    /// The selected packet's list row (source, kind, status...).
-    pub fn selected_summary(&self) -> Option<&ListedPacket> {
-        self.selected_packet()
-            .and_then(|index| self.packets.get(index))
-    }
-
-    /// The selected packet's full check (findings, digests, object golden): checked again
-    /// with its detail (`None` while it reads).
-    pub fn selected_check(&self) -> Option<&PacketCheck> {
-        self.detail_read().and_then(|read| read.check.as_deref())
-    }
-
-    /// What the reader answered for the selected packet (`None` while it reads).
-    pub fn detail_read(&self) -> Option<&DetailAnswer> {
-        match &self.detail {
-            Some(SelectedDetail {
-                packet,
-                read: Some(read),
-                ..
-            }) if Some(*packet) == self.selected_packet() => Some(read),
-            _ => None,
-        }
-    }
-
-    pub fn selected_detail(&self) -> Option<&PacketDetail> {
-        self.detail_read()
-            .and_then(|read| read.result.as_ref().ok())
     }
 
     /// Asks for the selected packet's detail when the selection changed (the reader answers
@@ -543,88 +214,6 @@ impl App {
         std::mem::take(&mut self.discarded)
     }
 
-    /// The expected payload paired with the selected packet in `mode`.
-    pub fn expected_payload(&self, mode: Mode) -> Option<&Result<serde_json::Value, String>> {
-        let read = self.detail_read()?;
-        read.expected[Mode::BOTH.iter().position(|m| *m == mode)?].as_ref()
-    }
-
-    /// Swaps in the packets a list build spliced the replacements into (the old ones are
-    /// freed off the UI thread); returns where the selected packet went, if it is still there.
-    pub(crate) fn swap_in(&mut self, spliced: Spliced) -> Option<usize> {
-        let Spliced {
-            mut packets,
-            over,
-            splices,
-            replaced,
-            coverage,
-        } = spliced;
-        let keep = self.selected_packet().and_then(|old| {
-            let source = &self.packets[old].source;
-            splices
-                .iter()
-                .zip(&replaced)
-                .try_fold(old, |index, (splice, replacement)| {
-                    // A packet of a replaced file: its line in the same place first (a
-                    // million-line file edited keeps most lines where they were), else
-                    // looked for.
-                    let place = match splice.moved(index) {
-                        Ok(new) => return Some(new),
-                        Err(place) => place,
-                    };
-                    let checks = &replacement.checks;
-                    let at = match checks.get(place) {
-                        Some(packet) if packet.source == *source => place,
-                        _ => checks.iter().position(|packet| packet.source == *source)?,
-                    };
-                    Some(splice.at + at)
-                })
-        });
-        // Packets loaded while the build ran follow (their coverage is counted already).
-        packets.extend((over..self.packets.len()).map(|index| self.packets[index].clone()));
-        let old = std::mem::replace(&mut self.packets, packets);
-        self.discard(Discarded::Packets(old));
-        for (cell, delta) in self.coverage.iter_mut().zip(coverage) {
-            for (count, delta) in cell.iter_mut().zip(delta) {
-                *count = (i64::from(*count) + delta).max(0) as u32;
-            }
-        }
-        for replacement in &replaced {
-            self.load_errors
-                .retain(|error| *error.source.path != *replacement.path);
-            self.load_errors.extend(replacement.errors.iter().cloned());
-        }
-        self.list
-            .replacing
-            .retain(|pending| !replaced.iter().any(|done| Arc::ptr_eq(done, pending)));
-        // The last hold on a million re-checked packets (the new packets are copies) and on
-        // the removed indices: freed elsewhere too.
-        self.discard(Discarded::Spliced(replaced, splices));
-        // Indices changed: what was read or searched by index belongs to the old packets.
-        self.packets_epoch += 1;
-        self.detail = None;
-        keep
-    }
-
-    /// The rows name packets by index, which are about to change: no rows until the list is
-    /// built again.
-    pub(crate) fn forget_rows(&mut self) {
-        self.list.rows.clear();
-        self.list.listed.clear();
-        self.list.visible_packets = 0;
-        self.list.built_over = 0;
-        self.list.selected = 0;
-        self.packets_epoch += 1;
-        self.detail = None;
-    }
-
-    pub(crate) fn count_coverage(&mut self, summary: &ListedPacket, delta: i64) {
-        for (row, column) in coverage_cells(summary) {
-            let cell = &mut self.coverage[row][column];
-            *cell = (i64::from(*cell) + delta).max(0) as u32;
-        }
-    }
-
     /// Keeps the detail scroll inside the content the last frame drew (`max`: how far it
     /// could scroll, as the view measured it; `None`: the tab does not scroll).
     pub fn clamp_detail_scroll(&mut self, max: Option<u16>) {
@@ -687,42 +276,6 @@ impl App {
             folded: self.list.folded.clone(),
             reselect: self.reselect.clone(),
             replacing: self.list.replacing.clone(),
-        }
-    }
-
-    /// The bundle at `path`, when one is loaded.
-    pub fn loaded_bundle(&self, path: &Path) -> Option<&LoadedBundle> {
-        self.bundles.iter().find(|bundle| *bundle.path == *path)
-    }
-
-    /// The verification report of the bundle at `path`, when one is loaded.
-    pub fn bundle_report(&self, path: &Path) -> Option<&Arc<crate::bundle::BundleReport>> {
-        self.loaded_bundle(path).map(|bundle| &bundle.report)
-    }
-
-    /// The bundle the selected packet comes from (its own packet or an event).
-    pub fn selected_bundle(&self) -> Option<&LoadedBundle> {
-        let source = &self.selected_summary()?.source;
-        if !crate::bundle::is_bundle_path(&source.path) {
-            return None;
-        }
-        self.loaded_bundle(&source.path)
-    }
-
-    /// The report of the bundle the selected packet comes from (its own packet or an event).
-    pub fn selected_bundle_report(&self) -> Option<&Arc<crate::bundle::BundleReport>> {
-        self.selected_bundle().map(|bundle| &bundle.report)
-    }
-
-    /// The label of the selected row's group when a folded group itself is selected.
-    pub fn selected_group_label(&self) -> Option<String> {
-        match self.list.rows.get(self.list.selected) {
-            Some(ListRow::Group {
-                label,
-                folded: true,
-                ..
-            }) => Some(label.clone()),
-            _ => None,
         }
     }
 
