@@ -12,80 +12,87 @@ use crate::tui::state::app::App;
 use crate::tui::views::text::{heading, json_line, reindent, safe};
 use crate::tui::views::theme::Theme;
 use crate::tui::views::view_state::ViewState;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::Frame;
+use ratatui::widgets::StatefulWidget;
 
 /// Hash rows listed before the rest is summed up (every mismatch is listed regardless, up to
 /// the same number again): a 100,000-event bundle must not become 100,000 drawn lines.
 const MAX_HASH_ROWS: usize = 200;
 
-pub fn draw(
-    app: &App,
-    state: &mut ViewState,
-    detail: &PacketDetail,
-    frame: &mut Frame,
-    area: Rect,
-    theme: &Theme,
-) {
-    let mut lines = Vec::new();
-    lines.push(heading("Bundle view", theme));
-    let Some(report) = app.selected_bundle_report() else {
-        lines.push(Line::from(Span::styled(
-            "no verification report for this bundle",
-            theme.bad(),
-        )));
-        return crate::tui::views::scroll::scrolled_detail(app, state, lines, frame, area);
-    };
-    lines.extend(verdict_lines(report, theme));
-    // What the failed check compared, at once (it is repeated under the check below).
-    if let Some(compared) = report.error().and_then(|error| error.compared.as_ref()) {
-        lines.extend(expected_and_found(compared, "  ", theme));
-    }
-    // What verifying establishes is said under a verified verdict only.
-    let shows = if report.is_valid() {
-        crate::bundle::VERIFIED_SHOWS
-    } else {
-        crate::bundle::UNVERIFIED_SHOWS
-    };
-    lines.push(Line::from(Span::styled(shows, theme.dim())));
-    // With trusted keys: who said it, beside what was verified.
-    if let Some(attestation) = app.detail_read().and_then(|read| read.attestation.as_ref()) {
+/// The Bundle view of a bundle's own packet, drawn from the state (a `StatefulWidget` keeping its
+/// scroll extent in the `ViewState`).
+pub struct BundleView<'a> {
+    pub app: &'a App,
+    pub detail: &'a PacketDetail,
+    pub theme: &'a Theme,
+}
+
+impl StatefulWidget for BundleView<'_> {
+    type State = ViewState;
+
+    fn render(self, area: Rect, buf: &mut Buffer, state: &mut ViewState) {
+        let BundleView { app, detail, theme } = self;
+        let mut lines = Vec::new();
+        lines.push(heading("Bundle view", theme));
+        let Some(report) = app.selected_bundle_report() else {
+            lines.push(Line::from(Span::styled(
+                "no verification report for this bundle",
+                theme.bad(),
+            )));
+            return crate::tui::views::scroll::scrolled_detail(app, state, lines, buf, area);
+        };
+        lines.extend(verdict_lines(report, theme));
+        // What the failed check compared, at once (it is repeated under the check below).
+        if let Some(compared) = report.error().and_then(|error| error.compared.as_ref()) {
+            lines.extend(expected_and_found(compared, "  ", theme));
+        }
+        // What verifying establishes is said under a verified verdict only.
+        let shows = if report.is_valid() {
+            crate::bundle::VERIFIED_SHOWS
+        } else {
+            crate::bundle::UNVERIFIED_SHOWS
+        };
+        lines.push(Line::from(Span::styled(shows, theme.dim())));
+        // With trusted keys: who said it, beside what was verified.
+        if let Some(attestation) = app.detail_read().and_then(|read| read.attestation.as_ref()) {
+            lines.push(Line::default());
+            lines.extend(attestation_lines(attestation, theme));
+        }
         lines.push(Line::default());
-        lines.extend(attestation_lines(attestation, theme));
-    }
-    lines.push(Line::default());
-    lines.extend(check_lines(report, theme));
-    lines.push(Line::default());
-    lines.extend(lint_lines(report, theme));
-    let inspection = app.detail_read().and_then(|read| read.bundle.as_ref());
-    match inspection {
-        Some(Ok(inspection)) => {
-            lines.push(Line::default());
-            lines.extend(comparison_lines(inspection, theme));
-            lines.push(Line::default());
-            lines.extend(run_root_lines(inspection, theme));
+        lines.extend(check_lines(report, theme));
+        lines.push(Line::default());
+        lines.extend(lint_lines(report, theme));
+        let inspection = app.detail_read().and_then(|read| read.bundle.as_ref());
+        match inspection {
+            Some(Ok(inspection)) => {
+                lines.push(Line::default());
+                lines.extend(comparison_lines(inspection, theme));
+                lines.push(Line::default());
+                lines.extend(run_root_lines(inspection, theme));
+            }
+            Some(Err(reason)) => lines.push(Line::from(Span::styled(
+                format!("cannot open the bundle again: {}", safe(reason)),
+                theme.bad(),
+            ))),
+            None => {}
         }
-        Some(Err(reason)) => lines.push(Line::from(Span::styled(
-            format!("cannot open the bundle again: {}", safe(reason)),
-            theme.bad(),
-        ))),
-        None => {}
-    }
-    lines.push(Line::default());
-    lines.push(heading("manifest.json as stored", theme));
-    if detail.bytes.is_empty() {
-        lines.push(Line::from(Span::styled(
-            "(no manifest could be read)",
-            theme.dim(),
-        )));
-    } else {
-        let text = String::from_utf8_lossy(&detail.bytes);
-        for line in reindent(&text).lines().take(2_000) {
-            lines.push(json_line(line, theme));
+        lines.push(Line::default());
+        lines.push(heading("manifest.json as stored", theme));
+        if detail.bytes.is_empty() {
+            lines.push(Line::from(Span::styled(
+                "(no manifest could be read)",
+                theme.dim(),
+            )));
+        } else {
+            let text = String::from_utf8_lossy(&detail.bytes);
+            for line in reindent(&text).lines().take(2_000) {
+                lines.push(json_line(line, theme));
+            }
         }
+        crate::tui::views::scroll::scrolled_detail(app, state, lines, buf, area);
     }
-    crate::tui::views::scroll::scrolled_detail(app, state, lines, frame, area);
 }
 
 /// The attestation's state (`✓` verified, `✗` refused or not read, `·` otherwise) and what

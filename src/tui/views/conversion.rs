@@ -9,72 +9,79 @@ use crate::tui::views::text::{canonical_text_lines, heading, json_value_lines, s
 use crate::tui::views::theme::Theme;
 use crate::tui::views::view_state::cached;
 use crate::tui::views::view_state::ViewState;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::Frame;
+use ratatui::widgets::StatefulWidget;
 
-pub fn draw(
-    app: &App,
-    state: &mut ViewState,
-    detail: &PacketDetail,
-    frame: &mut Frame,
-    area: Rect,
-    theme: &Theme,
-) {
-    if detail.explanations.is_empty() {
-        // The whole object, pretty: built once, not on every frame.
-        let lines = cached(state, format!("conversion object {}", app.color), || {
-            let title = format!(
-                "Not the adapter's input ({}): nothing is converted.",
-                crate::corpus::PacketKind::RawA2a.name()
-            );
-            let mut lines = vec![heading(&title, theme)];
-            lines.push(crate::tui::views::text::classified_as(detail, theme));
-            match detail.tree() {
-                Ok(value) => {
-                    lines.push(Line::default());
-                    lines.extend(json_value_lines(&value, theme));
-                }
-                Err(NoTree::OverCap(reason)) => {
-                    lines.push(Line::default());
-                    lines.push(Line::styled(format!("Not shown: {reason}."), theme.dim()));
-                }
-                Err(NoTree::NotJson) => {}
-            }
-            lines
-        });
-        lines.draw(app, &mut state.scroll_max, frame, area);
-        return;
-    }
-    let strict = detail.explanation(Mode::Strict);
-    let lenient = detail.explanation(Mode::Lenient);
-    let differ = match (strict, lenient) {
-        (Some(strict), Some(lenient)) => !same_outcome(strict, lenient),
-        _ => false,
-    };
-    // Side by side when both modes converted the packet and each column gets 40 columns.
-    if strict.is_some() && lenient.is_some() && area.width >= 80 {
-        let [left, right] =
-            Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
-                .areas(area);
-        for (explanation, column) in [(strict, left), (lenient, right)] {
-            if let Some(explanation) = explanation {
-                let key = format!("conversion column {} {}", explanation.mode(), app.color);
-                cached(state, key, || mode_lines(explanation, theme)).draw(
-                    app,
-                    &mut state.scroll_max,
-                    frame,
-                    column,
+/// The Conversion tab, drawn from the state (a `StatefulWidget` keeping its lines and scroll extent
+/// in the `ViewState`).
+pub struct ConversionView<'a> {
+    pub app: &'a App,
+    pub detail: &'a PacketDetail,
+    pub theme: &'a Theme,
+}
+
+impl StatefulWidget for ConversionView<'_> {
+    type State = ViewState;
+
+    fn render(self, area: Rect, buf: &mut Buffer, state: &mut ViewState) {
+        let ConversionView { app, detail, theme } = self;
+        if detail.explanations.is_empty() {
+            // The whole object, pretty: built once, not on every frame.
+            let lines = cached(state, format!("conversion object {}", app.color), || {
+                let title = format!(
+                    "Not the adapter's input ({}): nothing is converted.",
+                    crate::corpus::PacketKind::RawA2a.name()
                 );
-            }
+                let mut lines = vec![heading(&title, theme)];
+                lines.push(crate::tui::views::text::classified_as(detail, theme));
+                match detail.tree() {
+                    Ok(value) => {
+                        lines.push(Line::default());
+                        lines.extend(json_value_lines(&value, theme));
+                    }
+                    Err(NoTree::OverCap(reason)) => {
+                        lines.push(Line::default());
+                        lines.push(Line::styled(format!("Not shown: {reason}."), theme.dim()));
+                    }
+                    Err(NoTree::NotJson) => {}
+                }
+                lines
+            });
+            lines.draw(app, &mut state.scroll_max, buf, area);
+            return;
         }
-        return;
+        let strict = detail.explanation(Mode::Strict);
+        let lenient = detail.explanation(Mode::Lenient);
+        let differ = match (strict, lenient) {
+            (Some(strict), Some(lenient)) => !same_outcome(strict, lenient),
+            _ => false,
+        };
+        // Side by side when both modes converted the packet and each column gets 40 columns.
+        if strict.is_some() && lenient.is_some() && area.width >= 80 {
+            let [left, right] =
+                Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+                    .areas(area);
+            for (explanation, column) in [(strict, left), (lenient, right)] {
+                if let Some(explanation) = explanation {
+                    let key = format!("conversion column {} {}", explanation.mode(), app.color);
+                    cached(state, key, || mode_lines(explanation, theme)).draw(
+                        app,
+                        &mut state.scroll_max,
+                        buf,
+                        column,
+                    );
+                }
+            }
+            return;
+        }
+        let key = format!("conversion stacked {} {}", app.mode, app.color);
+        let lines = cached(state, key, || {
+            stacked_lines(app.mode, strict, lenient, differ, theme)
+        });
+        lines.draw(app, &mut state.scroll_max, buf, area);
     }
-    let key = format!("conversion stacked {} {}", app.mode, app.color);
-    let lines = cached(state, key, || {
-        stacked_lines(app.mode, strict, lenient, differ, theme)
-    });
-    lines.draw(app, &mut state.scroll_max, frame, area);
 }
 
 /// Both modes' outcomes one above the other (a narrow pane), `mode`'s first.

@@ -12,145 +12,154 @@ use crate::tui::views::text::{heading, safe};
 use crate::tui::views::theme::Theme;
 use crate::tui::views::view_state::ObjectDigests;
 use crate::tui::views::view_state::ViewState;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::Frame;
+use ratatui::widgets::StatefulWidget;
 
 const PARTS: [&str; 3] = ["payload", "handoff", "discovery"];
 
-pub fn draw(
-    app: &App,
-    state: &mut ViewState,
-    detail: &PacketDetail,
-    frame: &mut Frame,
-    area: Rect,
-    theme: &Theme,
-) {
-    let mut lines = Vec::new();
-    // A bundle's event: its content hash as upstream's verifier compares it.
-    if detail.source.is_bundle_event() {
-        lines.extend(crate::tui::views::bundle::content_hash_lines(detail, theme));
-    }
-    // Golden drift first, for every kind that records one: it is what a reviewer comes to
-    // this tab for.
-    if let (Some(check), Some(selected)) = (app.selected_check(), app.detail_read()) {
-        let rejected = app.review_rejected.contains(&check.summary.source);
-        lines.extend(crate::tui::views::golden::drift_lines(
-            check,
-            &selected.golden,
-            rejected,
-            theme,
-        ));
-    }
-    if detail.explanations.is_empty() {
-        // Taken once per packet: hashing a big object takes longer than a frame, and once the
-        // migration has taken the detail's tree, the object is parsed again for them.
-        let digests = state
-            .object_digests
-            .get_or_insert_with(|| object_digests(detail))
-            .clone();
-        if let Some(digests) = digests {
-            lines.push(heading("digests of the object as given", theme));
-            let row = PartRow {
-                part: "object",
-                actual: digests.object,
-                expected: None,
-                same: None,
-            };
-            lines.push(part_line(app, 0, &row, area.width, theme));
-            if let Some(handoff) = digests.handoff {
+/// The Digests tab, drawn from the state (a `StatefulWidget` keeping the object's digests, the
+/// diff's lines and the scroll extent in the `ViewState`).
+pub struct DigestsView<'a> {
+    pub app: &'a App,
+    pub detail: &'a PacketDetail,
+    pub theme: &'a Theme,
+}
+
+impl StatefulWidget for DigestsView<'_> {
+    type State = ViewState;
+
+    fn render(self, area: Rect, buf: &mut Buffer, state: &mut ViewState) {
+        let DigestsView { app, detail, theme } = self;
+        let mut lines = Vec::new();
+        // A bundle's event: its content hash as upstream's verifier compares it.
+        if detail.source.is_bundle_event() {
+            lines.extend(crate::tui::views::bundle::content_hash_lines(detail, theme));
+        }
+        // Golden drift first, for every kind that records one: it is what a reviewer comes to
+        // this tab for.
+        if let (Some(check), Some(selected)) = (app.selected_check(), app.detail_read()) {
+            let rejected = app.review_rejected.contains(&check.summary.source);
+            lines.extend(crate::tui::views::golden::drift_lines(
+                check,
+                &selected.golden,
+                rejected,
+                theme,
+            ));
+        }
+        if detail.explanations.is_empty() {
+            // Taken once per packet: hashing a big object takes longer than a frame, and once the
+            // migration has taken the detail's tree, the object is parsed again for them.
+            let digests = state
+                .object_digests
+                .get_or_insert_with(|| object_digests(detail))
+                .clone();
+            if let Some(digests) = digests {
+                lines.push(heading("digests of the object as given", theme));
                 let row = PartRow {
-                    part: "handoff",
-                    actual: handoff,
+                    part: "object",
+                    actual: digests.object,
                     expected: None,
                     same: None,
                 };
-                lines.push(part_line(app, 1, &row, area.width, theme));
-            }
-        } else {
-            lines.push(Line::from(Span::styled("not JSON: no digest", theme.dim())));
-        }
-        crate::tui::views::scroll::scrolled_detail(app, state, lines, frame, area);
-        return;
-    }
-    let mut diff: Option<(String, String)> = None;
-    for mode in [app.mode, other(app.mode)] {
-        let Some(explanation) = detail.explanation(mode) else {
-            continue;
-        };
-        let expected = app.expected_payload(mode);
-        let title = match &expected {
-            Some(Ok(_)) => format!("{mode} mode · expected: paired {mode} payload file"),
-            Some(Err(reason)) => format!("{mode} mode · paired file unreadable: {}", safe(reason)),
-            None => format!("{mode} mode · digests (no expected payload file paired)"),
-        };
-        lines.push(heading(&title, theme));
-        let Some(converted) = explanation.conversion.converted() else {
-            let error = explanation
-                .conversion
-                .error()
-                .map(|error| format!("[{}] {}", error.rule, error.kind.name()))
-                .unwrap_or_default();
-            lines.push(Line::from(Span::styled(
-                format!("  rejected {error}: no digests"),
-                theme.bad(),
-            )));
-            lines.push(Line::default());
-            continue;
-        };
-        let expected_value = expected.and_then(|expected| expected.as_ref().ok());
-        let pick = |value: &serde_json::Value, part: &str| -> Option<serde_json::Value> {
-            if part == "payload" {
-                Some(value.clone())
+                lines.push(part_line(app, 0, &row, area.width, theme));
+                if let Some(handoff) = digests.handoff {
+                    let row = PartRow {
+                        part: "handoff",
+                        actual: handoff,
+                        expected: None,
+                        same: None,
+                    };
+                    lines.push(part_line(app, 1, &row, area.width, theme));
+                }
             } else {
-                value.get(part).cloned()
+                lines.push(Line::from(Span::styled("not JSON: no digest", theme.dim())));
             }
-        };
-        // Digests from the conversion's facts: the payload's tree may be 50 times its text.
-        let actual = [
-            (converted.payload_digest(), None),
-            (converted.handoff_digest(), Some(converted.handoff())),
-            (converted.discovery_digest(), None),
-        ];
-        for (index, part) in PARTS.iter().enumerate() {
-            let expected_part = expected_value.and_then(|value| pick(value, part));
-            let cursor = if mode == app.mode { index } else { usize::MAX };
-            let (digest, handoff) = actual[index];
-            let row = PartRow::new(part, digest, handoff, expected_part.as_ref());
-            lines.extend(part_lines(app, cursor, &row, area.width, theme));
+            crate::tui::views::scroll::scrolled_detail(app, state, lines, buf, area);
+            return;
         }
-        if let Some(expected) = expected_value {
-            if diff.is_none() && digest_value(expected) != converted.payload_digest() {
-                diff = Some((
-                    canonical_pretty(expected),
-                    canonical_pretty_of(&converted.payload_bytes(), usize::MAX),
-                ));
-            }
-        }
-        lines.push(Line::default());
-    }
-    match diff {
-        None => crate::tui::views::scroll::scrolled_detail(app, state, lines, frame, area),
-        Some((expected, actual)) => {
-            lines.push(heading(
-                "expected vs actual canonical payload (d: unified / side by side)",
-                theme,
-            ));
-            let header = lines.len() as u16;
-            let [top, bottom] = Layout::vertical([
-                Constraint::Length(header.min(area.height / 2)),
-                Constraint::Min(3),
-            ])
-            .areas(area);
-            crate::tui::views::scroll::scrolled(lines, 0, frame, top);
-            let diff_lines = match app.tabs.digests.layout {
-                DiffLayout::Unified => unified(&expected, &actual, theme),
-                DiffLayout::SideBySide => {
-                    side_by_side(&expected, &actual, usize::from(bottom.width), theme)
+        let mut diff: Option<(String, String)> = None;
+        for mode in [app.mode, other(app.mode)] {
+            let Some(explanation) = detail.explanation(mode) else {
+                continue;
+            };
+            let expected = app.expected_payload(mode);
+            let title = match &expected {
+                Some(Ok(_)) => format!("{mode} mode · expected: paired {mode} payload file"),
+                Some(Err(reason)) => {
+                    format!("{mode} mode · paired file unreadable: {}", safe(reason))
+                }
+                None => format!("{mode} mode · digests (no expected payload file paired)"),
+            };
+            lines.push(heading(&title, theme));
+            let Some(converted) = explanation.conversion.converted() else {
+                let error = explanation
+                    .conversion
+                    .error()
+                    .map(|error| format!("[{}] {}", error.rule, error.kind.name()))
+                    .unwrap_or_default();
+                lines.push(Line::from(Span::styled(
+                    format!("  rejected {error}: no digests"),
+                    theme.bad(),
+                )));
+                lines.push(Line::default());
+                continue;
+            };
+            let expected_value = expected.and_then(|expected| expected.as_ref().ok());
+            let pick = |value: &serde_json::Value, part: &str| -> Option<serde_json::Value> {
+                if part == "payload" {
+                    Some(value.clone())
+                } else {
+                    value.get(part).cloned()
                 }
             };
-            crate::tui::views::scroll::scrolled_detail(app, state, diff_lines, frame, bottom);
+            // Digests from the conversion's facts: the payload's tree may be 50 times its text.
+            let actual = [
+                (converted.payload_digest(), None),
+                (converted.handoff_digest(), Some(converted.handoff())),
+                (converted.discovery_digest(), None),
+            ];
+            for (index, part) in PARTS.iter().enumerate() {
+                let expected_part = expected_value.and_then(|value| pick(value, part));
+                let cursor = if mode == app.mode { index } else { usize::MAX };
+                let (digest, handoff) = actual[index];
+                let row = PartRow::new(part, digest, handoff, expected_part.as_ref());
+                lines.extend(part_lines(app, cursor, &row, area.width, theme));
+            }
+            if let Some(expected) = expected_value {
+                if diff.is_none() && digest_value(expected) != converted.payload_digest() {
+                    diff = Some((
+                        canonical_pretty(expected),
+                        canonical_pretty_of(&converted.payload_bytes(), usize::MAX),
+                    ));
+                }
+            }
+            lines.push(Line::default());
+        }
+        match diff {
+            None => crate::tui::views::scroll::scrolled_detail(app, state, lines, buf, area),
+            Some((expected, actual)) => {
+                lines.push(heading(
+                    "expected vs actual canonical payload (d: unified / side by side)",
+                    theme,
+                ));
+                let header = lines.len() as u16;
+                let [top, bottom] = Layout::vertical([
+                    Constraint::Length(header.min(area.height / 2)),
+                    Constraint::Min(3),
+                ])
+                .areas(area);
+                crate::tui::views::scroll::scrolled(lines, 0, buf, top);
+                let diff_lines = match app.tabs.digests.layout {
+                    DiffLayout::Unified => unified(&expected, &actual, theme),
+                    DiffLayout::SideBySide => {
+                        side_by_side(&expected, &actual, usize::from(bottom.width), theme)
+                    }
+                };
+                crate::tui::views::scroll::scrolled_detail(app, state, diff_lines, buf, bottom);
+            }
         }
     }
 }

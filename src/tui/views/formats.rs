@@ -7,78 +7,91 @@ use crate::tui::state::app::App;
 use crate::tui::views::text::{heading, safe};
 use crate::tui::views::theme::Theme;
 use crate::tui::views::view_state::ViewState;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::Frame;
+use ratatui::widgets::StatefulWidget;
 
-pub fn draw(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme: &Theme) {
-    let mut lines = vec![
-        heading(
-            "what each format can express of the A2A handoff seam",
-            theme,
-        ),
-        Line::from(Span::styled(
-            "~field: comes close but means something else; -: cannot express",
-            theme.dim(),
-        )),
-    ];
-    let table = table_lines();
-    let table_width = table
-        .iter()
-        .map(|line| line.chars().count())
-        .max()
-        .unwrap_or(0);
-    if table_width <= usize::from(area.width) {
-        lines.extend(table.into_iter().map(|text| Line::from(Span::raw(text))));
-    } else {
-        // Too wide for the table: one block per format.
-        for column in crosswalk() {
+/// The Formats tab, drawn from the state (a `StatefulWidget` keeping its scroll extent in the
+/// `ViewState`).
+pub struct FormatsView<'a> {
+    pub app: &'a App,
+    pub theme: &'a Theme,
+}
+
+impl StatefulWidget for FormatsView<'_> {
+    type State = ViewState;
+
+    fn render(self, area: Rect, buf: &mut Buffer, state: &mut ViewState) {
+        let FormatsView { app, theme } = self;
+        let mut lines = vec![
+            heading(
+                "what each format can express of the A2A handoff seam",
+                theme,
+            ),
+            Line::from(Span::styled(
+                "~field: comes close but means something else; -: cannot express",
+                theme.dim(),
+            )),
+        ];
+        let table = table_lines();
+        let table_width = table
+            .iter()
+            .map(|line| line.chars().count())
+            .max()
+            .unwrap_or(0);
+        if table_width <= usize::from(area.width) {
+            lines.extend(table.into_iter().map(|text| Line::from(Span::raw(text))));
+        } else {
+            // Too wide for the table: one block per format.
+            for column in crosswalk() {
+                lines.push(Line::default());
+                lines.push(Line::from(vec![
+                    Span::styled(format!("{} ", column.id), theme.accent()),
+                    Span::styled(column.name, theme.title()),
+                ]));
+                for cell in &column.cells {
+                    let field = match (cell.expressibility, cell.field) {
+                        (Expressibility::Field, Some(field)) => field.to_owned(),
+                        (Expressibility::Partial, Some(field)) => format!("~{field}"),
+                        _ => "-".to_owned(),
+                    };
+                    let style = if field == "-" {
+                        theme.dim()
+                    } else {
+                        theme.text()
+                    };
+                    lines.push(Line::from(vec![
+                        Span::styled(format!("  {:<22}", cell.role.label()), theme.dim()),
+                        Span::styled(format!("{field:<20} "), style),
+                        Span::styled(cell.note, theme.dim()),
+                    ]));
+                }
+            }
+        }
+        if let Some(report) = app
+            .selected_detail()
+            .and_then(|detail| detail.profile.as_ref())
+        {
             lines.push(Line::default());
-            lines.push(Line::from(vec![
-                Span::styled(format!("{} ", column.id), theme.accent()),
-                Span::styled(column.name, theme.title()),
-            ]));
-            for cell in &column.cells {
-                let field = match (cell.expressibility, cell.field) {
-                    (Expressibility::Field, Some(field)) => field.to_owned(),
-                    (Expressibility::Partial, Some(field)) => format!("~{field}"),
-                    _ => "-".to_owned(),
-                };
-                let style = if field == "-" {
-                    theme.dim()
-                } else {
-                    theme.text()
+            lines.push(heading("this packet's seam values", theme));
+            for seam in &report.seam {
+                let value = match (&seam.field, &seam.value) {
+                    (Some(field), Some(value)) => {
+                        format!(
+                            "{field} = {}",
+                            crate::json::shown_json(value, crate::rules::EVIDENCE_VALUE_CHARS)
+                        )
+                    }
+                    (Some(field), None) => format!("{field} (absent)"),
+                    (None, _) => "cannot be expressed in this format".to_owned(),
                 };
                 lines.push(Line::from(vec![
-                    Span::styled(format!("  {:<22}", cell.role.label()), theme.dim()),
-                    Span::styled(format!("{field:<20} "), style),
-                    Span::styled(cell.note, theme.dim()),
+                    Span::styled(format!("  {:<22}", seam.role.label()), theme.accent()),
+                    Span::raw(safe(&value)),
                 ]));
             }
         }
+        crate::tui::views::scroll::scrolled_detail(app, state, lines, buf, area);
     }
-    if let Some(report) = app
-        .selected_detail()
-        .and_then(|detail| detail.profile.as_ref())
-    {
-        lines.push(Line::default());
-        lines.push(heading("this packet's seam values", theme));
-        for seam in &report.seam {
-            let value = match (&seam.field, &seam.value) {
-                (Some(field), Some(value)) => {
-                    format!(
-                        "{field} = {}",
-                        crate::json::shown_json(value, crate::rules::EVIDENCE_VALUE_CHARS)
-                    )
-                }
-                (Some(field), None) => format!("{field} (absent)"),
-                (None, _) => "cannot be expressed in this format".to_owned(),
-            };
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {:<22}", seam.role.label()), theme.accent()),
-                Span::raw(safe(&value)),
-            ]));
-        }
-    }
-    crate::tui::views::scroll::scrolled_detail(app, state, lines, frame, area);
 }

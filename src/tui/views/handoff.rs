@@ -10,32 +10,39 @@ use crate::tui::state::app::{App, Focus};
 use crate::tui::views::text::{heading, safe};
 use crate::tui::views::theme::Theme;
 use crate::tui::views::view_state::ViewState;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::Frame;
+use ratatui::widgets::StatefulWidget;
 
-pub fn draw(
-    app: &App,
-    state: &mut ViewState,
-    detail: &PacketDetail,
-    frame: &mut Frame,
-    area: Rect,
-    theme: &Theme,
-) {
-    let lines = match (detail.explanation(app.mode), &detail.audit) {
-        (Some(explanation), _) => explanation_lines(app, explanation, area.width, theme),
-        (None, Some(audit)) => crate::tui::views::findings::audit_lines(audit, theme),
-        (None, None) if detail.profile.is_some() => detail
-            .profile
-            .as_ref()
-            .map(|report| crate::tui::views::profile::report_lines(report, theme))
-            .unwrap_or_default(),
-        (None, None) => vec![
-            heading("No K1-A handoff seam on this packet.", theme),
-            crate::tui::views::text::classified_as(detail, theme),
-        ],
-    };
-    crate::tui::views::scroll::scrolled_detail(app, state, lines, frame, area);
+/// The Handoff tab, drawn from the state (a `StatefulWidget` keeping its scroll extent in the
+/// `ViewState`).
+pub struct HandoffView<'a> {
+    pub app: &'a App,
+    pub detail: &'a PacketDetail,
+    pub theme: &'a Theme,
+}
+
+impl StatefulWidget for HandoffView<'_> {
+    type State = ViewState;
+
+    fn render(self, area: Rect, buf: &mut Buffer, state: &mut ViewState) {
+        let HandoffView { app, detail, theme } = self;
+        let lines = match (detail.explanation(app.mode), &detail.audit) {
+            (Some(explanation), _) => explanation_lines(app, explanation, area.width, theme),
+            (None, Some(audit)) => crate::tui::views::findings::audit_lines(audit, theme),
+            (None, None) if detail.profile.is_some() => detail
+                .profile
+                .as_ref()
+                .map(|report| crate::tui::views::profile::report_lines(report, theme))
+                .unwrap_or_default(),
+            (None, None) => vec![
+                heading("No K1-A handoff seam on this packet.", theme),
+                crate::tui::views::text::classified_as(detail, theme),
+            ],
+        };
+        crate::tui::views::scroll::scrolled_detail(app, state, lines, buf, area);
+    }
 }
 
 /// How many items of a row's evidence the tab lists; the rest are counted.

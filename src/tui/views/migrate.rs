@@ -12,47 +12,54 @@ use crate::tui::views::text::{heading, safe};
 use crate::tui::views::theme::Theme;
 use crate::tui::views::view_state::ViewState;
 use crate::tui::views::window::MAX_LINES;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::Frame;
+use ratatui::widgets::{StatefulWidget, Widget};
 
-pub fn draw(
-    app: &App,
-    state: &mut ViewState,
-    detail: &PacketDetail,
-    frame: &mut Frame,
-    area: Rect,
-    theme: &Theme,
-) {
-    if let Some(migration) = detail.migration() {
-        return draw_migration(app, state, migration, frame, area, theme);
-    }
-    let lines = match &detail.relabel {
-        Some(relabel) => {
-            return crate::tui::views::scroll::scrolled_detail(
-                app,
-                state,
-                relabel_lines(relabel, theme),
-                frame,
-                area,
-            )
+/// The Migrate tab, drawn from the state (a `StatefulWidget` keeping the steps' lines and the
+/// scroll extent in the `ViewState`).
+pub struct MigrateView<'a> {
+    pub app: &'a App,
+    pub detail: &'a PacketDetail,
+    pub theme: &'a Theme,
+}
+
+impl StatefulWidget for MigrateView<'_> {
+    type State = ViewState;
+
+    fn render(self, area: Rect, buf: &mut Buffer, state: &mut ViewState) {
+        let MigrateView { app, detail, theme } = self;
+        if let Some(migration) = detail.migration() {
+            return draw_migration(app, state, migration, buf, area, theme);
         }
-        None => vec![
-            heading(
-                "Not an A2A protocol object or raw adapter packet: nothing to migrate.",
-                theme,
-            ),
-            crate::tui::views::text::classified_as(detail, theme),
-        ],
-    };
-    crate::tui::views::scroll::scrolled_detail(app, state, lines, frame, area);
+        let lines = match &detail.relabel {
+            Some(relabel) => {
+                return crate::tui::views::scroll::scrolled_detail(
+                    app,
+                    state,
+                    relabel_lines(relabel, theme),
+                    buf,
+                    area,
+                )
+            }
+            None => vec![
+                heading(
+                    "Not an A2A protocol object or raw adapter packet: nothing to migrate.",
+                    theme,
+                ),
+                crate::tui::views::text::classified_as(detail, theme),
+            ],
+        };
+        crate::tui::views::scroll::scrolled_detail(app, state, lines, buf, area);
+    }
 }
 
 fn draw_migration(
     app: &App,
     state: &mut ViewState,
     migration: &Migration,
-    frame: &mut Frame,
+    buf: &mut Buffer,
     area: Rect,
     theme: &Theme,
 ) {
@@ -100,7 +107,7 @@ fn draw_migration(
         Constraint::Min(3),
     ])
     .areas(area);
-    crate::tui::views::scroll::scrolled(header, 0, frame, top);
+    crate::tui::views::scroll::scrolled(header, 0, buf, top);
     // The step list is as wide as its longest line (flags + id). Beside the step when that
     // takes at most 45% of the pane; otherwise above it, the whole width, so that ids are not
     // cut to a few letters on a narrow terminal.
@@ -171,10 +178,9 @@ fn draw_migration(
         })
         .collect();
     let list_scroll = cursor.saturating_sub(usize::from(left.height) / 2) as u16;
-    frame.render_widget(
-        ratatui::widgets::Paragraph::new(list).scroll((list_scroll, 0)),
-        left,
-    );
+    ratatui::widgets::Paragraph::new(list)
+        .scroll((list_scroll, 0))
+        .render(left, buf);
 
     // The step's lines are built once per step, switched-off set and focus (a step of a big
     // object diffs the whole document), not on every frame.
@@ -190,7 +196,7 @@ fn draw_migration(
         width: right.width.saturating_sub(1),
         ..right
     };
-    lines.draw(app, &mut state.scroll_max, frame, right);
+    lines.draw(app, &mut state.scroll_max, buf, right);
 }
 
 /// Columns of a step line besides its id: marker, flags, spaces (7), and two to spare.

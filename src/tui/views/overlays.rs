@@ -100,7 +100,7 @@ pub fn help(scroll: u16, frame: &mut Frame, screen: Rect, theme: &Theme) {
         "keys (j/k scroll, any other key closes)",
         theme,
     );
-    crate::tui::views::scroll::scrolled_wrapped(lines, scroll, frame, inner);
+    crate::tui::views::scroll::scrolled_wrapped(lines, scroll, frame.buffer_mut(), inner);
 }
 
 pub fn filter(app: &App, cursor: usize, frame: &mut Frame, screen: Rect, theme: &Theme) {

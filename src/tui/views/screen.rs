@@ -4,7 +4,16 @@
 
 use crate::tui::state::app::{App, Focus, Overlay, Tab};
 use crate::tui::state::keymap::{Binding, Command, Context, KEYMAP};
+use crate::tui::views::bundle::BundleView;
+use crate::tui::views::conversion::ConversionView;
+use crate::tui::views::digests::DigestsView;
+use crate::tui::views::findings::FindingsView;
+use crate::tui::views::formats::FormatsView;
+use crate::tui::views::handoff::HandoffView;
 use crate::tui::views::hints::key_hints;
+use crate::tui::views::migrate::MigrateView;
+use crate::tui::views::raw::RawView;
+use crate::tui::views::rules::RulesView;
 use crate::tui::views::theme::Theme;
 use crate::tui::views::view_state::ViewState;
 use ratatui::layout::Rect;
@@ -318,8 +327,10 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
         ..inner
     };
     match app.tab {
-        Tab::Rules => return crate::tui::views::rules::draw(app, frame, body, theme),
-        Tab::Formats => return crate::tui::views::formats::draw(app, state, frame, body, theme),
+        Tab::Rules => return frame.render_widget(RulesView { app, theme }, body),
+        Tab::Formats => {
+            return frame.render_stateful_widget(FormatsView { app, theme }, body, state);
+        }
         _ => {}
     }
     // A packet of a bundle that fails verification, or whose attestation the trusted keys
@@ -384,17 +395,25 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
         .selected_summary()
         .is_some_and(|packet| packet.bundle.is_some())
     {
-        return crate::tui::views::bundle::draw(app, state, detail, frame, body, theme);
+        return frame.render_stateful_widget(BundleView { app, detail, theme }, body, state);
     }
     match app.tab {
-        Tab::Raw => crate::tui::views::raw::draw(app, state, detail, frame, body, theme),
+        Tab::Raw => frame.render_stateful_widget(RawView { app, detail, theme }, body, state),
         Tab::Conversion => {
-            crate::tui::views::conversion::draw(app, state, detail, frame, body, theme)
+            frame.render_stateful_widget(ConversionView { app, detail, theme }, body, state)
         }
-        Tab::Handoff => crate::tui::views::handoff::draw(app, state, detail, frame, body, theme),
-        Tab::Digests => crate::tui::views::digests::draw(app, state, detail, frame, body, theme),
-        Tab::Findings => crate::tui::views::findings::draw(app, state, detail, frame, body, theme),
-        Tab::Migrate => crate::tui::views::migrate::draw(app, state, detail, frame, body, theme),
+        Tab::Handoff => {
+            frame.render_stateful_widget(HandoffView { app, detail, theme }, body, state)
+        }
+        Tab::Digests => {
+            frame.render_stateful_widget(DigestsView { app, detail, theme }, body, state)
+        }
+        Tab::Findings => {
+            frame.render_stateful_widget(FindingsView { app, detail, theme }, body, state)
+        }
+        Tab::Migrate => {
+            frame.render_stateful_widget(MigrateView { app, detail, theme }, body, state)
+        }
         Tab::Rules | Tab::Formats => {}
     }
 }

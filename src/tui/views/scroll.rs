@@ -4,10 +4,11 @@
 use crate::tui::state::app::App;
 use crate::tui::views::view_state::ViewState;
 use crate::tui::views::window::{trim_line_end, WindowLines};
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
+use ratatui::widgets::Widget;
 use ratatui::widgets::{Paragraph, Wrap};
-use ratatui::Frame;
 
 /// The one rule for long lines, in every tab (and stated in help): they wrap at the pane's
 /// width, and j/k (detail focused) scroll. The scroll stops at the last wrapped line.
@@ -18,7 +19,7 @@ pub const WRAP_RULE: &str = "Long lines wrap at the pane's width in every tab; w
 pub(crate) fn scrolled_wrapped(
     lines: Vec<Line<'static>>,
     scroll: u16,
-    frame: &mut Frame,
+    buf: &mut Buffer,
     area: Rect,
 ) {
     let lines: Vec<Line<'static>> = lines.into_iter().map(trim_line_end).collect();
@@ -27,7 +28,7 @@ pub(crate) fn scrolled_wrapped(
         .line_count(area.width)
         .saturating_sub(usize::from(area.height));
     let scroll = usize::from(scroll).min(max).min(usize::from(u16::MAX)) as u16;
-    frame.render_widget(paragraph.scroll((scroll, 0)), area);
+    paragraph.scroll((scroll, 0)).render(area, buf);
 }
 
 /// Renders the detail's lines by the wrap rule at the detail scroll, and reports how far this
@@ -38,13 +39,13 @@ pub(crate) fn scrolled_detail(
     app: &App,
     state: &mut ViewState,
     lines: Vec<Line<'static>>,
-    frame: &mut Frame,
+    buf: &mut Buffer,
     area: Rect,
 ) {
-    WindowLines::new(lines).draw(app, &mut state.scroll_max, frame, area);
+    WindowLines::new(lines).draw(app, &mut state.scroll_max, buf, area);
 }
 
 /// Renders lines by the wrap rule (see `WRAP_RULE`).
-pub(crate) fn scrolled(lines: Vec<Line<'static>>, scroll: u16, frame: &mut Frame, area: Rect) {
-    scrolled_wrapped(lines, scroll, frame, area);
+pub(crate) fn scrolled(lines: Vec<Line<'static>>, scroll: u16, buf: &mut Buffer, area: Rect) {
+    scrolled_wrapped(lines, scroll, buf, area);
 }

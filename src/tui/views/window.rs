@@ -6,10 +6,11 @@
 //! changes, so scrolling a big packet does not rebuild them.
 
 use crate::tui::state::app::App;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
+use ratatui::widgets::Widget;
 use ratatui::widgets::{Paragraph, Wrap};
-use ratatui::Frame;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -64,7 +65,7 @@ impl WindowLines {
 
     /// Draws the lines by the wrap rule at the detail scroll and reports how far they can
     /// scroll in `state`, exactly as a paragraph of all of them would (see `scrolled_detail`).
-    pub fn draw(&self, app: &App, scroll_max: &mut Option<u16>, frame: &mut Frame, area: Rect) {
+    pub fn draw(&self, app: &App, scroll_max: &mut Option<u16>, buf: &mut Buffer, area: Rect) {
         let ends = self.row_ends(area.width);
         let total = ends.last().copied().unwrap_or(0);
         let max = total
@@ -84,7 +85,9 @@ impl WindowLines {
             .map_or(self.lines.len(), |at| first + at + 1);
         let window = self.lines[first.min(last)..last].to_vec();
         let paragraph = Paragraph::new(window).wrap(Wrap { trim: false });
-        frame.render_widget(paragraph.scroll(((scroll - skipped) as u16, 0)), area);
+        paragraph
+            .scroll(((scroll - skipped) as u16, 0))
+            .render(area, buf);
     }
 }
 
@@ -198,7 +201,14 @@ mod tests {
                     ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height))
                         .unwrap();
                 terminal
-                    .draw(|frame| window.draw(&app_scrolled, &mut state.scroll_max, frame, area))
+                    .draw(|frame| {
+                        window.draw(
+                            &app_scrolled,
+                            &mut state.scroll_max,
+                            frame.buffer_mut(),
+                            area,
+                        )
+                    })
                     .unwrap();
                 assert_eq!(
                     terminal.backend().buffer(),
