@@ -475,3 +475,41 @@ fn review_opens_pending_goldens_first_and_says_where_they_came_from() {
         "{second}"
     );
 }
+
+/// A filter chosen from the menu, `m` between the steps that choose it: a status filter shown,
+/// `m` re-lists it in the other mode, a kind filter chosen before that build lands supersedes
+/// it, and Esc cancels the kind filter's build. The list left must be the one the status
+/// filter lists in the mode now shown (the driver's invariants check it after every step), not
+/// the rows built for the mode before `m`.
+#[test]
+fn esc_after_m_and_a_filter_leaves_the_list_of_the_mode_shown() {
+    use handoff_inspector::corpus::Status;
+    use handoff_inspector::tui::state::app::{filter_choices, FilterChoice};
+    let press = |code| Step::Key(KeyEvent::new(code, KeyModifiers::NONE));
+    let choose = |choice: FilterChoice| {
+        let at = filter_choices()
+            .iter()
+            .position(|entry| *entry == choice)
+            .unwrap();
+        let mut steps = vec![press(KeyCode::Char('f'))];
+        steps.extend(std::iter::repeat_n(press(KeyCode::Down), at));
+        steps.push(press(KeyCode::Enter));
+        steps
+    };
+    // The generated corpus: happy_task_requested.json conforms in strict mode only.
+    let kind = handoff_inspector::corpus::PacketKind::ALL
+        .into_iter()
+        .find(|kind| kind.tag() == "raw")
+        .unwrap();
+    let mut steps = choose(FilterChoice::Status(Status::Conforms));
+    steps.push(Step::Deliver(usize::MAX));
+    steps.push(press(KeyCode::Char('m')));
+    steps.extend(choose(FilterChoice::Kind(kind)));
+    steps.push(press(KeyCode::Esc));
+    // The second order: m while the kind filter's build runs, then Esc.
+    steps.push(Step::Deliver(usize::MAX));
+    steps.extend(choose(FilterChoice::Kind(kind)));
+    steps.push(press(KeyCode::Char('m')));
+    steps.push(press(KeyCode::Esc));
+    run(FIXTURE_CORPORA.len(), &steps).unwrap();
+}

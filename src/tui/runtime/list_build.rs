@@ -102,6 +102,7 @@ pub fn build_list(
     let mut built = BuiltList {
         packets: packets.len(),
         filter: request.filter,
+        mode: request.mode,
         folded: request.folded.clone(),
         ..Default::default()
     };

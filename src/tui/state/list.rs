@@ -1,5 +1,6 @@
 //! The packet list's state: its rows, the selection, the scroll, and the build under way.
 
+use crate::a2a::Mode;
 use crate::tui::state::filter::Filter;
 use crate::tui::state::list_rows::ListRow;
 use crate::tui::state::packets::Replacement;
@@ -25,6 +26,8 @@ pub struct ListState {
     pub area_height: u16,
     /// The filter the rows were built for.
     pub filter: Filter,
+    /// The mode they were built in (what a status filter listed).
+    pub built_mode: Mode,
     /// How many of the packets the rows were built over (packets loaded since are not yet
     /// listed).
     pub built_over: usize,

@@ -115,6 +115,8 @@ pub struct BuiltList {
     /// How many packets it was built over (the first `packets` of the state's).
     pub packets: usize,
     pub filter: Filter,
+    /// The mode it was built in (a status filter lists other packets in the other mode).
+    pub mode: Mode,
     /// The request's `reselect` (its packet index), if it is listed.
     pub reselected: Option<usize>,
     /// The groups folded when it was built.

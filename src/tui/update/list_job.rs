@@ -167,10 +167,13 @@ pub(crate) fn on_event(app: &mut App, generation: u64, event: ListEvent) {
     }
 }
 
-/// Starts a build when the rows are behind the packets: some arrived since they were built,
-/// or files checked again wait to be spliced in.
+/// Starts a build when the rows are behind the packets or the mode: some arrived since they
+/// were built, files checked again wait to be spliced in, or a status filter's rows were built
+/// in the other mode (`m` was pressed while a build that a cancelled one superseded ran).
 fn restart_if_behind(app: &mut App) {
-    if !app.list.replacing.is_empty() {
+    if app.list.filter.status.is_some() && app.list.built_mode != app.mode {
+        start(app, app.list.filter, ListWhy::Mode, None);
+    } else if !app.list.replacing.is_empty() {
         start(app, app.list.filter, ListWhy::Replace, None);
     } else if app.list.built_over < app.packets.len() {
         start(app, app.list.filter, ListWhy::Load, None);

@@ -20,6 +20,7 @@ pub fn apply_list(app: &mut App, mut built: BuiltList) {
     app.discard(Discarded::Rows(rows, listed));
     app.list.visible_packets = built.visible_packets;
     app.list.filter = built.filter;
+    app.list.built_mode = built.mode;
     app.list.built_over = built.packets;
     app.bundles = built.bundles;
     if built.folded != app.list.folded {
