@@ -629,6 +629,67 @@ fn golden_review_accepts_with_confirmation_and_skips() {
     );
 }
 
+/// A reviewed packet whose golden already records its outcome (only its paired payload file
+/// differs, which accepting never writes): `a` asks nothing and says at once that there is
+/// nothing to record, at 80x24; no accept is returned and the review stays on the packet.
+#[test]
+fn golden_review_asks_no_confirmation_when_accepting_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in [
+        "happy_task_requested.json",
+        "happy_task_requested.strict.payload.json",
+        "goldens.json",
+    ] {
+        std::fs::copy(format!("fixtures/a2a/{name}"), dir.path().join(name)).unwrap();
+    }
+    let payload = dir.path().join("happy_task_requested.strict.payload.json");
+    let text = std::fs::read_to_string(&payload).unwrap();
+    std::fs::write(&payload, text.replace("\"urgent\"", "\"low\"")).unwrap();
+    let mut app = Headless::new(
+        vec![dir.path().to_path_buf()],
+        crate::common::fixture_options(),
+        false,
+    );
+    app.size = (80, 24);
+    app.load();
+    keys(&mut app, "a");
+    // The raw packet (its payload file is reviewed too: its own golden drifted).
+    for _ in 0..2 {
+        let reviewed = app
+            .selected_summary()
+            .map(|packet| packet.source.to_string())
+            .unwrap_or_default();
+        if reviewed.ends_with("happy_task_requested.json") {
+            break;
+        }
+        keys(&mut app, "s");
+    }
+    let Some(Overlay::Review(review)) = &app.overlay else {
+        panic!("no review panel")
+    };
+    let position = review.position;
+    let preview = screen_text(draw(&mut app, 80, 24).backend().buffer());
+    assert!(preview.contains("no change: the manifest"), "{preview}");
+    let effects = app.update(Action::Key(KeyEvent::new(
+        KeyCode::Char('a'),
+        KeyModifiers::NONE,
+    )));
+    assert!(effects.is_empty(), "{effects:?}");
+    assert!(
+        matches!(&app.overlay, Some(Overlay::Review(review)) if !review.confirming && review.position == position),
+        "the review stays on the packet, asking nothing"
+    );
+    let shown = screen_text(draw(&mut app, 80, 24).backend().buffer());
+    assert!(!shown.contains("Record this outcome"), "{shown}");
+    let message = app.message.clone().unwrap_or_default();
+    assert!(
+        message.starts_with("nothing to record: ")
+            && message.contains("already records this outcome"),
+        "{message}"
+    );
+    assert!(shown.contains("nothing to record"), "{shown}");
+}
+
 /// Accept needs the packet's full check, which comes with its detail: while the detail is
 /// still being read, `a` says so and asks for nothing (no confirmation, no effect).
 #[test]

@@ -5,7 +5,7 @@
 use crate::corpus::FindingKind;
 use crate::tui::state::app::{App, ListedPacket, Overlay, ReviewState, ReviewTally, Tab};
 use crate::tui::state::keymap::{lookup, Command, Context};
-use crate::tui::state::review::pending_file_of;
+use crate::tui::state::review::{accept_preview, pending_file_of};
 use crate::tui::state::selection::first_listed_of_selected_group;
 use crate::tui::update::effect::Effect;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
@@ -151,8 +151,14 @@ pub(crate) fn on_review_key(app: &mut App, key: KeyEvent, mut review: ReviewStat
             Some(Command::Accept) => {
                 // What would be recorded is the packet's full check, which comes with its
                 // detail: until it is read there is nothing to confirm.
-                if shown_check(app, &source).is_none() {
+                let Some(check) = shown_check(app, &source) else {
                     app.message = Some(still_reading(&source));
+                    app.overlay = Some(Overlay::Review(review));
+                    return effects;
+                };
+                // Nothing would change: nothing to confirm, and no "recorded" to say.
+                if let Some(nothing) = nothing_to_record(app, check) {
+                    app.message = Some(nothing);
                     app.overlay = Some(Overlay::Review(review));
                     return effects;
                 }
@@ -197,6 +203,22 @@ fn shown_check<'a>(
 ) -> Option<&'a crate::corpus::PacketCheck> {
     app.selected_check()
         .filter(|check| &check.summary.source == source)
+}
+
+/// What `a` says at once when accepting `check` would leave its manifest as it is (the
+/// panel's preview says "no change"), `None` when something would be written.
+fn nothing_to_record(app: &App, check: &crate::corpus::PacketCheck) -> Option<String> {
+    let golden = &app.detail_read()?.golden;
+    let preview = accept_preview(check, golden);
+    if !preview.writes_nothing() {
+        return None;
+    }
+    let (dir, _) = crate::corpus::manifest_key(&check.summary.source);
+    let manifest = crate::golden::manifest_path(&dir);
+    Some(format!(
+        "nothing to record: {} (s skips, r rejects)",
+        preview.why_nothing(&manifest)
+    ))
 }
 
 fn still_reading(source: &crate::corpus::Source) -> String {

@@ -3,7 +3,8 @@
 //! with the changed paths; and what accepting the current outcome would write.
 
 use crate::corpus::{recorded_mode, FindingKind, PacketCheck};
-use crate::golden::{GoldenEntry, ModeGolden};
+use crate::golden::GoldenEntry;
+use crate::tui::state::review::{accept_preview, AcceptPreview, FieldChange};
 use crate::tui::views::text::{heading, safe};
 use crate::tui::views::theme::Theme;
 use ratatui::text::{Line, Span};
@@ -208,116 +209,48 @@ fn field_lines(
     lines
 }
 
-/// What accepting writes for `check`: the whole entry when it is new, else each field that
-/// changes (recorded → current); "no change" when accepting would write nothing.
+/// What accepting writes for `check` (see `review::accept_preview`): the whole entry when it
+/// is new, else each field that changes (recorded → current); "no change" when accepting
+/// would write nothing.
 pub fn accept_lines(
     check: &PacketCheck,
     golden: &Result<Option<GoldenEntry>, String>,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
-    let Some(new) = check.recorded() else {
-        return vec![Line::from(Span::styled(
-            format!("a {} has no golden to record", check.summary.kind.name()),
-            theme.dim(),
-        ))];
-    };
-    let old = match golden {
-        Err(reason) => {
+    let (new, changes) = match accept_preview(check, golden) {
+        AcceptPreview::NoGolden(kind) => {
+            return vec![Line::from(Span::styled(
+                format!("a {} has no golden to record", kind.name()),
+                theme.dim(),
+            ))]
+        }
+        AcceptPreview::Unreadable(reason) => {
             return vec![Line::from(Span::styled(
                 format!(
                     "manifest unreadable, nothing can be written: {}",
-                    safe(reason)
+                    safe(&reason)
                 ),
                 theme.bad(),
             ))]
         }
-        Ok(old) => old.as_ref(),
+        AcceptPreview::Writes { new, changes } => (new, changes),
     };
     let mut lines = vec![Line::from(Span::styled(
-        if old.is_some() {
-            "accepting writes (recorded → current):"
-        } else {
+        if new {
             "accepting writes a new entry:"
+        } else {
+            "accepting writes (recorded → current):"
         },
         theme.warn(),
     ))];
-    let mut changes = 0;
-    for mode in crate::a2a::Mode::BOTH {
-        let Some(now) = new.mode(mode) else {
-            continue;
-        };
-        let before = old.and_then(|old| old.mode(mode));
-        for ((field, was), (_, will)) in before
-            .map(ModeGolden::fields)
-            .unwrap_or_else(|| ModeGolden::default().fields())
-            .into_iter()
-            .zip(now.fields())
-        {
-            if was == will {
-                continue;
-            }
-            changes += 1;
-            let text = match (&was, &will) {
-                (Some(was), Some(will)) => format!("{} → {}", safe(was), safe(will)),
-                (None, Some(will)) => format!("+ {}", safe(will)),
-                (Some(was), None) => format!("- {}", safe(was)),
-                (None, None) => continue,
-            };
-            lines.push(Line::from(vec![
-                Span::styled(
-                    format!("  {:<8}{field:<10} ", mode.to_string()),
-                    theme.accent(),
-                ),
-                Span::raw(text),
-            ]));
-        }
-    }
-    if let Some(now) = &new.object {
-        let before = old.and_then(|old| old.object.as_ref());
-        let was_fields: Vec<(&str, Option<String>)> = match before {
-            Some(before) => before.fields().to_vec(),
-            None => now
-                .fields()
-                .iter()
-                .map(|(field, _)| (*field, None))
-                .collect(),
-        };
-        for ((field, was), (_, will)) in was_fields.into_iter().zip(now.fields()) {
-            if was == will {
-                continue;
-            }
-            changes += 1;
-            let show = |text: &str| {
-                if text.is_empty() {
-                    "[]".to_owned()
-                } else {
-                    safe(text)
-                }
-            };
-            let text = match (&was, &will) {
-                (Some(was), Some(will)) => format!("{} → {}", show(was), show(will)),
-                (None, Some(will)) => format!("+ {}", show(will)),
-                (Some(was), None) => format!("- {}", show(was)),
-                (None, None) => continue,
-            };
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {field:<10} "), theme.accent()),
-                Span::raw(text),
-            ]));
-        }
-    }
-    if old.is_some_and(|old| old.duplicate_keys != new.duplicate_keys) {
-        changes += 1;
-        lines.push(Line::from(vec![
-            Span::styled("  duplicate keys acknowledged ", theme.accent()),
-            Span::raw(safe(&new.duplicate_keys.join(", "))),
-        ]));
-    }
-    if changes == 0 {
+    if changes.is_empty() {
         lines.push(Line::from(Span::styled(
             "  no change: the manifest already records this outcome",
             theme.dim(),
         )));
     }
+    lines.extend(changes.into_iter().map(|FieldChange { label, change }| {
+        Line::from(vec![Span::styled(label, theme.accent()), Span::raw(change)])
+    }));
     lines
 }
