@@ -513,3 +513,65 @@ fn esc_after_m_and_a_filter_leaves_the_list_of_the_mode_shown() {
     steps.push(press(KeyCode::Esc));
     run(FIXTURE_CORPORA.len(), &steps).unwrap();
 }
+
+/// A watched file changes at 80x24: the status bar says it is being checked again, and once
+/// the re-check has landed (checked, spliced into the list) it says so in the past tense, with
+/// no key pressed. An accept's message is not replaced by the watcher's report of the manifest
+/// the accept wrote.
+#[test]
+fn a_re_check_message_gives_way_to_its_result_when_it_lands() {
+    let press = |c| Step::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    let happy = std::fs::read_to_string("fixtures/a2a/happy_task_requested.json").unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::write(scratch.path().join("one.json"), &happy).unwrap();
+    std::fs::write(
+        scratch.path().join("two.json"),
+        happy.replace("delegation", "analysis"),
+    )
+    .unwrap();
+    let mut driver = Driver::new(
+        vec![scratch.path().to_path_buf()],
+        crate::common::fixture_options(),
+        (80, 24),
+        false,
+    )
+    .unwrap()
+    .with_scratch(scratch.path().to_path_buf());
+    let status = |driver: &Driver| {
+        screen_text(driver.buffer())
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    driver
+        .apply(&Step::WriteFile {
+            name: "two.json".to_owned(),
+            contents: happy.replace("delegation", "review"),
+        })
+        .unwrap();
+    driver.apply(&Step::Notify).unwrap();
+    assert!(
+        status(&driver).contains("re-checking 1 packet file(s)"),
+        "{}",
+        status(&driver)
+    );
+    driver.settle().unwrap();
+    assert!(driver.app.list.building.is_none(), "the re-check landed");
+    let landed = status(&driver);
+    assert!(!landed.contains("re-checking"), "{landed}");
+    assert!(landed.contains("re-checked 1 packet file(s)"), "{landed}");
+    if std::env::var_os("CI").is_some_and(|value| !value.is_empty()) {
+        // Under CI nothing may be written (the accept below is refused).
+        return;
+    }
+    // The review: accept one.json's outcome; the watcher then reports goldens.json.
+    for step in [press('a'), press('a'), press('y')] {
+        driver.apply(&step).unwrap();
+    }
+    let accepted = driver.app.message.clone().unwrap_or_default();
+    assert!(accepted.contains("golden recorded in"), "{accepted}");
+    driver.apply(&Step::Notify).unwrap();
+    driver.settle().unwrap();
+    assert_eq!(driver.app.message.as_deref(), Some(accepted.as_str()));
+}

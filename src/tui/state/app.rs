@@ -75,6 +75,8 @@ pub struct App {
     pub overlay: Option<Overlay>,
     pub coverage: Vec<[u32; 2]>,
     pub message: Option<String>,
+    /// The re-check the message speaks of, while it runs.
+    pub recheck: Option<crate::tui::state::recheck::Recheck>,
     pub color: bool,
     pub should_quit: bool,
     /// Packets whose golden the reviewer chose to keep; not offered again this session.
@@ -120,6 +122,7 @@ impl App {
             overlay: None,
             coverage: vec![[0, 0]; COVERAGE_ROW_IDS.len()],
             message: None,
+            recheck: None,
             color,
             should_quit: false,
             review_rejected: Default::default(),

@@ -14,6 +14,7 @@ pub mod overlay;
 pub mod packets;
 pub mod progress;
 pub mod reads;
+pub mod recheck;
 pub mod review;
 pub mod search;
 pub mod selected;

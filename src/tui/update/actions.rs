@@ -79,15 +79,18 @@ fn apply(app: &mut App, action: Action) -> Vec<Effect> {
             }
             files.sort();
             files.dedup();
-            app.message = Some(changed_message(&paths, files.len()));
+            let shown = changed_message(&paths, files.len(), "re-checking");
+            let done = changed_message(&paths, files.len(), "re-checked");
+            crate::tui::update::list_job::recheck_started(app, files.len(), shown, done);
             vec![Effect::ReloadFiles(files)]
         }
     }
 }
 
 /// Names the files that really changed (a manifest change re-checks its whole directory,
-/// which is not the same as that many files changing).
-fn changed_message(changed: &[PathBuf], rechecked: usize) -> String {
+/// which is not the same as that many files changing); `verb` says whether the re-check runs
+/// or landed.
+fn changed_message(changed: &[PathBuf], rechecked: usize, verb: &str) -> String {
     let names: Vec<String> = changed
         .iter()
         .take(3)
@@ -99,7 +102,7 @@ fn changed_message(changed: &[PathBuf], rechecked: usize) -> String {
     } else {
         names.join(", ")
     };
-    format!("changed on disk: {listed}; re-checking {rechecked} packet file(s)",)
+    format!("changed on disk: {listed}; {verb} {rechecked} packet file(s)")
 }
 
 fn on_loader(app: &mut App, event: LoaderEvent) {

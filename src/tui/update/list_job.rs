@@ -17,6 +17,7 @@ use crate::tui::state::list_rows::ListEvent;
 use crate::tui::state::packets::Replacement;
 use crate::tui::state::progress::thousands;
 use crate::tui::state::reads::Read;
+use crate::tui::state::recheck::Recheck;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -38,6 +39,9 @@ pub fn replace_file(
     summaries: Vec<ListedPacket>,
     errors: Vec<LoadError>,
 ) {
+    if let Some(recheck) = &mut app.recheck {
+        recheck.waiting = recheck.waiting.saturating_sub(1);
+    }
     let replacement = Replacement {
         path,
         checks: summaries,
@@ -60,7 +64,55 @@ pub fn clear_packets(app: &mut App) {
     app.pending.clear();
     app.coverage = vec![[0, 0]; COVERAGE_ROW_IDS.len()];
     app.progress = LoadProgress::default();
+    // The reload checks every file again; answers to the re-check are dropped by generation.
+    app.recheck = None;
     packets_forgotten(app);
+}
+
+/// Files changed on disk are being checked again (`files` of them): the status bar says so
+/// with `shown` until they are checked and spliced into the list, then with `done`. A message
+/// of another kind (an accept's result, say) is not replaced: the list's progress line shows
+/// the update meanwhile.
+pub(crate) fn recheck_started(app: &mut App, files: usize, shown: String, done: String) {
+    let earlier = app.recheck.take();
+    let ours = match app.message.as_deref() {
+        None => true,
+        Some(message) => earlier
+            .as_ref()
+            .is_some_and(|recheck| recheck.shown == message),
+    };
+    let waiting = earlier.map_or(0, |recheck| recheck.waiting) + files;
+    let shown = if ours {
+        app.message = Some(shown.clone());
+        shown
+    } else {
+        String::new()
+    };
+    app.recheck = Some(Recheck {
+        waiting,
+        shown,
+        done,
+    });
+    recheck_landed(app);
+}
+
+/// A re-check has landed once every file it asked for has been answered and spliced in: its
+/// message gives way to its result, if it is still the one shown.
+fn recheck_landed(app: &mut App) {
+    let landed = app
+        .recheck
+        .as_ref()
+        .is_some_and(|recheck| recheck.waiting == 0)
+        && app.list.replacing.is_empty()
+        && app.list.building.is_none();
+    if !landed {
+        return;
+    }
+    if let Some(recheck) = app.recheck.take() {
+        if app.message.as_deref() == Some(recheck.shown.as_str()) {
+            app.message = Some(recheck.done);
+        }
+    }
 }
 
 /// Starts building the list for `filter` (replacing any build under way); `done` is what the
@@ -163,6 +215,7 @@ pub(crate) fn on_event(app: &mut App, generation: u64, event: ListEvent) {
                 app.message = build.done;
             }
             restart_if_behind(app);
+            recheck_landed(app);
         }
     }
 }
