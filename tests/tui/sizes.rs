@@ -146,8 +146,8 @@ fn bottom_text(screen: &str, rows: usize) -> String {
         .join(" ")
 }
 
-/// `d` with no payload diff says why instead of doing nothing visible, and at 80x24 the
-/// whole sentence is on the screen (it used to be cut at the 80th column).
+/// `d` with no payload diff says why instead of doing nothing visible; at 80x24 the sentence
+/// is cut on the status line (it covered the rows above it), and `?` shows it whole.
 #[test]
 fn d_explains_when_there_is_nothing_to_diff() {
     let mut driver = driver("screenshots/demo-golden-drift", (80, 24));
@@ -156,19 +156,28 @@ fn d_explains_when_there_is_nothing_to_diff() {
     let message = driver.app.message.clone().unwrap_or_default();
     assert!(message.contains("nothing to diff here"), "{message}");
     let screen = text(driver.buffer());
+    let status = screen.lines().last().unwrap_or_default();
     assert!(
-        bottom_text(&screen, 6).contains(&message),
-        "the message is cut:\n{message}\n{screen}"
+        status.contains("nothing to diff here") && status.ends_with("…  ? shows all"),
+        "{screen}"
     );
     insta::assert_snapshot!("d_nothing_to_diff_80x24", screen);
+    press(&mut driver, KeyCode::Char('?'));
+    let help = text(driver.buffer());
+    assert!(
+        bottom_text(&help, 24).contains(&message),
+        "the message is not in the help:\n{help}"
+    );
 }
 
-/// A status-bar message longer than the line wraps onto the rows above it instead of being
-/// cut, the rest of the screen as it was; the next key clears it.
+/// A status-bar message longer than the line takes that one line, cut with `…` (it wrapped
+/// onto the rows above it and covered the selected row at the list's bottom): every other row
+/// is as it was, and `?` shows the message whole; the next key clears it.
 #[test]
-fn long_status_messages_wrap_instead_of_being_cut_at_80_columns() {
+fn long_status_messages_take_one_line_and_never_cover_the_selection() {
     let mut driver = driver("fixtures/a2a", (80, 24));
-    press(&mut driver, KeyCode::Char('j'));
+    // The list scrolled to its end: the selected row is the pane's last.
+    press(&mut driver, KeyCode::Char('G'));
     let before = text(driver.buffer());
     let path = "fixtures/a2a/some/deeply/nested/directory/of/packets/goldens.json";
     let message =
@@ -177,16 +186,36 @@ fn long_status_messages_wrap_instead_of_being_cut_at_80_columns() {
     driver.app.message = Some(message.clone());
     driver.apply(&Step::Deliver(0)).unwrap();
     let screen = text(driver.buffer());
-    assert!(
-        bottom_text(&screen, 4).contains(&message),
-        "the message is cut:\n{screen}"
+    let rows = |screen: &str| screen.lines().count();
+    let above = |screen: &str| {
+        screen
+            .lines()
+            .take(rows(screen) - 1)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(
+        above(&before),
+        above(&screen),
+        "only the status line changes"
     );
-    // Only the bottom rows changed: the list's top rows are untouched.
-    let top = |screen: &str| screen.lines().take(18).collect::<Vec<_>>().join("\n");
-    assert_eq!(top(&before), top(&screen));
-    press(&mut driver, KeyCode::Char('k'));
+    let status = screen.lines().last().unwrap_or_default();
+    assert!(
+        status.starts_with(" golden recorded in fixtures/a2a/"),
+        "{status}"
+    );
+    assert!(status.ends_with("…  ? shows all"), "{status}");
+    assert!(status.chars().count() <= 80, "{status}");
+    press(&mut driver, KeyCode::Char('?'));
+    let help = text(driver.buffer());
+    assert!(
+        bottom_text(&help, 24).contains(&message),
+        "the message is not in the help:\n{help}"
+    );
+    // Any key but j/k closes the help; the message is gone from the status line.
+    press(&mut driver, KeyCode::Esc);
     let cleared = text(driver.buffer());
-    assert!(!cleared.contains("reread"), "{cleared}");
+    assert!(!cleared.contains("golden recorded"), "{cleared}");
 }
 
 /// The Migrate tab counts warnings and notes as the CLI's `migrate` reports them.

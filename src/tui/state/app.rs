@@ -75,6 +75,9 @@ pub struct App {
     pub overlay: Option<Overlay>,
     pub coverage: Vec<[u32; 2]>,
     pub message: Option<String>,
+    /// The message a key last cleared, shown whole at the top of the help (the status bar cuts
+    /// a long one).
+    pub last_message: Option<String>,
     /// The re-check the message speaks of, while it runs.
     pub recheck: Option<crate::tui::state::recheck::Recheck>,
     pub color: bool,
@@ -122,6 +125,7 @@ impl App {
             overlay: None,
             coverage: vec![[0, 0]; COVERAGE_ROW_IDS.len()],
             message: None,
+            last_message: None,
             recheck: None,
             color,
             should_quit: false,

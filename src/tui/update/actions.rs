@@ -162,7 +162,9 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         }
         return Vec::new();
     }
-    app.message = None;
+    if let Some(message) = app.message.take() {
+        app.last_message = Some(message);
+    }
     if app.search.input.is_some() {
         on_search_key(app, key);
         return Vec::new();

@@ -35,8 +35,24 @@ fn panel(frame: &mut Frame, area: Rect, title: &str, theme: &Theme) -> Rect {
     inner
 }
 
-pub fn help(scroll: u16, frame: &mut Frame, screen: Rect, theme: &Theme) {
-    let browse = crate::tui::views::hints::help_lines(Context::Global, theme);
+/// The key help; `last_message`, the status bar's last message (cut there when long), whole
+/// at its top.
+pub fn help(
+    scroll: u16,
+    last_message: Option<&str>,
+    frame: &mut Frame,
+    screen: Rect,
+    theme: &Theme,
+) {
+    let mut browse = Vec::new();
+    if let Some(message) = last_message {
+        browse.push(heading("Last message", theme));
+        for line in crate::tui::views::text::wrap_words(message, 60) {
+            browse.push(Line::from(Span::styled(line, theme.warn())));
+        }
+        browse.push(Line::default());
+    }
+    browse.extend(crate::tui::views::hints::help_lines(Context::Global, theme));
     let mut panels = crate::tui::views::hints::help_lines(Context::WhatIf, theme);
     panels.push(Line::default());
     panels.extend(crate::tui::views::hints::help_lines(

@@ -11,6 +11,7 @@ use crate::tui::views::findings::FindingsView;
 use crate::tui::views::formats::FormatsView;
 use crate::tui::views::handoff::HandoffView;
 use crate::tui::views::hints::key_hints;
+use crate::tui::views::list::fit_right;
 use crate::tui::views::migrate::MigrateView;
 use crate::tui::views::raw::RawView;
 use crate::tui::views::rules::RulesView;
@@ -44,9 +45,13 @@ pub fn view(app: &App, state: &mut ViewState, frame: &mut Frame) {
     detail(app, state, frame, areas.detail, &theme);
     status_bar(app, frame, areas.status, &theme);
     match &app.overlay {
-        Some(Overlay::Help { scroll }) => {
-            crate::tui::views::overlays::help(*scroll, frame, screen, &theme)
-        }
+        Some(Overlay::Help { scroll }) => crate::tui::views::overlays::help(
+            *scroll,
+            app.last_message.as_deref(),
+            frame,
+            screen,
+            &theme,
+        ),
         Some(Overlay::Filter { cursor }) => {
             crate::tui::views::overlays::filter(app, *cursor, frame, screen, &theme)
         }
@@ -58,66 +63,23 @@ pub fn view(app: &App, state: &mut ViewState, frame: &mut Frame) {
         }
         None => {}
     }
-    // Last, so no panel hides it.
-    long_message(app, frame, areas.status, &theme);
 }
 
-/// The status bar's message, when the bar shows it: not while a search is typed or a
-/// background job reports progress.
-fn status_message(app: &App) -> Option<&str> {
-    let busy = app.search.input.is_some()
-        || crate::tui::state::progress::search_line(app).is_some()
-        || crate::tui::state::progress::list_line(app).is_some();
-    app.message.as_deref().filter(|_| !busy)
-}
-
-/// A message as the lines it takes at `width` columns after the leading space: wrapped at
-/// spaces, a word longer than the line cut into pieces. One line: it fits the status bar.
-fn message_lines(message: &str, width: u16) -> Vec<String> {
-    let width = usize::from(width.saturating_sub(1)).max(1);
-    crate::tui::views::text::wrap_words(message, width)
-        .into_iter()
-        .flat_map(|line| {
-            let chars: Vec<char> = line.chars().collect();
-            chars
-                .chunks(width)
-                .map(|chunk| chunk.iter().collect::<String>())
-                .collect::<Vec<_>>()
-        })
-        .collect()
-}
-
-/// A message too long for the status bar is never cut: it is drawn whole, wrapped, on the
-/// status line and the rows above it (over the panes' bottom, under a rule), until the next
-/// key clears it.
-fn long_message(app: &App, frame: &mut Frame, status: Rect, theme: &Theme) {
-    let Some(message) = status_message(app) else {
-        return;
-    };
-    let lines = message_lines(message, status.width);
-    if lines.len() <= 1 {
-        return;
+/// The status message on its one line: a message too long for it is cut with `…` and says
+/// that `?` shows it whole (the help panel's first lines), so it never covers the panes or the
+/// selected row.
+fn message_line(message: &str, width: u16, theme: &Theme) -> Line<'static> {
+    let room = usize::from(width).saturating_sub(1);
+    if message.chars().count() <= room {
+        return Line::from(Span::styled(format!(" {message}"), theme.warn()));
     }
-    let height = (lines.len() as u16 + 1).min(frame.area().height / 2);
-    let area = Rect {
-        x: status.x,
-        y: (status.y + status.height).saturating_sub(height),
-        width: status.width,
-        height,
-    };
-    frame.render_widget(ratatui::widgets::Clear, area);
-    let lines: Vec<Line> = lines
-        .into_iter()
-        .map(|line| Line::from(Span::styled(format!(" {line}"), theme.warn())))
-        .collect();
-    frame.render_widget(
-        Paragraph::new(lines).block(
-            Block::default()
-                .borders(Borders::TOP)
-                .border_style(theme.dim()),
-        ),
-        area,
-    );
+    const MORE: &str = "  ? shows all";
+    let cut = fit_right(message, room.saturating_sub(MORE.chars().count()));
+    Line::from(vec![
+        Span::styled(format!(" {cut}"), theme.warn()),
+        Span::styled("  ?", theme.key()),
+        Span::styled(" shows all", theme.text()),
+    ])
 }
 
 fn title_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
@@ -231,11 +193,7 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     {
         Line::from(Span::styled(format!(" {progress}"), theme.warn()))
     } else if let Some(message) = &app.message {
-        // A longer message is drawn whole by `long_message`, over this line and those above.
-        if message_lines(message, area.width).len() > 1 {
-            return;
-        }
-        Line::from(Span::styled(format!(" {message}"), theme.warn()))
+        message_line(message, area.width, theme)
     } else {
         let context = match app.overlay {
             Some(Overlay::WhatIf(_)) => Context::WhatIf,
