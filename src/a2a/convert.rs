@@ -7,7 +7,6 @@
 
 use super::attributes::Attributes;
 use super::checks::{limits_violation, version_supported, LimitViolation};
-use super::event::MEDIA_TYPE;
 use super::flags::DiscoveryFlags;
 use super::packet::Packet;
 use super::payload::{substitutions, Payload};
@@ -16,7 +15,6 @@ use super::{
     canonical_type_for, CanonicalType, Conversion, ConversionError, ConvertOptions, Converted,
     ErrorKind, Lossiness, Mode, RawPayloadRef, TypedFields, DEFAULT_ADAPTER_VERSION,
 };
-use crate::json::digest_bytes;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -131,16 +129,16 @@ fn convert_into(
             ));
         }
     }
-    // Step 2: the raw reference.
-    let raw_payload_ref = RawPayloadRef {
-        sha256: digest_bytes(payload).to_hex(),
-        size_bytes: payload.len(),
-        media_type: MEDIA_TYPE,
-    };
     *packet_slot = match shared {
         Some(shared) => shared.clone(),
         None => Packet::of(payload),
     };
+    // Step 2: the raw reference, over the packet's own bytes (digested when first read).
+    let raw_payload_ref = RawPayloadRef::of(
+        packet_slot
+            .shared_bytes()
+            .unwrap_or_else(|| Arc::from(payload)),
+    );
     // Steps 3 and 4: JSON (serde_json also rejects invalid UTF-8 here), structure limits.
     let checked;
     let mut raw = if options.max_json_depth.is_some() || options.max_array_length.is_some() {

@@ -42,6 +42,11 @@ impl Packet {
         self.bytes.as_deref()
     }
 
+    /// The bytes as shared (`None`: rejected before they were read).
+    pub(super) fn shared_bytes(&self) -> Option<Arc<[u8]>> {
+        self.bytes.clone()
+    }
+
     fn parse(&self) -> Option<Value> {
         self.bytes.as_deref().and_then(crate::json::tree_within_cap)
     }

@@ -10,7 +10,6 @@ use super::{
     canonical_type_for, CanonicalType, ConversionError, ConvertOptions, ErrorKind, Lossiness, Mode,
     RawPayloadRef, Substitution, TypedFields,
 };
-use crate::json::digest_bytes;
 use serde_json::{json, Map, Value};
 
 const ADAPTER_ID: &str = "assay-adapter-a2a";
@@ -92,11 +91,7 @@ fn convert_into(
         }
     }
     // Step 2: the raw reference.
-    let raw_payload_ref = RawPayloadRef {
-        sha256: digest_bytes(payload).to_hex(),
-        size_bytes: payload.len(),
-        media_type: MEDIA_TYPE,
-    };
+    let raw_payload_ref = RawPayloadRef::of(payload.into());
     // Step 3: JSON (serde_json also rejects invalid UTF-8 here).
     let packet: Value = serde_json::from_slice(payload).map_err(|parse| {
         error(
