@@ -8,6 +8,7 @@ use super::flags::DiscoveryFlags;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
+use std::cell::Cell;
 use std::fmt;
 
 /// Normalized `attributes`, with what the rules read from them.
@@ -55,15 +56,21 @@ impl Attributes {
 
 /// Reads `attributes` from the packet's parser: the normalized text, written as the value is
 /// read. Every value goes through `deserialize_any`, the path a `Value` takes, so the same
-/// texts are accepted and refused with the same errors (`1e400` included).
-pub struct AttributesSeed;
+/// texts are accepted and refused with the same errors (`1e400` included). An object that
+/// repeats a key sets `distinct` to `false` (its sorted members show it).
+pub struct AttributesSeed<'c> {
+    pub distinct: &'c Cell<bool>,
+}
 
-impl<'de> DeserializeSeed<'de> for AttributesSeed {
+impl<'de> DeserializeSeed<'de> for AttributesSeed<'_> {
     type Value = Attributes;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Attributes, D::Error> {
         let mut out = Vec::new();
-        let facts = deserializer.deserialize_any(Normalizer { out: &mut out })?;
+        let facts = deserializer.deserialize_any(Normalizer {
+            out: &mut out,
+            distinct: self.distinct,
+        })?;
         // Every piece written is a `&str` or ASCII, so this never loses a byte.
         let text = String::from_utf8(out)
             .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned());
@@ -88,9 +95,11 @@ struct Facts {
     assay_g4: Option<DiscoveryFlags>,
 }
 
-/// Writes one value's normalized text at the end of `out`, returning its facts.
+/// Writes one value's normalized text at the end of `out`, returning its facts; a repeated
+/// key sets `distinct` to `false`.
 struct Normalizer<'o> {
     out: &'o mut Vec<u8>,
+    distinct: &'o Cell<bool>,
 }
 
 impl<'de> DeserializeSeed<'de> for Normalizer<'_> {
@@ -179,6 +188,7 @@ impl<'de> Visitor<'de> for Normalizer<'_> {
             }
             let is_string = seq.next_element_seed(StringTracker {
                 out: &mut *self.out,
+                distinct: self.distinct,
             })?;
             let Some(is_string) = is_string else {
                 if !first {
@@ -231,6 +241,7 @@ impl<'de> Visitor<'de> for Normalizer<'_> {
             let value_start = self.out.len();
             let value = map.next_value_seed(Normalizer {
                 out: &mut *self.out,
+                distinct: self.distinct,
             })?;
             members.push(Member {
                 key_start,
@@ -264,6 +275,7 @@ impl<'de> Visitor<'de> for Normalizer<'_> {
                 .get(index + 1)
                 .is_some_and(|next| key(next) == key(member))
             {
+                self.distinct.set(false);
                 continue;
             }
             if !first {
@@ -293,6 +305,7 @@ struct Member {
 /// An array item normalized, answering whether it is a string.
 struct StringTracker<'o> {
     out: &'o mut Vec<u8>,
+    distinct: &'o Cell<bool>,
 }
 
 impl<'de> DeserializeSeed<'de> for StringTracker<'_> {
@@ -300,7 +313,11 @@ impl<'de> DeserializeSeed<'de> for StringTracker<'_> {
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
         let start = self.out.len();
-        Normalizer { out: self.out }.deserialize(deserializer)?;
+        Normalizer {
+            out: self.out,
+            distinct: self.distinct,
+        }
+        .deserialize(deserializer)?;
         // Only a string's normalized text starts with a quote.
         Ok(self.out.get(start) == Some(&b'"'))
     }
@@ -355,9 +372,11 @@ mod tests {
     /// The attributes read from `text` by the seed, or the parser's error.
     fn read(text: &str) -> Result<Attributes, String> {
         let mut deserializer = serde_json::Deserializer::from_str(text);
-        let read = AttributesSeed
-            .deserialize(&mut deserializer)
-            .and_then(|attributes| deserializer.end().map(|()| attributes));
+        let read = AttributesSeed {
+            distinct: &Cell::new(true),
+        }
+        .deserialize(&mut deserializer)
+        .and_then(|attributes| deserializer.end().map(|()| attributes));
         read.map_err(|error| error.to_string())
     }
 

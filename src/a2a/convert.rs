@@ -37,20 +37,24 @@ pub fn convert(payload: &[u8], options: &ConvertOptions) -> Conversion {
 /// the same bytes several times and keeps every conversion (the inspector's detail).
 pub fn convert_shared(packet: &Packet, options: &ConvertOptions) -> Conversion {
     let payload = packet.bytes().unwrap_or_default();
-    let (mut packet_slot, mut fields) = (Packet::default(), None);
+    let (mut packet_slot, mut fields, mut keys_distinct) = (Packet::default(), None, false);
     let result = convert_into(
         payload,
         Some(packet),
         options,
-        &mut packet_slot,
-        &mut fields,
-        &mut None,
+        Slots {
+            packet: &mut packet_slot,
+            fields: &mut fields,
+            keys_distinct: &mut keys_distinct,
+            leftover: &mut None,
+        },
     );
     Conversion {
         mode: options.mode,
         packet: packet_slot,
         fields,
         result,
+        keys_distinct,
     }
 }
 
@@ -65,6 +69,7 @@ pub struct ModeFreeRead {
     attributes: Option<Attributes>,
     version: String,
     raw_payload_ref: RawPayloadRef,
+    keys_distinct: bool,
 }
 
 /// `convert`, plus what it read when the conversion failed after the mode-independent steps.
@@ -72,20 +77,25 @@ pub fn convert_keeping_read(
     payload: &[u8],
     options: &ConvertOptions,
 ) -> (Conversion, Option<ModeFreeRead>) {
-    let (mut packet, mut fields, mut leftover) = (Packet::default(), None, None);
+    let (mut packet, mut fields, mut keys_distinct, mut leftover) =
+        (Packet::default(), None, false, None);
     let result = convert_into(
         payload,
         None,
         options,
-        &mut packet,
-        &mut fields,
-        &mut leftover,
+        Slots {
+            packet: &mut packet,
+            fields: &mut fields,
+            keys_distinct: &mut keys_distinct,
+            leftover: &mut leftover,
+        },
     );
     let conversion = Conversion {
         mode: options.mode,
         packet,
         fields,
         result,
+        keys_distinct,
     };
     (conversion, leftover)
 }
@@ -99,14 +109,23 @@ pub fn convert_from_read(
     packet: &Packet,
     options: &ConvertOptions,
 ) -> Conversion {
-    let fields = Some(Arc::clone(&read.fields));
+    let (fields, keys_distinct) = (Some(Arc::clone(&read.fields)), read.keys_distinct);
     let result = convert_read(read, options, &mut None);
     Conversion {
         mode: options.mode,
         packet: packet.clone(),
         fields,
         result,
+        keys_distinct,
     }
+}
+
+/// What a conversion hands back besides its result, each filled in as far as it got.
+struct Slots<'a> {
+    packet: &'a mut Packet,
+    fields: &'a mut Option<Arc<TypedFields>>,
+    keys_distinct: &'a mut bool,
+    leftover: &'a mut Option<ModeFreeRead>,
 }
 
 /// `shared`: the packet of `payload`, held by the caller, for the conversion to keep without
@@ -115,10 +134,14 @@ fn convert_into(
     payload: &[u8],
     shared: Option<&Packet>,
     options: &ConvertOptions,
-    packet_slot: &mut Packet,
-    fields_slot: &mut Option<Arc<TypedFields>>,
-    leftover: &mut Option<ModeFreeRead>,
+    slots: Slots<'_>,
 ) -> Result<Converted, ConversionError> {
+    let Slots {
+        packet: packet_slot,
+        fields: fields_slot,
+        keys_distinct,
+        leftover,
+    } = slots;
     // Step 1: size.
     if let Some(limit) = options.max_payload_bytes {
         if payload.len() > limit {
@@ -150,6 +173,7 @@ fn convert_into(
     } else {
         RawPacket::parse(payload).map_err(invalid_json)?
     };
+    *keys_distinct = raw.keys_distinct;
     // Step 5: protocol.
     if !raw.is_object || raw.protocol.as_deref() != Some("a2a") {
         return Err(error(
@@ -187,6 +211,7 @@ fn convert_into(
         attributes,
         version,
         raw_payload_ref,
+        keys_distinct: *keys_distinct,
     };
     convert_read(read, options, leftover)
 }
@@ -239,6 +264,7 @@ fn convert_read(
         attributes,
         version,
         raw_payload_ref,
+        keys_distinct: _,
     } = read;
 
     // Everything after the checks (substitutions, payload) cannot fail.

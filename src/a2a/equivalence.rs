@@ -444,6 +444,22 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        crate::json::test_depth::property_cases(1024, 4096)
+    ))]
+
+    /// The reader's word that a packet's keys are distinct is the duplicate scan's: `check`
+    /// skips the scan on it. (Generated objects have far fewer keys than the reader compares.)
+    #[test]
+    fn keys_seen_distinct_are_the_scans_no_repeats(bytes in packet_text()) {
+        if let Ok(packet) = super::RawPacket::parse(&bytes) {
+            let repeats = crate::json::count_duplicate_keys(&bytes);
+            prop_assert_eq!(packet.keys_distinct, repeats == 0, "{} repeats", repeats);
+        }
+    }
+}
+
 fn both_modes(bytes: &[u8]) {
     for mode in Mode::BOTH {
         let options = ConvertOptions::default().with_mode(mode);

@@ -331,6 +331,9 @@ pub struct Conversion {
     /// Typed fields as read before any substitution (absent when the packet did not get that far).
     pub fields: Option<Arc<TypedFields>>,
     pub result: Result<Converted, ConversionError>,
+    /// `true` only when the conversion read the packet's text and saw every object in it
+    /// with distinct keys (`RawPacket::keys_distinct`): then it has no repeated key to count.
+    pub keys_distinct: bool,
 }
 
 impl Conversion {

@@ -92,13 +92,6 @@ pub fn summarize_converting(
             None,
         );
     }
-    // Counted before anything is parsed: the scan and a tree of the same big object are never
-    // alive together.
-    let duplicate_keys = if options.check_findings {
-        count_duplicate_keys(&packet.bytes) as u32
-    } else {
-        0
-    };
     // The first mode's conversion reads the packet anyway; classification reuses it, so a raw
     // packet is parsed once per mode and never once more.
     let mut first_read = None;
@@ -108,6 +101,17 @@ pub fn summarize_converting(
         first_read = read;
         (mode, conversion)
     });
+    // A packet the conversion read with distinct keys has none to count; any other is scanned.
+    // Counted before the classifier may build a tree: the scan and a tree of the same big
+    // object are never alive together (the conversion holds no tree).
+    let seen_distinct = first
+        .as_ref()
+        .is_some_and(|(_, conversion)| conversion.keys_distinct);
+    let duplicate_keys = if options.check_findings && !seen_distinct {
+        count_duplicate_keys(&packet.bytes) as u32
+    } else {
+        0
+    };
     // One classifier: the same function `convert` and `explain` use on a converted packet.
     let mut reparsed = None;
     let (kind, parsed) = match &first {
