@@ -7,7 +7,7 @@
 //! | row | input (built once under target/bench-mix) | bound |
 //! |---|---|---|
 //! | verify | the oracle mix six times over as a bundle (`bundle --mode lenient`: 93,012 events) | 64 MiB |
-//! | inspector-1m | `render --view handoff` on the mix 50 times over (1M lines, 373 MB) | 512 MiB |
+//! | inspector-1m, inspector-2m | issue 39: `render --view handoff` on the mix 50 (100) times over (1M lines, 373 MB; 2M), against `check` of the same stream | 256 MiB (2M: 512, twice the 1M bound), 1.5x `check`'s CPU |
 //! | check-200k-goldens | `check` of the mix 10 times over with the goldens.json `bless` wrote | 96 MiB |
 //! | check-1m-goldens | `check` of the mix 50 times over with its goldens.json | 128 MiB |
 //! | inspector-1m-goldens | `render --view handoff` on that 1M-line directory with its manifest | 1 GiB |
@@ -137,6 +137,9 @@ struct Row {
     share: Option<f64>,
     /// Packets a second of wall time the row must reach (`--stats`).
     min_rate: Option<f64>,
+    /// A relative row's peak RSS held to `bound_bytes` alone, not its reference's peak plus
+    /// it (the inspector: its CPU held to `check`'s, its memory to a figure of its own).
+    peak_absolute: bool,
 }
 
 fn strings(args: &[&str]) -> Vec<String> {
@@ -209,25 +212,25 @@ fn rows(binary: &Path, full: bool, selected: &dyn Fn(&str) -> bool) -> Vec<Row> 
     if selected("verify") {
         verify_row(binary, lines, scale(6), &mut rows);
     }
-    if selected("inspector-1m") {
-        let stream = mix_file(lines, scale(50));
+    // Issue 39: the inspector loading a stream costs what checking it costs.
+    for (id, copies, bound) in [("inspector-1m", 50, 256.0), ("inspector-2m", 100, 512.0)] {
+        if !selected(id) {
+            continue;
+        }
+        let stream = text(&mix_file(lines, scale(copies)));
         rows.push(Row {
-            id: "inspector-1m".into(),
+            id: id.into(),
             what: format!(
-                "the inspector (`render --view handoff`) loading {} lines of the mix",
-                lines * scale(50)
+                "the inspector (`render --view handoff`) loading {} lines of the mix, against `check` of them",
+                lines * scale(copies)
             ),
-            args: vec![
-                "render".into(),
-                "--view".into(),
-                "handoff".into(),
-                text(&stream),
-            ],
-            bound_bytes: 512.0 * MIB,
+            args: strings(&["render", "--view", "handoff", &stream]),
+            bound_bytes: bound * MIB,
             others: Vec::new(),
-            relative_to: None,
+            relative_to: Some((strings(&["check", &stream]), 1.5)),
             share: None,
             min_rate: None,
+            peak_absolute: true,
         });
     }
     for (id, copies, bound) in [
@@ -250,6 +253,7 @@ fn rows(binary: &Path, full: bool, selected: &dyn Fn(&str) -> bool) -> Vec<Row> 
             relative_to: None,
             share: None,
             min_rate: None,
+            peak_absolute: false,
         });
     }
     if selected("inspector-1m-goldens") {
@@ -271,6 +275,7 @@ fn rows(binary: &Path, full: bool, selected: &dyn Fn(&str) -> bool) -> Vec<Row> 
             relative_to: None,
             share: None,
             min_rate: None,
+            peak_absolute: false,
         });
     }
     let array_ids = ids(
@@ -312,6 +317,7 @@ fn rows(binary: &Path, full: bool, selected: &dyn Fn(&str) -> bool) -> Vec<Row> 
             relative_to: Some((vec!["check".into(), text(&base)], 2.0)),
             share: None,
             min_rate: None,
+            peak_absolute: false,
         });
     }
     if any(&ids("shard-", &["1of4", "2of4", "3of4", "4of4"])) || selected("check-throughput") {
@@ -356,6 +362,7 @@ fn stream_rows(lines: usize, copies: usize, selected: &dyn Fn(&str) -> bool, row
             relative_to: Some((whole.clone(), 0.4)),
             share: Some(0.25),
             min_rate: None,
+            peak_absolute: false,
         });
     }
     if selected("check-throughput") {
@@ -371,6 +378,7 @@ fn stream_rows(lines: usize, copies: usize, selected: &dyn Fn(&str) -> bool, row
             relative_to: None,
             share: None,
             min_rate: Some(300_000.0),
+            peak_absolute: false,
         });
     }
 }
@@ -429,6 +437,7 @@ fn distinct_key_rows(prefix: &str, count: usize, rows: &mut Vec<Row>) {
             relative_to: None,
             share: None,
             min_rate: None,
+            peak_absolute: false,
         });
     }
 }
@@ -457,6 +466,7 @@ fn verify_row(binary: &Path, lines: usize, copies: usize, rows: &mut Vec<Row>) {
         relative_to: None,
         share: None,
         min_rate: None,
+        peak_absolute: false,
     });
 }
 
@@ -478,6 +488,7 @@ fn array_rows(full: bool, rows: &mut Vec<Row>) {
             relative_to: None,
             share: None,
             min_rate: None,
+            peak_absolute: false,
         });
     }
     // The same array in the inspector's heaviest views, as JSON, and compared with itself.
@@ -499,6 +510,7 @@ fn array_rows(full: bool, rows: &mut Vec<Row>) {
             relative_to: None,
             share: None,
             min_rate: None,
+            peak_absolute: false,
         });
     }
 }
@@ -530,6 +542,7 @@ fn attributes_rows(full: bool, rows: &mut Vec<Row>) {
             relative_to: None,
             share: None,
             min_rate: None,
+            peak_absolute: false,
         });
     }
 }
@@ -697,7 +710,12 @@ fn main() {
                         .max()
                         .unwrap_or(0);
                     let cpu = median(reference.iter().map(|run| run.cpu).collect());
-                    let (line, within_memory) = report(name, runs, peak as f64 + row.bound_bytes);
+                    let peak_bound = if row.peak_absolute {
+                        row.bound_bytes
+                    } else {
+                        peak as f64 + row.bound_bytes
+                    };
+                    let (line, within_memory) = report(name, runs, peak_bound);
                     let row_cpu = median(runs.iter().map(|run| run.cpu).collect());
                     let within_cpu = row_cpu <= factor * cpu;
                     // The share of the reference's packets, when the row is held to one.
@@ -719,12 +737,20 @@ fn main() {
                             )
                         }
                     };
+                    let memory_text = if row.peak_absolute {
+                        format!("{:.0} MiB", row.bound_bytes / MIB)
+                    } else {
+                        format!(
+                            "{} peak {:.1} MiB + {:.0}",
+                            programs[index + 1].0,
+                            peak as f64 / MIB,
+                            row.bound_bytes / MIB
+                        )
+                    };
                     println!(
-                        "{line}  (bound: {} peak {:.1} MiB + {:.0}; CPU {:.2}x its, bound {factor}x{share_text})",
+                        "{line}  (bound: {memory_text}; CPU {:.2}x {}'s, bound {factor}x{share_text})",
+                        row_cpu / cpu.max(1e-9),
                         programs[index + 1].0,
-                        peak as f64 / MIB,
-                        row.bound_bytes / MIB,
-                        row_cpu / cpu.max(1e-9)
                     );
                     summary.push((
                         row.id.clone(),

@@ -1,17 +1,20 @@
 //! The list built over a snapshot of the packets: one group per directory (or NDJSON
 //! stream) in path order, each with its filtered packets, with files checked again spliced
-//! into the snapshot first. A job: it runs on a thread of the loader's (the headless driver
-//! runs it on its own) and reports by `ListEvent`; `update::list_job` asks for it and takes
-//! its answer.
+//! into the snapshot first. While packets arrive, only those after the rows built are gone
+//! through and their rows appended: a build over every packet per batch made a million-line
+//! load quadratic. A job: it runs on a thread of the loader's (the headless driver runs it on
+//! its own) and reports by `ListEvent`; `update::list_job` asks for it and takes its answer.
 
 use crate::a2a::Mode;
 use crate::corpus::FindingKind;
 use crate::tui::state::list_rows::{
-    group_key, group_label, in_group, BuiltList, GroupKey, ListEvent, ListRequest, ListRow,
-    LoadedBundle, Spliced,
+    group_key, group_row, in_group, AppendedRows, BuiltList, GroupKey, GroupMembers, ListEvent,
+    ListRequest, ListRow, LoadedBundle, Spliced,
 };
 use crate::tui::state::listed::ListedPacket;
+use crate::tui::state::packets::Packets;
 use std::collections::HashMap;
+use std::ops::Range;
 
 /// Splices the request's replacements into its snapshot, one after the other.
 fn splice(request: &ListRequest) -> Spliced {
@@ -45,10 +48,45 @@ fn splice(request: &ListRequest) -> Spliced {
 const LIST_REPORT_EVERY: usize = 65_536;
 
 /// Builds the list rows: one group per directory (or stream), in path order, each with its
-/// filtered packets in walk order unless folded. Reports progress through `report` and stops
-/// (without a `Done`) as soon as `current` says it was superseded or cancelled, or `report`
-/// returns false. Runs on a job thread in the inspector, on the caller's in headless drives.
+/// filtered packets in walk order unless folded; for an appending request, only the packets
+/// after those the rows were built over, by group, for `update` to put into the rows. Reports
+/// progress through `report` and stops (without an answer) as soon as `current` says it was
+/// superseded or cancelled, or `report` returns false. Runs on a job thread in the inspector,
+/// on the caller's in headless drives.
 pub fn build_list(
+    request: &ListRequest,
+    current: &dyn Fn() -> bool,
+    report: &mut dyn FnMut(ListEvent) -> bool,
+) {
+    let appending = request
+        .appending
+        .as_ref()
+        .filter(|_| request.replacing.is_empty());
+    if let Some(appending) = appending {
+        let packets = &request.packets;
+        let from = appending.from.min(packets.len());
+        let Some(scanned) = scan(request, packets, from..packets.len(), current, report) else {
+            return;
+        };
+        let mut groups = scanned.groups;
+        groups.sort_by(|a, b| a.key.cmp(&b.key));
+        let reselected = reselect(request, packets, &groups);
+        let appended = AppendedRows {
+            packets: packets.len(),
+            groups,
+            bundles: scanned.bundles,
+            reselected,
+        };
+        if current() {
+            report(ListEvent::Appended(Box::new(appended)));
+        }
+        return;
+    }
+    build_whole(request, current, report);
+}
+
+/// Builds the whole list over the snapshot (with the replacements spliced in).
+fn build_whole(
     request: &ListRequest,
     current: &dyn Fn() -> bool,
     report: &mut dyn FnMut(ListEvent) -> bool,
@@ -60,21 +98,78 @@ pub fn build_list(
     let packets = spliced
         .as_ref()
         .map_or(&request.packets, |spliced| &spliced.packets);
+    let Some(scanned) = scan(request, packets, 0..packets.len(), current, report) else {
+        return;
+    };
+    let mut groups = scanned.groups;
+    groups.sort_by(|a, b| a.key.cmp(&b.key));
+    let mut built = BuiltList {
+        packets: packets.len(),
+        filter: request.filter,
+        mode: request.mode,
+        folded: request.folded.clone(),
+        ..Default::default()
+    };
+    built.reselected = reselect(request, packets, &groups);
+    for group in groups {
+        let header = group_row(&group, &request.folded, &scanned.bundles);
+        let folded = matches!(header, ListRow::Group { folded: true, .. });
+        built.group_starts.push(built.listed.len());
+        built.listed.extend(group.members.iter().copied());
+        built.rows.push(header);
+        if !folded {
+            built.visible_packets += group.members.len();
+            built
+                .rows
+                .extend(group.members.into_iter().map(ListRow::Packet));
+        }
+        built.group_keys.push(group.key);
+    }
+    built.bundles = scanned.bundles;
+    built.spliced = spliced.map(Box::new);
+    if current() {
+        report(ListEvent::Done(Box::new(built)));
+    }
+}
+
+/// The packets of `range` that pass the filter, by group in the order each group first
+/// appears, and the bundles among them.
+struct Scanned {
+    groups: Vec<GroupMembers>,
+    bundles: Vec<LoadedBundle>,
+}
+
+/// Goes through `packets[range]` once; `None` when it was stopped.
+fn scan(
+    request: &ListRequest,
+    packets: &Packets,
+    range: Range<usize>,
+    current: &dyn Fn() -> bool,
+    report: &mut dyn FnMut(ListEvent) -> bool,
+) -> Option<Scanned> {
     // Packets arrive grouped in walk order (a stream's lines, a directory's files), so the
     // group of the previous packet is tried first: no key is built or looked up for most.
-    let mut groups: Vec<(GroupKey, Vec<usize>)> = Vec::new();
+    let mut scanned = Scanned {
+        groups: Vec::new(),
+        bundles: Vec::new(),
+    };
     let mut slots: HashMap<GroupKey, usize> = Default::default();
     let mut current_group: Option<usize> = None;
-    let mut bundles = Vec::new();
-    for (index, check) in packets.iter().enumerate() {
-        if index % LIST_REPORT_EVERY == 0
-            && index > 0
-            && !(current() && report(ListEvent::Progress { scanned: index }))
+    let start = range.start;
+    for index in range {
+        let scanned_so_far = index - start;
+        if scanned_so_far.is_multiple_of(LIST_REPORT_EVERY)
+            && scanned_so_far > 0
+            && !(current()
+                && report(ListEvent::Progress {
+                    scanned: scanned_so_far,
+                }))
         {
-            return;
+            return None;
         }
+        let check = &packets[index];
         if let Some(report) = &check.bundle {
-            bundles.push(LoadedBundle {
+            scanned.bundles.push(LoadedBundle {
                 path: check.source.path.clone(),
                 report: report.clone(),
                 attestation_refused: check.has_finding(FindingKind::AttestationRefused),
@@ -84,73 +179,36 @@ pub fn build_list(
             continue;
         }
         let source = &check.source;
-        let same = current_group.is_some_and(|at| in_group(&groups[at].0, source));
+        let groups = &mut scanned.groups;
         let at = match current_group {
-            Some(at) if same => at,
+            Some(at) if in_group(&groups[at].key, source) => at,
             _ => {
                 let key = group_key(source);
                 *slots.entry(key.clone()).or_insert_with(|| {
-                    groups.push((key, Vec::new()));
+                    groups.push(GroupMembers {
+                        key,
+                        members: Vec::new(),
+                        failing: [0, 0],
+                    });
                     groups.len() - 1
                 })
             }
         };
         current_group = Some(at);
-        groups[at].1.push(index);
-    }
-    groups.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut built = BuiltList {
-        packets: packets.len(),
-        filter: request.filter,
-        mode: request.mode,
-        folded: request.folded.clone(),
-        ..Default::default()
-    };
-    for (key, members) in groups {
-        built.group_starts.push(built.listed.len());
-        built.listed.extend(members.iter().copied());
-        let label = group_label(&key);
-        let folded = request.folded.contains(&label);
-        let failing = Mode::BOTH.map(|mode| {
-            members
-                .iter()
-                .filter(|index| {
-                    crate::tui::state::status::is_failing(packets[**index].status_in(mode))
-                })
-                .count()
-        });
-        let bundle = key.1.as_ref().and_then(|stream| {
-            let report = &bundles
-                .iter()
-                .find(|bundle| *bundle.path == **stream)?
-                .report;
-            Some(match report.error() {
-                None => Ok(()),
-                Some(error) => Err(error.code.as_str()),
-            })
-        });
-        built.rows.push(ListRow::Group {
-            label,
-            count: members.len(),
-            failing,
-            folded,
-            bundle,
-        });
-        if !folded {
-            built.visible_packets += members.len();
-            built.rows.extend(members.into_iter().map(ListRow::Packet));
+        let group = &mut groups[at];
+        group.members.push(index);
+        for (failing, mode) in group.failing.iter_mut().zip(Mode::BOTH) {
+            *failing += usize::from(crate::tui::state::status::is_failing(check.status_in(mode)));
         }
     }
-    built.bundles = bundles;
-    built.reselected = request.reselect.as_ref().and_then(|source| {
-        built
-            .listed
-            .iter()
-            .copied()
-            .find(|index| packets[*index].source == *source)
-    });
-    built.spliced = spliced.map(Box::new);
-    if current() {
-        report(ListEvent::Done(Box::new(built)));
-    }
+    Some(scanned)
+}
+
+/// The request's `reselect`: the first listed packet from that source.
+fn reselect(request: &ListRequest, packets: &Packets, groups: &[GroupMembers]) -> Option<usize> {
+    let source = request.reselect.as_ref()?;
+    groups
+        .iter()
+        .flat_map(|group| group.members.iter().copied())
+        .find(|index| packets[*index].source == *source)
 }

@@ -283,6 +283,7 @@ impl App {
             folded: self.list.folded.clone(),
             reselect: self.reselect.clone(),
             replacing: self.list.replacing.clone(),
+            appending: None,
         }
     }
 

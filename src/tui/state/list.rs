@@ -2,7 +2,7 @@
 
 use crate::a2a::Mode;
 use crate::tui::state::filter::Filter;
-use crate::tui::state::list_rows::ListRow;
+use crate::tui::state::list_rows::{GroupKey, ListRow};
 use crate::tui::state::packets::Replacement;
 use std::sync::Arc;
 
@@ -31,6 +31,8 @@ pub struct ListState {
     /// How many of the packets the rows were built over (packets loaded since are not yet
     /// listed).
     pub built_over: usize,
+    /// The groups' keys in row order, where packets loaded since go (see `rows::append_list`).
+    pub group_keys: Vec<GroupKey>,
     /// The list build under way, if any (see `list_job`).
     pub building: Option<ListBuild>,
     /// Files checked again whose packets are not swapped in yet: every build started carries

@@ -73,6 +73,33 @@ pub fn group_label((dir, stream): &GroupKey) -> String {
     }
 }
 
+/// A group's header row: its label, its counts, folded as `folded` says, and for a bundle's
+/// group upstream's verdict from its report among `bundles`.
+pub fn group_row(
+    group: &GroupMembers,
+    folded: &HashSet<String>,
+    bundles: &[LoadedBundle],
+) -> ListRow {
+    let label = group_label(&group.key);
+    let bundle = group.key.1.as_ref().and_then(|stream| {
+        let report = &bundles
+            .iter()
+            .find(|bundle| *bundle.path == **stream)?
+            .report;
+        Some(match report.error() {
+            None => Ok(()),
+            Some(error) => Err(error.code.as_str()),
+        })
+    });
+    ListRow::Group {
+        folded: folded.contains(&label),
+        label,
+        count: group.members.len(),
+        failing: group.failing,
+        bundle,
+    }
+}
+
 /// What a list is built from: a snapshot of the packets, the filter and mode it lists, the
 /// folded groups, and a packet to find again by source (after a reload).
 #[derive(Clone, Debug)]
@@ -85,14 +112,49 @@ pub struct ListRequest {
     pub reselect: Option<Source>,
     /// Files checked again: spliced into the packets (in order) before they are listed.
     pub replacing: Vec<Arc<Replacement>>,
+    /// Rows already built for this filter and mode over the first packets: only the packets
+    /// after them are gone through, and their rows put in (`ListEvent::Appended`).
+    pub appending: Option<Appending>,
 }
 
 impl ListRequest {
-    /// How many packets the build goes through (the snapshot's, and the replacements').
+    /// How many packets the build goes through (the snapshot's after the rows built, and the
+    /// replacements').
     pub fn size(&self) -> usize {
         let replacing: usize = self.replacing.iter().map(|r| r.checks.len()).sum();
-        self.packets.len() + replacing
+        let from = self
+            .appending
+            .as_ref()
+            .map_or(0, |appending| appending.from);
+        self.packets.len().saturating_sub(from) + replacing
     }
+}
+
+/// What an appending build starts from: the rows cover the first `from` packets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Appending {
+    pub from: usize,
+}
+
+/// The rows of the packets after those a list was built over, to put into it: their groups
+/// in path order, each a group of the list's continued or a new one.
+#[derive(Clone, Debug, Default)]
+pub struct AppendedRows {
+    /// How many packets the rows cover once these are appended.
+    pub packets: usize,
+    pub groups: Vec<GroupMembers>,
+    /// The bundles among the new packets.
+    pub bundles: Vec<LoadedBundle>,
+    /// The request's `reselect` (its packet index), if it is among the new packets listed.
+    pub reselected: Option<usize>,
+}
+
+/// A group's packets that pass the filter, and how many of them fail in each mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupMembers {
+    pub key: GroupKey,
+    pub members: Vec<usize>,
+    pub failing: [usize; 2],
 }
 
 /// A loaded bundle as every per-packet screen of its packets needs it: its verification
@@ -125,6 +187,8 @@ pub struct BuiltList {
     pub group_starts: Vec<usize>,
     /// The packets listed, when the build spliced replacements in (they replace the state's).
     pub spliced: Option<Box<Spliced>>,
+    /// The groups' keys, in row order.
+    pub group_keys: Vec<GroupKey>,
 }
 
 /// The packets a build made by splicing files checked again into its snapshot.
@@ -143,8 +207,12 @@ pub struct Spliced {
 /// What a list build reports while it runs, and when it ends.
 #[derive(Clone, Debug)]
 pub enum ListEvent {
-    Progress { scanned: usize },
+    Progress {
+        scanned: usize,
+    },
     Done(Box<BuiltList>),
+    /// An appending build's answer: rows to add after those shown.
+    Appended(Box<AppendedRows>),
 }
 
 #[cfg(test)]

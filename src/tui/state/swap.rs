@@ -70,6 +70,7 @@ impl App {
         self.list.listed.clear();
         self.list.visible_packets = 0;
         self.list.built_over = 0;
+        self.list.group_keys.clear();
         self.list.selected = 0;
         self.packets_epoch += 1;
         self.detail = None;

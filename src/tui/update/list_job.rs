@@ -3,8 +3,10 @@
 //! being replaced ask for the list to be built again (a `reads::Read::List` over a snapshot of
 //! the packets); the rows shown stay until the build's answer lands, and an answer to a build
 //! that was superseded or cancelled is dropped by generation. A filter's build shows a
-//! progress line and Esc cancels it (the list stays as it was); while packets keep arriving, a
-//! build that lands starts the next, so a reload's list grows without one build per batch.
+//! progress line and Esc cancels it (the list stays as it was). While packets keep arriving,
+//! a build goes through only the packets after the rows built and its rows are put in
+//! (`rows::append_list`), so a million-line load goes through each packet once, not once per
+//! batch after it; a build that lands starts the next.
 //! A file checked again after the watcher saw it change is spliced into the packets by the
 //! build too (the replacement rides on every build started until one lands, so a filter
 //! chosen meanwhile does not lose it); the packets and rows shown stay until then.
@@ -13,7 +15,7 @@ use crate::corpus::LoadError;
 use crate::freeze::COVERAGE_ROW_IDS;
 use crate::tui::state::app::{App, Filter, ListBuild, ListWhy};
 use crate::tui::state::app::{Discarded, ListedPacket, LoadProgress};
-use crate::tui::state::list_rows::ListEvent;
+use crate::tui::state::list_rows::{Appending, ListEvent};
 use crate::tui::state::packets::Replacement;
 use crate::tui::state::progress::thousands;
 use crate::tui::state::reads::Read;
@@ -118,11 +120,26 @@ fn recheck_landed(app: &mut App) {
 /// Starts building the list for `filter` (replacing any build under way); `done` is what the
 /// status bar says when it lands.
 pub(crate) fn start(app: &mut App, filter: Filter, why: ListWhy, done: Option<String>) {
+    // Packets arrived after the rows: only they are gone through, their rows appended.
+    let append = why == ListWhy::Load
+        && filter == app.list.filter
+        && app.list.built_mode == app.mode
+        && app.list.replacing.is_empty();
+    start_build(app, filter, why, done, append);
+}
+
+/// Starts a build, appending to the rows shown or of the whole list.
+fn start_build(app: &mut App, filter: Filter, why: ListWhy, done: Option<String>, append: bool) {
     app.list.generation += 1;
-    let request = app.list_request(app.list.generation, filter);
+    let mut request = app.list_request(app.list.generation, filter);
+    if append {
+        request.appending = Some(Appending {
+            from: app.list.built_over,
+        });
+    }
     app.list.building = Some(ListBuild {
         generation: app.list.generation,
-        total: request.packets.len(),
+        total: request.size(),
         scanned: 0,
         filter,
         why,
@@ -216,6 +233,17 @@ pub(crate) fn on_event(app: &mut App, generation: u64, event: ListEvent) {
             }
             restart_if_behind(app);
             recheck_landed(app);
+        }
+        ListEvent::Appended(appended) => {
+            let Some(build) = app.list.building.take() else {
+                return;
+            };
+            if !crate::tui::update::rows::append_list(app, *appended) {
+                // The rows are not those the build appended to: built whole instead.
+                start_build(app, build.filter, build.why, build.done, false);
+                return;
+            }
+            restart_if_behind(app);
         }
     }
 }
@@ -491,6 +519,123 @@ mod tests {
             .all(|packet| *packet.source.path != *path));
         assert_eq!(app.list.filter, no_golden);
         assert!(app.list.replacing.is_empty());
+    }
+
+    /// Answers every list build `reads` asks for, and the builds their landings ask for;
+    /// returns how many answered by appending rows.
+    fn settle(app: &mut App, mut reads: Vec<Read>) -> usize {
+        let mut appended = 0;
+        while let Some(read) = reads.pop() {
+            let Read::List(request) = read else { continue };
+            for action in answer(&request) {
+                appended += usize::from(matches!(action, Action::List(_, ListEvent::Appended(_))));
+                for effect in update(app, action) {
+                    if let crate::tui::update::Effect::Read(read) = effect {
+                        reads.push(read);
+                    }
+                }
+            }
+        }
+        appended
+    }
+
+    /// `packets` added to an app of no packets `per_batch` at a time with `filter` and the
+    /// second group folded, each batch's build answered; returns the app and how many of the
+    /// builds appended rows.
+    fn added_in_batches(
+        packets: &[ListedPacket],
+        per_batch: usize,
+        filter: Filter,
+        fold: Option<&str>,
+    ) -> (App, usize) {
+        let mut app = App::new(Vec::new(), CheckOptions::default(), false);
+        app.list.filter = filter;
+        app.list.folded.extend(fold.map(str::to_owned));
+        let mut appended = 0;
+        for batch in packets.chunks(per_batch) {
+            add_packets(&mut app, batch.to_vec());
+            let reads = app.take_reads();
+            appended += settle(&mut app, reads);
+        }
+        (app, appended)
+    }
+
+    #[test]
+    fn packets_arriving_in_batches_get_the_rows_a_whole_build_gives() {
+        let mut all = loaded();
+        let reader = Reader::new(CheckOptions::default());
+        let mut migrate = App::new(
+            vec![std::path::PathBuf::from("fixtures/migrate")],
+            CheckOptions::default(),
+            false,
+        );
+        crate::tui::runtime::drive::load_blocking(&mut migrate, &reader);
+        let mut packets: Vec<ListedPacket> = all.packets.take();
+        packets.extend(migrate.packets.take());
+        let failing = Filter {
+            status: Some(Status::Finding),
+            ..Default::default()
+        };
+        for filter in [Filter::default(), failing] {
+            for fold in [
+                None,
+                Some("fixtures/migrate/bad/"),
+                Some("fixtures/migrate/not-a2a/"),
+            ] {
+                for per_batch in [1, 3, 7, packets.len()] {
+                    let (mut app, appended) = added_in_batches(&packets, per_batch, filter, fold);
+                    // Every build appended (a directory's files after its subdirectory's go
+                    // into the middle of the rows).
+                    assert_eq!(appended, packets.len().div_ceil(per_batch));
+                    assert!(app.list.building.is_none());
+                    let shown = (
+                        app.list.rows.clone(),
+                        app.list.listed.clone(),
+                        app.list.visible_packets,
+                        app.list.selected,
+                    );
+                    crate::tui::runtime::drive::headless::rebuild_rows_now(&mut app);
+                    let whole = (
+                        app.list.rows.clone(),
+                        app.list.listed.clone(),
+                        app.list.visible_packets,
+                        app.list.selected,
+                    );
+                    assert_eq!(shown, whole, "{filter:?} {fold:?} {per_batch} a batch");
+                    assert_eq!(app.bundles.len(), all.bundles.len() + migrate.bundles.len());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn packets_of_groups_before_the_last_go_into_the_middle_and_the_selection_stays() {
+        let mut app = loaded();
+        let mut packets = app.packets.take();
+        let mut migrate = App::new(
+            vec![std::path::PathBuf::from("fixtures/migrate")],
+            CheckOptions::default(),
+            false,
+        );
+        let reader = Reader::new(CheckOptions::default());
+        crate::tui::runtime::drive::load_blocking(&mut migrate, &reader);
+        // fixtures/migrate's packets first, then fixtures/a2a's, which sort before them.
+        let mut reordered = migrate.packets.take();
+        reordered.append(&mut packets);
+        let mut app = App::new(Vec::new(), CheckOptions::default(), false);
+        for (at, batch) in reordered.chunks(5).enumerate() {
+            add_packets(&mut app, batch.to_vec());
+            let reads = app.take_reads();
+            assert_eq!(settle(&mut app, reads), 1);
+            if at == 0 {
+                // A packet of the last group, which rows put in before it move down.
+                app.list.selected = app.list.rows.len() - 1;
+            }
+            assert_eq!(app.selected_packet(), Some(4), "batch {at}");
+        }
+        let shown = (app.list.rows.clone(), app.list.listed.clone());
+        crate::tui::runtime::drive::headless::rebuild_rows_now(&mut app);
+        assert_eq!(shown, (app.list.rows.clone(), app.list.listed.clone()));
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! group folded or unfolded in place (no list build at any size), a packet selected.
 
 use crate::tui::state::app::{App, Discarded};
-use crate::tui::state::list_rows::{group_key, group_label, BuiltList, ListRow};
+use crate::tui::state::list_rows::{
+    group_key, group_label, group_row, AppendedRows, BuiltList, ListRow,
+};
 
 /// Shows a built list, keeping the selected packet (by index: a build covers the packets
 /// loaded when it started, which keep their indices until they are replaced) or folded
@@ -22,6 +24,7 @@ pub fn apply_list(app: &mut App, mut built: BuiltList) {
     app.list.filter = built.filter;
     app.list.built_mode = built.mode;
     app.list.built_over = built.packets;
+    app.list.group_keys = built.group_keys;
     app.bundles = built.bundles;
     if built.folded != app.list.folded {
         refold(app);
@@ -61,6 +64,122 @@ pub fn apply_list(app: &mut App, mut built: BuiltList) {
             .unwrap_or(0),
     };
     app.refresh_detail();
+}
+
+/// Puts in the rows of packets loaded after those the list was built over: a group the list
+/// has takes them after its own (its header recounted in place), a new one goes where its key
+/// sorts. Packets arrive in walk order, so most go at the end and no row moves; rows after
+/// an insertion move down, and the selection with them. An empty list selects its first
+/// packet. False (nothing changed) when the rows are not the groups they were built with.
+pub fn append_list(app: &mut App, appended: AppendedRows) -> bool {
+    // Where each group goes, found before anything changes: its key's place among the
+    // groups, its header's row (hopping header to header) and where its packets start in
+    // `listed`.
+    let Some(places) = group_places(app) else {
+        return false;
+    };
+    app.bundles.extend(appended.bundles);
+    // From the last group back, so the places found before stay true.
+    for group in appended.groups.into_iter().rev() {
+        let list = &mut app.list;
+        let at = list.group_keys.binary_search(&group.key);
+        let (place, exists) = match at {
+            Ok(at) => (at, true),
+            Err(at) => (at, false),
+        };
+        let inserted = group.members.len();
+        let (row, listed_at, shown) = if exists {
+            let Place { row, listed_from } = places[place];
+            let Some(ListRow::Group {
+                count,
+                failing,
+                folded,
+                ..
+            }) = list.rows.get_mut(row)
+            else {
+                continue;
+            };
+            let at = (
+                row + 1 + if *folded { 0 } else { *count },
+                listed_from + *count,
+            );
+            *count += inserted;
+            for (failing, more) in failing.iter_mut().zip(group.failing) {
+                *failing += more;
+            }
+            (at.0, at.1, !*folded)
+        } else {
+            let Place { row, listed_from } = places[place];
+            let header = group_row(&group, &list.folded, &app.bundles);
+            let shown = !matches!(header, ListRow::Group { folded: true, .. });
+            list.rows.insert(row, header);
+            list.group_keys.insert(place, group.key.clone());
+            shift_selection(list, row, 1);
+            (row + 1, listed_from, shown)
+        };
+        if shown {
+            list.visible_packets += inserted;
+            list.rows
+                .splice(row..row, group.members.iter().copied().map(ListRow::Packet));
+            shift_selection(list, row, inserted);
+        }
+        list.listed.splice(listed_at..listed_at, group.members);
+    }
+    app.list.built_over = appended.packets;
+    if appended.reselected.is_some() {
+        app.reselect = None;
+    }
+    let selectable = app
+        .list
+        .rows
+        .get(app.list.selected)
+        .is_some_and(ListRow::is_selectable);
+    if !selectable {
+        let reselected = appended.reselected.and_then(|packet| {
+            app.list
+                .rows
+                .iter()
+                .position(|row| *row == ListRow::Packet(packet))
+        });
+        app.list.selected = reselected
+            .or_else(|| app.first_packet_row_from(0, true))
+            .unwrap_or(0);
+    }
+    app.refresh_detail();
+    true
+}
+
+/// Where a group's rows begin: its header's row, and where its packets start in `listed`.
+#[derive(Clone, Copy)]
+struct Place {
+    row: usize,
+    listed_from: usize,
+}
+
+/// The place of each group of the list, and one past the last (where a group sorting after
+/// every one goes); `None` when the rows are not the groups `group_keys` names.
+fn group_places(app: &App) -> Option<Vec<Place>> {
+    let list = &app.list;
+    let mut places = Vec::with_capacity(list.group_keys.len() + 1);
+    let (mut row, mut listed_from) = (0, 0);
+    for _ in &list.group_keys {
+        places.push(Place { row, listed_from });
+        let ListRow::Group { count, folded, .. } = list.rows.get(row)? else {
+            return None;
+        };
+        row += 1 + if *folded { 0 } else { *count };
+        listed_from += count;
+    }
+    (row == list.rows.len() && listed_from == list.listed.len()).then_some(())?;
+    places.push(Place { row, listed_from });
+    Some(places)
+}
+
+/// Rows put in at `row` move the selection down when it is at or after them.
+fn shift_selection(list: &mut crate::tui::state::app::ListState, row: usize, inserted: usize) {
+    if !list.rows.is_empty() && list.selected >= row && list.rows.len() > inserted {
+        list.selected += inserted;
+    }
 }
 
 /// Folds the selected packet's group (the selection moves to the group).
