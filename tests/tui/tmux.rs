@@ -396,7 +396,8 @@ fn o_without_an_editor_says_how_to_set_one() {
         "no-editor",
         &format!("env -u CI -u EDITOR -u VISUAL {binary} --color never fixtures/a2a"),
     );
-    session.wait_for("packets");
+    // Every packet listed before the search: a search scans the packets listed when it starts.
+    session.wait_for("34 packets");
     session.keys(&["/", "happy_task_requested", "Enter"]);
     session.wait_for("typed positive");
     session.keys(&["o"]);

@@ -204,8 +204,10 @@ fn group_line(
         Some(Err(_)) => (" ✗".to_owned(), theme.bad()),
         None => (String::new(), theme.dim()),
     };
-    // The label keeps at least this much before the tail is shortened.
-    const MIN_LABEL: usize = 8;
+    // The label keeps room for its own name (a bundle's or stream's file name, a directory's
+    // last component, after `…/`), up to 24 columns, before the tail is shortened: which
+    // group it is matters more than the verdict's code, which the detail pane names too.
+    let min_label = (own_name(label).chars().count() + 2).clamp(8, 24);
     let mut tail = (String::new(), verdict(false));
     for (with_count, with_code) in [(true, true), (false, true), (false, false)] {
         let total = if with_count {
@@ -219,7 +221,7 @@ fn group_line(
             .map(|part| part.chars().count())
             .sum::<usize>();
         tail = (total, shown);
-        if 2 + MIN_LABEL + used <= width {
+        if 2 + min_label + used <= width {
             break;
         }
     }
@@ -229,7 +231,7 @@ fn group_line(
     );
     Line::from(vec![
         Span::styled(
-            format!("{marker} {}", safe(&fit_left(label, room.max(4)))),
+            format!("{marker} {}", safe(&fit_path(label, room.max(4)))),
             theme.title(),
         ),
         Span::styled(verdict, verdict_style),
@@ -287,17 +289,31 @@ fn packet_line(
     Line::from(spans)
 }
 
-/// Shortens from the left with an ellipsis, keeping the end visible.
-pub fn fit_left(text: &str, width: usize) -> String {
+/// A group label's own name: what follows its last `/` (a directory's label ends in `/`,
+/// which stays with its name).
+fn own_name(label: &str) -> &str {
+    let trimmed = label.strip_suffix('/').unwrap_or(label);
+    match trimmed.rfind('/') {
+        Some(at) => &label[at + 1..],
+        None => label,
+    }
+}
+
+/// Shortens a path to `width` keeping its own name whole (`fixtures/…/bundle.tar.gz`, the
+/// middle of the directories cut); a name too long alone keeps its start and its end (the
+/// extension).
+fn fit_path(text: &str, width: usize) -> String {
     let count = text.chars().count();
     if count <= width {
         return text.to_owned();
     }
-    if width == 0 {
-        return String::new();
+    let name = own_name(text);
+    let name_count = name.chars().count();
+    if name_count + 2 > width {
+        return fit_split(name, width, width / 2);
     }
-    let keep: String = text.chars().skip(count - (width - 1)).collect();
-    format!("…{keep}")
+    let head: String = text.chars().take(width - 1 - name_count - 1).collect();
+    format!("{head}…/{name}")
 }
 
 /// Shortens at the right with an ellipsis.
@@ -358,7 +374,15 @@ mod tests {
     fn fitting() {
         assert_eq!(fit_split("happy_task_requested", 11, 5), "happy…ested");
         assert_eq!(fit_split("short", 11, 5), "short");
-        assert_eq!(fit_left("fixtures/a2a/", 8), "…es/a2a/");
+        assert_eq!(fit_path("fixtures/a2a/", 8), "fi…/a2a/");
+        assert_eq!(
+            fit_path("fixtures/bundles/neg-tampered.tar.gz", 28),
+            "fixture…/neg-tampered.tar.gz"
+        );
+        assert_eq!(
+            fit_path("fixtures/bundles/neg-tampered-event-hash.tar.gz", 24),
+            "neg-tampered…hash.tar.gz"
+        );
         assert_eq!(fit_right("agent.capabilities", 16), "agent.capabilit…");
     }
 }
