@@ -22,7 +22,7 @@ use handoff_inspector::tui::runtime::loader::Loader;
 use handoff_inspector::tui::runtime::perform::perform_all;
 use handoff_inspector::tui::state::app::App;
 use handoff_inspector::tui::update::{update, Action, Effect};
-use handoff_inspector::tui::views::{view, ViewState};
+use handoff_inspector::tui::views::{Screen, ViewState};
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
@@ -351,7 +351,7 @@ impl Jobs {
 }
 
 fn view_of(app: &App, state: &mut ViewState, frame: &mut ratatui::Frame) {
-    view(app, state, frame)
+    frame.render_stateful_widget(Screen { app }, frame.area(), state)
 }
 
 /// Search, filters and a reload on the loaded corpus, each while keys arrive.

@@ -4,7 +4,7 @@
 //! the frame measured.
 
 use crate::tui::state::app::App;
-use crate::tui::views::{view, ViewState};
+use crate::tui::views::{Screen, ViewState};
 use ratatui::backend::Backend;
 use ratatui::Terminal;
 
@@ -17,7 +17,8 @@ pub fn draw_frame<B: Backend>(
     let size = terminal.size()?;
     app.size = (size.width, size.height);
     app.sync_list_geometry();
-    terminal.draw(|frame| view(app, view_state, frame))?;
+    terminal
+        .draw(|frame| frame.render_stateful_widget(Screen { app }, frame.area(), view_state))?;
     app.clamp_detail_scroll(view_state.scroll_max);
     Ok(())
 }

@@ -6,70 +6,80 @@ use crate::tui::state::listed::ModeShown;
 use crate::tui::state::status::glyph;
 use crate::tui::views::text::safe;
 use crate::tui::views::theme::Theme;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
-use ratatui::Frame;
+use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
-pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border(app.focus == Focus::List))
-        .title(" packets ");
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    let height = usize::from(inner.height);
-    let width = usize::from(inner.width);
-    let shown: Vec<(usize, &ListRow)> = app
-        .list
-        .rows
-        .iter()
-        .enumerate()
-        .skip(app.list.offset)
-        .take(height)
-        .collect();
-    let names: Vec<String> = shown
-        .iter()
-        .filter_map(|(_, row)| match row {
-            ListRow::Packet(index) => Some(packet_name(app, *index)),
-            ListRow::Group { .. } => None,
-        })
-        .collect();
-    let columns = Columns::for_width(width, &names);
-    let short_names = distinct_abbreviations(&names, columns.name);
-    let mut short_names = short_names.into_iter();
-    let lines: Vec<Line> = shown
-        .into_iter()
-        .map(|(row, entry)| {
-            let line = match entry {
-                ListRow::Group {
-                    label,
-                    count,
-                    failing,
-                    folded,
-                    bundle,
-                } => group_line(
-                    label,
-                    *count,
-                    failing[app.mode.index()],
-                    *folded,
-                    bundle.as_ref(),
-                    width,
-                    theme,
-                ),
-                ListRow::Packet(index) => {
-                    let name = short_names.next().unwrap_or_default();
-                    packet_line(app, *index, &name, columns, theme)
+/// The packet list drawn from the state: its rows, the selection and the scroll are the
+/// `App`'s (`update` keeps them), so the widget keeps nothing between frames.
+pub struct ListView<'a> {
+    pub app: &'a App,
+    pub theme: &'a Theme,
+}
+
+impl Widget for ListView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let ListView { app, theme } = self;
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(theme.border(app.focus == Focus::List))
+            .title(" packets ");
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let height = usize::from(inner.height);
+        let width = usize::from(inner.width);
+        let shown: Vec<(usize, &ListRow)> = app
+            .list
+            .rows
+            .iter()
+            .enumerate()
+            .skip(app.list.offset)
+            .take(height)
+            .collect();
+        let names: Vec<String> = shown
+            .iter()
+            .filter_map(|(_, row)| match row {
+                ListRow::Packet(index) => Some(packet_name(app, *index)),
+                ListRow::Group { .. } => None,
+            })
+            .collect();
+        let columns = Columns::for_width(width, &names);
+        let short_names = distinct_abbreviations(&names, columns.name);
+        let mut short_names = short_names.into_iter();
+        let lines: Vec<Line> = shown
+            .into_iter()
+            .map(|(row, entry)| {
+                let line = match entry {
+                    ListRow::Group {
+                        label,
+                        count,
+                        failing,
+                        folded,
+                        bundle,
+                    } => group_line(
+                        label,
+                        *count,
+                        failing[app.mode.index()],
+                        *folded,
+                        bundle.as_ref(),
+                        width,
+                        theme,
+                    ),
+                    ListRow::Packet(index) => {
+                        let name = short_names.next().unwrap_or_default();
+                        packet_line(app, *index, &name, columns, theme)
+                    }
+                };
+                if row == app.list.selected {
+                    line.style(theme.selected())
+                } else {
+                    line
                 }
-            };
-            if row == app.list.selected {
-                line.style(theme.selected())
-            } else {
-                line
-            }
-        })
-        .collect();
-    frame.render_widget(Paragraph::new(lines), inner);
+            })
+            .collect();
+        Paragraph::new(lines).render(inner, buf);
+    }
 }
 
 /// Column widths of the packet rows. The name comes first and takes what it needs; the state

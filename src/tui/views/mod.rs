@@ -1,6 +1,7 @@
-//! Drawing the state: `view(&App, &mut ViewState, &mut Frame)` (`screen.rs`) composes the
-//! frame from each tab's view; the views read the state and never change it (what they
-//! measure goes in the `ViewState`).
+//! Drawing the state, as ratatui widgets: `Screen` (`screen.rs`), a `StatefulWidget` over the
+//! `App` with the `ViewState` as its state, composes the frame from the list, each tab's view
+//! (a `StatefulWidget` of its own) and the overlays; the views read the state and never change
+//! it (what they measure goes in the `ViewState`).
 
 mod bundle;
 mod conversion;
@@ -25,5 +26,5 @@ pub mod theme;
 pub mod view_state;
 pub mod window;
 
-pub use screen::view;
+pub use screen::Screen;
 pub use view_state::ViewState;

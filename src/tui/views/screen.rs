@@ -1,6 +1,6 @@
-//! The frame: the title, the list, the selected tab or the Bundle view, the overlays, the
-//! status bar, each drawn from `&App` (read only) with what drawing measures kept in the
-//! `ViewState`, taken by `&mut` as ratatui's `StatefulWidget` takes its state.
+//! The frame as one `StatefulWidget`, `Screen`: the title, the list, the selected tab or the
+//! Bundle view, the overlays, the status bar, each drawn from `&App` (read only) with what
+//! drawing measures kept in the `ViewState`, its state.
 
 use crate::tui::state::app::{App, Focus, Overlay, Tab};
 use crate::tui::state::keymap::{Binding, Command, Context, KEYMAP};
@@ -11,57 +11,70 @@ use crate::tui::views::findings::FindingsView;
 use crate::tui::views::formats::FormatsView;
 use crate::tui::views::handoff::HandoffView;
 use crate::tui::views::hints::key_hints;
-use crate::tui::views::list::fit_right;
+use crate::tui::views::list::{fit_right, ListView};
 use crate::tui::views::migrate::MigrateView;
+use crate::tui::views::overlays::{FilterMenu, HelpPanel, ReviewPanel, WhatIfPanel};
 use crate::tui::views::raw::RawView;
 use crate::tui::views::rules::RulesView;
 use crate::tui::views::theme::Theme;
 use crate::tui::views::view_state::ViewState;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
-use ratatui::Frame;
+use ratatui::widgets::{Block, Borders, Paragraph, StatefulWidget, Widget, Wrap};
 
-pub fn view(app: &App, state: &mut ViewState, frame: &mut Frame) {
-    let theme = Theme::new(app.color);
-    let screen = frame.area();
-    if crate::tui::state::geometry::too_small(screen) {
-        let message = format!(
-            "handoff-inspector needs at least {}x{} (this terminal is {}x{}).\nEnlarge the window, or press q to quit.",
-            crate::tui::state::geometry::MIN_WIDTH,
-            crate::tui::state::geometry::MIN_HEIGHT,
-            screen.width,
-            screen.height
-        );
-        frame.render_widget(Paragraph::new(message).wrap(Wrap { trim: true }), screen);
-        return;
-    }
-    let areas = crate::tui::state::geometry::areas(screen);
-    // Tabs that scroll report their extent while drawing (see `scrolled_detail`).
-    state.scroll_max = None;
-    state.follow(app);
-    title_bar(app, frame, areas.title, &theme);
-    crate::tui::views::list::draw(app, frame, areas.list, &theme);
-    detail(app, state, frame, areas.detail, &theme);
-    status_bar(app, frame, areas.status, &theme);
-    match &app.overlay {
-        Some(Overlay::Help { scroll }) => crate::tui::views::overlays::help(
-            *scroll,
-            app.last_message.as_deref(),
-            frame,
-            screen,
-            &theme,
-        ),
-        Some(Overlay::Filter { cursor }) => {
-            crate::tui::views::overlays::filter(app, *cursor, frame, screen, &theme)
+/// The whole screen drawn from the state: the title, the list, the detail pane with the
+/// selected tab (or the Bundle view), the overlay and the status bar. A `StatefulWidget` whose
+/// state is the `ViewState`, rendered over the frame's area by `runtime::frame::draw_frame`.
+pub struct Screen<'a> {
+    pub app: &'a App,
+}
+
+impl StatefulWidget for Screen<'_> {
+    type State = ViewState;
+
+    fn render(self, screen: Rect, buf: &mut Buffer, state: &mut ViewState) {
+        let Screen { app } = self;
+        let theme = Theme::new(app.color);
+        if crate::tui::state::geometry::too_small(screen) {
+            let message = format!(
+                "handoff-inspector needs at least {}x{} (this terminal is {}x{}).\nEnlarge the window, or press q to quit.",
+                crate::tui::state::geometry::MIN_WIDTH,
+                crate::tui::state::geometry::MIN_HEIGHT,
+                screen.width,
+                screen.height
+            );
+            Paragraph::new(message)
+                .wrap(Wrap { trim: true })
+                .render(screen, buf);
+            return;
         }
-        Some(Overlay::WhatIf(whatif)) => {
-            crate::tui::views::overlays::whatif(whatif, frame, screen, &theme)
+        let areas = crate::tui::state::geometry::areas(screen);
+        // Tabs that scroll report their extent while drawing (see `scrolled_detail`).
+        state.scroll_max = None;
+        state.follow(app);
+        title_bar(app, buf, areas.title, &theme);
+        ListView { app, theme: &theme }.render(areas.list, buf);
+        detail(app, state, buf, areas.detail, &theme);
+        status_bar(app, buf, areas.status, &theme);
+        let theme = &theme;
+        match &app.overlay {
+            Some(Overlay::Help { scroll }) => HelpPanel {
+                scroll: *scroll,
+                last_message: app.last_message.as_deref(),
+                theme,
+            }
+            .render(screen, buf),
+            Some(Overlay::Filter { cursor }) => FilterMenu {
+                app,
+                cursor: *cursor,
+                theme,
+            }
+            .render(screen, buf),
+            Some(Overlay::WhatIf(whatif)) => WhatIfPanel { whatif, theme }.render(screen, buf),
+            Some(Overlay::Review(review)) => ReviewPanel { app, review, theme }.render(screen, buf),
+            None => {}
         }
-        Some(Overlay::Review(review)) => {
-            crate::tui::views::overlays::review(app, review, frame, screen, &theme)
-        }
-        None => {}
     }
 }
 
@@ -82,7 +95,7 @@ fn message_line(message: &str, width: u16, theme: &Theme) -> Line<'static> {
     ])
 }
 
-fn title_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
+fn title_bar(app: &App, buf: &mut Buffer, area: Rect, theme: &Theme) {
     // Each part has a full and a short spelling; on a narrow terminal the least needed parts
     // shorten first (the name, then the words around the figures), so a verdict such as
     // "✗ 1 UNVERIFIED" is never cut in the middle.
@@ -160,7 +173,7 @@ fn title_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         .into_iter()
         .map(|(text, style)| Span::styled(text, style))
         .collect::<Vec<_>>();
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    Paragraph::new(Line::from(spans)).render(area, buf);
 }
 
 /// Chooses each part's full or short spelling so that the line fits `width`: parts shorten
@@ -180,7 +193,7 @@ fn fit_parts<S>(parts: Vec<(String, String, S)>, width: usize) -> Vec<(String, S
     chosen
 }
 
-fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
+fn status_bar(app: &App, buf: &mut Buffer, area: Rect, theme: &Theme) {
     let line = if let Some(input) = &app.search.input {
         Line::from(vec![
             Span::styled("/", theme.key()),
@@ -222,10 +235,10 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         key_hints(&mut spans, shown, area.width, theme);
         Line::from(spans)
     };
-    frame.render_widget(Paragraph::new(line), area);
+    Paragraph::new(line).render(area, buf);
 }
 
-fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme: &Theme) {
+fn detail(app: &App, state: &mut ViewState, buf: &mut Buffer, area: Rect, theme: &Theme) {
     let focused = app.focus == Focus::Detail;
     let width = usize::from(area.width.saturating_sub(4));
     // The full path is always shown: in the title when it fits, else wrapped above the tabs.
@@ -254,7 +267,7 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
         .border_style(theme.border(focused))
         .title(crate::tui::views::text::safe(&title));
     let inner = block.inner(area);
-    frame.render_widget(block, area);
+    block.render(area, buf);
     let header = path_lines.len() as u16;
     if inner.height < 3 + header {
         return;
@@ -264,12 +277,12 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
             .into_iter()
             .map(|chunk| Line::from(Span::styled(chunk, theme.text())))
             .collect();
-        frame.render_widget(
-            Paragraph::new(lines),
+        Paragraph::new(lines).render(
             Rect {
                 height: header,
                 ..inner
             },
+            buf,
         );
     }
     let inner = Rect {
@@ -278,16 +291,16 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
         ..inner
     };
     let tabs = crate::tui::views::tabbar::line(app.tab, usize::from(inner.width), theme);
-    frame.render_widget(Paragraph::new(tabs), Rect { height: 1, ..inner });
+    Paragraph::new(tabs).render(Rect { height: 1, ..inner }, buf);
     let mut body = Rect {
         y: inner.y + 2,
         height: inner.height - 2,
         ..inner
     };
     match app.tab {
-        Tab::Rules => return frame.render_widget(RulesView { app, theme }, body),
+        Tab::Rules => return RulesView { app, theme }.render(body, buf),
         Tab::Formats => {
-            return frame.render_stateful_widget(FormatsView { app, theme }, body, state);
+            return FormatsView { app, theme }.render(body, buf, state);
         }
         _ => {}
     }
@@ -307,12 +320,12 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
         let banner = Paragraph::new(banner).wrap(Wrap { trim: false });
         let rows = u16::try_from(banner.line_count(body.width).max(1)).unwrap_or(u16::MAX);
         if body.height > rows.saturating_add(1) {
-            frame.render_widget(
-                banner,
+            banner.render(
                 Rect {
                     height: rows,
                     ..body
                 },
+                buf,
             );
             body = Rect {
                 y: body.y + rows,
@@ -322,29 +335,27 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
         }
     }
     let Some(selected) = &app.detail else {
-        frame.render_widget(
-            Paragraph::new(empty_message(app))
-                .style(theme.dim())
-                .wrap(Wrap { trim: true }),
-            body,
-        );
+        Paragraph::new(empty_message(app))
+            .style(theme.dim())
+            .wrap(Wrap { trim: true })
+            .render(body, buf);
         return;
     };
     let Some(read) = &selected.read else {
-        frame.render_widget(Paragraph::new("reading…").style(theme.dim()), body);
+        Paragraph::new("reading…")
+            .style(theme.dim())
+            .render(body, buf);
         return;
     };
     let detail = match &read.result {
         Ok(detail) => detail,
         Err(reason) => {
-            frame.render_widget(
-                Paragraph::new(format!(
-                    "cannot read this packet again: {}",
-                    crate::tui::views::text::safe(reason)
-                ))
-                .style(theme.bad()),
-                body,
-            );
+            Paragraph::new(format!(
+                "cannot read this packet again: {}",
+                crate::tui::views::text::safe(reason)
+            ))
+            .style(theme.bad())
+            .render(body, buf);
             return;
         }
     };
@@ -353,25 +364,15 @@ fn detail(app: &App, state: &mut ViewState, frame: &mut Frame, area: Rect, theme
         .selected_summary()
         .is_some_and(|packet| packet.bundle.is_some())
     {
-        return frame.render_stateful_widget(BundleView { app, detail, theme }, body, state);
+        return BundleView { app, detail, theme }.render(body, buf, state);
     }
     match app.tab {
-        Tab::Raw => frame.render_stateful_widget(RawView { app, detail, theme }, body, state),
-        Tab::Conversion => {
-            frame.render_stateful_widget(ConversionView { app, detail, theme }, body, state)
-        }
-        Tab::Handoff => {
-            frame.render_stateful_widget(HandoffView { app, detail, theme }, body, state)
-        }
-        Tab::Digests => {
-            frame.render_stateful_widget(DigestsView { app, detail, theme }, body, state)
-        }
-        Tab::Findings => {
-            frame.render_stateful_widget(FindingsView { app, detail, theme }, body, state)
-        }
-        Tab::Migrate => {
-            frame.render_stateful_widget(MigrateView { app, detail, theme }, body, state)
-        }
+        Tab::Raw => RawView { app, detail, theme }.render(body, buf, state),
+        Tab::Conversion => ConversionView { app, detail, theme }.render(body, buf, state),
+        Tab::Handoff => HandoffView { app, detail, theme }.render(body, buf, state),
+        Tab::Digests => DigestsView { app, detail, theme }.render(body, buf, state),
+        Tab::Findings => FindingsView { app, detail, theme }.render(body, buf, state),
+        Tab::Migrate => MigrateView { app, detail, theme }.render(body, buf, state),
         Tab::Rules | Tab::Formats => {}
     }
 }

@@ -150,7 +150,8 @@ impl Headless {
 
     /// Draws a frame with the view state kept from the last.
     pub fn view(&mut self, frame: &mut ratatui::Frame) {
-        crate::tui::views::view(&self.app, &mut self.view, frame);
+        let screen = crate::tui::views::Screen { app: &self.app };
+        frame.render_stateful_widget(screen, frame.area(), &mut self.view);
     }
 }
 
