@@ -52,7 +52,7 @@ fn a_bundle_is_one_group_with_its_verdict() {
             .list
             .rows
             .iter()
-            .filter(|row| matches!(row, ListRow::Group { .. }))
+            .filter(|row| matches!(row, ListRow::Group(_)))
             .collect();
         assert_eq!(groups.len(), 1, "{path}: {groups:?}");
         // At 120 columns the group names its bundle whole before the verdict's code; at 200

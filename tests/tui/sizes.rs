@@ -101,7 +101,7 @@ fn every_fixture_name_is_distinguishable_at_80x24() {
     let mut seen: HashMap<(String, String), usize> = HashMap::new();
     for (row, entry) in driver.app.list.rows.iter().enumerate() {
         match entry {
-            ListRow::Group { label, .. } => group = label.clone(),
+            ListRow::Group(header) => group = header.label.clone(),
             ListRow::Packet(_) => {
                 let name = shown.get(&row).cloned().unwrap_or_default();
                 assert!(!name.is_empty(), "row {row} was never on screen");
@@ -438,7 +438,7 @@ fn rows(driver: &Driver) -> Vec<String> {
         .rows
         .iter()
         .map(|row| match row {
-            ListRow::Group { label, count, .. } => format!("{label} {count}"),
+            ListRow::Group(group) => format!("{} {}", group.label, group.count),
             ListRow::Packet(index) => index.to_string(),
         })
         .collect()

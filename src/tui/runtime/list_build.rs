@@ -113,7 +113,7 @@ fn build_whole(
     built.reselected = reselect(request, packets, &groups);
     for group in groups {
         let header = group_row(&group, &request.folded, &scanned.bundles);
-        let folded = matches!(header, ListRow::Group { folded: true, .. });
+        let folded = header.group().is_some_and(|group| group.folded);
         built.group_starts.push(built.listed.len());
         built.listed.extend(group.members.iter().copied());
         built.rows.push(header);

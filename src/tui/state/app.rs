@@ -292,7 +292,7 @@ impl App {
         self.list
             .rows
             .iter()
-            .position(|row| matches!(row, ListRow::Group { label: group, .. } if group == label))
+            .position(|row| matches!(row, ListRow::Group(group) if group.label == label))
     }
 
     /// The nearest selectable row at or after (`forward`) / before `start`.

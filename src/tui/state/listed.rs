@@ -1,6 +1,6 @@
 //! What the inspector keeps per packet: the list's needs (name, kind, status and state per
 //! mode, the K1-A rows for the coverage matrix and the rule filter, what the review asks) in
-//! about 100 bytes, and where to read the packet again. Everything else a view shows (digests,
+//! under 96 bytes, and where to read the packet again. Everything else a view shows (digests,
 //! findings with their messages and diffs, the object golden) comes from checking the selected
 //! packet again with the run's own `PacketChecker` (`reads::Reader::detail`): a million
 //! packets' full checks were 600 bytes each.
@@ -51,7 +51,53 @@ pub struct ListedMode {
 pub enum ModeShown {
     Converted(CanonicalType),
     /// Rejected under this rule.
-    Rejected(&'static str),
+    Rejected(RuleName),
+}
+
+/// A rejection's rule id as two bytes: its place in the table of the rule ids seen so far
+/// (the conversion's rules are a few dozen literals; a million packets kept each as a 16-byte
+/// `&str`). Shown as the id itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleName(u16);
+
+/// The rule ids seen so far, in the order first seen: what a `RuleName` indexes.
+static RULE_NAMES: std::sync::RwLock<Vec<&'static str>> = std::sync::RwLock::new(Vec::new());
+
+impl RuleName {
+    /// The name of `rule`, added to the table the first time it is seen.
+    pub fn of(rule: &'static str) -> RuleName {
+        let known = |names: &[&'static str]| names.iter().position(|name| *name == rule);
+        let read = RULE_NAMES
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(at) = known(&read) {
+            return RuleName(at as u16);
+        }
+        drop(read);
+        let mut names = RULE_NAMES
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let at = known(&names).unwrap_or_else(|| {
+            names.push(rule);
+            names.len() - 1
+        });
+        // Rule ids are literals of this program: far fewer than 65,536.
+        RuleName(u16::try_from(at).unwrap_or(u16::MAX))
+    }
+
+    /// The rule id.
+    pub fn as_str(self) -> &'static str {
+        let names = RULE_NAMES
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        names.get(usize::from(self.0)).copied().unwrap_or("?")
+    }
+}
+
+impl std::fmt::Display for RuleName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 impl ListedPacket {
@@ -66,9 +112,10 @@ impl ListedPacket {
                     state,
                     ..
                 } => (ModeShown::Converted(canonical_type), state),
-                ModeResult::Rejected { rule, .. } => {
-                    (ModeShown::Rejected(rule), summary.canonical_state)
-                }
+                ModeResult::Rejected { rule, .. } => (
+                    ModeShown::Rejected(RuleName::of(rule)),
+                    summary.canonical_state,
+                ),
             };
             modes[mode.index()] = Some(ListedMode {
                 status: check.mode(mode).map_or(check.status, |mode| mode.status),
@@ -136,7 +183,17 @@ mod tests {
 
     #[test]
     fn a_listed_packet_is_small() {
-        // What a million of them cost, in bytes each (the full check was about 600).
-        assert!(std::mem::size_of::<ListedPacket>() <= 128);
+        // What a million of them cost, in bytes each (the full check was about 600; with
+        // each rejection's rule as a `&str`, 128).
+        assert!(std::mem::size_of::<ListedPacket>() <= 96);
+        assert!(std::mem::size_of::<ListedMode>() <= 12);
+    }
+
+    #[test]
+    fn a_rule_name_shows_its_rule_and_one_rule_has_one_name() {
+        let (s4, s7) = (RuleName::of("S4"), RuleName::of("S7"));
+        assert_ne!(s4, s7);
+        assert_eq!(RuleName::of("S4"), s4);
+        assert_eq!((s4.to_string(), s7.as_str()), ("S4".to_owned(), "S7"));
     }
 }

@@ -85,11 +85,7 @@ impl App {
     /// The label of the selected row's group when a folded group itself is selected.
     pub fn selected_group_label(&self) -> Option<String> {
         match self.list.rows.get(self.list.selected) {
-            Some(ListRow::Group {
-                label,
-                folded: true,
-                ..
-            }) => Some(label.clone()),
+            Some(ListRow::Group(group)) if group.folded => Some(group.label.clone()),
             _ => None,
         }
     }

@@ -584,9 +584,9 @@ fn on_mouse(app: &mut App, mouse: MouseEvent) {
                         select_row(app, Some(row));
                     }
                     // A click on a group header folds or unfolds it.
-                    Some(ListRow::Group { folded, .. }) => {
+                    Some(ListRow::Group(group)) => {
                         app.focus = Focus::List;
-                        if *folded {
+                        if group.folded {
                             select_row(app, Some(row));
                             crate::tui::update::rows::unfold_selected_group(app);
                         } else if let Some(packet) = app.first_packet_row_from(row, true) {

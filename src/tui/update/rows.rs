@@ -3,7 +3,7 @@
 
 use crate::tui::state::app::{App, Discarded};
 use crate::tui::state::list_rows::{
-    group_key, group_label, group_row, AppendedRows, BuiltList, ListRow,
+    group_key, group_label, group_row, AppendedRows, BuiltList, GroupHeader, ListRow,
 };
 
 /// Shows a built list, keeping the selected packet (by index: a build covers the packets
@@ -47,7 +47,7 @@ pub fn apply_list(app: &mut App, mut built: BuiltList) {
     let found = keep.and_then(row_of);
     let found_group = keep_group.and_then(|wanted| {
         app.list.rows.iter().position(
-            |row| matches!(row, ListRow::Group { label, folded: true, .. } if *label == wanted),
+            |row| matches!(row, ListRow::Group(group) if group.folded && group.label == wanted),
         )
     });
     let reselected = built.reselected.and_then(row_of);
@@ -90,15 +90,15 @@ pub fn append_list(app: &mut App, appended: AppendedRows) -> bool {
         let inserted = group.members.len();
         let (row, listed_at, shown) = if exists {
             let Place { row, listed_from } = places[place];
-            let Some(ListRow::Group {
+            let Some(ListRow::Group(header)) = list.rows.get_mut(row) else {
+                continue;
+            };
+            let GroupHeader {
                 count,
                 failing,
                 folded,
                 ..
-            }) = list.rows.get_mut(row)
-            else {
-                continue;
-            };
+            } = &mut **header;
             let at = (
                 row + 1 + if *folded { 0 } else { *count },
                 listed_from + *count,
@@ -111,7 +111,7 @@ pub fn append_list(app: &mut App, appended: AppendedRows) -> bool {
         } else {
             let Place { row, listed_from } = places[place];
             let header = group_row(&group, &list.folded, &app.bundles);
-            let shown = !matches!(header, ListRow::Group { folded: true, .. });
+            let shown = !header.group().is_some_and(|group| group.folded);
             list.rows.insert(row, header);
             list.group_keys.insert(place, group.key.clone());
             shift_selection(list, row, 1);
@@ -164,11 +164,9 @@ fn group_places(app: &App) -> Option<Vec<Place>> {
     let (mut row, mut listed_from) = (0, 0);
     for _ in &list.group_keys {
         places.push(Place { row, listed_from });
-        let ListRow::Group { count, folded, .. } = list.rows.get(row)? else {
-            return None;
-        };
-        row += 1 + if *folded { 0 } else { *count };
-        listed_from += count;
+        let group = list.rows.get(row)?.group()?;
+        row += 1 + if group.folded { 0 } else { group.count };
+        listed_from += group.count;
     }
     (row == list.rows.len() && listed_from == list.listed.len()).then_some(())?;
     places.push(Place { row, listed_from });
@@ -192,7 +190,7 @@ pub fn fold_selected_group(app: &mut App) {
     }
     let Some(row) = app.list.rows[..app.list.selected]
         .iter()
-        .rposition(|row| matches!(row, ListRow::Group { .. }))
+        .rposition(|row| matches!(row, ListRow::Group(_)))
     else {
         return;
     };
@@ -219,11 +217,11 @@ fn fold_group_at(app: &mut App, row: usize) {
     let rows = &mut app.list.rows;
     let end = rows[row + 1..]
         .iter()
-        .position(|row| matches!(row, ListRow::Group { .. }))
+        .position(|row| matches!(row, ListRow::Group(_)))
         .map_or(rows.len(), |at| row + 1 + at);
-    if let Some(ListRow::Group { folded, label, .. }) = rows.get_mut(row) {
-        *folded = true;
-        app.list.folded.insert(label.clone());
+    if let Some(ListRow::Group(group)) = rows.get_mut(row) {
+        group.folded = true;
+        app.list.folded.insert(group.label.clone());
     }
     rows.drain(row + 1..end);
     app.list.visible_packets -= end - row - 1;
@@ -235,22 +233,19 @@ fn unfold_group_at(app: &mut App, row: usize) {
     let start: usize = app.list.rows[..row]
         .iter()
         .map(|row| match row {
-            ListRow::Group { count, .. } => *count,
+            ListRow::Group(group) => group.count,
             ListRow::Packet(_) => 0,
         })
         .sum();
-    let Some(ListRow::Group {
-        folded: folded @ true,
-        label,
-        count,
-        ..
-    }) = app.list.rows.get_mut(row)
-    else {
+    let Some(ListRow::Group(group)) = app.list.rows.get_mut(row) else {
         return;
     };
-    *folded = false;
-    let count = *count;
-    app.list.folded.remove(label.as_str());
+    if !group.folded {
+        return;
+    }
+    group.folded = false;
+    let count = group.count;
+    app.list.folded.remove(group.label.as_str());
     let members = app.list.listed[start..start + count]
         .iter()
         .map(|index| ListRow::Packet(*index));
@@ -266,8 +261,8 @@ fn refold(app: &mut App) {
         .rows
         .iter()
         .filter_map(|row| match row {
-            ListRow::Group { label, folded, .. } if *folded != app.list.folded.contains(label) => {
-                Some(label.clone())
+            ListRow::Group(group) if group.folded != app.list.folded.contains(&group.label) => {
+                Some(group.label.clone())
             }
             _ => None,
         })

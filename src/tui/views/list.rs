@@ -41,7 +41,7 @@ impl Widget for ListView<'_> {
             .iter()
             .filter_map(|(_, row)| match row {
                 ListRow::Packet(index) => Some(packet_name(app, *index)),
-                ListRow::Group { .. } => None,
+                ListRow::Group(_) => None,
             })
             .collect();
         let columns = Columns::for_width(width, &names);
@@ -51,18 +51,12 @@ impl Widget for ListView<'_> {
             .into_iter()
             .map(|(row, entry)| {
                 let line = match entry {
-                    ListRow::Group {
-                        label,
-                        count,
-                        failing,
-                        folded,
-                        bundle,
-                    } => group_line(
-                        label,
-                        *count,
-                        failing[app.mode.index()],
-                        *folded,
-                        bundle.as_ref(),
+                    ListRow::Group(group) => group_line(
+                        &group.label,
+                        group.count,
+                        group.failing[app.mode.index()],
+                        group.folded,
+                        group.bundle.as_ref(),
                         width,
                         theme,
                     ),

@@ -378,13 +378,17 @@ fn detail(app: &App, state: &mut ViewState, buf: &mut Buffer, area: Rect, theme:
 }
 
 fn empty_message(app: &App) -> String {
-    if let Some(crate::tui::state::app::ListRow::Group {
+    if let Some(crate::tui::state::list_rows::GroupHeader {
         label,
         count,
         failing,
         folded: true,
         ..
-    }) = app.list.rows.get(app.list.selected)
+    }) = app
+        .list
+        .rows
+        .get(app.list.selected)
+        .and_then(|row| row.group())
     {
         format!(
             "{}: {count} packet(s), {} failing, folded (l or Enter unfolds)",

@@ -49,7 +49,7 @@ pub fn check_invariants(app: &App) -> Result<(), String> {
         .rows
         .iter()
         .map(|row| match row {
-            ListRow::Group { count, .. } => *count,
+            ListRow::Group(group) => group.count,
             ListRow::Packet(_) => 0,
         })
         .sum();

@@ -406,7 +406,7 @@ mod tests {
                 .rows
                 .iter()
                 .filter_map(|row| match row {
-                    ListRow::Group { label, .. } => Some(label.clone()),
+                    ListRow::Group(group) => Some(group.label.clone()),
                     ListRow::Packet(_) => None,
                 })
                 .collect()
