@@ -13,7 +13,7 @@ use super::payload::{substitutions, Payload};
 use super::raw::RawPacket;
 use super::{
     canonical_type_for, CanonicalType, Conversion, ConversionError, ConvertOptions, Converted,
-    ErrorKind, Lossiness, Mode, RawPayloadRef, TypedFields, DEFAULT_ADAPTER_VERSION,
+    ErrorKind, Lossiness, Mode, RawPayloadRef, TypedFields, UnmappedKeys, DEFAULT_ADAPTER_VERSION,
 };
 use serde_json::Value;
 use std::borrow::Cow;
@@ -38,6 +38,7 @@ pub fn convert(payload: &[u8], options: &ConvertOptions) -> Conversion {
 pub fn convert_shared(packet: &Packet, options: &ConvertOptions) -> Conversion {
     let payload = packet.bytes().unwrap_or_default();
     let (mut packet_slot, mut fields, mut keys_distinct) = (Packet::default(), None, false);
+    let mut refused_version_keys = None;
     let result = convert_into(
         payload,
         Some(packet),
@@ -46,6 +47,7 @@ pub fn convert_shared(packet: &Packet, options: &ConvertOptions) -> Conversion {
             packet: &mut packet_slot,
             fields: &mut fields,
             keys_distinct: &mut keys_distinct,
+            refused_version_keys: &mut refused_version_keys,
             leftover: &mut None,
         },
     );
@@ -55,6 +57,7 @@ pub fn convert_shared(packet: &Packet, options: &ConvertOptions) -> Conversion {
         fields,
         result,
         keys_distinct,
+        refused_version_keys,
     }
 }
 
@@ -79,6 +82,7 @@ pub fn convert_keeping_read(
 ) -> (Conversion, Option<ModeFreeRead>) {
     let (mut packet, mut fields, mut keys_distinct, mut leftover) =
         (Packet::default(), None, false, None);
+    let mut refused_version_keys = None;
     let result = convert_into(
         payload,
         None,
@@ -87,6 +91,7 @@ pub fn convert_keeping_read(
             packet: &mut packet,
             fields: &mut fields,
             keys_distinct: &mut keys_distinct,
+            refused_version_keys: &mut refused_version_keys,
             leftover: &mut leftover,
         },
     );
@@ -96,6 +101,7 @@ pub fn convert_keeping_read(
         fields,
         result,
         keys_distinct,
+        refused_version_keys,
     };
     (conversion, leftover)
 }
@@ -117,6 +123,7 @@ pub fn convert_from_read(
         fields,
         result,
         keys_distinct,
+        refused_version_keys: None,
     }
 }
 
@@ -125,6 +132,7 @@ struct Slots<'a> {
     packet: &'a mut Packet,
     fields: &'a mut Option<Arc<TypedFields>>,
     keys_distinct: &'a mut bool,
+    refused_version_keys: &'a mut Option<UnmappedKeys>,
     leftover: &'a mut Option<ModeFreeRead>,
 }
 
@@ -140,6 +148,7 @@ fn convert_into(
         packet: packet_slot,
         fields: fields_slot,
         keys_distinct,
+        refused_version_keys,
         leftover,
     } = slots;
     // Step 1: size.
@@ -182,13 +191,18 @@ fn convert_into(
             "protocol must be 'a2a'",
         ));
     }
-    // Steps 6 and 7: version.
+    // Steps 6 and 7: version. A packet refused here is an object of `protocol` "a2a": its
+    // unmapped keys go back with the refusal, so classifying it needs no tree.
+    let mut refused = |refusal: ConversionError| {
+        *refused_version_keys = Some(UnmappedKeys::of(std::mem::take(&mut raw.unmapped_keys)));
+        Err(refusal)
+    };
     let version = match raw.version.take() {
         Some(version) => version.into_owned(),
         None => match &options.protocol_version {
             Some(version) => version.clone(),
             None => {
-                return Err(error(
+                return refused(error(
                     ErrorKind::Measurement,
                     "C6",
                     "missing required field: version",
@@ -197,7 +211,7 @@ fn convert_into(
         },
     };
     if !version_supported(&version) {
-        return Err(error(
+        return refused(error(
             ErrorKind::UnsupportedProtocolVersion,
             "C7",
             format!("unsupported A2A version: {version}"),

@@ -3,7 +3,7 @@
 
 use super::packet::Packet;
 use super::payload::Payload;
-use super::{CanonicalType, Mode, TypedFields};
+use super::{CanonicalType, Mode, TypedFields, UnmappedKeys};
 use crate::json::{digest_bytes, Digest};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -334,9 +334,21 @@ pub struct Conversion {
     /// `true` only when the conversion read the packet's text and saw every object in it
     /// with distinct keys (`RawPacket::keys_distinct`): then it has no repeated key to count.
     pub keys_distinct: bool,
+    /// The unmapped top-level keys of an object whose `protocol` is "a2a" and whose version
+    /// was refused (C6, C7), where `fields` are absent: what classifying it needs.
+    pub refused_version_keys: Option<UnmappedKeys>,
 }
 
 impl Conversion {
+    /// The unmapped top-level keys of a packet read as far as `protocol` "a2a" and its
+    /// version: its typed fields', or those handed back with a refused version.
+    pub fn a2a_unmapped_keys(&self) -> Option<&UnmappedKeys> {
+        match self.fields.as_deref() {
+            Some(fields) => Some(&fields.unmapped_keys),
+            None => self.refused_version_keys.as_ref(),
+        }
+    }
+
     pub fn converted(&self) -> Option<&Converted> {
         self.result.as_ref().ok()
     }

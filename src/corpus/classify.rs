@@ -207,23 +207,38 @@ fn classify_value(root: Root<'_>, file_name: Option<&str>) -> Classification {
 /// Why an object whose `protocol` is "a2a" (and that is no other kind) is the adapter's input.
 const PROTOCOL_A2A: &str = "top-level `protocol` is \"a2a\": the adapter's input";
 
-/// The classification of a packet whose conversion read its typed fields (it got past
-/// `protocol: "a2a"`), from those fields alone, without its tree: when no member that is
-/// another kind's evidence is among its unmapped keys (a golden manifest's `format`,
-/// canonical output's markers), its name is not a manifest's and no reading is forced,
-/// nothing but `protocol` can decide, and it is what [`classify`] concludes of the tree.
-/// `None`: the tree decides.
+/// The classification of a packet whose conversion got past `protocol: "a2a"` (it read its
+/// typed fields, or refused its version), from its unmapped top-level keys alone, without its
+/// tree: when none of them is another kind's evidence (a golden manifest's `format`, an
+/// attestation envelope's DSSE members, canonical output's markers), its name is not one
+/// those kinds are known by and no reading is forced, nothing but `protocol` can decide, and
+/// it is what [`classify`] concludes of the tree. `None`: the tree decides.
 pub fn classify_converted(
-    fields: &crate::a2a::TypedFields,
+    unmapped_keys: &crate::a2a::UnmappedKeys,
     file_name: Option<&str>,
 ) -> Option<Classification> {
     let unforced = matches!(forced_reading(), None | Some(PacketKind::RawA2a));
-    let other_evidence = fields.unmapped_keys.contains("format")
-        || crate::freeze::CANONICAL_MARKERS
-            .iter()
-            .any(|marker| fields.unmapped_keys.contains(marker));
-    (unforced && !other_evidence && file_name != Some(GOLDEN_MANIFEST_NAME))
+    let other_evidence = std::iter::once("format")
+        .chain(DSSE_MEMBERS)
+        .chain(crate::freeze::CANONICAL_MARKERS)
+        .any(|key| unmapped_keys.contains(key));
+    let named_as_another_kind = file_name.is_some_and(|name| {
+        name == GOLDEN_MANIFEST_NAME
+            || name == crate::golden::PENDING_FILE_NAME
+            || named_as_envelope(name)
+    });
+    (unforced && !other_evidence && !named_as_another_kind)
         .then(|| Classification::new(PacketKind::RawA2a, PROTOCOL_A2A))
+}
+
+/// The members that make an object a DSSE envelope (each of its type: see
+/// `attestation_envelope`).
+const DSSE_MEMBERS: [&str; 3] = ["payloadType", "payload", "signatures"];
+
+/// Whether a file's name is one `verify` and `check --key` look for an envelope under.
+fn named_as_envelope(name: &str) -> bool {
+    use crate::bundle::attest::ENVELOPE_SUFFIX;
+    name.len() > ENVELOPE_SUFFIX.len() && name.ends_with(ENVELOPE_SUFFIX)
 }
 
 /// A golden manifest's evidence: its `format` member, or the name `check` reads a
@@ -254,9 +269,10 @@ fn attestation_envelope(value: Option<&Value>, file_name: Option<&str>) -> Optio
     use crate::bundle::attest::ENVELOPE_SUFFIX;
     let object = value.and_then(Value::as_object);
     let member = |key: &str| object.and_then(|object| object.get(key));
-    if member("payloadType").is_some_and(Value::is_string)
-        && member("payload").is_some_and(Value::is_string)
-        && member("signatures").is_some_and(Value::is_array)
+    let [payload_type, payload, signatures] = DSSE_MEMBERS;
+    if member(payload_type).is_some_and(Value::is_string)
+        && member(payload).is_some_and(Value::is_string)
+        && member(signatures).is_some_and(Value::is_array)
     {
         return Some(
             "a DSSE envelope (`payloadType`, `payload`, `signatures`): an attestation, judged \
@@ -264,14 +280,12 @@ fn attestation_envelope(value: Option<&Value>, file_name: Option<&str>) -> Optio
                 .to_owned(),
         );
     }
-    file_name
-        .filter(|name| name.len() > ENVELOPE_SUFFIX.len() && name.ends_with(ENVELOPE_SUFFIX))
-        .map(|_| {
-            format!(
-                "file named NAME{ENVELOPE_SUFFIX} (where `verify` and `check --key` look for \
+    file_name.filter(|name| named_as_envelope(name)).map(|_| {
+        format!(
+            "file named NAME{ENVELOPE_SUFFIX} (where `verify` and `check --key` look for \
                  a bundle's attestation)"
-            )
-        })
+        )
+    })
 }
 
 /// JSON no one would hand the adapter in any directory: another protocol's JSON-RPC message,
@@ -508,11 +522,23 @@ mod tests {
             br#"{"protocol":"a2a","version":"0.2","format":"handoff-inspector-goldens/1"}"#,
             br#"{"protocol":"a2a","version":"0.2","specversion":"1.0","data":{}}"#,
             br#"{"protocol":"a2a","version":"0.2","events":[]}"#,
+            br#"{"protocol":"a2a","version":"0.2","payloadType":"t","payload":"p","signatures":[]}"#,
+            // Refused for their version (C7, C6): classified from the keys handed back.
+            br#"{"protocol":"a2a","version":"9.9","event_type":"x","extra":1}"#,
+            br#"{"protocol":"a2a","event_type":"x","adapter_id":"assay-adapter-a2a"}"#,
+            br#"{"protocol":"a2a","version":"v0.2","payloadType":"t","payload":"p","signatures":[]}"#,
         ]
         .iter()
         .map(|packet| (packet.to_vec(), None))
         .collect();
-        packets.push((packets[0].0.clone(), Some(GOLDEN_MANIFEST_NAME)));
+        for name in [
+            GOLDEN_MANIFEST_NAME,
+            crate::golden::PENDING_FILE_NAME,
+            "bundle.tar.gz.dsse.json",
+        ] {
+            packets.push((packets[0].0.clone(), Some(name)));
+            packets.push((packets[6].0.clone(), Some(name)));
+        }
         packets.extend(
             crate::json::test_fixtures::a2a_fixture_texts()
                 .into_iter()
@@ -521,11 +547,11 @@ mod tests {
         let (mut by_fields, mut by_tree) = (0, 0);
         for (bytes, file_name) in packets {
             let conversion = crate::a2a::convert(&bytes, &crate::a2a::ConvertOptions::default());
-            let Some(fields) = conversion.fields.as_deref() else {
+            let Some(keys) = conversion.a2a_unmapped_keys() else {
                 continue;
             };
             let tree: Value = serde_json::from_slice(&bytes).unwrap();
-            match classify_converted(fields, file_name) {
+            match classify_converted(keys, file_name) {
                 Some(read) => {
                     assert_eq!(read, classify(Ok(&tree), file_name), "{tree}");
                     by_fields += 1;
@@ -534,5 +560,13 @@ mod tests {
             }
         }
         assert!(by_fields > 10 && by_tree >= 5, "{by_fields} {by_tree}");
+        let refused = crate::a2a::convert(
+            br#"{"protocol":"a2a","version":"9.9","extra":1}"#,
+            &crate::a2a::ConvertOptions::default(),
+        );
+        assert_eq!(refused.error().map(|error| error.rule), Some("C7"));
+        let keys = refused.a2a_unmapped_keys().expect("handed back with C7");
+        assert_eq!(keys.iter().collect::<Vec<_>>(), ["extra"]);
+        assert!(classify_converted(keys, None).is_some());
     }
 }

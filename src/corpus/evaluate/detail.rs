@@ -253,8 +253,8 @@ pub fn detail_with_bundle(
     };
     let by_fields = conversions
         .first()
-        .and_then(|conversion| conversion.fields.as_deref())
-        .and_then(|fields| classify_converted(fields, source.file_name()));
+        .and_then(Conversion::a2a_unmapped_keys)
+        .and_then(|keys| classify_converted(keys, source.file_name()));
     let (classification, reading) = match by_fields {
         Some(classification) => (classification, None),
         None => {

@@ -116,13 +116,12 @@ pub fn kind_after_conversion<'a>(
     conversion: &'a crate::a2a::Conversion,
     reparsed: &'a mut Option<Result<Value, String>>,
 ) -> (PacketKind, Result<&'a Value, &'a str>) {
-    // Past `protocol: "a2a"` and with none of the members that are another kind's evidence
-    // before it (canonical output's, a golden manifest's `format`), the classifier can only
-    // conclude `raw`.
+    // Past `protocol: "a2a"` (its typed fields read, or its version refused) and with none of
+    // the members that are another kind's evidence before it (canonical output's, a golden
+    // manifest's `format`, an envelope's), the classifier can only conclude `raw`.
     let by_fields = conversion
-        .fields
-        .as_deref()
-        .and_then(|fields| crate::corpus::classify_converted(fields, packet.source.file_name()));
+        .a2a_unmapped_keys()
+        .and_then(|keys| crate::corpus::classify_converted(keys, packet.source.file_name()));
     if by_fields.is_some() {
         return (
             PacketKind::RawA2a,
