@@ -271,9 +271,14 @@ mod tests {
     use crate::tui::update::{update, Action};
 
     fn loaded() -> App {
+        loaded_from("fixtures/a2a")
+    }
+
+    /// An app with the packets under `dir` loaded and its reads taken.
+    fn loaded_from(dir: &str) -> App {
         let reader = Reader::new(CheckOptions::default());
         let mut app = App::new(
-            vec![std::path::PathBuf::from("fixtures/a2a")],
+            vec![std::path::PathBuf::from(dir)],
             CheckOptions::default(),
             false,
         );
@@ -563,13 +568,7 @@ mod tests {
     #[test]
     fn packets_arriving_in_batches_get_the_rows_a_whole_build_gives() {
         let mut all = loaded();
-        let reader = Reader::new(CheckOptions::default());
-        let mut migrate = App::new(
-            vec![std::path::PathBuf::from("fixtures/migrate")],
-            CheckOptions::default(),
-            false,
-        );
-        crate::tui::runtime::drive::load_blocking(&mut migrate, &reader);
+        let mut migrate = loaded_from("fixtures/migrate");
         let mut packets: Vec<ListedPacket> = all.packets.take();
         packets.extend(migrate.packets.take());
         let failing = Filter {
@@ -612,13 +611,7 @@ mod tests {
     fn packets_of_groups_before_the_last_go_into_the_middle_and_the_selection_stays() {
         let mut app = loaded();
         let mut packets = app.packets.take();
-        let mut migrate = App::new(
-            vec![std::path::PathBuf::from("fixtures/migrate")],
-            CheckOptions::default(),
-            false,
-        );
-        let reader = Reader::new(CheckOptions::default());
-        crate::tui::runtime::drive::load_blocking(&mut migrate, &reader);
+        let mut migrate = loaded_from("fixtures/migrate");
         // fixtures/migrate's packets first, then fixtures/a2a's, which sort before them.
         let mut reordered = migrate.packets.take();
         reordered.append(&mut packets);
