@@ -68,12 +68,10 @@ pub fn build_list(
         let Some(scanned) = scan(request, packets, from..packets.len(), current, report) else {
             return;
         };
-        let mut groups = scanned.groups;
-        groups.sort_by(|a, b| a.key.cmp(&b.key));
-        let reselected = reselect(request, packets, &groups);
+        let reselected = reselect(request, packets, &scanned.groups);
         let appended = AppendedRows {
             packets: packets.len(),
-            groups,
+            groups: scanned.groups,
             bundles: scanned.bundles,
             reselected,
         };
@@ -101,8 +99,6 @@ fn build_whole(
     let Some(scanned) = scan(request, packets, 0..packets.len(), current, report) else {
         return;
     };
-    let mut groups = scanned.groups;
-    groups.sort_by(|a, b| a.key.cmp(&b.key));
     let mut built = BuiltList {
         packets: packets.len(),
         filter: request.filter,
@@ -110,8 +106,8 @@ fn build_whole(
         folded: request.folded.clone(),
         ..Default::default()
     };
-    built.reselected = reselect(request, packets, &groups);
-    for group in groups {
+    built.reselected = reselect(request, packets, &scanned.groups);
+    for group in scanned.groups {
         let header = group_row(&group, &request.folded, &scanned.bundles);
         let folded = header.group().is_some_and(|group| group.folded);
         built.group_starts.push(built.listed.len());
@@ -132,8 +128,8 @@ fn build_whole(
     }
 }
 
-/// The packets of `range` that pass the filter, by group in the order each group first
-/// appears, and the bundles among them.
+/// The packets of `range` that pass the filter, by group in key order (the order the list
+/// shows its groups in), and the bundles among them.
 struct Scanned {
     groups: Vec<GroupMembers>,
     bundles: Vec<LoadedBundle>,
@@ -201,6 +197,7 @@ fn scan(
             *failing += usize::from(crate::tui::state::status::is_failing(check.status_in(mode)));
         }
     }
+    scanned.groups.sort_by(|a, b| a.key.cmp(&b.key));
     Some(scanned)
 }
 

@@ -88,8 +88,8 @@ pub fn append_list(app: &mut App, appended: AppendedRows) -> bool {
             Err(at) => (at, false),
         };
         let inserted = group.members.len();
+        let Place { row, listed_from } = places[place];
         let (row, listed_at, shown) = if exists {
-            let Place { row, listed_from } = places[place];
             let Some(ListRow::Group(header)) = list.rows.get_mut(row) else {
                 continue;
             };
@@ -109,7 +109,6 @@ pub fn append_list(app: &mut App, appended: AppendedRows) -> bool {
             }
             (at.0, at.1, !*folded)
         } else {
-            let Place { row, listed_from } = places[place];
             let header = group_row(&group, &list.folded, &app.bundles);
             let shown = !header.group().is_some_and(|group| group.folded);
             list.rows.insert(row, header);
