@@ -661,3 +661,30 @@ fn the_filter_menu_names_every_kind_in_full_at_80x24() {
         );
     }
 }
+
+/// A wrapped line's continuation rows start indented (a hanging indent), so at 80x24 a
+/// continuation of an evidence line or a table row never reads as a row of its own: every
+/// row of the Handoff and Rules tabs that continues a wrapped line starts with spaces.
+#[test]
+fn wrapped_lines_keep_a_hanging_indent_at_80x24() {
+    for (tab, continuations) in [
+        ('3', &["$.task.kind = \"delegation\"", "highlighted)"][..]),
+        ('6', &["per row and mode)", "visible", "never counts"][..]),
+    ] {
+        let mut driver = driver("fixtures/a2a", (80, 24));
+        select(&mut driver, "happy_task_requested.json");
+        press(&mut driver, KeyCode::Char(tab));
+        let screen = text(driver.buffer());
+        for continuation in continuations {
+            let row = screen
+                .lines()
+                .map(|line| line.chars().skip(37).collect::<String>())
+                .find(|pane| pane.trim_end_matches(['│', ' ']).ends_with(continuation))
+                .unwrap_or_else(|| panic!("{continuation:?} on tab {tab}:\n{screen}"));
+            assert!(
+                row.starts_with("  "),
+                "{continuation:?} continues its line, indented, on tab {tab}: {row:?}\n{screen}"
+            );
+        }
+    }
+}

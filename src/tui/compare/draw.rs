@@ -5,11 +5,12 @@
 use crate::json::safe_text;
 use crate::tui::compare::{CompareApp, COMMANDS};
 use crate::tui::state::keymap::{binding_label, Binding, Command, Context, KEYMAP};
+use crate::tui::views::hanging;
 use crate::tui::views::hints::key_hints;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
 /// `text` in pieces of at most `width` characters (at least one piece).
@@ -166,10 +167,9 @@ impl CompareApp {
         if lines.is_empty() {
             lines.push(Line::styled("nothing matches the filter", self.theme.dim()));
         }
+        let rows = hanging::wrapped(&lines, area.width.saturating_sub(2));
         frame.render_widget(
-            Paragraph::new(lines)
-                .wrap(Wrap { trim: false })
-                .block(Block::default().borders(Borders::ALL).title(title)),
+            Paragraph::new(rows).block(Block::default().borders(Borders::ALL).title(title)),
             area,
         );
     }
@@ -197,9 +197,9 @@ impl CompareApp {
             None => (Vec::new(), Vec::new()),
         };
         for (lines, area, title) in [(base, left, " Base "), (candidate, right, " Candidate ")] {
+            let rows = hanging::wrapped(&lines, area.width.saturating_sub(2));
             frame.render_widget(
-                Paragraph::new(lines)
-                    .wrap(Wrap { trim: false })
+                Paragraph::new(rows)
                     .scroll((self.scroll, 0))
                     .block(Block::default().borders(Borders::ALL).title(title)),
                 area,
@@ -249,9 +249,11 @@ impl CompareApp {
         };
         frame.render_widget(ratatui::widgets::Clear, popup);
         frame.render_widget(
-            Paragraph::new(lines.into_iter().map(Line::raw).collect::<Vec<_>>())
-                .wrap(Wrap { trim: false })
-                .block(Block::default().borders(Borders::ALL).title(" Help ")),
+            Paragraph::new(hanging::wrapped(
+                &lines.into_iter().map(Line::raw).collect::<Vec<_>>(),
+                width.saturating_sub(2),
+            ))
+            .block(Block::default().borders(Borders::ALL).title(" Help ")),
             popup,
         );
     }

@@ -10,6 +10,7 @@ mod findings;
 mod formats;
 mod golden;
 mod handoff;
+pub mod hanging;
 pub mod hints;
 mod list;
 mod migrate;

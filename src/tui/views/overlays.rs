@@ -11,7 +11,7 @@ use crate::tui::views::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 
 fn panel(buf: &mut Buffer, area: Rect, title: &str, theme: &Theme) -> Rect {
     // A blank column each side: letters of the pane below never sit against the border.
@@ -486,9 +486,9 @@ impl Widget for ReviewPanel<'_> {
             height: inner.height - body.height,
             ..inner
         };
-        let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
-        let cut = paragraph.line_count(body.width) > usize::from(body.height);
-        paragraph.render(body, buf);
+        let rows = crate::tui::views::hanging::wrapped(&lines, body.width);
+        let cut = rows.len() > usize::from(body.height);
+        Paragraph::new(rows).render(body, buf);
         if cut && body.height > 0 {
             let marker = Rect {
                 y: body.y + body.height - 1,

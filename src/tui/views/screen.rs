@@ -317,10 +317,10 @@ fn detail(app: &App, state: &mut ViewState, buf: &mut Buffer, area: Rect, theme:
         .unwrap_or_default();
     for banner in banners {
         // As many rows as the banner wraps to: a narrow pane (80x24) shows it whole.
-        let banner = Paragraph::new(banner).wrap(Wrap { trim: false });
-        let rows = u16::try_from(banner.line_count(body.width).max(1)).unwrap_or(u16::MAX);
+        let banner = crate::tui::views::hanging::rows(&banner, body.width);
+        let rows = u16::try_from(banner.len().max(1)).unwrap_or(u16::MAX);
         if body.height > rows.saturating_add(1) {
-            banner.render(
+            Paragraph::new(banner).render(
                 Rect {
                     height: rows,
                     ..body

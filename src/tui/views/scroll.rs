@@ -2,17 +2,18 @@
 //! scrolls, stopping at the last wrapped line.
 
 use crate::tui::state::app::App;
+use crate::tui::views::hanging;
 use crate::tui::views::view_state::ViewState;
 use crate::tui::views::window::{trim_line_end, WindowLines};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
+use ratatui::widgets::Paragraph;
 use ratatui::widgets::Widget;
-use ratatui::widgets::{Paragraph, Wrap};
 
 /// The one rule for long lines, in every tab (and stated in help): they wrap at the pane's
-/// width, and j/k (detail focused) scroll. The scroll stops at the last wrapped line.
-pub const WRAP_RULE: &str = "Long lines wrap at the pane's width in every tab; with the detail focused, PgUp/PgDn and j/k scroll it (on Handoff and Digests, j/k first move the selected line).";
+/// width with a hanging indent (see `hanging`), and j/k (detail focused) scroll. The scroll stops at the last wrapped line.
+pub const WRAP_RULE: &str = "Long lines wrap at the pane's width in every tab, their continuations indented; with the detail focused, PgUp/PgDn and j/k scroll it (on Handoff and Digests, j/k first move the selected line).";
 
 /// Renders lines as a paragraph that wraps at the pane's width, scrolled by `scroll` rows
 /// (kept inside the content: the last wrapped line stops at the bottom).
@@ -23,12 +24,14 @@ pub(crate) fn scrolled_wrapped(
     area: Rect,
 ) {
     let lines: Vec<Line<'static>> = lines.into_iter().map(trim_line_end).collect();
-    let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
-    let max = paragraph
-        .line_count(area.width)
-        .saturating_sub(usize::from(area.height));
-    let scroll = usize::from(scroll).min(max).min(usize::from(u16::MAX)) as u16;
-    paragraph.scroll((scroll, 0)).render(area, buf);
+    let rows = hanging::wrapped(&lines, area.width);
+    let max = rows.len().saturating_sub(usize::from(area.height));
+    let rows: Vec<Line<'static>> = rows
+        .into_iter()
+        .skip(usize::from(scroll).min(max))
+        .take(usize::from(area.height))
+        .collect();
+    Paragraph::new(rows).render(area, buf);
 }
 
 /// Renders the detail's lines by the wrap rule at the detail scroll, and reports how far this

@@ -6,11 +6,12 @@
 //! changes, so scrolling a big packet does not rebuild them.
 
 use crate::tui::state::app::App;
+use crate::tui::views::hanging;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
+use ratatui::widgets::Paragraph;
 use ratatui::widgets::Widget;
-use ratatui::widgets::{Paragraph, Wrap};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -83,22 +84,19 @@ impl WindowLines {
             .iter()
             .position(|end| *end >= bottom)
             .map_or(self.lines.len(), |at| first + at + 1);
-        let window = self.lines[first.min(last)..last].to_vec();
-        let paragraph = Paragraph::new(window).wrap(Wrap { trim: false });
-        paragraph
-            .scroll(((scroll - skipped) as u16, 0))
-            .render(area, buf);
+        let rows: Vec<Line<'static>> =
+            hanging::wrapped(&self.lines[first.min(last)..last], area.width)
+                .into_iter()
+                .skip(scroll - skipped)
+                .take(usize::from(area.height))
+                .collect();
+        Paragraph::new(rows).render(area, buf);
     }
 }
 
-/// How many rows `line` wraps to at `width` (as a wrapping paragraph counts them).
+/// How many rows `line` wraps to at `width` (by the one wrap, `hanging`).
 fn rows_of(line: &Line<'static>, width: u16) -> usize {
-    if line.width() <= usize::from(width) {
-        return 1;
-    }
-    Paragraph::new(line.clone())
-        .wrap(Wrap { trim: false })
-        .line_count(width)
+    hanging::row_count(line, width)
 }
 
 /// What `view_state::cached` keeps per packet: a key per view state and its lines.
@@ -127,38 +125,15 @@ mod tests {
     use crate::tui::views::view_state::ViewState;
     use ratatui::text::Span;
 
-    #[test]
-    fn rows_of_a_line_are_what_a_wrapping_paragraph_counts() {
-        let texts = [
-            "",
-            "x",
-            "exactly ten",
-            "0123456789",
-            "01234567890",
-            "a b c d e f g h i j k l",
-            "averyveryverylongwordthatcannotbreak and more",
-            "     leading spaces that wrap around the edge",
-            "wide 漢字漢字漢字漢字 chars",
-        ];
-        for width in [1u16, 5, 10, 11, 17, 80] {
-            for text in texts {
-                let line = Line::from(vec![Span::raw("+ "), Span::raw(text)]);
-                let expected = Paragraph::new(line.clone())
-                    .wrap(Wrap { trim: false })
-                    .line_count(width);
-                assert_eq!(rows_of(&line, width), expected, "{text:?} at {width}");
-            }
-        }
-    }
-
-    /// Draws `lines` as `scrolled_detail` did before it drew windows: one paragraph of all.
+    /// The oracle: every line wrapped, all of them drawn as one paragraph at the scroll.
     fn whole(lines: &[Line<'static>], scroll: u16, area: Rect) -> (ratatui::buffer::Buffer, u16) {
         let lines: Vec<Line<'static>> = lines.iter().cloned().map(trim_line_end).collect();
-        let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
-        let max = paragraph
-            .line_count(area.width)
+        let rows = hanging::wrapped(&lines, area.width);
+        let max = rows
+            .len()
             .saturating_sub(usize::from(area.height))
             .min(MAX_SCROLL) as u16;
+        let paragraph = Paragraph::new(rows);
         // Through a terminal as the window is (its flush treats wide characters its own way).
         let mut terminal =
             ratatui::Terminal::new(ratatui::backend::TestBackend::new(area.width, area.height))
