@@ -7,7 +7,9 @@
 //! line's indent plus two, then to none: a narrow pane still shows the text.
 //!
 //! Rows are built here, not by ratatui's `Wrap`, so that the row count (what scrolling stops
-//! at) and the drawn rows come from one function and cannot disagree.
+//! at) and the drawn rows come from one function and cannot disagree. The wrap walks a line's
+//! graphemes once and holds at most a row of them: a line of megabytes (a packet of one line
+//! on the Raw tab) is counted in constant memory, and only the rows on screen are built.
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span, StyledGrapheme};
@@ -15,13 +17,23 @@ use ratatui::text::{Line, Span, StyledGrapheme};
 /// The columns a continuation row keeps for text at least (or half the pane, if less).
 const MIN_ROOM: usize = 16;
 
-/// How many rows `line` takes at `width` (what [`rows`] returns, counted without building them
-/// when the line fits).
+/// How many rows `line` takes at `width` (the rows [`rows`] builds, counted without them).
 pub fn row_count(line: &Line<'_>, width: u16) -> usize {
     if line.width() <= usize::from(width) {
         return 1;
     }
-    rows(line, width).len()
+    let mut count = 0;
+    wrap(line, width, |_, _| count += 1);
+    count
+}
+
+/// The rows `line` wraps to at `width`: the first as the line starts, each continuation
+/// prefixed by the hanging indent. A line that fits is one row, unchanged. A zero width gives
+/// the line whole (nothing can be drawn there anyway).
+pub fn rows(line: &Line<'_>, width: u16) -> Vec<Line<'static>> {
+    let mut rows = Vec::new();
+    rows_between(line, width, 0, usize::MAX, &mut rows);
+    rows
 }
 
 /// Every line of `lines` wrapped at `width`, in order.
@@ -29,10 +41,55 @@ pub fn wrapped<'a>(
     lines: impl IntoIterator<Item = &'a Line<'a>>,
     width: u16,
 ) -> Vec<Line<'static>> {
-    lines
-        .into_iter()
-        .flat_map(|line| rows(line, width))
-        .collect()
+    let mut rows = Vec::new();
+    for line in lines {
+        rows_between(line, width, 0, usize::MAX, &mut rows);
+    }
+    rows
+}
+
+/// The rows of `lines` wrapped at `width` from row `skip` on, at most `take` of them: what a
+/// pane scrolled by `skip` rows shows. Rows before and after are counted, never built.
+pub fn window<'a>(
+    lines: impl IntoIterator<Item = &'a Line<'a>>,
+    width: u16,
+    mut skip: usize,
+    take: usize,
+) -> Vec<Line<'static>> {
+    let mut rows = Vec::new();
+    for line in lines {
+        if rows.len() >= take {
+            break;
+        }
+        let wanted = take - rows.len();
+        skip -= rows_between(line, width, skip, wanted, &mut rows).min(skip);
+    }
+    rows
+}
+
+/// Pushes the rows of `line` from its row `skip` on, at most `take`, onto `out`, and returns
+/// how many rows the line has in all.
+fn rows_between(
+    line: &Line<'_>,
+    width: u16,
+    skip: usize,
+    take: usize,
+    out: &mut Vec<Line<'static>>,
+) -> usize {
+    if usize::from(width) == 0 || line.width() <= usize::from(width) {
+        if skip == 0 && take > 0 {
+            out.push(owned(line));
+        }
+        return 1;
+    }
+    let mut count = 0;
+    wrap(line, width, |indent, cells| {
+        if count >= skip && count - skip < take {
+            out.push(styled_row(indent, cells, line));
+        }
+        count += 1;
+    });
+    count
 }
 
 /// One grapheme of a line with its style and display width.
@@ -43,16 +100,8 @@ struct Cell<'a> {
     space: bool,
 }
 
-/// The rows `line` wraps to at `width`: the first as the line starts, each continuation
-/// prefixed by the hanging indent. A line that fits is one row, unchanged. A zero width gives
-/// the line whole (nothing can be drawn there anyway).
-pub fn rows(line: &Line<'_>, width: u16) -> Vec<Line<'static>> {
-    let width = usize::from(width);
-    if width == 0 || line.width() <= width {
-        return vec![owned(line)];
-    }
-    let cells: Vec<Cell<'_>> = line
-        .spans
+fn cells<'a>(line: &'a Line<'a>) -> impl Iterator<Item = Cell<'a>> + 'a {
+    line.spans
         .iter()
         .flat_map(|span| span.styled_graphemes(Style::default()))
         .map(|StyledGrapheme { symbol, style }| Cell {
@@ -61,95 +110,114 @@ pub fn rows(line: &Line<'_>, width: u16) -> Vec<Line<'static>> {
             width: Span::raw(symbol).width(),
             space: symbol.chars().all(char::is_whitespace),
         })
-        .collect();
-    let indent = hanging_indent(&cells, width);
-    let mut rows = Vec::new();
-    let mut row: Vec<&Cell<'_>> = Vec::new();
+}
+
+/// Breaks `line` (wider than `width`) into rows, handing each to `row` with its indent (0 for
+/// the first row): between words where a word fits, inside a word longer than a whole row.
+fn wrap<'a>(line: &'a Line<'a>, width: u16, mut row: impl FnMut(usize, &[Cell<'a>])) {
+    let width = usize::from(width);
+    let indent = hanging_indent(line, width);
+    let mut first = true;
+    let mut current: Vec<Cell<'a>> = Vec::new();
     let mut used = 0;
-    let mut at = 0;
-    while at < cells.len() {
-        let limit = if rows.is_empty() {
-            width
-        } else {
-            width - indent
-        };
-        // The next token: a run of spaces, or a word (a run of anything else).
-        let space = cells[at].space;
-        let end = cells[at..]
-            .iter()
-            .position(|cell| cell.space != space)
-            .map_or(cells.len(), |length| at + length);
-        let token: usize = cells[at..end].iter().map(|cell| cell.width).sum();
-        if space && row.is_empty() && !rows.is_empty() {
-            // A continuation never starts with the spaces it broke at.
-            at = end;
+    // The word being read, held until it is known to fit (at most a row of it).
+    let mut word: Vec<Cell<'a>> = Vec::new();
+    let mut word_width = 0;
+    // Inside a word longer than a whole row: its graphemes go straight into rows.
+    let mut cutting = false;
+    let limit = |first: bool| if first { width } else { width - indent };
+    let mut end_row = |current: &mut Vec<Cell<'a>>, used: &mut usize, first: &mut bool| {
+        // Trailing spaces of a row are where it broke.
+        while current.last().is_some_and(|cell| cell.space) {
+            current.pop();
+        }
+        row(if *first { 0 } else { indent }, current);
+        current.clear();
+        *used = 0;
+        *first = false;
+    };
+    for cell in cells(line) {
+        if cell.space {
+            current.append(&mut word);
+            used += word_width;
+            word_width = 0;
+            cutting = false;
+            if current.is_empty() && !first {
+                // A continuation never starts with the spaces it broke at.
+                continue;
+            }
+            if used + cell.width > limit(first) {
+                end_row(&mut current, &mut used, &mut first);
+                continue;
+            }
+            used += cell.width;
+            current.push(cell);
             continue;
         }
-        if used + token <= limit {
-            row.extend(&cells[at..end]);
-            used += token;
-            at = end;
+        if cutting {
+            if used + cell.width > limit(first) && !current.is_empty() {
+                end_row(&mut current, &mut used, &mut first);
+            }
+            used += cell.width;
+            current.push(cell);
             continue;
         }
-        if space {
-            // Spaces at a break end the row; they are not drawn.
-            push_row(&mut rows, &mut row, indent, line);
-            used = 0;
-            at = end;
+        word_width += cell.width;
+        word.push(cell);
+        if used + word_width <= limit(first) {
             continue;
         }
-        if row.iter().any(|cell| !cell.space) {
+        if current.iter().any(|cell| !cell.space) {
             // The word starts the next row.
-            push_row(&mut rows, &mut row, indent, line);
-            used = 0;
-            continue;
+            end_row(&mut current, &mut used, &mut first);
+            if word_width <= limit(first) {
+                continue;
+            }
         }
         // A word longer than a whole row: cut where each row ends, at least one grapheme a
         // row (a wide one in a one-column pane would otherwise never be placed).
-        let mut limit = limit;
-        for cell in &cells[at..end] {
-            if used + cell.width > limit && !row.is_empty() {
-                push_row(&mut rows, &mut row, indent, line);
-                used = 0;
-                limit = width - indent;
+        cutting = true;
+        for cell in word.drain(..) {
+            if used + cell.width > limit(first) && !current.is_empty() {
+                end_row(&mut current, &mut used, &mut first);
             }
-            row.push(cell);
             used += cell.width;
+            current.push(cell);
         }
-        at = end;
+        word_width = 0;
     }
-    if !row.is_empty() || rows.is_empty() {
-        push_row(&mut rows, &mut row, indent, line);
+    current.append(&mut word);
+    if !current.is_empty() || first {
+        end_row(&mut current, &mut used, &mut first);
     }
-    rows
 }
 
-/// Where continuation rows start (see the module's rule).
-fn hanging_indent(cells: &[Cell<'_>], width: usize) -> usize {
-    let own: usize = cells
-        .iter()
-        .take_while(|cell| cell.space)
-        .map(|cell| cell.width)
-        .sum();
-    // The column after the last gap of two or more spaces that the first row reaches.
+/// Where continuation rows start (see the module's rule), from the columns the first row
+/// reaches.
+fn hanging_indent(line: &Line<'_>, width: usize) -> usize {
+    let mut own = 0;
+    let mut leading = true;
     let mut column = 0;
     let mut gap = 0;
     let mut last_column = None;
-    for cell in cells.iter().skip_while(|cell| cell.space) {
-        if column + own >= width {
+    for cell in cells(line) {
+        if column >= width {
             break;
         }
-        if cell.space {
+        if leading && cell.space {
+            own += cell.width;
+        } else if cell.space {
             gap += 1;
         } else {
             if gap >= 2 {
-                last_column = Some(own + column);
+                last_column = Some(column);
             }
+            leading = false;
             gap = 0;
         }
         column += cell.width;
     }
-    // A continuation keeps at least half the pane, or 16 columns where that is less.
+    // A continuation keeps at least half the pane, or MIN_ROOM columns where that is less.
     let fits = |indent: usize| width.saturating_sub(indent) >= (width / 2).clamp(1, MIN_ROOM);
     match last_column {
         Some(column) if fits(column) => column,
@@ -158,23 +226,15 @@ fn hanging_indent(cells: &[Cell<'_>], width: usize) -> usize {
     }
 }
 
-fn push_row(
-    rows: &mut Vec<Line<'static>>,
-    row: &mut Vec<&Cell<'_>>,
-    indent: usize,
-    line: &Line<'_>,
-) {
-    // Trailing spaces of a row are where it broke.
-    while row.last().is_some_and(|cell| cell.space) {
-        row.pop();
-    }
+/// A row's cells as a line: the indent a span of its own (the text keeps its style), runs of
+/// one style one span, and the line's own style and alignment.
+fn styled_row(indent: usize, cells: &[Cell<'_>], line: &Line<'_>) -> Line<'static> {
     let mut spans: Vec<Span<'static>> = Vec::new();
-    if !rows.is_empty() && indent > 0 {
+    if indent > 0 {
         spans.push(Span::raw(" ".repeat(indent)));
     }
-    // The indent is a span of its own: the row's text keeps its style.
     let text_from = spans.len();
-    for cell in row.drain(..) {
+    for cell in cells {
         let has_text = spans.len() > text_from;
         match spans.last_mut() {
             Some(last) if has_text && last.style == cell.style => {
@@ -185,7 +245,7 @@ fn push_row(
     }
     let mut drawn = Line::from(spans).style(line.style);
     drawn.alignment = line.alignment;
-    rows.push(drawn);
+    drawn
 }
 
 /// A line that fits, as an owned row.
@@ -330,6 +390,26 @@ mod tests {
                 .join(" ");
             let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().concat();
             assert_eq!(words(&joined), words(text), "at {width}");
+        }
+    }
+
+    #[test]
+    fn a_window_is_the_slice_of_all_rows() {
+        let lines: Vec<Line<'static>> = (0..40)
+            .map(|i| Line::raw(format!("  row {i}  {}", "word ".repeat(i % 7))))
+            .collect();
+        for width in [3u16, 9, 20, 80] {
+            let all = wrapped(&lines, width);
+            for skip in [0, 1, 5, 17, all.len() - 1, all.len(), all.len() + 3] {
+                for take in [0, 1, 4, 100] {
+                    let expected: Vec<_> = all.iter().skip(skip).take(take).cloned().collect();
+                    assert_eq!(
+                        window(&lines, width, skip, take),
+                        expected,
+                        "{width} {skip} {take}"
+                    );
+                }
+            }
         }
     }
 }

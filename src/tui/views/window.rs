@@ -84,12 +84,12 @@ impl WindowLines {
             .iter()
             .position(|end| *end >= bottom)
             .map_or(self.lines.len(), |at| first + at + 1);
-        let rows: Vec<Line<'static>> =
-            hanging::wrapped(&self.lines[first.min(last)..last], area.width)
-                .into_iter()
-                .skip(scroll - skipped)
-                .take(usize::from(area.height))
-                .collect();
+        let rows = hanging::window(
+            &self.lines[first.min(last)..last],
+            area.width,
+            scroll - skipped,
+            usize::from(area.height),
+        );
         Paragraph::new(rows).render(area, buf);
     }
 }
