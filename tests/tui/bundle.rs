@@ -387,9 +387,9 @@ fn the_bundle_view_says_who_signed_or_why_the_attestation_was_refused() {
     };
     let verified = shown(Some("key-a.pub.pem"));
     assert!(
-        verified
-            .iter()
-            .any(|t| t.trim() == "✓ attestation verified"),
+        verified.iter().any(|t| t
+            .split('│')
+            .any(|pane| pane.trim() == "✓ attestation verified")),
         "{verified:?}"
     );
     assert!(verified
@@ -400,7 +400,9 @@ fn the_bundle_view_says_who_signed_or_why_the_attestation_was_refused() {
         .any(|t| t.contains("An attestation binds who said it")));
     let refused = shown(Some("key-b.pub.pem"));
     assert!(
-        refused.iter().any(|t| t.trim() == "✗ attestation refused"),
+        refused.iter().any(|t| t
+            .split('│')
+            .any(|pane| pane.trim() == "✗ attestation refused")),
         "{refused:?}"
     );
     assert!(refused

@@ -199,13 +199,13 @@ fn colour_carries_meaning_and_no_color_drops_it() {
     keys(&mut app, "3");
     let terminal = draw(&mut app, 120, 40);
     let buffer = terminal.backend().buffer();
-    // The matched P row is highlighted; an unmatched row (N1) is dim.
+    // The matched P row is highlighted; an unmatched row (N1) is plain, not faint.
     let (x, y) = find(buffer, "● P").unwrap();
     assert_eq!(buffer[(x, y)].fg, Color::Yellow);
     assert!(buffer[(x, y)].modifier.contains(Modifier::BOLD));
     let (x, y) = find(buffer, "· N1").unwrap();
     assert_eq!(buffer[(x, y)].fg, Color::Reset);
-    assert!(buffer[(x, y)].modifier.contains(Modifier::DIM));
+    assert!(buffer[(x, y)].modifier.is_empty());
     // The selected list row is reversed, so it shows without colour too.
     let y = 2 + (app.list.selected - app.list.offset) as u16;
     assert!(buffer[(3, y)].modifier.contains(Modifier::REVERSED));
@@ -222,6 +222,22 @@ fn colour_carries_meaning_and_no_color_drops_it() {
         .all(|cell| cell.fg == Color::Reset && cell.bg == Color::Reset));
     let (x, y) = find(buffer, "● P").unwrap();
     assert!(buffer[(x, y)].modifier.contains(Modifier::BOLD));
+    // Focus shows without colour: the focused pane's title is bold, the other's plain.
+    let list_title = find(buffer, "┌ packets ").unwrap();
+    let detail_title = find(buffer, "┌ fixtures/a2a/happy_task_requested.json ").unwrap();
+    let bold = |(x, y): (u16, u16)| buffer[(x + 2, y)].modifier.contains(Modifier::BOLD);
+    assert!(
+        bold(list_title) && !bold(detail_title),
+        "{:?} {:?} focus {:?}",
+        list_title,
+        detail_title,
+        plain.focus
+    );
+    press(&mut plain, KeyCode::Enter);
+    let terminal = draw(&mut plain, 120, 40);
+    let buffer = terminal.backend().buffer();
+    let bold = |(x, y): (u16, u16)| buffer[(x + 2, y)].modifier.contains(Modifier::BOLD);
+    assert!(!bold(list_title) && bold(detail_title));
 }
 
 /// The status bar's key descriptions are not faint (SGR 2 reads as background on many dark
@@ -246,7 +262,8 @@ fn status_bar_key_descriptions_are_not_faint() {
 
 /// Every drawn character, on every tab and overlay, is in the default foreground or one of the
 /// colours 16-colour themes tune for their own background: never ANSI 8 (Solarized Dark's
-/// background), 0, 7, 15 or blue. Backgrounds stay the terminal's own.
+/// background), 0, 7, 15 or blue, and never faint (SGR 2, which many dark themes draw close to
+/// their background). Backgrounds stay the terminal's own.
 #[test]
 fn text_colours_are_readable_on_light_and_dark_themes() {
     use handoff_inspector::tui::views::theme::Theme;
@@ -266,6 +283,11 @@ fn text_colours_are_readable_on_light_and_dark_themes() {
                     cell.fg
                 );
                 assert_eq!(cell.bg, Color::Reset, "{what}: background at ({x}, {y})");
+                assert!(
+                    !cell.modifier.contains(Modifier::DIM),
+                    "{what} at {width}x{height}: {:?} is faint at ({x}, {y})",
+                    cell.symbol()
+                );
             }
         }
     };

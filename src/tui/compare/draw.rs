@@ -90,7 +90,7 @@ impl CompareApp {
                 Span::styled("/", theme.key()),
                 Span::raw(safe_text(&self.search).into_owned()),
                 Span::styled("▏", theme.accent()),
-                Span::styled("  Enter search  Esc cancel", theme.dim()),
+                Span::styled("  Enter search  Esc cancel", theme.secondary()),
             ])
         } else if let Some(message) = &self.message {
             Line::from(Span::styled(format!(" {message}"), theme.warn()))
@@ -165,7 +165,10 @@ impl CompareApp {
             self.comparison.pairs.len()
         );
         if lines.is_empty() {
-            lines.push(Line::styled("nothing matches the filter", self.theme.dim()));
+            lines.push(Line::styled(
+                "nothing matches the filter",
+                self.theme.secondary(),
+            ));
         }
         let rows = hanging::wrapped(&lines, area.width.saturating_sub(2));
         frame.render_widget(

@@ -54,7 +54,7 @@ impl StatefulWidget for BundleView<'_> {
         } else {
             crate::bundle::UNVERIFIED_SHOWS
         };
-        lines.push(Line::from(Span::styled(shows, theme.dim())));
+        lines.push(Line::from(Span::styled(shows, theme.secondary())));
         // With trusted keys: who said it, beside what was verified.
         if let Some(attestation) = app.detail_read().and_then(|read| read.attestation.as_ref()) {
             lines.push(Line::default());
@@ -83,7 +83,7 @@ impl StatefulWidget for BundleView<'_> {
         if detail.bytes.is_empty() {
             lines.push(Line::from(Span::styled(
                 "(no manifest could be read)",
-                theme.dim(),
+                theme.secondary(),
             )));
         } else {
             let text = String::from_utf8_lossy(&detail.bytes);
@@ -104,14 +104,17 @@ fn attestation_lines(
     let (mark, style) = match (attestation.refused, attestation.state) {
         (true, _) => ("✗", theme.bad()),
         (false, "attestation verified") => ("✓", theme.good()),
-        (false, _) => ("·", theme.dim()),
+        (false, _) => ("·", theme.secondary()),
     };
     let mut lines = vec![Line::from(Span::styled(
         format!("{mark} {}", attestation.state),
         style,
     ))];
     for line in &attestation.lines {
-        lines.push(Line::from(Span::styled(format!("  {line}"), theme.dim())));
+        lines.push(Line::from(Span::styled(
+            format!("  {line}"),
+            theme.secondary(),
+        )));
     }
     lines
 }
@@ -154,11 +157,11 @@ fn check_lines(report: &BundleReport, theme: &Theme) -> Vec<Line<'static>> {
         let style = match outcome {
             StepOutcome::Pass => theme.good(),
             StepOutcome::Fail => theme.bad(),
-            StepOutcome::NotReached => theme.dim(),
+            StepOutcome::NotReached => theme.secondary(),
         };
         lines.push(Line::from(vec![
             Span::styled(format!("  {:<12}", outcome.label()), style),
-            Span::styled(format!("{:>2}  ", step.step), theme.dim()),
+            Span::styled(format!("{:>2}  ", step.step), theme.secondary()),
             Span::styled(step.title, theme.text()),
         ]));
         if outcome == StepOutcome::Fail {
@@ -180,7 +183,7 @@ fn lint_lines(report: &BundleReport, theme: &Theme) -> Vec<Line<'static>> {
     let Some(lint) = report.evaluated_lint() else {
         lines.push(Line::from(Span::styled(
             format!("  {}", crate::bundle::LINT_NOT_EVALUATED),
-            theme.dim(),
+            theme.secondary(),
         )));
         return lines;
     };
@@ -195,7 +198,7 @@ fn lint_lines(report: &BundleReport, theme: &Theme) -> Vec<Line<'static>> {
             Span::styled(format!("{verdict:<8}"), style),
             Span::styled(
                 format!("{} matching event(s)", outcome.matched.len()),
-                theme.dim(),
+                theme.secondary(),
             ),
         ]));
     }
@@ -230,11 +233,11 @@ fn expected_and_found(
 ) -> [Line<'static>; 2] {
     [
         Line::from(vec![
-            Span::styled(format!("{indent}expected "), theme.dim()),
+            Span::styled(format!("{indent}expected "), theme.secondary()),
             Span::styled(safe(&compared.expected), theme.text()),
         ]),
         Line::from(vec![
-            Span::styled(format!("{indent}found    "), theme.dim()),
+            Span::styled(format!("{indent}found    "), theme.secondary()),
             Span::styled(safe(&compared.found), theme.bad()),
         ]),
     ]
@@ -248,7 +251,7 @@ fn comparison_lines(inspection: &Inspection, theme: &Theme) -> Vec<Line<'static>
     if inspection.comparisons.is_empty() {
         lines.push(Line::from(Span::styled(
             "  (no manifest or no events member: nothing to compare)",
-            theme.dim(),
+            theme.secondary(),
         )));
     }
     for comparison in &inspection.comparisons {
@@ -262,11 +265,11 @@ fn comparison_lines(inspection: &Inspection, theme: &Theme) -> Vec<Line<'static>
             Span::styled(comparison.what, theme.text()),
         ]));
         lines.push(Line::from(vec![
-            Span::styled("      manifest ", theme.dim()),
+            Span::styled("      manifest ", theme.secondary()),
             Span::styled(safe(&comparison.expected), theme.text()),
         ]));
         lines.push(Line::from(vec![
-            Span::styled("      lines    ", theme.dim()),
+            Span::styled("      lines    ", theme.secondary()),
             Span::styled(safe(&comparison.found), style),
         ]));
     }
@@ -286,7 +289,7 @@ fn run_root_lines(inspection: &Inspection, theme: &Theme) -> Vec<Line<'static>> 
                 inspection.hash_mismatches
             ),
             if inspection.hash_mismatches == 0 {
-                theme.dim()
+                theme.secondary()
             } else {
                 theme.bad()
             },
@@ -330,7 +333,7 @@ fn run_root_lines(inspection: &Inspection, theme: &Theme) -> Vec<Line<'static>> 
     if skipped > 0 {
         lines.push(Line::from(Span::styled(
             format!("  … {skipped} more line(s), all matching (`explain` lists every one)"),
-            theme.dim(),
+            theme.secondary(),
         )));
     }
     let recomputed = inspection
@@ -347,11 +350,11 @@ fn run_root_lines(inspection: &Inspection, theme: &Theme) -> Vec<Line<'static>> 
         theme.bad()
     };
     lines.push(Line::from(vec![
-        Span::styled("  recomputed run root  ", theme.dim()),
+        Span::styled("  recomputed run root  ", theme.secondary()),
         Span::styled(safe(recomputed), style),
     ]));
     lines.push(Line::from(vec![
-        Span::styled("  manifest run_root    ", theme.dim()),
+        Span::styled("  manifest run_root    ", theme.secondary()),
         Span::styled(safe(stored), theme.text()),
     ]));
     lines
@@ -403,11 +406,11 @@ pub fn content_hash_lines(detail: &PacketDetail, theme: &Theme) -> Vec<Line<'sta
     let agrees = facts.stored_hash.is_some() && facts.stored_hash == facts.computed_hash;
     let style = if agrees { theme.good() } else { theme.bad() };
     lines.push(Line::from(vec![
-        Span::styled("  stored     ", theme.dim()),
+        Span::styled("  stored     ", theme.secondary()),
         Span::styled(text(&facts.stored_hash), theme.text()),
     ]));
     lines.push(Line::from(vec![
-        Span::styled("  recomputed ", theme.dim()),
+        Span::styled("  recomputed ", theme.secondary()),
         Span::styled(text(&facts.computed_hash), style),
     ]));
     lines.push(Line::from(Span::styled(

@@ -43,7 +43,10 @@ impl StatefulWidget for ConversionView<'_> {
                     }
                     Err(NoTree::OverCap(reason)) => {
                         lines.push(Line::default());
-                        lines.push(Line::styled(format!("Not shown: {reason}."), theme.dim()));
+                        lines.push(Line::styled(
+                            format!("Not shown: {reason}."),
+                            theme.secondary(),
+                        ));
                     }
                     Err(NoTree::NotJson) => {}
                 }
@@ -96,7 +99,7 @@ fn stacked_lines(
     if !differ && strict.is_some() && lenient.is_some() {
         lines.push(Line::from(Span::styled(
             "strict and lenient emit the same event",
-            theme.dim(),
+            theme.secondary(),
         )));
     }
     let shown = match mode {
@@ -142,16 +145,19 @@ fn mode_lines(explanation: &Explanation, theme: &Theme) -> Vec<Line<'static>> {
                     safe(&error.message)
                 )),
             ]));
-            lines.push(Line::from(Span::styled("no event emitted", theme.dim())));
+            lines.push(Line::from(Span::styled(
+                "no event emitted",
+                theme.secondary(),
+            )));
         }
         Ok(converted) => {
             let lossiness = &converted.lossiness;
             lines.push(Line::from(vec![
-                Span::styled("event ", theme.dim()),
+                Span::styled("event ", theme.secondary()),
                 Span::styled(converted.canonical_type.name(), theme.accent()),
             ]));
             lines.push(Line::from(vec![
-                Span::styled("lossiness ", theme.dim()),
+                Span::styled("lossiness ", theme.secondary()),
                 Span::raw(format!(
                     "{} ({} unmapped)",
                     lossiness.level(),

@@ -75,7 +75,10 @@ impl StatefulWidget for DigestsView<'_> {
                     lines.push(part_line(app, 1, &row, area.width, theme));
                 }
             } else {
-                lines.push(Line::from(Span::styled("not JSON: no digest", theme.dim())));
+                lines.push(Line::from(Span::styled(
+                    "not JSON: no digest",
+                    theme.secondary(),
+                )));
             }
             crate::tui::views::scroll::scrolled_detail(app, state, lines, buf, area);
             return;
@@ -254,7 +257,7 @@ fn part_lines(
 fn part_line(app: &App, cursor: usize, row: &PartRow, _width: u16, theme: &Theme) -> Line<'static> {
     let selected = app.focus == Focus::Detail && app.tabs.digests.cursor == cursor;
     let (mark, style) = match row.same {
-        None => ("  ", theme.dim()),
+        None => ("  ", theme.secondary()),
         Some(true) => ("= ", theme.good()),
         Some(false) => ("≠ ", theme.bad()),
     };
@@ -282,7 +285,7 @@ fn unified(expected: &str, actual: &str, theme: &Theme) -> Vec<Line<'static>> {
         let style = match line.tag {
             LineTag::Removed => theme.diff_removed(),
             LineTag::Added => theme.diff_added(),
-            LineTag::Same => theme.dim(),
+            LineTag::Same => theme.secondary(),
         };
         let sign = if line.tag == LineTag::Same {
             ' '
@@ -328,7 +331,7 @@ fn side_by_side(expected: &str, actual: &str, width: usize, theme: &Theme) -> Ve
             lines.push(row(
                 &diff[at].text,
                 &diff[at].text,
-                (theme.dim(), theme.dim()),
+                (theme.secondary(), theme.secondary()),
             ));
             at += 1;
             continue;
@@ -382,7 +385,9 @@ mod tests {
                 ChangeTag::Insert => {
                     Line::from(Span::styled(format!("+ {text}"), theme.diff_added()))
                 }
-                ChangeTag::Equal => Line::from(Span::styled(format!("  {text}"), theme.dim())),
+                ChangeTag::Equal => {
+                    Line::from(Span::styled(format!("  {text}"), theme.secondary()))
+                }
             });
         }
         lines
@@ -423,9 +428,9 @@ mod tests {
             if equal {
                 for change in left {
                     lines.push(Line::from(vec![
-                        Span::styled(fit(change.value()), theme.dim()),
+                        Span::styled(fit(change.value()), theme.secondary()),
                         Span::raw(" │ "),
-                        Span::styled(fit(change.value()), theme.dim()),
+                        Span::styled(fit(change.value()), theme.secondary()),
                     ]));
                 }
                 continue;

@@ -61,7 +61,7 @@ impl StatefulWidget for FindingsView<'_> {
                             ""
                         }
                     ),
-                    theme.dim(),
+                    theme.secondary(),
                 ),
             ]));
             for finding in &check.findings {
@@ -74,14 +74,14 @@ impl StatefulWidget for FindingsView<'_> {
                     .unwrap_or_default();
                 lines.push(Line::from(vec![
                     Span::styled(format!("  {} ", finding.kind.title()), style),
-                    Span::styled(mode, theme.dim()),
+                    Span::styled(mode, theme.secondary()),
                     Span::raw(safe(&finding.message)),
                 ]));
                 if let Some(diff) = &finding.diff {
                     for change in diff.changes.iter().take(12) {
                         lines.push(Line::from(Span::styled(
                             format!("      {}", change.describe()),
-                            theme.dim(),
+                            theme.secondary(),
                         )));
                     }
                 }
@@ -92,11 +92,11 @@ impl StatefulWidget for FindingsView<'_> {
                         "  recorded as expected by the golden ({}): an intentional negative, not counted",
                         check.recorded_findings.len()
                     ),
-                    theme.dim(),
+                    theme.secondary(),
                 )));
                 for finding in &check.recorded_findings {
                     lines.push(Line::from(vec![
-                        Span::styled(format!("    {} ", finding.kind.title()), theme.dim()),
+                        Span::styled(format!("    {} ", finding.kind.title()), theme.secondary()),
                         Span::raw(safe(&finding.message)),
                     ]));
                 }
@@ -106,7 +106,7 @@ impl StatefulWidget for FindingsView<'_> {
         lines.push(heading("this packet", theme));
         let before = lines.len();
         lines.push(Line::from(vec![
-            Span::styled("  kind ", theme.dim()),
+            Span::styled("  kind ", theme.secondary()),
             Span::raw(format!(
                 "{}: {}",
                 detail.classification.kind.name(),
@@ -114,7 +114,10 @@ impl StatefulWidget for FindingsView<'_> {
             )),
         ]));
         let (label, style) = if acknowledged {
-            ("  duplicate key, acknowledged by the golden: ", theme.dim())
+            (
+                "  duplicate key, acknowledged by the golden: ",
+                theme.secondary(),
+            )
         } else {
             ("  warning [duplicate key] ", theme.warn())
         };
@@ -181,7 +184,7 @@ impl StatefulWidget for FindingsView<'_> {
         if app.load_errors.len() > 500 {
             lines.push(Line::from(Span::styled(
                 format!("  … and {} more", app.load_errors.len() - 500),
-                theme.dim(),
+                theme.secondary(),
             )));
         }
         crate::tui::views::scroll::scrolled_detail(app, state, lines, buf, area);
@@ -196,7 +199,7 @@ pub fn audit_lines(audit: &Audit, theme: &Theme) -> Vec<Line<'static>> {
     )];
     for (index, state) in audit.states.iter().enumerate() {
         lines.push(Line::from(vec![
-            Span::styled(format!("  handoff #{} ", index + 1), theme.dim()),
+            Span::styled(format!("  handoff #{} ", index + 1), theme.secondary()),
             Span::styled(
                 state
                     .map(|state| state.name())
@@ -216,7 +219,7 @@ pub fn audit_lines(audit: &Audit, theme: &Theme) -> Vec<Line<'static>> {
         let style = match finding.severity {
             Severity::Error => theme.bad(),
             Severity::Warning => theme.warn(),
-            Severity::Note => theme.dim(),
+            Severity::Note => theme.secondary(),
         };
         lines.push(Line::from(vec![
             Span::styled(format!("  [{}] ", finding.rule), style),

@@ -31,7 +31,7 @@ impl StatefulWidget for FormatsView<'_> {
             ),
             Line::from(Span::styled(
                 "~field: comes close but means something else; -: cannot express",
-                theme.dim(),
+                theme.secondary(),
             )),
         ];
         let table = table_lines();
@@ -57,14 +57,14 @@ impl StatefulWidget for FormatsView<'_> {
                         _ => "-".to_owned(),
                     };
                     let style = if field == "-" {
-                        theme.dim()
+                        theme.secondary()
                     } else {
                         theme.text()
                     };
                     lines.push(Line::from(vec![
-                        Span::styled(format!("  {:<22}", cell.role.label()), theme.dim()),
+                        Span::styled(format!("  {:<22}", cell.role.label()), theme.secondary()),
                         Span::styled(format!("{field:<20} "), style),
-                        Span::styled(cell.note, theme.dim()),
+                        Span::styled(cell.note, theme.secondary()),
                     ]));
                 }
             }

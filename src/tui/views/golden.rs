@@ -42,7 +42,7 @@ pub fn drift_lines(
                     safe(&key.to_string()),
                     safe(&manifest.display().to_string())
                 ),
-                theme.dim(),
+                theme.secondary(),
             )));
             lines.push(Line::default());
             return lines;
@@ -96,7 +96,7 @@ pub fn drift_lines(
             lines.push(Line::from(vec![
                 Span::styled(label, theme.accent()),
                 Span::styled("= matches the golden", theme.good()),
-                Span::styled(format!(" ({})", fields.join(", ")), theme.dim()),
+                Span::styled(format!(" ({})", fields.join(", ")), theme.secondary()),
             ]));
             continue;
         }
@@ -129,7 +129,7 @@ pub fn drift_lines(
                     "    {} finding(s) recorded as expected: an intentional negative",
                     check.recorded_findings.len()
                 ),
-                theme.dim(),
+                theme.secondary(),
             )));
         }
     } else if check.object.is_some() {
@@ -157,7 +157,7 @@ fn changed_paths(
         if let Some(diff) = &finding.diff {
             lines.push(Line::from(Span::styled(
                 format!("    changed paths ({}):", diff.total_changes),
-                theme.dim(),
+                theme.secondary(),
             )));
             for change in &diff.changes {
                 lines.push(Line::from(Span::styled(
@@ -183,8 +183,11 @@ fn field_lines(
         match (want, got) {
             (None, None) => {}
             (None, Some(got)) => lines.push(Line::from(vec![
-                Span::styled(format!("    · {field:<10}"), theme.dim()),
-                Span::styled(format!("not recorded; current {}", safe(&got)), theme.dim()),
+                Span::styled(format!("    · {field:<10}"), theme.secondary()),
+                Span::styled(
+                    format!("not recorded; current {}", safe(&got)),
+                    theme.secondary(),
+                ),
             ])),
             (Some(want), got) if Some(&want) == got.as_ref() => lines.push(Line::from(vec![
                 Span::styled(format!("    = {field:<10}"), theme.good()),
@@ -196,11 +199,11 @@ fn field_lines(
                     theme.bad(),
                 )));
                 lines.push(Line::from(vec![
-                    Span::styled("        recorded ", theme.dim()),
+                    Span::styled("        recorded ", theme.secondary()),
                     Span::raw(safe(&want)),
                 ]));
                 lines.push(Line::from(vec![
-                    Span::styled("        current  ", theme.dim()),
+                    Span::styled("        current  ", theme.secondary()),
                     Span::styled(safe(got.as_deref().unwrap_or("absent")), theme.accent()),
                 ]));
             }
@@ -221,7 +224,7 @@ pub fn accept_lines(
         AcceptPreview::NoGolden(kind) => {
             return vec![Line::from(Span::styled(
                 format!("a {} has no golden to record", kind.name()),
-                theme.dim(),
+                theme.secondary(),
             ))]
         }
         AcceptPreview::Unreadable(reason) => {
@@ -246,7 +249,7 @@ pub fn accept_lines(
     if changes.is_empty() {
         lines.push(Line::from(Span::styled(
             "  no change: the manifest already records this outcome",
-            theme.dim(),
+            theme.secondary(),
         )));
     }
     lines.extend(changes.into_iter().map(|FieldChange { label, change }| {

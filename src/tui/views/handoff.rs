@@ -77,12 +77,12 @@ fn explanation_lines(
                 ]));
                 lines.push(Line::from(Span::styled(
                     format!("   {}", evidence_listed(explanation, row, LISTED_EVIDENCE)),
-                    theme.dim(),
+                    theme.secondary(),
                 )));
             }
             lines.push(Line::from(Span::styled(
                 "press m to see the other mode",
-                theme.dim(),
+                theme.secondary(),
             )));
         }
         Ok(converted) => {
@@ -95,7 +95,7 @@ fn explanation_lines(
                     // Two columns narrower so that the header ends where the row ids do.
                     format!("  {:<20} {:<14} {}", "field", "value", "row")
                 },
-                theme.dim(),
+                theme.secondary(),
             )));
             for (index, field) in explanation.fields.iter().enumerate() {
                 let selected = app.focus == Focus::Detail && app.tabs.handoff.cursor == index;
@@ -111,7 +111,7 @@ fn explanation_lines(
                 });
                 lines.push(Line::from(Span::styled(
                     format!("      {}", evidence_list(&field.evidence)),
-                    theme.dim(),
+                    theme.secondary(),
                 )));
             }
             let state = explanation
@@ -119,11 +119,11 @@ fn explanation_lines(
                 .map(|state| state.name())
                 .unwrap_or("NOT one of the five legal states");
             lines.push(Line::from(vec![
-                Span::styled("  state ", theme.dim()),
+                Span::styled("  state ", theme.secondary()),
                 Span::styled(state.to_owned(), theme.accent()),
                 Span::styled(
                     format!("  {}", converted.handoff_digest().short(16)),
-                    theme.dim(),
+                    theme.secondary(),
                 ),
             ]));
         }
@@ -144,13 +144,17 @@ fn explanation_lines(
         let (mark, style) = if matched {
             ("●", theme.highlight())
         } else {
-            ("·", theme.dim())
+            ("·", theme.secondary())
         };
         lines.push(Line::from(vec![
             Span::styled(format!(" {mark} {:<4}", row.id), style),
             Span::styled(
                 format!("{:<38} ", row.title),
-                if matched { theme.text() } else { theme.dim() },
+                if matched {
+                    theme.text()
+                } else {
+                    theme.secondary()
+                },
             ),
             // The result beside the title where it fits, else on the next line.
             Span::styled(
@@ -159,13 +163,13 @@ fn explanation_lines(
                 } else {
                     String::new()
                 },
-                theme.dim(),
+                theme.secondary(),
             ),
         ]));
         if !wide {
             lines.push(Line::from(Span::styled(
                 format!("        → {}", row.result),
-                theme.dim(),
+                theme.secondary(),
             )));
         }
         if matched {
@@ -176,7 +180,7 @@ fn explanation_lines(
                             "        {}",
                             evidence_listed(explanation, outcome, LISTED_EVIDENCE)
                         ),
-                        theme.dim(),
+                        theme.secondary(),
                     )));
                 }
             }
@@ -198,6 +202,6 @@ fn explanation_lines(
         ]));
     }
     lines.push(Line::default());
-    lines.push(Line::from(Span::styled(GUARDRAIL, theme.dim())));
+    lines.push(Line::from(Span::styled(GUARDRAIL, theme.secondary())));
     lines
 }

@@ -24,6 +24,7 @@ impl Widget for ListView<'_> {
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme.border(app.focus == Focus::List))
+            .title_style(theme.pane_title(app.focus == Focus::List))
             .title(" packets ");
         let inner = block.inner(area);
         block.render(area, buf);
@@ -206,7 +207,7 @@ fn group_line(
         Some(Ok(())) => (" ✓".to_owned(), theme.good()),
         Some(Err(code)) if with_code => (format!(" ✗ {}", safe(code)), theme.bad()),
         Some(Err(_)) => (" ✗".to_owned(), theme.bad()),
-        None => (String::new(), theme.dim()),
+        None => (String::new(), theme.secondary()),
     };
     // The label keeps room for its own name (a bundle's or stream's file name, a directory's
     // last component, after `…/`), up to 24 columns, before the tail is shortened: which
@@ -239,7 +240,7 @@ fn group_line(
             theme.title(),
         ),
         Span::styled(verdict, verdict_style),
-        Span::styled(total, theme.dim()),
+        Span::styled(total, theme.secondary()),
         Span::styled(failing_part, theme.bad()),
     ])
 }
@@ -273,7 +274,7 @@ fn packet_line(
                 fit_right(&event, columns.event),
                 width = columns.event
             ),
-            theme.dim(),
+            theme.secondary(),
         ));
     }
     if columns.state > 0 {
@@ -287,7 +288,7 @@ fn packet_line(
                 fit_right(state, columns.state),
                 width = columns.state
             ),
-            theme.dim(),
+            theme.secondary(),
         ));
     }
     Line::from(spans)

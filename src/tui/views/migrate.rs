@@ -65,7 +65,10 @@ fn draw_migration(
 ) {
     let mut header = vec![Line::from(vec![
         Span::styled(safe(&migration.detection.summary()), theme.title()),
-        Span::styled(format!("  {} steps", migration.steps.len()), theme.dim()),
+        Span::styled(
+            format!("  {} steps", migration.steps.len()),
+            theme.secondary(),
+        ),
     ])];
     if migration.already_at_target {
         header.push(Line::from(Span::styled(
@@ -81,7 +84,7 @@ fn draw_migration(
     }
     header.push(Line::from(Span::styled(
         "● on  ○ switched off   L lossy  C needs a choice (default taken)  A advice only",
-        theme.dim(),
+        theme.secondary(),
     )));
     let fails = migration.findings.len();
     // Counted by severity, as the CLI's `migrate` summary counts them.
@@ -100,7 +103,11 @@ fn draw_migration(
             count(crate::rules::Severity::Error),
             fails
         ),
-        if fails > 0 { theme.bad() } else { theme.dim() },
+        if fails > 0 {
+            theme.bad()
+        } else {
+            theme.secondary()
+        },
     )));
     let [top, body] = Layout::vertical([
         Constraint::Length(header.len() as u16 + 1),
@@ -162,12 +169,12 @@ fn draw_migration(
             let line = Line::from(vec![
                 Span::styled(
                     if off { " ○ " } else { " ● " },
-                    if off { theme.dim() } else { theme.good() },
+                    if off { theme.secondary() } else { theme.good() },
                 ),
                 Span::styled(flags, theme.warn()),
                 Span::styled(
                     format!(" {}", middle_cut(run.step.id, id_room)),
-                    if off { theme.dim() } else { theme.text() },
+                    if off { theme.secondary() } else { theme.text() },
                 ),
             ]);
             if index == cursor && focused {
@@ -244,7 +251,7 @@ fn step_lines(
         ));
         lines.push(Line::from(Span::styled(
             format!("why: {} ({})", run.step.why, run.step.source),
-            theme.dim(),
+            theme.secondary(),
         )));
         // Past MAX_LINES nothing can be drawn (see `window`).
         for change in run.changes.iter().take(MAX_LINES) {
@@ -292,7 +299,7 @@ fn step_lines(
     if !focused && !migration.steps.is_empty() {
         lines.push(Line::from(Span::styled(
             "l or Enter to step through (n/p, j/k; space switches a step off)",
-            theme.dim(),
+            theme.secondary(),
         )));
     }
     lines
@@ -307,7 +314,7 @@ fn push_diff(lines: &mut Vec<Line<'static>>, old: &str, new: &str, theme: &Theme
                 break;
             }
             if starts_hunk {
-                lines.push(Line::from(Span::styled("  ⋯", theme.dim())));
+                lines.push(Line::from(Span::styled("  ⋯", theme.secondary())));
             }
             lines.push(diff_line(&line, theme));
         }
@@ -316,7 +323,7 @@ fn push_diff(lines: &mut Vec<Line<'static>>, old: &str, new: &str, theme: &Theme
 
 fn diff_line(line: &DiffLine, theme: &Theme) -> Line<'static> {
     let style = match line.tag {
-        LineTag::Same => theme.dim(),
+        LineTag::Same => theme.secondary(),
         LineTag::Removed => theme.diff_removed(),
         LineTag::Added => theme.diff_added(),
     };
@@ -329,12 +336,12 @@ fn diff_line(line: &DiffLine, theme: &Theme) -> Line<'static> {
 fn outcome_line(label: &str, verdict: &AdapterVerdict, theme: &Theme) -> Line<'static> {
     match verdict {
         Err(error) => Line::from(vec![
-            Span::styled(format!("  {label:<22}"), theme.dim()),
+            Span::styled(format!("  {label:<22}"), theme.secondary()),
             Span::styled(format!("rejected [{}] ", error.rule), theme.bad()),
             Span::raw(safe(&error.message)),
         ]),
         Ok(state) => Line::from(vec![
-            Span::styled(format!("  {label:<22}"), theme.dim()),
+            Span::styled(format!("  {label:<22}"), theme.secondary()),
             Span::styled(
                 state
                     .map(|state| state.name())
@@ -391,7 +398,7 @@ fn relabel_lines(relabel: &RelabelOutcome, theme: &Theme) -> Vec<Line<'static>> 
     }
     lines.push(Line::from(Span::styled(
         "The adapter's supported range is >=0.2 <1.0: no handoff rule runs on a v1.0 packet.",
-        theme.dim(),
+        theme.secondary(),
     )));
     lines
 }
@@ -406,7 +413,7 @@ mod tests {
         let mut lines = Vec::new();
         for (index, hunk) in hunks.iter().enumerate() {
             if index > 0 {
-                lines.push(Line::from(Span::styled("  ⋯", theme.dim())));
+                lines.push(Line::from(Span::styled("  ⋯", theme.secondary())));
             }
             lines.extend(hunk.iter().map(|line| diff_line(line, theme)));
         }

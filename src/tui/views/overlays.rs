@@ -76,14 +76,14 @@ impl Widget for HelpPanel<'_> {
             "complete, trusted or successful.",
             "",
         ] {
-            panels.push(Line::from(Span::styled(note, theme.dim())));
+            panels.push(Line::from(Span::styled(note, theme.secondary())));
         }
         // The glyph legend, from the glyphs and labels every screen uses (docs/inspector.md's table
         // adds each one's meaning from the same definitions).
         for line in crate::tui::state::status::LEGEND_ROWS {
             let mut spans = Vec::new();
             if let Some(prefix) = line.0 {
-                spans.push(Span::styled(prefix, theme.dim()));
+                spans.push(Span::styled(prefix, theme.secondary()));
             }
             for (at, status) in line.1.iter().enumerate() {
                 let gap = if at == 0 { "" } else { "  " };
@@ -93,13 +93,13 @@ impl Widget for HelpPanel<'_> {
                 ));
             }
             if let Some(suffix) = line.2 {
-                spans.push(Span::styled(suffix, theme.dim()));
+                spans.push(Span::styled(suffix, theme.secondary()));
             }
             panels.push(Line::from(spans));
         }
         panels.push(Line::default());
         for note in crate::tui::views::text::wrap_words(crate::tui::views::scroll::WRAP_RULE, 46) {
-            panels.push(Line::from(Span::styled(note, theme.dim())));
+            panels.push(Line::from(Span::styled(note, theme.secondary())));
         }
         let height = browse.len().max(panels.len()) as u16 + 2;
         // Two columns when they fit whole; otherwise one column that wraps and scrolls (j/k).
@@ -208,7 +208,7 @@ impl Widget for WhatIfPanel<'_> {
         let yes_no = |present: bool| if present { "present" } else { "absent" }.to_owned();
         let explanation = &whatif.explanation;
         let mut lines = vec![
-            Line::from(Span::styled(safe(&whatif.source), theme.dim())),
+            Line::from(Span::styled(safe(&whatif.source), theme.secondary())),
             Line::default(),
             heading("inputs", theme),
             toggle("e", "event_type", shown(&whatif.event_type), theme),
@@ -226,14 +226,14 @@ impl Widget for WhatIfPanel<'_> {
             ])),
             Ok(converted) => {
                 lines.push(Line::from(vec![
-                    Span::styled("  event ", theme.dim()),
+                    Span::styled("  event ", theme.secondary()),
                     Span::raw(converted.canonical_type.name()),
                 ]));
                 for field in &explanation.fields {
                     lines.push(crate::tui::views::text::field_line("  ", field, theme));
                 }
                 lines.push(Line::from(vec![
-                    Span::styled("  state ", theme.dim()),
+                    Span::styled("  state ", theme.secondary()),
                     Span::styled(
                         explanation
                             .state
@@ -243,14 +243,14 @@ impl Widget for WhatIfPanel<'_> {
                     ),
                     Span::styled(
                         format!("  {}", converted.handoff_digest().short(16)),
-                        theme.dim(),
+                        theme.secondary(),
                     ),
                 ]));
             }
         }
         let matched: Vec<&str> = explanation.matched().collect();
         lines.push(Line::from(vec![
-            Span::styled("  rows matched ", theme.dim()),
+            Span::styled("  rows matched ", theme.secondary()),
             Span::styled(
                 if matched.is_empty() {
                     "none".to_owned()
@@ -275,7 +275,7 @@ impl Widget for WhatIfPanel<'_> {
                         crate::tui::views::handoff::LISTED_EVIDENCE
                     )
                 ),
-                theme.dim(),
+                theme.secondary(),
             )));
         }
         lines.push(Line::default());
@@ -284,7 +284,7 @@ impl Widget for WhatIfPanel<'_> {
             .filter(|binding| binding.context == Context::WhatIf && !binding.short.is_empty())
             .map(|binding| binding.short.to_owned())
             .collect();
-        lines.push(Line::from(Span::styled(keys.join("  "), theme.dim())));
+        lines.push(Line::from(Span::styled(keys.join("  "), theme.secondary())));
         Paragraph::new(lines).render(inner, buf);
     }
 }
@@ -365,7 +365,7 @@ impl Widget for ReviewPanel<'_> {
         }
         lines.push(Line::from(Span::styled(
             tally_words(&review.tally, app.mode),
-            theme.dim(),
+            theme.secondary(),
         )));
         // Where a pending packet came from: a CI run's `check --write-pending`.
         if let Some(file) = review
@@ -389,7 +389,7 @@ impl Widget for ReviewPanel<'_> {
                 .filter(|finding| crate::tui::state::review::reviewed(finding.kind))
             {
                 let style = if finding.kind == FindingKind::NoGolden {
-                    theme.dim()
+                    theme.secondary()
                 } else {
                     theme.bad()
                 };
@@ -407,13 +407,13 @@ impl Widget for ReviewPanel<'_> {
                     for change in diff.changes.iter().take(REVIEW_PATHS) {
                         lines.push(Line::from(Span::styled(
                             format!("    {}", change.describe()),
-                            theme.dim(),
+                            theme.secondary(),
                         )));
                     }
                     if diff.total_changes > REVIEW_PATHS {
                         lines.push(Line::from(Span::styled(
                             format!("    ... and {} more", diff.total_changes - REVIEW_PATHS),
-                            theme.dim(),
+                            theme.secondary(),
                         )));
                     }
                 }
@@ -439,7 +439,7 @@ impl Widget for ReviewPanel<'_> {
         if review.rejected > 0 {
             lines.push(Line::from(Span::styled(
                 format!("{} rejected this session", review.rejected),
-                theme.dim(),
+                theme.secondary(),
             )));
         }
         // The decision keys (or the confirmation) keep the panel's last row whatever the preview
@@ -471,7 +471,7 @@ impl Widget for ReviewPanel<'_> {
                     let (key, word) = binding.short.split_once(' ').unwrap_or((binding.short, ""));
                     [
                         Span::styled(format!("{key} "), theme.key()),
-                        Span::styled(format!("{word}   "), theme.dim()),
+                        Span::styled(format!("{word}   "), theme.secondary()),
                     ]
                 })
                 .collect();
@@ -499,7 +499,7 @@ impl Widget for ReviewPanel<'_> {
             ratatui::widgets::Clear.render(marker, buf);
             Paragraph::new(Line::from(Span::styled(
                 "… (more: see the Digests tab behind this panel)",
-                theme.dim(),
+                theme.secondary(),
             )))
             .render(marker, buf);
         }

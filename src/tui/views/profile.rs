@@ -35,11 +35,11 @@ fn style_for(line: &str, theme: &Theme) -> Style {
             "FAIL" => theme.bad(),
             "pass" => theme.good(),
             "warn" | "unverifiable" => theme.warn(),
-            _ => theme.dim(),
+            _ => theme.secondary(),
         };
     }
     if trimmed.starts_with("evidence:") {
-        theme.dim()
+        theme.secondary()
     } else if trimmed.starts_with("must not imply") {
         theme.warn()
     } else {

@@ -47,7 +47,7 @@ impl StatefulWidget for RawView<'_> {
                     "{whole} bytes; only the start is shown here (at most {} KiB, {MAX_RAW_LINES} lines)",
                     MAX_RAW_BYTES / 1024
                 ),
-                theme.dim(),
+                theme.secondary(),
             )));
         }
         if single_line && shown.contains('\n') {
@@ -56,11 +56,14 @@ impl StatefulWidget for RawView<'_> {
                     "{} bytes on one line; shown indented, key order as in the file",
                     detail.bytes.len()
                 ),
-                theme.dim(),
+                theme.secondary(),
             )));
         }
         for (number, line) in shown.lines().take(MAX_RAW_LINES).enumerate() {
-            let mut numbered = vec![Span::styled(format!("{:>4} ", number + 1), theme.dim())];
+            let mut numbered = vec![Span::styled(
+                format!("{:>4} ", number + 1),
+                theme.secondary(),
+            )];
             numbered.extend(json_line(line, theme).spans);
             lines.push(Line::from(numbered));
         }

@@ -28,7 +28,7 @@ impl Widget for RulesView<'_> {
             ),
             Line::from(Span::styled(
                 format!("  {:<5}{:>7} {:>8}  {}", "row", "strict", "lenient", "rule"),
-                theme.dim(),
+                theme.secondary(),
             )),
         ];
         let mut uncovered = Vec::new();
@@ -51,7 +51,7 @@ impl Widget for RulesView<'_> {
                 } else if count == 0 && reachable {
                     theme.warn()
                 } else if !reachable {
-                    theme.dim()
+                    theme.secondary()
                 } else {
                     theme.text()
                 };
@@ -78,7 +78,7 @@ impl Widget for RulesView<'_> {
         }
         lines.push(Line::from(Span::styled(
             "n/a: unreachable by construction (strict never substitutes; lenient never rejects for task.id)",
-            theme.dim(),
+            theme.secondary(),
         )));
         if let Some(row) = COVERAGE_ROW_IDS
             .get(app.tabs.rules.cursor.0)
@@ -91,7 +91,7 @@ impl Widget for RulesView<'_> {
             ]));
             lines.push(Line::from(Span::styled(
                 format!("   → {}", row.result),
-                theme.dim(),
+                theme.secondary(),
             )));
             lines.push(Line::from(Span::styled(
                 if app.focus == Focus::Detail {
@@ -99,7 +99,7 @@ impl Widget for RulesView<'_> {
                 } else {
                     "   l or → to move into the matrix"
                 },
-                theme.dim(),
+                theme.secondary(),
             )));
         }
         // Keep the selected row (and the two lines under it) in view.

@@ -199,7 +199,7 @@ fn status_bar(app: &App, buf: &mut Buffer, area: Rect, theme: &Theme) {
             Span::styled("/", theme.key()),
             Span::raw(crate::tui::views::text::safe(input)),
             Span::styled("▏", theme.accent()),
-            Span::styled("  Enter search  Esc cancel", theme.dim()),
+            Span::styled("  Enter search  Esc cancel", theme.secondary()),
         ])
     } else if let Some(progress) = crate::tui::state::progress::search_line(app)
         .or_else(|| crate::tui::state::progress::list_line(app))
@@ -265,6 +265,7 @@ fn detail(app: &App, state: &mut ViewState, buf: &mut Buffer, area: Rect, theme:
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(focused))
+        .title_style(theme.pane_title(focused))
         .title(crate::tui::views::text::safe(&title));
     let inner = block.inner(area);
     block.render(area, buf);
@@ -336,14 +337,14 @@ fn detail(app: &App, state: &mut ViewState, buf: &mut Buffer, area: Rect, theme:
     }
     let Some(selected) = &app.detail else {
         Paragraph::new(empty_message(app))
-            .style(theme.dim())
+            .style(theme.secondary())
             .wrap(Wrap { trim: true })
             .render(body, buf);
         return;
     };
     let Some(read) = &selected.read else {
         Paragraph::new("reading…")
-            .style(theme.dim())
+            .style(theme.secondary())
             .render(body, buf);
         return;
     };

@@ -83,14 +83,14 @@ pub fn line(active: Tab, width: usize, theme: &Theme) -> Line<'static> {
     }
     for index in shown.clone() {
         if index > shown.start {
-            spans.push(Span::styled(DIVIDER, theme.dim()));
+            spans.push(Span::styled(DIVIDER, theme.secondary()));
         }
         let style = if index == active.index() {
             theme
                 .accent()
                 .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
         } else {
-            theme.dim()
+            theme.secondary()
         };
         spans.push(Span::styled(labels[index].clone(), style));
     }

@@ -40,7 +40,7 @@ pub fn classified_as(detail: &crate::corpus::PacketDetail, theme: &Theme) -> Lin
             detail.classification.kind.name(),
             safe(&detail.classification.reason)
         ),
-        theme.dim(),
+        theme.secondary(),
     ))
 }
 

@@ -5,8 +5,10 @@
 //! 16-colour themes tune those for their own background. Black, white and the two greys
 //! (ANSI 0, 7, 8, 15) and blue are left out, because some popular theme paints each of them
 //! in (or near) its background: ANSI 8 is Solarized Dark's background colour, ANSI 7 nearly
-//! Solarized Light's. Secondary text is the default foreground made dim, which every theme
-//! draws between its foreground and background (and a terminal without dim draws plainly).
+//! Solarized Light's. Nothing is faint (SGR 2): many dark themes draw faint text close to their
+//! background, and every word on screen is one a reader may need (a digest, a table's header,
+//! a key's description, the unfocused pane). Secondary text is the plain foreground; what
+//! stands out does so by bold, colour and its glyph.
 
 use crate::tui::state::status::Status;
 use ratatui::style::{Color, Modifier, Style};
@@ -33,9 +35,10 @@ impl Theme {
         Style::new()
     }
 
-    /// Secondary text (evidence, descriptions, unmatched rows): the default foreground, dim.
-    pub fn dim(&self) -> Style {
-        Style::new().add_modifier(Modifier::DIM)
+    /// Secondary text (evidence, descriptions, unmatched rows): the default foreground, never
+    /// faint (see the module note). A role of its own, so the call sites say what they draw.
+    pub fn secondary(&self) -> Style {
+        Style::new()
     }
 
     /// Whether `color` is one of the colours text may be drawn in (see the module note).
@@ -85,16 +88,26 @@ impl Theme {
             Status::Conforms => self.good(),
             Status::FailsAsRecorded => self.accent(),
             Status::Mismatch | Status::Error => self.bad(),
-            Status::NoGolden | Status::NotChecked => self.dim(),
+            Status::NoGolden | Status::NotChecked => self.secondary(),
             Status::Finding => self.warn(),
         }
     }
 
+    /// A pane's border: the focused pane's in the accent colour, the other's plain.
     pub fn border(&self, focused: bool) -> Style {
         if focused {
             self.accent()
         } else {
-            self.dim()
+            self.secondary()
+        }
+    }
+
+    /// A pane's title: bold on the focused pane, so focus shows without colour too.
+    pub fn pane_title(&self, focused: bool) -> Style {
+        if focused {
+            self.title()
+        } else {
+            self.secondary()
         }
     }
 
