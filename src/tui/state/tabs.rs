@@ -1,30 +1,22 @@
 //! The tabs and the detail pane's state: which tab, where the focus is, and each tab's own
 //! cursor (what `y` copies, the selected digest, matrix cell or migration step).
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Tab {
-    Raw,
-    Conversion,
-    Handoff,
-    Digests,
-    Findings,
-    Rules,
-    Migrate,
-    Formats,
+enum_with_all! {
+    /// The detail's tabs, in the tab bar's order (keys 1-8 select them by it).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Tab {
+        Raw,
+        Conversion,
+        Handoff,
+        Digests,
+        Findings,
+        Rules,
+        Migrate,
+        Formats,
+    }
 }
 
 impl Tab {
-    pub const ALL: [Tab; 8] = [
-        Tab::Raw,
-        Tab::Conversion,
-        Tab::Handoff,
-        Tab::Digests,
-        Tab::Findings,
-        Tab::Rules,
-        Tab::Migrate,
-        Tab::Formats,
-    ];
-
     pub fn title(self) -> &'static str {
         match self {
             Tab::Raw => "Raw",
