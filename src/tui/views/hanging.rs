@@ -19,7 +19,7 @@ const MIN_ROOM: usize = 16;
 
 /// How many rows `line` takes at `width` (the rows [`rows`] builds, counted without them).
 pub fn row_count(line: &Line<'_>, width: u16) -> usize {
-    if line.width() <= usize::from(width) {
+    if is_one_row(line, width) {
         return 1;
     }
     let mut count = 0;
@@ -76,7 +76,7 @@ fn rows_between(
     take: usize,
     out: &mut Vec<Line<'static>>,
 ) -> usize {
-    if usize::from(width) == 0 || line.width() <= usize::from(width) {
+    if is_one_row(line, width) {
         if skip == 0 && take > 0 {
             out.push(owned(line));
         }
@@ -90,6 +90,12 @@ fn rows_between(
         count += 1;
     });
     count
+}
+
+/// Whether `line` is drawn as one row unchanged: it fits, or the pane has no width (nothing can
+/// be drawn there; wrapping at 0 would give every grapheme a row).
+fn is_one_row(line: &Line<'_>, width: u16) -> bool {
+    width == 0 || line.width() <= usize::from(width)
 }
 
 /// One grapheme of a line with its style and display width.
@@ -377,6 +383,13 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_pane_of_no_width_counts_the_one_row_it_is_given() {
+        let line = Line::raw("a b c d e f g h i j k l");
+        assert_eq!(rows(&line, 0), std::slice::from_ref(&line));
+        assert_eq!(row_count(&line, 0), 1);
     }
 
     #[test]

@@ -24,17 +24,14 @@ pub(crate) fn scrolled_wrapped(
     area: Rect,
 ) {
     let lines: Vec<Line<'static>> = lines.into_iter().map(trim_line_end).collect();
-    let total: usize = lines
-        .iter()
-        .map(|line| hanging::row_count(line, area.width))
-        .sum();
-    let max = total.saturating_sub(usize::from(area.height));
-    let rows = hanging::window(
-        &lines,
-        area.width,
-        usize::from(scroll).min(max),
-        usize::from(area.height),
-    );
+    // Small content (a tab's header, a panel): wrapped whole, once, and the rows on screen drawn.
+    let rows = hanging::wrapped(&lines, area.width);
+    let max = rows.len().saturating_sub(usize::from(area.height));
+    let rows: Vec<Line<'static>> = rows
+        .into_iter()
+        .skip(usize::from(scroll).min(max))
+        .take(usize::from(area.height))
+        .collect();
     Paragraph::new(rows).render(area, buf);
 }
 

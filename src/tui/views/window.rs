@@ -51,7 +51,7 @@ impl WindowLines {
                 .lines
                 .iter()
                 .map(|line| {
-                    end += rows_of(line, width);
+                    end += hanging::row_count(line, width);
                     end
                 })
                 .collect();
@@ -92,11 +92,6 @@ impl WindowLines {
         );
         Paragraph::new(rows).render(area, buf);
     }
-}
-
-/// How many rows `line` wraps to at `width` (by the one wrap, `hanging`).
-fn rows_of(line: &Line<'static>, width: u16) -> usize {
-    hanging::row_count(line, width)
 }
 
 /// What `view_state::cached` keeps per packet: a key per view state and its lines.
