@@ -3,7 +3,7 @@
 //! # Layers
 //!
 //! Bottom to top. A module imports only modules on a lower layer; modules on one layer do not
-//! import each other. The unit tests in `src/layering.rs` read this table and every `crate::`
+//! import each other. The unit tests in `src/layering/` read this table and every `crate::`
 //! path under `src/`, and fail on an import against it; ARCHITECTURE.md shows the same table.
 //!
 //! | layer | modules | what they hold |

@@ -52,7 +52,9 @@ impl Packets {
         }
     }
 
-    /// Takes every packet out, in order (copying only chunks a job still holds).
+    /// Takes every packet out, in order (copying only chunks a job still holds). Only tests
+    /// need the packets back as one vector.
+    #[cfg(test)]
     pub fn take(&mut self) -> Vec<ListedPacket> {
         let mut out = Vec::with_capacity(self.len);
         for chunk in std::mem::take(&mut self.chunks) {
