@@ -5,6 +5,7 @@
 pub mod actions;
 pub mod effect;
 pub mod list_job;
+mod navigation;
 pub mod review;
 pub mod rows;
 pub mod search;
