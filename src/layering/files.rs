@@ -2,7 +2,7 @@
 
 use super::lexing::{is_identifier, line_of, strip_comments_and_literals, tokens};
 use super::{rust_files, src};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 // The file-level import graph: which file of the crate each path in a file leads to, and the
 // cycles (strongly connected components) in it. A cycle of files is one piece that cannot be
@@ -210,15 +210,17 @@ fn file_paths(source: &str, own: &[String]) -> FilePaths {
 }
 
 /// The files of the crate, the module each holds, and what each says about paths.
-struct Crate {
+pub(super) struct Crate {
     files: Vec<String>,
     file_of_module: BTreeMap<ModulePath, usize>,
     read: Vec<FilePaths>,
+    /// The files only tests compile (`#[cfg(test)] mod NAME;` in their parent's file).
+    test_only: BTreeSet<usize>,
 }
 
 impl Crate {
     /// `files`: (path under `src/`, source).
-    fn new(files: Vec<(String, String)>) -> Crate {
+    pub(super) fn new(files: Vec<(String, String)>) -> Crate {
         let mut file_of_module = BTreeMap::new();
         let mut names = Vec::new();
         let mut read = Vec::new();
@@ -229,7 +231,7 @@ impl Crate {
             names.push(relative);
         }
         // A test-only file is left unread, as test-only code in a file is.
-        let test_only: Vec<ModulePath> = file_of_module
+        let test_only: BTreeSet<usize> = file_of_module
             .iter()
             .flat_map(|(module, &file)| {
                 read[file].test_modules.iter().map(move |name| {
@@ -238,17 +240,22 @@ impl Crate {
                     child
                 })
             })
+            .filter_map(|module| file_of_module.get(&module).copied())
             .collect();
-        for module in test_only {
-            if let Some(&file) = file_of_module.get(&module) {
-                read[file] = FilePaths::default();
-            }
+        for &file in &test_only {
+            read[file] = FilePaths::default();
         }
         Crate {
             files: names,
             file_of_module,
             read,
+            test_only,
         }
+    }
+
+    /// The files only tests compile, as paths under `src/`.
+    pub(super) fn test_only_files(&self) -> impl Iterator<Item = &str> {
+        self.test_only.iter().map(|&file| self.files[file].as_str())
     }
 
     /// The file a module's code is in: its own, or the file its inline module is written in.
@@ -428,7 +435,7 @@ fn cycles(nodes: usize, edges: &BTreeMap<(usize, usize), usize>) -> Vec<Vec<usiz
 
 /// The files of `src/` as (path under `src/`, source), the binary's root and this test left
 /// out (the binary is a crate of its own; this file names paths in its examples).
-fn crate_files() -> Vec<(String, String)> {
+pub(super) fn crate_files() -> Vec<(String, String)> {
     let mut paths = Vec::new();
     rust_files(&src(), &mut paths);
     paths

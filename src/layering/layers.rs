@@ -1,9 +1,10 @@
 //! The layer tables of `lib.rs` and `tui/mod.rs`, and every import checked against them.
 
+use super::files::{crate_files, Crate};
 use super::lexing::{is_ident_byte, line_of, strip_comments_and_literals};
 use super::{module_of, rust_files, src};
-use std::collections::BTreeMap;
-use std::path::Path;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 
 /// Layer number of each top-level module, from the table in `lib.rs`'s docs.
 fn layers_stated(lib: &str) -> BTreeMap<String, usize> {
@@ -282,12 +283,16 @@ fn no_file_of_the_inspector_imports_from_its_own_or_a_higher_layer() {
         declared, stated,
         "tui/mod.rs's `mod`s and its layer table differ"
     );
+    // A file only tests compile (a `#[cfg(test)] mod NAME;`), like a `mod tests { .. }`
+    // block (see `without_unit_tests`), may drive the inspector from above.
+    let krate = Crate::new(crate_files());
+    let test_only: BTreeSet<PathBuf> = krate.test_only_files().map(PathBuf::from).collect();
     let mut files = Vec::new();
     rust_files(&tui, &mut files);
     let mut found = Vec::new();
     for path in &files {
         let relative = path.strip_prefix(&tui).unwrap_or(path);
-        if relative == Path::new("mod.rs") || is_unit_test_file(path) {
+        if relative == Path::new("mod.rs") || test_only.contains(&Path::new("tui").join(relative)) {
             continue;
         }
         let (layer, depth) = module_of(relative);
@@ -316,17 +321,6 @@ fn no_file_of_the_inspector_imports_from_its_own_or_a_higher_layer() {
         "imports against the layering stated in src/tui/mod.rs:\n{}",
         found.join("\n")
     );
-}
-
-/// Whether `path` is a module's unit tests moved out to their own file: a `tests.rs` whose
-/// folder's `mod.rs` declares it `#[cfg(test)] mod tests;`. Like a `mod tests { .. }` block
-/// (see `without_unit_tests`), it may drive the inspector from above.
-fn is_unit_test_file(path: &Path) -> bool {
-    path.file_name().is_some_and(|name| name == "tests.rs")
-        && path
-            .parent()
-            .and_then(|folder| std::fs::read_to_string(folder.join("mod.rs")).ok())
-            .is_some_and(|parent| parent.contains("#[cfg(test)]\nmod tests;"))
 }
 
 /// A file's source before its `#[cfg(test)] mod tests`: a unit test may drive the inspector
